@@ -1,0 +1,63 @@
+// Package diagnose turns a window of snapshots into findings: why a GPU is
+// not working harder, with the evidence and the first thing to try. Pure
+// functions and a small hysteresis tracker; no I/O, no UI.
+package diagnose
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Severity orders findings; higher is worse.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Critical
+)
+
+var severityNames = [...]string{"info", "warning", "critical"}
+
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return fmt.Sprintf("severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// MarshalJSON writes the lower-case name.
+func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// UnmarshalJSON reads the lower-case name.
+func (s *Severity) UnmarshalJSON(b []byte) error {
+	var n string
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	for i, name := range severityNames {
+		if name == n {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q (want info, warning or critical)", n)
+}
+
+// Finding is one diagnosis. Rule ids are a public interface (JSON, explain,
+// Prometheus): see Rules.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	GPU      int      `json:"gpu"` // -1: the whole node
+	PID      int      `json:"pid"` // 0: no single process
+	Title    string   `json:"title"`
+	Evidence string   `json:"evidence"` // the numbers that fired it
+	Hint     string   `json:"hint"`     // the first thing to try
+	// Estimated says which missing signal the finding was inferred without
+	// (e.g. "no GPM: estimated from power"); empty when certain.
+	Estimated string    `json:"estimated,omitempty"`
+	Since     time.Time `json:"since"`
+	LastSeen  time.Time `json:"last_seen"`
+}

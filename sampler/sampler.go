@@ -1,0 +1,181 @@
+package sampler
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+)
+
+// GPUSource reads every GPU once per call. It never fails the tick: a field
+// it cannot read is n/a (with the reason in GPU.NA), a GPU that fell off the
+// bus is marked Lost, and problems worth a line go in the returned strings.
+type GPUSource interface {
+	// Node describes the driver stack (hostname is filled by the Sampler).
+	Node() Node
+	// Sample reads all GPUs. now is the sampler's clock (the simulator's
+	// clock in a demo), used for rates and the slow tier's cadence.
+	Sample(now time.Time) (gpus []GPU, problems []string)
+	// Topology returns the link matrix (slow tier; nil when unknown).
+	Topology() *Topology
+	Close() error
+}
+
+// HostSource reads the machine around the GPUs. gpuPIDs are the processes
+// NVML reported; the source returns them and their descendants in Host.Procs.
+type HostSource interface {
+	Sample(now time.Time, gpuPIDs []int) (*Host, error)
+}
+
+// Sampler merges its sources into one Snapshot per tick.
+type Sampler struct {
+	GPU      GPUSource  // may be nil (no driver): the snapshot then has no GPUs
+	Host     HostSource // may be nil
+	Hostname string
+	// GPUError explains a GPU source that could not start (no driver).
+	GPUError *SourceError
+	Source   string // Node.Source, e.g. "nvml" or "demo:mixed"
+
+	seq      uint64
+	interval atomic.Int64 // nanoseconds
+}
+
+// Interval bounds accepted by SetInterval and the --interval flag.
+const (
+	MinInterval = 100 * time.Millisecond
+	MaxInterval = 60 * time.Second
+)
+
+// SetInterval changes the live tick period, clamped to [MinInterval, MaxInterval].
+func (s *Sampler) SetInterval(d time.Duration) {
+	s.interval.Store(int64(min(max(d, MinInterval), MaxInterval)))
+}
+
+// Interval is the current tick period (1 s until set).
+func (s *Sampler) Interval() time.Duration {
+	if d := s.interval.Load(); d > 0 {
+		return time.Duration(d)
+	}
+	return time.Second
+}
+
+// Tick takes one snapshot at now. A panic inside a source is recovered and
+// reported in Snapshot.Problems; the snapshot is still returned.
+func (s *Sampler) Tick(now time.Time) Snapshot {
+	s.seq++
+	snap := Snapshot{Time: now, Seq: s.seq}
+	if s.GPU != nil {
+		snap.Node = s.GPU.Node()
+	}
+	snap.Node.Hostname = s.Hostname
+	snap.Node.Source = s.Source
+	snap.Node.GPUError = s.GPUError
+
+	if s.GPU != nil {
+		func() {
+			defer recoverInto(&snap.Problems, "GPU source")
+			gpus, problems := s.GPU.Sample(now)
+			snap.GPUs = gpus
+			snap.Problems = append(snap.Problems, problems...)
+			snap.Topology = s.GPU.Topology()
+		}()
+	}
+	if s.Host != nil {
+		func() {
+			defer recoverInto(&snap.Problems, "host source")
+			host, err := s.Host.Sample(now, gpuPIDs(snap.GPUs))
+			if err != nil {
+				snap.Problems = append(snap.Problems, fmt.Sprintf("host: %v", err))
+			}
+			snap.Host = host
+		}()
+	}
+	joinProcs(&snap)
+	return snap
+}
+
+// Run ticks until ctx ends, sending each snapshot on out without ever
+// blocking: when the consumer is behind, the older unread snapshot is dropped
+// (latest wins). out should have a buffer of 1.
+func (s *Sampler) Run(ctx context.Context, out chan Snapshot, clock func() time.Time) {
+	if clock == nil {
+		clock = time.Now
+	}
+	for {
+		send(out, s.Tick(clock()))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(s.Interval()):
+		}
+	}
+}
+
+func send(out chan Snapshot, snap Snapshot) {
+	for {
+		select {
+		case out <- snap:
+			return
+		default:
+		}
+		select { // full: drop the stale one and retry
+		case <-out:
+		default:
+		}
+	}
+}
+
+func recoverInto(problems *[]string, what string) {
+	if r := recover(); r != nil {
+		*problems = append(*problems, fmt.Sprintf("%s panicked (recovered): %v\n%s", what, r, firstLines(string(debug.Stack()), 12)))
+	}
+}
+
+func firstLines(s string, n int) string {
+	for i, c := range s {
+		if c == '\n' {
+			n--
+			if n == 0 {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+func gpuPIDs(gpus []GPU) []int {
+	var pids []int
+	seen := map[int]bool{}
+	for _, g := range gpus {
+		for _, p := range g.Procs {
+			if !seen[p.PID] {
+				seen[p.PID] = true
+				pids = append(pids, p.PID)
+			}
+		}
+	}
+	return pids
+}
+
+// joinProcs attaches host data to each GPU process by PID, and notes when
+// NVML reports PIDs this namespace cannot see.
+func joinProcs(snap *Snapshot) {
+	if snap.Host == nil {
+		return
+	}
+	missing := 0
+	for gi := range snap.GPUs {
+		procs := snap.GPUs[gi].Procs
+		for pi := range procs {
+			if hp, ok := snap.Host.Procs[procs[pi].PID]; ok {
+				procs[pi].Host = hp
+			} else {
+				missing++
+			}
+		}
+	}
+	if missing > 0 && len(snap.Host.Procs) == 0 {
+		snap.Host.ForeignPIDs = true
+	}
+}

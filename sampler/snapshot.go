@@ -1,0 +1,192 @@
+// Package sampler reads the world (NVML, the host's /proc, the simulator,
+// recordings and other tools' logs) and turns it into Snapshots: plain values
+// that flow one way to diagnose and ui. It imports neither bubbletea nor lipgloss.
+package sampler
+
+import "time"
+
+// Snapshot is everything gpuscope knows about the node at one instant.
+// It is the unit of the live data flow, of recordings (one per JSON line) and
+// of importers. Consumers must treat it as immutable.
+type Snapshot struct {
+	Time time.Time `json:"time"`
+	Seq  uint64    `json:"seq"`
+	Node Node      `json:"node"`
+	GPUs []GPU     `json:"gpus"`
+	// Host is nil when the source has no host data (an imported nvidia-smi log).
+	Host *Host `json:"host,omitempty"`
+	// Topology is refreshed on the slow tier; nil when unknown.
+	Topology *Topology `json:"topology,omitempty"`
+	// Problems lists what went wrong while taking this snapshot (a recovered
+	// panic, a source that failed); the tick still completed.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Node identifies the machine and where the data came from.
+type Node struct {
+	Hostname string `json:"hostname"`
+	Driver   string `json:"driver,omitempty"`
+	CUDA     string `json:"cuda,omitempty"` // e.g. "12.4"
+	NVML     string `json:"nvml,omitempty"`
+	// Source says where the snapshot came from: "nvml", "demo:mixed",
+	// "replay", "nvidia-smi", "dcgmi" ...
+	Source string `json:"source"`
+	// GPUError is set when no GPU source could start (no driver): the UI then
+	// shows the host and a panel explaining what was tried.
+	GPUError *SourceError `json:"gpu_error,omitempty"`
+}
+
+// SourceError explains why a source could not start, for a human.
+type SourceError struct {
+	Tried  string   `json:"tried"`  // e.g. "libnvidia-ml.so.1"
+	Err    string   `json:"error"`  // the library's answer
+	Causes []string `json:"causes"` // likely causes, most likely first
+}
+
+// GPU is one device's readings. Every Metric may be unavailable (n/a).
+type GPU struct {
+	Index int    `json:"index"`
+	UUID  string `json:"uuid,omitempty"`
+	Name  string `json:"name,omitempty"`
+	BusID string `json:"bus_id,omitempty"`
+	Arch  string `json:"arch,omitempty"` // "Hopper", "Ampere" ...
+	// Lost is set once the GPU answered GPU_IS_LOST (fell off the bus); the
+	// other GPUs keep updating.
+	Lost bool `json:"lost,omitempty"`
+
+	// Fast tier: utilisation (percent 0-100).
+	Util    Metric `json:"util,omitzero"`     // GPU-Util: share of time any kernel ran
+	MemUtil Metric `json:"mem_util,omitzero"` // memory-controller busy share
+	EncUtil Metric `json:"enc_util,omitzero"`
+	DecUtil Metric `json:"dec_util,omitzero"`
+
+	// GPM (Hopper and newer), percent 0-100 unless noted.
+	SMActive     Metric `json:"sm_active,omitzero"`
+	SMOccupancy  Metric `json:"sm_occupancy,omitzero"`
+	TensorActive Metric `json:"tensor_active,omitzero"`
+	DRAMActive   Metric `json:"dram_active,omitzero"`
+	NVLinkRx     Metric `json:"nvlink_rx,omitzero"` // bytes/s
+	NVLinkTx     Metric `json:"nvlink_tx,omitzero"` // bytes/s
+
+	// Memory in bytes.
+	MemUsed  Metric `json:"mem_used,omitzero"`
+	MemTotal Metric `json:"mem_total,omitzero"`
+
+	Temp         Metric `json:"temp,omitzero"`          // °C
+	TempSlowdown Metric `json:"temp_slowdown,omitzero"` // °C, slow tier
+	Power        Metric `json:"power,omitzero"`         // W
+	PowerLimit   Metric `json:"power_limit,omitzero"`   // W, enforced
+	Fan          Metric `json:"fan,omitzero"`           // percent
+	PState       Metric `json:"pstate,omitzero"`        // 0..15
+
+	SMClock     Metric `json:"sm_clock,omitzero"`      // MHz
+	MemClock    Metric `json:"mem_clock,omitzero"`     // MHz
+	SMClockMax  Metric `json:"sm_clock_max,omitzero"`  // MHz, slow tier
+	MemClockMax Metric `json:"mem_clock_max,omitzero"` // MHz, slow tier
+
+	ClockEvents ClockEvents `json:"clock_events,omitzero"`
+
+	// PCIe: throughput in bytes/s, link gen/width, replay counter (cumulative).
+	PCIeRx       Metric `json:"pcie_rx,omitzero"`
+	PCIeTx       Metric `json:"pcie_tx,omitzero"`
+	PCIeGen      Metric `json:"pcie_gen,omitzero"`
+	PCIeWidth    Metric `json:"pcie_width,omitzero"`
+	PCIeGenMax   Metric `json:"pcie_gen_max,omitzero"`
+	PCIeWidthMax Metric `json:"pcie_width_max,omitzero"`
+	PCIeReplays  Metric `json:"pcie_replays,omitzero"`
+
+	// Health (slow tier).
+	ECCUncorrected Metric   `json:"ecc_uncorrected,omitzero"` // volatile, count
+	ECCCorrected   Metric   `json:"ecc_corrected,omitzero"`   // volatile, count
+	RemapPending   bool     `json:"remap_pending,omitempty"`
+	RemapFailed    bool     `json:"remap_failed,omitempty"`
+	RemappedRows   Metric   `json:"remapped_rows,omitzero"`
+	Persistence    string   `json:"persistence,omitempty"`  // "on" | "off"
+	ComputeMode    string   `json:"compute_mode,omitempty"` // "default" | "exclusive_process" | "prohibited"
+	MIG            bool     `json:"mig,omitempty"`
+	NVLinks        []NVLink `json:"nvlinks,omitempty"`
+	CPUAffinity    string   `json:"cpu_affinity,omitempty"` // e.g. "0-55,112-167"
+	NUMANode       Metric   `json:"numa_node,omitzero"`
+
+	// Xid events delivered since the previous snapshot.
+	Xids []Xid `json:"xids,omitempty"`
+
+	Procs []GPUProc `json:"procs,omitempty"`
+
+	// NA says why a field is n/a, keyed by its JSON name: "not supported",
+	// "no permission", "needs Hopper or newer (GPM)", or an error text.
+	NA map[string]string `json:"na,omitempty"`
+}
+
+// NVLink is one link's state and error counters (cumulative).
+type NVLink struct {
+	Link      int    `json:"link"`
+	Active    bool   `json:"active"`
+	RemoteBus string `json:"remote_bus,omitempty"`
+	Replay    uint64 `json:"replay,omitempty"`
+	Recovery  uint64 `json:"recovery,omitempty"`
+	CRC       uint64 `json:"crc,omitempty"`
+}
+
+// Xid is one driver-reported error event.
+type Xid struct {
+	Time time.Time `json:"time"`
+	Code uint64    `json:"code"`
+}
+
+// GPUProc is a process NVML reports on a GPU, joined with host data.
+type GPUProc struct {
+	PID     int    `json:"pid"`
+	Type    string `json:"type"`              // "C" compute, "G" graphics, "C+G"
+	MemUsed Metric `json:"mem_used,omitzero"` // bytes
+	SMUtil  Metric `json:"sm_util,omitzero"`  // percent, from GetProcessUtilization
+	MemUtil Metric `json:"mem_util,omitzero"`
+	// Host-side data; nil when the PID is not visible here (another PID
+	// namespace) or the source has no host data.
+	Host *Proc `json:"host,omitempty"`
+}
+
+// Host is the machine around the GPUs.
+type Host struct {
+	CPUs      []float64 `json:"cpus"`            // per-core busy percent
+	CPU       Metric    `json:"cpu,omitzero"`    // all cores, percent
+	IOWait    Metric    `json:"iowait,omitzero"` // percent of CPU time
+	Load1     Metric    `json:"load1,omitzero"`
+	Load5     Metric    `json:"load5,omitzero"`
+	Load15    Metric    `json:"load15,omitzero"`
+	MemTotal  Metric    `json:"mem_total,omitzero"` // bytes
+	MemUsed   Metric    `json:"mem_used,omitzero"`
+	SwapTotal Metric    `json:"swap_total,omitzero"`
+	SwapUsed  Metric    `json:"swap_used,omitzero"`
+	DiskRead  Metric    `json:"disk_read,omitzero"`  // bytes/s
+	DiskWrite Metric    `json:"disk_write,omitzero"` // bytes/s
+	NetRx     Metric    `json:"net_rx,omitzero"`     // bytes/s
+	NetTx     Metric    `json:"net_tx,omitzero"`     // bytes/s
+	// Procs holds the GPU processes and their descendants, keyed by PID.
+	Procs map[int]*Proc `json:"procs,omitempty"`
+	// ForeignPIDs is set when NVML reported PIDs this PID namespace lacks
+	// (gpuscope inside a container).
+	ForeignPIDs bool `json:"foreign_pids,omitempty"`
+}
+
+// Proc is one host process (a GPU process or one of its children).
+type Proc struct {
+	PID       int       `json:"pid"`
+	PPID      int       `json:"ppid"`
+	User      string    `json:"user,omitempty"`
+	Name      string    `json:"name,omitempty"`
+	Cmdline   string    `json:"cmdline,omitempty"`
+	State     string    `json:"state,omitempty"` // "R", "S", "D" ...
+	CPU       Metric    `json:"cpu,omitzero"`    // percent of one core
+	RSS       Metric    `json:"rss,omitzero"`    // bytes
+	Threads   int       `json:"threads,omitempty"`
+	Start     time.Time `json:"start,omitzero"`
+	Container string    `json:"container,omitempty"` // id from the cgroup
+	Children  []int     `json:"children,omitempty"`  // child PIDs (DataLoader workers)
+}
+
+// Topology is the GPU×GPU link matrix that `nvidia-smi topo -m` prints.
+type Topology struct {
+	// Links[i][j] is "X", "NV18", "PIX", "PXB", "PHB", "NODE" or "SYS".
+	Links [][]string `json:"links"`
+}
