@@ -1,0 +1,150 @@
+package doctor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+)
+
+// checkContainer reports whether we run in a container and whether GPUs were
+// passed in (seed 000 §7.1, seed 002 §5.2).
+func checkContainer(env Env) (Check, bool) {
+	kind := ""
+	switch {
+	case env.exists("/.dockerenv"):
+		kind = "docker"
+	case env.exists("/run/.containerenv"):
+		kind = "podman"
+	default:
+		cg := env.read("/proc/1/cgroup")
+		for _, k := range []string{"kubepods", "docker", "containerd", "crio", "libpod"} {
+			if strings.Contains(cg, k) {
+				kind = k
+				break
+			}
+		}
+	}
+	if kind == "" {
+		return Check{}, false
+	}
+	c := Check{Name: "container", Status: OK}
+	hasNodes := env.exists("/dev/nvidiactl")
+	c.Seen = fmt.Sprintf("running in a container (%s); GPU device nodes passed in: %v", kind, yesNo(hasNodes))
+	if !hasNodes && !env.exists("/dev/dxg") {
+		c.Status = Fail
+		c.Fix = "start the container with `--gpus all` (or `--gpus '\"device=1,3\"'`); if Docker answers \"could not select device driver\" or a CDI error, run `sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` on the host, then check `nvidia-ctk cdi list`"
+	}
+	return c, true
+}
+
+// checkWSL looks for the pieces WSL2's GPU support needs (seed 002 §5.3).
+func checkWSL(env Env) (Check, bool) {
+	v := strings.ToLower(env.read("/proc/version"))
+	if !strings.Contains(v, "microsoft") {
+		return Check{}, false
+	}
+	c := Check{Name: "WSL2", Status: OK}
+	dxg, lib := env.exists("/dev/dxg"), env.exists("/usr/lib/wsl/lib/libnvidia-ml.so.1")
+	c.Seen = fmt.Sprintf("WSL kernel; /dev/dxg: %v; /usr/lib/wsl/lib/libnvidia-ml.so.1: %v", yesNo(dxg), yesNo(lib))
+	if !dxg || !lib {
+		c.Status = Fail
+		c.Fix = "install or update the NVIDIA driver on Windows (not inside WSL), run `wsl --update`, and make sure your user can open /dev/dxg"
+	}
+	return c, true
+}
+
+// checkVisible explains what CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES
+// hide or renumber (seed 000 §7.3, seed 002 §3.3 and §5.1).
+func checkVisible(env Env, name string, count int) Check {
+	v, set := env.Getenv(name), false
+	if v != "" {
+		set = true
+	}
+	c := Check{Name: name, Status: OK}
+	if !set {
+		c.Seen = "not set: programs see every GPU"
+		return c
+	}
+	lv := strings.ToLower(strings.TrimSpace(v))
+	if lv == "-1" || lv == "none" || lv == "void" || lv == "" {
+		c.Status, c.Seen = Fail, fmt.Sprintf("%s=%q hides every GPU", name, v)
+		c.Fix = fmt.Sprintf("unset %s, or list the GPUs to use, e.g. %s=0,1", name, name)
+		return c
+	}
+	if lv == "all" {
+		c.Seen = fmt.Sprintf("%s=all", name)
+		return c
+	}
+	ids := strings.Split(v, ",")
+	var mapping []string
+	for i, id := range ids {
+		id = strings.TrimSpace(id)
+		mapping = append(mapping, fmt.Sprintf("cuda:%d→GPU %s", i, id))
+		if n, err := strconv.Atoi(id); err == nil && count > 0 && n >= count {
+			c.Status = Warn
+			c.Fix = fmt.Sprintf("GPU %d does not exist (this node has %d); CUDA stops at the first invalid entry", n, count)
+		}
+	}
+	c.Seen = fmt.Sprintf("%s=%s: programs see %d GPU(s), renumbered from 0: %s", name, v, len(ids), strings.Join(mapping, ", "))
+	if c.Status == OK {
+		c.Status = Warn
+		c.Fix = "inside the program, device 0 is the first listed GPU, not physical GPU 0; gpuscope and nvidia-smi show physical indices"
+	}
+	return c
+}
+
+// checkPersistence: with persistence off the driver tears down between
+// clients, so every nvidia-smi / NVML start pays seconds of initialisation.
+func checkPersistence(env Env, count int) Check {
+	c := Check{Name: "persistence mode", Status: OK}
+	var off []string
+	for i := 0; i < count; i++ {
+		d, ret := env.NVML.DeviceGetHandleByIndex(i)
+		if ret != nvml.SUCCESS {
+			continue
+		}
+		if m, ret := d.GetPersistenceMode(); ret == nvml.SUCCESS && m == nvml.FEATURE_DISABLED {
+			off = append(off, strconv.Itoa(i))
+		}
+	}
+	if len(off) == 0 {
+		c.Seen = "on (or not applicable) for every GPU"
+		return c
+	}
+	c.Status = Warn
+	c.Seen = "off on GPU " + strings.Join(off, ", ")
+	c.Fix = "enable the persistence daemon (`sudo systemctl enable --now nvidia-persistenced`) or `sudo nvidia-smi -pm 1`, so tools and jobs start fast"
+	return c
+}
+
+// checkMIG: MIG changes what can be measured and how GPUs are addressed.
+func checkMIG(env Env, count int) Check {
+	c := Check{Name: "MIG mode", Status: OK}
+	var on []string
+	for i := 0; i < count; i++ {
+		d, ret := env.NVML.DeviceGetHandleByIndex(i)
+		if ret != nvml.SUCCESS {
+			continue
+		}
+		if cur, _, ret := d.GetMigMode(); ret == nvml.SUCCESS && cur == nvml.DEVICE_MIG_ENABLE {
+			on = append(on, strconv.Itoa(i))
+		}
+	}
+	if len(on) == 0 {
+		c.Seen = "off on every GPU"
+		return c
+	}
+	c.Status = Warn
+	c.Seen = "MIG enabled on GPU " + strings.Join(on, ", ")
+	c.Fix = "device-level and per-process utilisation are not available under MIG; address instances by MIG UUID in CUDA_VISIBLE_DEVICES (`nvidia-smi -L` lists them)"
+	return c
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
