@@ -2,7 +2,8 @@ package sampler
 
 import (
 	"bytes"
-	"encoding/json"
+	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -34,9 +35,10 @@ func (m Metric) IsZero() bool { return !m.OK }
 
 var null = []byte("null")
 
-// MarshalJSON writes the number, or null when unavailable.
+// MarshalJSON writes the number, or null when unavailable. NaN and ±Inf
+// (a division by a zero interval, say) are not JSON numbers: they are n/a too.
 func (m Metric) MarshalJSON() ([]byte, error) {
-	if !m.OK {
+	if !m.OK || math.IsNaN(m.V) || math.IsInf(m.V, 0) {
 		return null, nil
 	}
 	return strconv.AppendFloat(nil, m.V, 'g', -1, 64), nil
@@ -48,9 +50,11 @@ func (m *Metric) UnmarshalJSON(b []byte) error {
 		*m = NA
 		return nil
 	}
-	var v float64
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
+	// strconv, not json.Unmarshal: the decoder hands over a valid JSON
+	// literal, and a nested Unmarshal per reading made recordings read ~2x slower.
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("metric: %s is not a number or null", b)
 	}
 	*m = Some(v)
 	return nil
