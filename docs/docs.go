@@ -1,0 +1,113 @@
+// Package docs holds gpuscope's user documentation and the playbook: one
+// Markdown page per diagnosis rule, embedded in the binary so that the UI and
+// `gpuscope explain RULE` can show it on a node with no network.
+package docs
+
+import (
+	"embed"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+//go:embed playbook/*.md
+var playbookFS embed.FS
+
+// canonicalRules is the order of the scenario/rule table shared with the
+// simulator and the diagnosis engine (healthy and mixed are scenarios, not
+// rules). Rule ids are a public interface: JSON output, explain, Prometheus.
+func canonicalRules() []string {
+	return []string{
+		"input_starved", "io_bound", "launch_bound", "sync_stall", "copy_bound",
+		"memory_bandwidth_bound", "tensor_cores_idle", "memory_idle_held",
+		"memory_pressure", "load_imbalance", "straggler", "comm_bound",
+		"gpu_contention", "power_capped", "thermal_throttle",
+		"pcie_link_degraded", "pcie_errors", "xid_error", "ecc_errors",
+		"serving_underfilled",
+	}
+}
+
+// Playbook returns the Markdown page for a rule id, with the {gpu} and {pid}
+// placeholders left in (see Render). ok is false for an unknown id.
+func Playbook(rule string) (string, bool) {
+	if rule == "" || strings.ContainsAny(rule, "/\\.") {
+		return "", false // a rule id is a plain word; never a path
+	}
+	b, err := playbookFS.ReadFile(path.Join("playbook", rule+".md"))
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// Rules lists the rule ids that have a page: canonical ones first in the
+// canonical order, then any others alphabetically.
+func Rules() []string {
+	entries, err := fs.ReadDir(playbookFS, "playbook")
+	if err != nil {
+		return nil // cannot happen with a valid embed; treat as "no pages"
+	}
+	have := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".md"); ok && !e.IsDir() {
+			have[name] = true
+		}
+	}
+	var out []string
+	for _, r := range canonicalRules() {
+		if have[r] {
+			out = append(out, r)
+			delete(have, r)
+		}
+	}
+	var extra []string
+	for r := range have {
+		extra = append(extra, r)
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
+}
+
+// Summary returns the one-line summary under a page's title, or "" when the
+// rule has no page.
+func Summary(rule string) string {
+	page, ok := Playbook(rule)
+	if !ok {
+		return ""
+	}
+	seenTitle := false
+	for line := range strings.Lines(page) {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+			continue
+		case !seenTitle && strings.HasPrefix(line, "# "):
+			seenTitle = true
+		case seenTitle && !strings.HasPrefix(line, "#"):
+			return line
+		default:
+			return "" // a heading came before any summary line
+		}
+	}
+	return ""
+}
+
+// Render fills the {gpu} and {pid} placeholders of a page with the GPU index
+// and process id the UI is looking at. A placeholder stays as written when
+// its value is unknown (gpu < 0: the whole node; pid <= 0: no single process),
+// so the reader can still see what to substitute.
+func Render(page string, gpu int, pid int) string {
+	var pairs []string
+	if gpu >= 0 {
+		pairs = append(pairs, "{gpu}", strconv.Itoa(gpu))
+	}
+	if pid > 0 {
+		pairs = append(pairs, "{pid}", strconv.Itoa(pid))
+	}
+	if len(pairs) == 0 {
+		return page
+	}
+	return strings.NewReplacer(pairs...).Replace(page)
+}
