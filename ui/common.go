@@ -1,0 +1,213 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/themes"
+)
+
+// common is the state every pane reads (soft-serve's common.Common): the
+// options, styles, history and what diagnosis made of it.
+type common struct {
+	opts         Options
+	st           *themes.Styles
+	hist         *ring
+	window       []sampler.Snapshot // what diagnosis saw, oldest first
+	findings     []diagnose.Finding // sorted by sortFindings
+	levels       LevelsView
+	hasLevels    bool
+	steps        []StepView
+	gpuCount     int
+	selGPU       int // the GPU the side pane describes
+	focus        focusArea
+	paused       bool
+	interval     time.Duration
+	sourceClosed bool
+}
+
+// latest is the newest snapshot, or nil before the first one.
+func (c *common) latest() *sampler.Snapshot { return c.hist.last() }
+
+// now is the data's time (so a replay shows its own clock), else the wall clock.
+func (c *common) now() time.Time {
+	if s := c.latest(); s != nil && !s.Time.IsZero() {
+		return s.Time
+	}
+	return c.opts.Now()
+}
+
+// cached is embedded by panes: a size and the last rendering, redone only
+// after new data, a resize or a key (DESIGN.md budget: View < 2 ms).
+type cached struct {
+	w, h  int
+	out   string
+	valid bool
+}
+
+func (p *cached) SetSize(w, h int) {
+	if p.w != w || p.h != h {
+		p.w, p.h, p.valid = w, h, false
+	}
+}
+
+func (p *cached) invalidate() { p.valid = false }
+
+// view returns the cached rendering, calling render when stale.
+func (p *cached) view(render func() []string) string {
+	if p.w <= 0 || p.h <= 0 {
+		return ""
+	}
+	if !p.valid {
+		p.out = fitBlock(render(), p.w, p.h, false)
+		p.valid = true
+	}
+	return p.out
+}
+
+// fitBlock makes lines exactly h lines of at most w cells (padded to w when
+// pad is set, for side-by-side joins).
+func fitBlock(lines []string, w, h int, pad bool) string {
+	var b strings.Builder
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		if pad {
+			b.WriteString(padRight(line, w))
+		} else {
+			b.WriteString(truncate(line, w))
+		}
+	}
+	return b.String()
+}
+
+// joinColumns puts left (width lw) and right side by side, one space apart.
+func joinColumns(left string, lw int, right string) string {
+	ll := strings.Split(left, "\n")
+	rl := strings.Split(right, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(ll), len(rl)); i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		l, r := "", ""
+		if i < len(ll) {
+			l = ll[i]
+		}
+		if i < len(rl) {
+			r = rl[i]
+		}
+		b.WriteString(padRight(l, lw))
+		b.WriteByte(' ')
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// title draws a pane's title rule: "─ GPUs · 8 × H200 ─────────".
+func title(st *themes.Styles, name, info string, focused bool, w int) string {
+	ts := st.Title
+	if focused {
+		ts = st.TitleFocused
+		name = "▸ " + name
+	}
+	s := st.Border.Render("─ ") + ts.Render(name)
+	if info != "" {
+		s += st.Muted.Render(" · " + info)
+	}
+	s += " "
+	if n := w - ansi.StringWidth(s); n > 0 {
+		s += st.Border.Render(strings.Repeat("─", n))
+	}
+	return truncate(s, w)
+}
+
+// cursor marks the selected row in a way that survives no-colour terminals.
+func cursor(st *themes.Styles, selected, focused bool, line string, w int) string {
+	if !selected {
+		return "  " + line
+	}
+	if !focused {
+		return "› " + line
+	}
+	return st.Selected.Render(padRight("› "+ansi.Strip(line), w))
+}
+
+// severityMark is the glyph and style of a finding's severity; the glyph
+// carries the meaning without colour.
+func severityMark(st *themes.Styles, s diagnose.Severity) string {
+	switch s {
+	case diagnose.Critical:
+		return st.Crit.Render("✖")
+	case diagnose.Warning:
+		return st.Warn.Render("▲")
+	default:
+		return st.Info.Render("•")
+	}
+}
+
+// sortFindings ranks by severity, grouping each GPU's findings together:
+// groups ordered by their worst finding, then GPU index (node last).
+func sortFindings(fs []diagnose.Finding) []diagnose.Finding {
+	out := append([]diagnose.Finding(nil), fs...)
+	worst := map[int]diagnose.Severity{}
+	for _, f := range out {
+		if s, ok := worst[f.GPU]; !ok || f.Severity > s {
+			worst[f.GPU] = f.Severity
+		}
+	}
+	gpuKey := func(g int) int {
+		if g < 0 {
+			return 1 << 30
+		}
+		return g
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if worst[a.GPU] != worst[b.GPU] {
+			return worst[a.GPU] > worst[b.GPU]
+		}
+		if a.GPU != b.GPU {
+			return gpuKey(a.GPU) < gpuKey(b.GPU)
+		}
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		return a.Rule < b.Rule
+	})
+	return out
+}
+
+// gpuFindings keeps the findings about gpu and the node-wide ones.
+func gpuFindings(fs []diagnose.Finding, gpu int) []diagnose.Finding {
+	var out []diagnose.Finding
+	for _, f := range fs {
+		if f.GPU == gpu || f.GPU < 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// place centres text in a w×h box, wrapping and cutting so it never
+// overflows (the too-small screen can be 1×1).
+func place(text string, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	wrapped := strings.Split(ansi.Wrap(text, w, " "), "\n")
+	if len(wrapped) > h {
+		wrapped = wrapped[:h]
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, fitBlock(wrapped, w, len(wrapped), false))
+}

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// detailPane is one finding in full: the evidence, the live numbers behind
+// it and the playbook page (confirm commands with GPU and PID filled in),
+// in a scrollable viewport.
+type detailPane struct {
+	c       *common
+	w, h    int
+	open    bool
+	finding diagnose.Finding
+	vp      viewport.Model
+}
+
+func newDetailPane(c *common) *detailPane { return &detailPane{c: c, vp: viewport.New(0, 0)} }
+
+func (p *detailPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.vp.Width, p.vp.Height = w, max(0, h-1)
+	if p.open {
+		p.refresh()
+	}
+}
+
+// show opens the detail page for f, scrolled to the top.
+func (p *detailPane) show(f diagnose.Finding) {
+	p.open, p.finding = true, f
+	p.refresh()
+	p.vp.GotoTop()
+}
+
+// refresh rebuilds the page (new data updates the live numbers), keeping
+// the scroll position.
+func (p *detailPane) refresh() {
+	y := p.vp.YOffset
+	p.vp.SetContent(ansi.Wrap(p.content(), max(1, p.w), " "))
+	p.vp.SetYOffset(y)
+}
+
+func (p *detailPane) Update(msg tea.Msg) {
+	p.vp, _ = p.vp.Update(msg)
+}
+
+func (p *detailPane) View() string {
+	st := p.c.st
+	info := fmt.Sprintf("%s · esc back · ↑↓ scroll · %3.0f%%", p.finding.Rule, p.vp.ScrollPercent()*100)
+	return title(st, "Finding", info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+}
+
+func (p *detailPane) content() string {
+	c, st, f := p.c, p.c.st, p.finding
+	where := "the node"
+	if f.GPU >= 0 {
+		where = fmt.Sprintf("GPU %d", f.GPU)
+	}
+	if f.PID > 0 {
+		where += fmt.Sprintf(", PID %d", f.PID)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", severityMark(st, f.Severity), st.Bold.Render(strings.ToUpper(f.Severity.String())), st.Bold.Render(f.Rule), where)
+	fmt.Fprintf(&b, "%s\n\n", st.Bold.Render(f.Title))
+	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("Evidence: "), f.Evidence)
+	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("First fix:"), f.Hint)
+	if f.Estimated != "" {
+		fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("Estimated:"), f.Estimated)
+	}
+	if !f.Since.IsZero() {
+		fmt.Fprintf(&b, "%s %s (%s ago)\n", st.Muted.Render("Since:    "), f.Since.Format("15:04:05"), fmtDuration(c.now().Sub(f.Since)))
+	}
+	b.WriteString("\n" + st.Title.Render("Live numbers") + "\n")
+	b.WriteString(p.liveNumbers())
+	b.WriteString("\n" + st.Title.Render("Playbook") + "\n")
+	if c.opts.Playbook == nil {
+		fmt.Fprintf(&b, "No playbook page here; run `gpuscope explain %s`.\n", f.Rule)
+	} else {
+		b.WriteString(c.opts.Playbook(f.Rule, f.GPU, f.PID))
+	}
+	return b.String()
+}
+
+// liveNumbers are the newest readings of the finding's GPU and process.
+func (p *detailPane) liveNumbers() string {
+	s, f := p.c.latest(), p.finding
+	if s == nil {
+		return "  no data\n"
+	}
+	var b strings.Builder
+	if f.GPU >= 0 && f.GPU < len(s.GPUs) {
+		g := &s.GPUs[f.GPU]
+		fmt.Fprintf(&b, "  GPU %d %s: util %s  SM active %s  tensor %s  DRAM %s  mem %s\n", g.Index, shortGPUName(g.Name),
+			fmtPct(g.Util), fmtPct(g.SMActive), fmtPct(g.TensorActive), fmtPct(g.DRAMActive), fmtUsedTotal(g.MemUsed, g.MemTotal))
+		fmt.Fprintf(&b, "  temp %s (slowdown %s)  power %s/%s  SM clock %s/%s  clock events %s\n",
+			fmtUnit(g.Temp, "°C"), fmtUnit(g.TempSlowdown, "°C"), fmtUnit(g.Power, ""), fmtUnit(g.PowerLimit, "W"),
+			fmtUnit(g.SMClock, ""), fmtUnit(g.SMClockMax, "MHz"), g.ClockEvents)
+		fmt.Fprintf(&b, "  PCIe rx %s tx %s  link gen %s/%s width %s/%s  replays %s\n", fmtRate(g.PCIeRx), fmtRate(g.PCIeTx),
+			fmtUnit(g.PCIeGen, ""), fmtUnit(g.PCIeGenMax, ""), fmtUnit(g.PCIeWidth, ""), fmtUnit(g.PCIeWidthMax, ""), fmtUnit(g.PCIeReplays, ""))
+	}
+	if pr := findProc(s, f.PID); pr != nil {
+		r := procRow{p: *pr}
+		fmt.Fprintf(&b, "  PID %d %s: CPU %s  RSS %s  GPU mem %s  workers %d  state %s\n", pr.PID, command(&r, 0),
+			fmtPct(hostOf(&r).CPU), fmtMetricBytes(hostOf(&r).RSS), fmtMetricBytes(pr.MemUsed), len(hostOf(&r).Children), orDash(hostOf(&r).State))
+	}
+	if h := s.Host; h != nil {
+		fmt.Fprintf(&b, "  host: CPU %s  iowait %s  load %s  disk r %s\n", fmtPct(h.CPU), fmtPct1(h.IOWait), fmtLoad(h.Load1), fmtRate(h.DiskRead))
+	}
+	return b.String()
+}
+
+func findProc(s *sampler.Snapshot, pid int) *sampler.GPUProc {
+	if pid <= 0 {
+		return nil
+	}
+	for gi := range s.GPUs {
+		for pi := range s.GPUs[gi].Procs {
+			if s.GPUs[gi].Procs[pi].PID == pid {
+				return &s.GPUs[gi].Procs[pi]
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+)
+
+// findingsPane is "why idle": the findings, worst first, grouped by GPU,
+// each with its evidence and first fix.
+type findingsPane struct {
+	cached
+	c      *common
+	cursor int
+	top    int
+	// picked is the finding the user moved to; the cursor follows it when
+	// new findings reorder the list.
+	picked *findingKey
+}
+
+type findingKey struct {
+	rule     string
+	gpu, pid int
+}
+
+func (p *findingsPane) View() string { return p.view(p.render) }
+
+func (p *findingsPane) move(d int) {
+	p.cursor = min(max(p.cursor+d, 0), max(0, len(p.c.findings)-1))
+	if f, ok := p.selected(); ok {
+		p.picked = &findingKey{f.Rule, f.GPU, f.PID}
+	}
+	p.invalidate()
+}
+
+// follow puts the cursor back on the picked finding after new data.
+func (p *findingsPane) follow() {
+	if p.picked == nil {
+		return
+	}
+	for i, f := range p.c.findings {
+		if (findingKey{f.Rule, f.GPU, f.PID}) == *p.picked {
+			p.cursor = i
+			return
+		}
+	}
+}
+
+// selected is the finding under the cursor, if any.
+func (p *findingsPane) selected() (diagnose.Finding, bool) {
+	fs := p.c.findings
+	if len(fs) == 0 {
+		return diagnose.Finding{}, false
+	}
+	return fs[min(p.cursor, len(fs)-1)], true
+}
+
+func (p *findingsPane) render() []string {
+	c, st := p.c, p.c.st
+	fs := c.findings
+	focused := c.focus == focusFindings
+	info := ""
+	if len(fs) > 0 {
+		info = fmt.Sprintf("%d findings", len(fs))
+		if len(fs) == 1 {
+			info = "1 finding"
+		}
+	}
+	lines := []string{title(st, "Why idle", info, focused, p.w)}
+	if len(fs) == 0 {
+		return append(lines, "  "+p.allClear())
+	}
+	p.cursor = min(p.cursor, len(fs)-1)
+	rows := p.h - 1
+	// Lines per finding: 3 (title, evidence, fix) or 2 (evidence → fix) when
+	// they all fit, else 1.
+	per := 1
+	switch {
+	case rows >= 3*len(fs):
+		per = 3
+	case rows >= 2*len(fs):
+		per = 2
+	}
+	fit := max(1, rows/per)
+	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
+	p.top = max(0, min(p.top, len(fs)-fit))
+	const indent = "          " // under the rule id
+	for i := p.top; i < len(fs) && i < p.top+fit; i++ {
+		f := fs[i]
+		where := "node "
+		if f.GPU >= 0 {
+			where = fmt.Sprintf("GPU %d", f.GPU)
+		}
+		if i > p.top && fs[i-1].GPU == f.GPU { // grouped: name the GPU once
+			where = "     "
+		}
+		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + f.Title
+		detail := f.Evidence
+		if f.Hint != "" {
+			detail += " → " + f.Hint
+		}
+		if per == 1 {
+			lines = append(lines, cursor(st, i == p.cursor, focused, head+st.Muted.Render(" — "+detail), p.w))
+			continue
+		}
+		lines = append(lines, cursor(st, i == p.cursor, focused, head, p.w))
+		if per == 2 {
+			lines = append(lines, indent+st.Muted.Render(detail))
+			continue
+		}
+		hint := f.Hint
+		if f.Estimated != "" {
+			hint += " (estimated: " + f.Estimated + ")"
+		}
+		lines = append(lines, indent+f.Evidence, indent+st.Accent.Render("→ ")+hint)
+	}
+	return lines
+}
+
+// allClear says what was checked, so "nothing found" is itself evidence.
+func (p *findingsPane) allClear() string {
+	c, st := p.c, p.c.st
+	switch {
+	case c.opts.Diagnoser == nil:
+		return st.Muted.Render("diagnosis is off")
+	case len(c.window) == 0:
+		return st.Muted.Render("waiting for data…")
+	}
+	span := c.window[len(c.window)-1].Time.Sub(c.window[0].Time) + c.interval
+	rules := "rules"
+	if c.opts.Rules > 0 {
+		rules = fmt.Sprintf("%d rules", c.opts.Rules)
+	}
+	return st.OK.Render("✓") + fmt.Sprintf(" %s checked over the last %s: no problem found", rules, fmtSpan(span))
+}
+
+// sidePane shows the selected GPU's three levels (seed 000 §3: is a kernel
+// running → are the SMs filled → are they computing) and the checklist.
+type sidePane struct {
+	cached
+	c *common
+}
+
+func (p *sidePane) View() string { return p.view(p.render) }
+
+func (p *sidePane) render() []string {
+	c, st := p.c, p.c.st
+	gpu := fmt.Sprintf("GPU %d", c.selGPU)
+	lines := []string{title(st, "Three levels", gpu, false, p.w)}
+	if !c.hasLevels {
+		lines = append(lines, st.Muted.Render("  n/a"), "", "")
+	} else {
+		for i, lv := range []struct {
+			name string
+			v    LevelView
+		}{{"kernel running", c.levels.KernelRunning}, {"SMs filled", c.levels.SMFilled}, {"computing", c.levels.Computing}} {
+			arrow := "  "
+			if i > 0 {
+				arrow = "→ "
+			}
+			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(fmtPct(lv.v.Value), 4)+"  "+
+				p.verdict(padRight(lv.v.Verdict, 6))+" "+st.Muted.Render(lv.v.Label))
+		}
+	}
+	lines = append(lines, title(st, "Checklist", gpu, false, p.w))
+	if len(c.steps) == 0 {
+		return append(lines, st.Muted.Render("  n/a"))
+	}
+	for _, s := range c.steps {
+		line := fmt.Sprintf("%s %d %s", p.stepMark(s.Status), s.N, s.Title)
+		if s.Detail != "" {
+			line += st.Muted.Render(" — " + s.Detail)
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// verdict colours a level's answer: yes (or ok) good, n/a muted, else a warning.
+func (p *sidePane) verdict(v string) string {
+	st := p.c.st
+	switch w := strings.TrimSpace(v); {
+	case w == "yes" || w == "ok":
+		return st.OK.Render(v)
+	case strings.HasPrefix(w, "n/a"):
+		return st.Muted.Render(v)
+	}
+	return st.Warn.Render(v)
+}
+
+// stepMark is the status glyph: it reads without colour.
+func (p *sidePane) stepMark(status string) string {
+	st := p.c.st
+	switch status {
+	case "ok":
+		return st.OK.Render("✓")
+	case "warn":
+		return st.Warn.Render("▲")
+	case "bad":
+		return st.Crit.Render("✖")
+	}
+	return st.Muted.Render("–")
+}
+
+// fmtSpan is a window length as people say it: "120 s" up to 5 min, then "12m".
+func fmtSpan(d time.Duration) string {
+	if d <= 5*time.Minute {
+		return fmt.Sprintf("%.0f s", d.Seconds())
+	}
+	return fmtDuration(d)
+}

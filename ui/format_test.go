@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+func TestFmtBytes(t *testing.T) {
+	for _, tt := range []struct {
+		in   float64
+		want string
+	}{
+		{0, "0B"}, {512, "512B"}, {1536, "1.5K"}, {80.1 * gib, "80.1G"}, {141 * gib, "141G"},
+		{99.96 * gib, "100G"}, {2048 * gib, "2.0T"}, {-2048, "-2.0K"},
+	} {
+		if got := fmtBytes(tt.in); got != tt.want {
+			t.Errorf("fmtBytes(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFmtMetrics(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{fmtPct(sampler.Some(97.6)), "98%"},
+		{fmtPct(sampler.NA), "n/a"},
+		{fmtRate(sampler.Some(1.5 * gib)), "1.5G/s"},
+		{fmtRate(sampler.NA), "n/a"},
+		{fmtUnit(sampler.Some(61.7), "°C"), "62°C"},
+		{fmtUsedTotal(sampler.Some(80*gib), sampler.Some(141*gib)), "80.0/141G"},
+		{fmtUsedTotal(sampler.Some(600<<20), sampler.Some(141*gib)), "600M/141G"},
+		{fmtUsedTotal(sampler.NA, sampler.Some(141*gib)), "n/a/141G"},
+		{fmtUsedTotal(sampler.NA, sampler.NA), "n/a"},
+		{fmtPct1(sampler.Some(1.25)), "1.2%"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestFmtDuration(t *testing.T) {
+	for _, tt := range []struct {
+		in   time.Duration
+		want string
+	}{
+		{-time.Second, "n/a"}, {0, "0s"}, {45 * time.Second, "45s"}, {12 * time.Minute, "12m"},
+		{3*time.Hour + 5*time.Minute, "3h05m"}, {52 * time.Hour, "2d04h"},
+	} {
+		if got := fmtDuration(tt.in); got != tt.want {
+			t.Errorf("fmtDuration(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFmtInterval(t *testing.T) {
+	for _, tt := range []struct {
+		in   time.Duration
+		want string
+	}{
+		{100 * time.Millisecond, "100ms"}, {time.Second, "1s"}, {1500 * time.Millisecond, "1.5s"},
+		{30 * time.Second, "30s"}, {time.Minute, "1m"}, {0, "n/a"},
+	} {
+		if got := fmtInterval(tt.in); got != tt.want {
+			t.Errorf("fmtInterval(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTruncateAndPad(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{truncate("python train.py", 8), "python …"},
+		{truncate("short", 8), "short"},
+		{truncate("abc", 0), ""},
+		{truncate("0↔100 swings", 4), "0↔1…"},
+		{padRight("ab", 4), "ab  "},
+		{padLeft("ab", 4), "  ab"},
+		{padRight("abcdef", 4), "abc…"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	styled := testStyles().Crit.Render("critical finding")
+	if w := lipgloss.Width(truncate(styled, 5)); w != 5 {
+		t.Errorf("styled truncate width %d, want 5", w)
+	}
+}
+
+func TestShortGPUName(t *testing.T) {
+	for in, want := range map[string]string{
+		"NVIDIA H200 141GB HBM3e": "H200", "NVIDIA A100-SXM4-80GB": "A100", "NVIDIA H100 PCIe": "H100",
+		"Tesla T4": "T4", "NVIDIA GeForce RTX 4090": "RTX4090", "NVIDIA RTX A6000": "RTXA6000", "": "GPU",
+	} {
+		if got := shortGPUName(in); got != want {
+			t.Errorf("shortGPUName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSparkline(t *testing.T) {
+	st := testStyles()
+	if got := drawSparkline([]float64{0, 1, 50, 100, 150}, 7, 100, st.Base); got != "   ▁▄██" {
+		t.Errorf("sparkline %q", got)
+	}
+	if got := drawSparkline([]float64{90, 10, 50}, 2, 100, st.Base); got != "▁▄" {
+		t.Errorf("keeps the newest: %q", got)
+	}
+	if drawSparkline(nil, 0, 100, st.Base) != "" {
+		t.Error("zero width must be empty")
+	}
+}
+
+func TestRing(t *testing.T) {
+	r := newRing(3)
+	if r.last() != nil || r.since(time.Minute) != nil {
+		t.Fatal("empty ring returned data")
+	}
+	for i := 0; i < 5; i++ {
+		r.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * time.Second)})
+	}
+	if r.len() != 3 || r.at(0).Seq != 2 || r.last().Seq != 4 {
+		t.Errorf("len %d oldest %d newest %d; want 3 2 4", r.len(), r.at(0).Seq, r.last().Seq)
+	}
+	if w := r.since(time.Second); len(w) != 2 || w[0].Seq != 3 {
+		t.Errorf("since(1s) = %d snapshots from %d; want 2 from 3", len(w), w[0].Seq)
+	}
+	vals := r.series(nil, 2, func(s *sampler.Snapshot) sampler.Metric { return sampler.Some(float64(s.Seq)) })
+	if len(vals) != 2 || vals[0] != 3 || vals[1] != 4 {
+		t.Errorf("series = %v", vals)
+	}
+}
+
+func TestSortFindingsGroupsByGPU(t *testing.T) {
+	got := sortFindings(fixtureFindings())
+	var order []string
+	for _, f := range got {
+		order = append(order, f.Rule)
+	}
+	// GPU 4 (critical) first, then GPUs 1 and 2 (warnings, by index), then GPU 5 (info).
+	want := "thermal_throttle input_starved memory_idle_held launch_bound"
+	if s := strings.Join(order, " "); s != want {
+		t.Errorf("order %s, want %s", s, want)
+	}
+}

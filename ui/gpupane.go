@@ -1,0 +1,206 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/themes"
+)
+
+// Temperature marks (chosen here, after signatures.md: thermal_throttle warns
+// "within 5 °C of slowdown"; 10 °C below is a first heads-up). When the
+// slowdown temperature is n/a, 90 °C (H200 slowdown) stands in.
+const (
+	tempWarnBelowSlowdown = 10.0
+	tempCritBelowSlowdown = 5.0
+	defaultSlowdownC      = 90.0
+)
+
+// gpuPane lists every GPU: one compact row each, or two wide lines.
+type gpuPane struct {
+	cached
+	c      *common
+	lines  int // lines per GPU: 1 or 2
+	cursor int
+	top    int // first GPU shown when they do not all fit
+	series []float64
+}
+
+func (p *gpuPane) View() string { return p.view(p.render) }
+
+func (p *gpuPane) move(d int) {
+	p.cursor = min(max(p.cursor+d, 0), max(0, p.c.gpuCount-1))
+	p.invalidate()
+}
+
+func (p *gpuPane) render() []string {
+	c, st := p.c, p.c.st
+	s := c.latest()
+	if s == nil {
+		return []string{title(st, "GPUs", "", c.focus == focusGPUs, p.w), st.Muted.Render("  waiting for the first snapshot…")}
+	}
+	info := gpuCountText(len(s.GPUs))
+	if len(s.GPUs) > 0 {
+		info += " × " + shortGPUName(s.GPUs[0].Name)
+	}
+	lines := []string{""}
+	p.cursor = min(p.cursor, max(0, len(s.GPUs)-1))
+	per := max(p.lines, 1)
+	fit := max(1, (p.h-1)/per)
+	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
+	p.top = max(0, min(p.top, len(s.GPUs)-fit))
+	if fit < len(s.GPUs) {
+		info += fmt.Sprintf(" · %d-%d shown", p.top, min(len(s.GPUs), p.top+fit)-1)
+	}
+	lines[0] = title(st, "GPUs", info, c.focus == focusGPUs, p.w)
+	for i := p.top; i < len(s.GPUs) && i < p.top+fit; i++ {
+		g := &s.GPUs[i]
+		sel := i == p.cursor
+		if per == 2 {
+			l1, l2 := p.wideRows(g, i)
+			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, l1, p.w), "  "+l2)
+		} else {
+			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, p.compactRow(g, i), p.w))
+		}
+	}
+	return lines
+}
+
+// label is the GPU's index and short name, padded: "0 H200 ".
+func gpuLabel(g *sampler.GPU) string { return fmt.Sprintf("%d %-5s", g.Index, shortGPUName(g.Name)) }
+
+// compactRow fits one GPU in a line of p.w-2 cells; the sparkline takes the
+// room the fixed fields leave, and the least important fields go first when
+// the terminal is narrow.
+func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
+	st := p.c.st
+	if g.Lost {
+		return gpuLabel(g) + " " + st.BadgeCrit.Render(" LOST ") + st.Crit.Render(" fell off the bus: no readings; the other GPUs keep updating")
+	}
+	head := gpuLabel(g) + " " + padLeft(fmtPct(g.Util), 4) + " "
+	optional := []string{ // most important first
+		padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 9),
+		p.temp(g),
+		padRight(fmtUnit(g.Power, "")+"/"+fmtUnit(g.PowerLimit, "W"), 8),
+		padRight(fmtUnit(g.SMClock, "MHz"), 7),
+		"SM " + padLeft(fmtPct(g.SMActive), 4),
+		"TC " + padLeft(fmtPct(g.TensorActive), 4),
+	}
+	// Columns are laid out the same for every row (badge ignored) so they
+	// line up; a throttled row then gives up trailing fields for its badge.
+	avail := p.w - 2 - widthOf(head)
+	const minSpark = 6 // chosen here: fewer columns show no shape
+	var tail []string
+	used := 0
+	for _, f := range optional {
+		if used+widthOf(f)+1 > avail-minSpark {
+			break
+		}
+		tail = append(tail, f)
+		used += widthOf(f) + 1
+	}
+	sw := max(0, avail-used-1)
+	spark := drawSparkline(p.utilSeries(pos, sw), sw, 100, st.Accent)
+	if badge := throttleBadge(st, g, false); badge != "" {
+		for len(tail) > 0 && widthOf(strings.Join(tail, " "))+1+widthOf(badge) > avail-sw-1 {
+			tail = tail[:len(tail)-1]
+		}
+		tail = append(tail, badge)
+	}
+	return head + spark + " " + strings.Join(tail, " ")
+}
+
+// wideRows is two lines: utilisation and memory with history sparklines,
+// GPM levels; then temperature, power, clocks, fan, PCIe and throttling.
+func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
+	st := p.c.st
+	if g.Lost {
+		return gpuLabel(g) + " " + st.BadgeCrit.Render(" LOST "),
+			st.Crit.Render("fell off the bus (GPU_IS_LOST): no readings; check dmesg for Xid 79 — the other GPUs keep updating")
+	}
+	util := "util " + padLeft(fmtPct(g.Util), 4) + " "
+	mem := " mem " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
+	gpm := "  SM " + padLeft(fmtPct(g.SMActive), 4) + "  tensor " + padLeft(fmtPct(g.TensorActive), 4) + "  DRAM " + padLeft(fmtPct(g.DRAMActive), 4)
+	fixed := len(gpuLabel(g)) + 1 + len(util) + len(mem) + 1 + len(gpm)
+	room := max(0, p.w-2-fixed)
+	uw, mw := room*2/3, room-room*2/3
+	memPct := func(s *sampler.Snapshot) sampler.Metric {
+		if pos < len(s.GPUs) && s.GPUs[pos].MemUsed.OK && s.GPUs[pos].MemTotal.V > 0 {
+			return sampler.Some(100 * s.GPUs[pos].MemUsed.V / s.GPUs[pos].MemTotal.V)
+		}
+		return sampler.NA
+	}
+	l1 := gpuLabel(g) + " " + util + drawSparkline(p.utilSeries(pos, uw), uw, 100, st.Accent) +
+		mem + drawSparkline(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
+	clock := "SM " + fmtUnit(g.SMClock, "") + "/" + fmtUnit(g.SMClockMax, "MHz")
+	pcie := "PCIe rx " + fmtRate(g.PCIeRx) + " tx " + fmtRate(g.PCIeTx)
+	if g.PCIeGen.OK && g.PCIeWidth.OK {
+		pcie += fmt.Sprintf(" Gen%.0f×%.0f", g.PCIeGen.V, g.PCIeWidth.V)
+	}
+	l2 := strings.Join([]string{"      " + p.temp(g), fmtUnit(g.Power, "") + "/" + fmtUnit(g.PowerLimit, "W"),
+		clock, "fan " + fmtPct(g.Fan), pcie}, "  ")
+	if b := throttleBadge(st, g, true); b != "" {
+		l2 += "  " + b
+	}
+	return l1, l2
+}
+
+func (p *gpuPane) utilSeries(pos, n int) []float64 {
+	p.series = p.c.hist.series(p.series[:0], n, func(s *sampler.Snapshot) sampler.Metric {
+		if pos < len(s.GPUs) {
+			return s.GPUs[pos].Util
+		}
+		return sampler.NA
+	})
+	return p.series
+}
+
+// temp colours the temperature by its distance to the slowdown point.
+func (p *gpuPane) temp(g *sampler.GPU) string {
+	st := p.c.st
+	t := padRight(fmtUnit(g.Temp, "°C"), 4)
+	slow := g.TempSlowdown.Or(defaultSlowdownC)
+	switch {
+	case !g.Temp.OK:
+		return st.Muted.Render(t)
+	case g.Temp.V >= slow-tempCritBelowSlowdown:
+		return st.Crit.Render(t)
+	case g.Temp.V >= slow-tempWarnBelowSlowdown:
+		return st.Warn.Render(t)
+	}
+	return t
+}
+
+// throttleBadge names why clocks are held down (power, thermal, hw, sync),
+// from the clock event reasons; "" when they are not.
+func throttleBadge(st *themes.Styles, g *sampler.GPU, long bool) string {
+	ce := g.ClockEvents
+	if !ce.Throttled() {
+		return ""
+	}
+	var why []string
+	if ce.Has(sampler.ClockSwThermal | sampler.ClockHwThermal) {
+		why = append(why, "thermal")
+	}
+	if ce.Has(sampler.ClockSwPowerCap | sampler.ClockHwPowerBrake) {
+		why = append(why, "power")
+	}
+	if ce.Has(sampler.ClockHwSlowdown) {
+		why = append(why, "hw")
+	}
+	if ce.Has(sampler.ClockSyncBoost) {
+		why = append(why, "sync")
+	}
+	style := st.BadgeWarn
+	if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake) {
+		style = st.BadgeCrit // hardware slowdown: critical (DCGM health, signatures.md)
+	}
+	if long {
+		return style.Render(" THROTTLE " + strings.Join(why, "+") + " ")
+	}
+	return style.Render("THR " + why[0])
+}
+
+func widthOf(s string) int { return ansi.StringWidth(s) }

@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// headerPane is the top line: where we are, what we read, how often, and
+// whether the data is live.
+type headerPane struct {
+	cached
+	c *common
+}
+
+func (p *headerPane) View() string { return p.view(p.render) }
+
+func (p *headerPane) render() []string {
+	c, st := p.c, p.c.st
+	right := p.badge() + " " + c.now().Format("15:04:05")
+	// Parts by importance; the least important are dropped first when the
+	// line is short (driver and CUDA versions before the GPU count).
+	type part struct {
+		text string
+		rank int // lower is kept longer
+	}
+	parts := []part{{st.Header.Render("gpuscope"), 0}}
+	if s := c.latest(); s != nil {
+		n := s.Node
+		if n.Hostname != "" {
+			parts = append(parts, part{n.Hostname, 1})
+		}
+		if n.Driver != "" {
+			parts = append(parts, part{"driver " + n.Driver, 4})
+		}
+		if n.CUDA != "" {
+			parts = append(parts, part{"CUDA " + n.CUDA, 3})
+		}
+		parts = append(parts, part{gpuCountText(len(s.GPUs)), 2})
+	}
+	parts = append(parts, part{"every " + fmtInterval(c.interval), 2})
+	room := p.w - ansi.StringWidth(right) - 1
+	sep := st.Muted.Render(" · ")
+	var left string
+	for drop := 5; drop >= 0; drop-- {
+		var kept []string
+		for _, pt := range parts {
+			if pt.rank < drop {
+				kept = append(kept, pt.text)
+			}
+		}
+		left = strings.Join(kept, sep)
+		if ansi.StringWidth(left) <= room {
+			break
+		}
+	}
+	left = truncate(left, max(0, room))
+	gap := max(1, p.w-ansi.StringWidth(left)-ansi.StringWidth(right))
+	return []string{left + strings.Repeat(" ", gap) + right}
+}
+
+func gpuCountText(n int) string {
+	switch n {
+	case 0:
+		return "no GPUs"
+	case 1:
+		return "1 GPU"
+	}
+	return fmt.Sprintf("%d GPUs", n)
+}
+
+// badge is LIVE (green), DEMO (yellow), REPLAY (blue) or PAUSED.
+func (p *headerPane) badge() string {
+	c, st := p.c, p.c.st
+	b := c.opts.Badge
+	if b == "" {
+		b = "LIVE"
+	}
+	switch {
+	case c.paused:
+		return st.BadgeWarn.Render(" PAUSED ")
+	case c.sourceClosed:
+		return st.BadgeInfo.Render(" " + b + " ended ")
+	case strings.HasPrefix(b, "LIVE"):
+		return st.BadgeOK.Render(" " + b + " ")
+	case strings.HasPrefix(b, "DEMO"):
+		return st.BadgeWarn.Render(" " + b + " ")
+	default:
+		return st.BadgeInfo.Render(" " + b + " ")
+	}
+}
+
+// footer is the key hints, or the newest source problem as a one-line warning.
+func (m Model) footer() string {
+	st, w := m.c.st, m.w
+	hints := []string{"tab", "focus", "↑↓", "move", "enter", "detail", "s", "sort", "space", "pause", "+-", "interval", "?", "help", "q", "quit"}
+	if m.detail.open {
+		hints = []string{"esc", "back", "↑↓ pgup pgdn", "scroll", "q", "quit"}
+	}
+	var b strings.Builder
+	if s := m.c.latest(); s != nil && len(s.Problems) > 0 {
+		msg := strings.SplitN(s.Problems[len(s.Problems)-1], "\n", 2)[0]
+		if n := len(s.Problems); n > 1 {
+			msg = fmt.Sprintf("%s (+%d more)", msg, n-1)
+		}
+		help := "  " + st.Key.Render("?") + " help"
+		return truncate(st.Warn.Render("⚠ "+truncate(msg, max(1, w-10))), max(0, w-ansi.StringWidth(help))) + help
+	}
+	for i := 0; i < len(hints); i += 2 {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(st.Key.Render(hints[i]) + " " + st.Muted.Render(hints[i+1]))
+	}
+	return truncate(b.String(), w)
+}

@@ -1,0 +1,217 @@
+// Package ui is gpuscope's terminal dashboard: a thin Bubble Tea router over
+// panes that each own their state and render from snapshots. It never reads
+// hardware: snapshots arrive on a channel and diagnosis is injected.
+package ui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/themes"
+)
+
+// Diagnoser turns a window of snapshots into findings (diagnose.Engine).
+type Diagnoser interface {
+	Evaluate(window []sampler.Snapshot) []diagnose.Finding
+}
+
+// LevelView is one of the seeds' three levels for a GPU (seed 000 §3).
+type LevelView struct {
+	Value   sampler.Metric // percent
+	Label   string         // what was measured, e.g. "GPU-Util p50 97%"
+	Verdict string         // "yes", "partly", "no" or "n/a" (diagnose.Level)
+}
+
+// LevelsView is kernel running → SMs filled → computing for one GPU.
+type LevelsView struct {
+	KernelRunning, SMFilled, Computing LevelView
+}
+
+// StepView is one line of the 7-step checklist.
+type StepView struct {
+	N             int
+	Title, Status string // Status: "ok" | "warn" | "bad" | "n/a"
+	Detail        string
+}
+
+// Options configure the dashboard. Only Styles is required.
+type Options struct {
+	Styles    themes.Styles
+	Snapshots <-chan sampler.Snapshot // read with a Cmd that re-arms itself
+	Diagnoser Diagnoser               // nil: no findings
+	Levels    func(window []sampler.Snapshot, gpu int) LevelsView
+	Checklist func(window []sampler.Snapshot, fs []diagnose.Finding) []StepView
+	// Playbook renders the rule's page with GPU index and PID filled in.
+	Playbook    func(rule string, gpu, pid int) string
+	SetInterval func(time.Duration) // called on +/-
+	Interval    time.Duration
+	Badge       string           // "LIVE", "DEMO mixed", "REPLAY"
+	Now         func() time.Time // injectable for golden tests
+	HistoryLen  int              // ring size, default 600
+	// Window is how much history diagnosis sees (default 120 s: the longest
+	// window in research/diagnosis-anchors.md, anchors A).
+	Window time.Duration
+	// Rules is how many rules the Diagnoser checks, for the all-clear line.
+	Rules int
+}
+
+const defaultWindow = 120 * time.Second
+
+// focusArea is the pane that arrows move in.
+type focusArea int
+
+const (
+	focusGPUs focusArea = iota
+	focusFindings
+	focusProcs
+	focusCount
+)
+
+// snapshotMsg carries one snapshot from the sampler.
+type snapshotMsg sampler.Snapshot
+
+// sourceClosedMsg says the snapshot channel closed (replay ended).
+type sourceClosedMsg struct{}
+
+// Model is the root: it routes messages to panes and composes their views.
+// Panes are pointers shared between copies of the Model, as Bubble Tea only
+// ever uses the latest one.
+type Model struct {
+	c        *common
+	w, h     int
+	layout   Layout
+	showHelp bool
+
+	header   *headerPane
+	gpus     *gpuPane
+	findings *findingsPane
+	side     *sidePane
+	procs    *procPane
+	host     *hostPane
+	detail   *detailPane
+}
+
+var _ tea.Model = Model{}
+
+// New builds the dashboard.
+func New(opts Options) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Window <= 0 {
+		opts.Window = defaultWindow
+	}
+	if opts.Interval <= 0 {
+		opts.Interval = time.Second
+	}
+	c := &common{opts: opts, st: &opts.Styles, hist: newRing(opts.HistoryLen), interval: opts.Interval}
+	return Model{
+		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
+		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
+	}
+}
+
+// Init starts reading snapshots.
+func (m Model) Init() tea.Cmd { return m.waitForSnapshot() }
+
+// waitForSnapshot is a Cmd that reads one snapshot; Update re-arms it.
+func (m Model) waitForSnapshot() tea.Cmd {
+	ch := m.c.opts.Snapshots
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		s, ok := <-ch
+		if !ok {
+			return sourceClosedMsg{}
+		}
+		return snapshotMsg(s)
+	}
+}
+
+// Update routes: sizes and data to every pane, keys to keys.go.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.resize(msg.Width, msg.Height), nil
+	case snapshotMsg:
+		if !m.c.paused { // paused: keep showing the last data
+			m = m.Push(sampler.Snapshot(msg))
+		}
+		return m, m.waitForSnapshot()
+	case sourceClosedMsg:
+		m.c.sourceClosed = true
+		m.header.invalidate()
+		return m, nil
+	case tea.KeyMsg:
+		return m.handleKey(msg)
+	case tea.MouseMsg:
+		if m.detail.open {
+			m.detail.Update(msg)
+		}
+	}
+	return m, nil
+}
+
+// Push ingests one snapshot synchronously (tests, replay). The returned
+// Model shares history with m.
+func (m Model) Push(s sampler.Snapshot) Model {
+	c := m.c
+	c.hist.push(s)
+	c.window = c.hist.since(c.opts.Window)
+	c.findings = nil
+	if c.opts.Diagnoser != nil {
+		c.findings = sortFindings(c.opts.Diagnoser.Evaluate(c.window))
+	}
+	m.findings.follow()
+	if len(s.GPUs) != c.gpuCount {
+		c.gpuCount = len(s.GPUs)
+		m = m.resize(m.w, m.h)
+	}
+	m.refreshSide()
+	m.invalidateAll()
+	if m.detail.open {
+		m.detail.refresh()
+	}
+	return m
+}
+
+// refreshSide recomputes the three levels and checklist for the selected GPU.
+func (m Model) refreshSide() {
+	c := m.c
+	c.levels, c.hasLevels = LevelsView{}, false
+	if c.opts.Levels != nil && len(c.window) > 0 && c.selGPU < c.gpuCount {
+		c.levels, c.hasLevels = c.opts.Levels(c.window, c.selGPU), true
+	}
+	c.steps = nil
+	if c.opts.Checklist != nil && len(c.window) > 0 {
+		c.steps = c.opts.Checklist(c.window, gpuFindings(c.findings, c.selGPU))
+	}
+	m.side.invalidate()
+}
+
+func (m Model) resize(w, h int) Model {
+	m.w, m.h = w, h
+	m.layout = ComputeLayout(w, h, m.c.gpuCount)
+	l := m.layout
+	m.header.SetSize(w, 1)
+	m.gpus.SetSize(l.GPUs.W, l.GPUs.H)
+	m.gpus.lines = l.GPULines
+	m.findings.SetSize(l.Findings.W, l.Findings.H)
+	m.side.SetSize(l.Side.W, l.Side.H)
+	m.procs.SetSize(l.Procs.W, l.Procs.H)
+	m.host.SetSize(l.Host.W, l.Host.H)
+	m.detail.SetSize(w, max(0, h-2))
+	return m
+}
+
+func (m Model) invalidateAll() {
+	m.header.invalidate()
+	m.gpus.invalidate()
+	m.findings.invalidate()
+	m.side.invalidate()
+	m.procs.invalidate()
+	m.host.invalidate()
+}

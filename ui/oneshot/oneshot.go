@@ -1,0 +1,103 @@
+// Package oneshot renders one snapshot as plain text for `gpuscope --once`:
+// a compact, paste-into-chat view of every GPU and its processes (like
+// gpustat), with n/a where a reading is unavailable.
+package oneshot
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Write prints the snapshot. Lines never depend on terminal width.
+func Write(w io.Writer, s sampler.Snapshot) error {
+	var b strings.Builder
+	n := s.Node
+	fmt.Fprintf(&b, "%s  driver %s  CUDA %s  %d GPUs  %s  [%s]\n",
+		orNA(n.Hostname), orNA(n.Driver), orNA(n.CUDA), len(s.GPUs), s.Time.Format("2006-01-02 15:04:05"), n.Source)
+	if e := n.GPUError; e != nil {
+		fmt.Fprintf(&b, "no GPU: %s: %s\n", e.Tried, e.Err)
+		for _, c := range e.Causes {
+			fmt.Fprintf(&b, "  - %s\n", c)
+		}
+		b.WriteString("  try `gpuscope --demo` for a simulated node, or `gpuscope doctor`\n")
+	}
+	for _, g := range s.GPUs {
+		writeGPU(&b, g)
+	}
+	if h := s.Host; h != nil {
+		fmt.Fprintf(&b, "host  cpu %s  iowait %s  load %s  mem %s/%s\n",
+			pct(h.CPU), pct(h.IOWait), num(h.Load1, 1), gib(h.MemUsed), gib(h.MemTotal))
+	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(&b, "problem: %s\n", firstLine(p))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeGPU(b *strings.Builder, g sampler.GPU) {
+	name := strings.TrimPrefix(g.Name, "NVIDIA ")
+	if g.Lost {
+		fmt.Fprintf(b, "[%d] %-14s LOST (fell off the bus; see dmesg | grep -i xid)\n", g.Index, name)
+		return
+	}
+	throttle := ""
+	if g.ClockEvents.Throttled() {
+		throttle = "  THROTTLE " + g.ClockEvents.String()
+	}
+	fmt.Fprintf(b, "[%d] %-14s util %4s  sm %4s  tensor %4s  mem %s/%s  %4s  %s/%s  %s  pcie rx %s tx %s%s\n",
+		g.Index, name, pct(g.Util), pct(g.SMActive), pct(g.TensorActive),
+		gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
+		mhz(g.SMClock), rate(g.PCIeRx), rate(g.PCIeTx), throttle)
+	for _, p := range g.Procs {
+		user, cmd := "?", ""
+		if p.Host != nil {
+			user, cmd = p.Host.User, p.Host.Cmdline
+			if n := len(p.Host.Children); n > 0 {
+				cmd += fmt.Sprintf(" (+%d children)", n)
+			}
+		}
+		fmt.Fprintf(b, "      pid %-7d %-8s %-3s mem %s  sm %s  %s\n", p.PID, user, p.Type, gib(p.MemUsed), pct(p.SMUtil), truncate(cmd, 80))
+	}
+}
+
+func orNA(s string) string {
+	if s == "" {
+		return "n/a"
+	}
+	return s
+}
+
+func pct(m sampler.Metric) string     { return unit(m, "%.0f%%", 1) }
+func celsius(m sampler.Metric) string { return unit(m, "%.0f°C", 1) }
+func watts(m sampler.Metric) string   { return unit(m, "%.0fW", 1) }
+func mhz(m sampler.Metric) string     { return unit(m, "%.0fMHz", 1) }
+func gib(m sampler.Metric) string     { return unit(m, "%.1fGiB", 1<<30) }
+func rate(m sampler.Metric) string    { return unit(m, "%.2fGB/s", 1e9) }
+func num(m sampler.Metric, prec int) string {
+	return unit(m, "%."+fmt.Sprint(prec)+"f", 1)
+}
+
+func unit(m sampler.Metric, format string, div float64) string {
+	if !m.OK {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, m.V/div)
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

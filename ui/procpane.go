@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// procRow is one process on one GPU, joined with its host data.
+type procRow struct {
+	gpu int
+	p   sampler.GPUProc
+}
+
+// procColumn is a sortable column of the process table.
+type procColumn struct {
+	name  string
+	width int
+	right bool // numbers align right
+	cell  func(r *procRow) string
+	key   func(r *procRow) float64 // nil: not a sort column
+}
+
+// procPane is the process table: who uses which GPU, with the host side
+// (CPU, RSS, workers) that explains many idle GPUs.
+type procPane struct {
+	cached
+	c       *common
+	cols    []procColumn
+	sortBy  int // index into cols
+	reverse bool
+	cursor  int
+	top     int
+	rows    []procRow
+	// cmdWidth is what the COMMAND column gets at the current width.
+	cmdWidth int
+}
+
+func hostOf(r *procRow) *sampler.Proc {
+	if r.p.Host != nil {
+		return r.p.Host
+	}
+	return &sampler.Proc{}
+}
+
+func newProcPane(c *common) *procPane {
+	p := &procPane{c: c}
+	metric := func(f func(r *procRow) sampler.Metric) func(r *procRow) float64 {
+		return func(r *procRow) float64 { return f(r).Or(-1) }
+	}
+	gpuMem := func(r *procRow) sampler.Metric { return r.p.MemUsed }
+	sm := func(r *procRow) sampler.Metric { return r.p.SMUtil }
+	cpu := func(r *procRow) sampler.Metric { return hostOf(r).CPU }
+	rss := func(r *procRow) sampler.Metric { return hostOf(r).RSS }
+	p.cols = []procColumn{
+		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.p.PID) },
+			key: func(r *procRow) float64 { return float64(r.p.PID) }},
+		{name: "USER", width: 8, cell: func(r *procRow) string { return orDash(hostOf(r).User) }},
+		{name: "GPU", width: 3, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.gpu) },
+			key: func(r *procRow) float64 { return float64(r.gpu) }},
+		{name: "T", width: 3, cell: func(r *procRow) string { return r.p.Type }},
+		{name: "GPU-MEM", width: 8, right: true, cell: func(r *procRow) string { return fmtMetricBytes(r.p.MemUsed) }, key: metric(gpuMem)},
+		{name: "SM%", width: 4, right: true, cell: func(r *procRow) string { return fmtPct(r.p.SMUtil) }, key: metric(sm)},
+		{name: "CPU%", width: 5, right: true, cell: func(r *procRow) string { return fmtPct(hostOf(r).CPU) }, key: metric(cpu)},
+		{name: "RSS", width: 6, right: true, cell: func(r *procRow) string { return fmtMetricBytes(hostOf(r).RSS) }, key: metric(rss)},
+		{name: "TIME", width: 6, right: true, cell: func(r *procRow) string { return p.runtime(r) },
+			key: func(r *procRow) float64 { return -float64(hostOf(r).Start.Unix()) }},
+		{name: "COMMAND", cell: func(r *procRow) string { return command(r, p.cmdWidth) }},
+	}
+	p.sortBy = 4 // GPU-MEM: who holds the memory is the first question
+	return p
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// command is the command line with its worker count, "python train.py
+// (+8)", cut to w cells (0: uncut) keeping the count, which matters more
+// than the tail of the arguments.
+func command(r *procRow, w int) string {
+	h := r.p.Host
+	if h == nil {
+		return "? (not visible from here: another PID namespace)"
+	}
+	cmd := h.Cmdline
+	if cmd == "" {
+		cmd = h.Name
+	}
+	if n := len(h.Children); n > 0 {
+		suffix := fmt.Sprintf(" (+%d)", n)
+		if w > 0 {
+			cmd = truncate(cmd, max(1, w-len(suffix)))
+		}
+		return cmd + suffix
+	}
+	return cmd
+}
+
+func (p *procPane) runtime(r *procRow) string {
+	h := hostOf(r)
+	if h.Start.IsZero() {
+		return naText
+	}
+	return fmtDuration(p.c.now().Sub(h.Start))
+}
+
+// cycleSort moves to the next sortable column (s), or reverses (S).
+func (p *procPane) cycleSort(reverse bool) {
+	if reverse {
+		p.reverse = !p.reverse
+	} else {
+		for i := 1; i <= len(p.cols); i++ {
+			if n := (p.sortBy + i) % len(p.cols); p.cols[n].key != nil {
+				p.sortBy = n
+				break
+			}
+		}
+		p.reverse = false
+	}
+	p.invalidate()
+}
+
+func (p *procPane) move(d int) {
+	p.collect() // rows may not be rendered yet
+	p.cursor = min(max(p.cursor+d, 0), max(0, len(p.rows)-1))
+	p.invalidate()
+}
+
+func (p *procPane) View() string { return p.view(p.render) }
+
+// collect gathers and sorts the rows, largest first unless reversed.
+func (p *procPane) collect() {
+	p.rows = p.rows[:0]
+	if s := p.c.latest(); s != nil {
+		for _, g := range s.GPUs {
+			for _, pr := range g.Procs {
+				p.rows = append(p.rows, procRow{gpu: g.Index, p: pr})
+			}
+		}
+	}
+	key := p.cols[p.sortBy].key
+	sort.SliceStable(p.rows, func(i, j int) bool {
+		a, b := key(&p.rows[i]), key(&p.rows[j])
+		if a == b {
+			return p.rows[i].gpu < p.rows[j].gpu || (p.rows[i].gpu == p.rows[j].gpu && p.rows[i].p.PID < p.rows[j].p.PID)
+		}
+		return (a > b) != p.reverse
+	})
+}
+
+func (p *procPane) render() []string {
+	c, st := p.c, p.c.st
+	p.collect()
+	focused := c.focus == focusProcs
+	arrow := "▼"
+	if p.reverse {
+		arrow = "▲"
+	}
+	info := fmt.Sprintf("%d on %d GPUs · sort %s %s", len(p.rows), c.gpuCount, p.cols[p.sortBy].name, arrow)
+	if h := c.latest(); h != nil && h.Host != nil && h.Host.ForeignPIDs {
+		info += " · PIDs from another namespace (container?)"
+	}
+	lines := []string{title(st, "Processes", info, focused, p.w)}
+	p.cmdWidth = p.w - 2 // after the cursor column and the fixed columns
+	for _, col := range p.cols {
+		if col.width > 0 {
+			p.cmdWidth -= col.width + 1
+		}
+	}
+	var hdr []string
+	for i, col := range p.cols {
+		name := col.name
+		if i == p.sortBy {
+			name += arrow
+		}
+		hdr = append(hdr, p.pad(col, name))
+	}
+	lines = append(lines, "  "+st.Muted.Render(strings.Join(hdr, " ")))
+	if len(p.rows) == 0 {
+		return append(lines, st.Muted.Render("  no GPU processes"))
+	}
+	p.cursor = min(p.cursor, len(p.rows)-1)
+	fit := max(1, p.h-2)
+	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
+	p.top = max(0, min(p.top, len(p.rows)-fit))
+	for i := p.top; i < len(p.rows) && i < p.top+fit; i++ {
+		cells := make([]string, len(p.cols))
+		for j, col := range p.cols {
+			cells[j] = p.pad(col, col.cell(&p.rows[i]))
+		}
+		lines = append(lines, cursor(st, i == p.cursor, focused, strings.Join(cells, " "), p.w))
+	}
+	return lines
+}
+
+func (p *procPane) pad(col procColumn, s string) string {
+	switch {
+	case col.width == 0:
+		return s
+	case col.right:
+		return padLeft(s, col.width)
+	}
+	return padRight(s, col.width)
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// View composes the cached pane renderings; panes redraw only after new
+// data, a resize or a key, so a repaint costs a few string joins.
+func (m Model) View() string {
+	if m.layout.TooSmall || m.w <= 0 || m.h <= 0 {
+		return tooSmall(m.w, m.h)
+	}
+	bodyH := m.h - 2
+	var body string
+	switch {
+	case m.showHelp:
+		body = m.helpView(m.w, bodyH)
+	case m.detail.open:
+		body = m.detail.View()
+	default:
+		body = m.mainView()
+	}
+	return m.header.View() + "\n" + body + "\n" + m.footer()
+}
+
+// tooSmall is the one message shown below MinWidth×MinHeight.
+func tooSmall(w, h int) string {
+	return place(fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, max(w, 0), max(h, 0)), w, h)
+}
+
+func (m Model) mainView() string {
+	l := m.layout
+	var parts []string
+	s := m.c.latest()
+	if s != nil && s.Node.GPUError != nil && len(s.GPUs) == 0 {
+		// No driver: the panel takes the GPU, findings and process rows; the
+		// host pane stays live below it.
+		h := l.GPUs.H + l.Findings.H + l.Procs.H
+		parts = append(parts, fitBlock(noDriverPanel(m, s.Node.GPUError), m.w, h, false))
+	} else {
+		parts = append(parts, m.gpus.View())
+		if l.Side.Empty() {
+			parts = append(parts, m.findings.View())
+		} else {
+			parts = append(parts, joinColumns(m.findings.View(), l.Findings.W, m.side.View()))
+		}
+		if !l.Procs.Empty() {
+			parts = append(parts, m.procs.View())
+		}
+	}
+	if !l.Host.Empty() {
+		parts = append(parts, m.host.View())
+	}
+	return strings.Join(parts, "\n")
+}
+
+// noDriverPanel says what was tried, what failed, why that usually happens
+// and how to see the product anyway.
+func noDriverPanel(m Model, e *sampler.SourceError) []string {
+	st := m.c.st
+	lines := []string{
+		title(st, "No GPU data", "", false, m.w),
+		st.Crit.Render("✖") + " could not read the GPUs",
+		"  tried:  " + e.Tried,
+		"  error:  " + e.Err,
+	}
+	if len(e.Causes) > 0 {
+		lines = append(lines, "", "  likely causes, most likely first:")
+		for _, c := range e.Causes {
+			lines = append(lines, "   • "+c)
+		}
+	}
+	return append(lines, "", "  run "+st.Key.Render("`gpuscope --demo`")+" to see a simulated node; the host pane below is live.")
+}
