@@ -1,0 +1,166 @@
+package nvmlsource
+
+import (
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// call names one NVML query per GPU, so that a NOT_SUPPORTED answer can be
+// remembered and the query skipped on later ticks.
+type call uint8
+
+const (
+	// fast tier
+	cUtil call = iota
+	cMemV2
+	cMem
+	cTemp
+	cPower
+	cPowerLimit
+	cSMClock
+	cMemClock
+	cClockEvents
+	cFan
+	cPState
+	cPCIeRx
+	cPCIeTx
+	cPCIeGen
+	cPCIeWidth
+	cEnc
+	cDec
+	cCompute
+	cGraphics
+	cProcUtil
+	cGPM
+	// slow tier
+	cName
+	cUUID
+	cPCI
+	cArch
+	cSMClockMax
+	cMemClockMax
+	cTempSlowdown
+	cPCIeGenMax
+	cPCIeWidthMax
+	cReplays
+	cECCUncorrected
+	cECCCorrected
+	cRemap
+	cNVLink
+	cPersistence
+	cComputeMode
+	cMIG
+	cAffinity
+	cNUMA
+	numCalls
+)
+
+// callFields are the GPU JSON field names each call fills; its NA reason is
+// recorded under each. A read-only table.
+var callFields = [numCalls][]string{
+	cUtil: {"util", "mem_util"}, cMemV2: {"mem_used", "mem_total"}, cMem: {"mem_used", "mem_total"},
+	cTemp: {"temp"}, cPower: {"power"}, cPowerLimit: {"power_limit"},
+	cSMClock: {"sm_clock"}, cMemClock: {"mem_clock"}, cClockEvents: {"clock_events"},
+	cFan: {"fan"}, cPState: {"pstate"}, cPCIeRx: {"pcie_rx"}, cPCIeTx: {"pcie_tx"},
+	cPCIeGen: {"pcie_gen"}, cPCIeWidth: {"pcie_width"}, cEnc: {"enc_util"}, cDec: {"dec_util"},
+	cCompute: {"procs"}, cGraphics: {"procs_graphics"}, cProcUtil: {"proc_util"},
+	cGPM:  {"sm_active", "sm_occupancy", "tensor_active", "dram_active", "nvlink_rx", "nvlink_tx"},
+	cName: {"name"}, cUUID: {"uuid"}, cPCI: {"bus_id"}, cArch: {"arch"},
+	cSMClockMax: {"sm_clock_max"}, cMemClockMax: {"mem_clock_max"}, cTempSlowdown: {"temp_slowdown"},
+	cPCIeGenMax: {"pcie_gen_max"}, cPCIeWidthMax: {"pcie_width_max"}, cReplays: {"pcie_replays"},
+	cECCUncorrected: {"ecc_uncorrected"}, cECCCorrected: {"ecc_corrected"}, cRemap: {"remapped_rows"},
+	cNVLink: {"nvlinks"}, cPersistence: {"persistence"}, cComputeMode: {"compute_mode"}, cMIG: {"mig"},
+	cAffinity: {"cpu_affinity"}, cNUMA: {"numa_node"},
+}
+
+// NA reasons, as sampler.GPU.NA documents them.
+const (
+	reasonNotSupported = "not supported"
+	reasonNoPermission = "no permission"
+	reasonWarmingUp    = "warming up" // GPM needs two samples (chosen here: said plainly)
+)
+
+type naEntry struct{ key, reason string }
+
+// want reports whether call c should be made now; a call cached as not
+// supported records its reason instead.
+func (g *gpuReader) want(c call) bool {
+	if g.lost {
+		return false
+	}
+	if g.skip[c] {
+		g.note(c, reasonNotSupported)
+		return false
+	}
+	return true
+}
+
+// ok classifies an NVML answer: SUCCESS is true; NOT_SUPPORTED (or a symbol
+// an older driver lacks) is cached and noted; NO_PERMISSION and other errors
+// are noted for this tick; GPU_IS_LOST marks the GPU lost.
+func (g *gpuReader) ok(c call, ret nvml.Return) bool {
+	switch ret {
+	case nvml.SUCCESS:
+		return true
+	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
+		g.skip[c] = true
+		g.note(c, reasonNotSupported)
+	case nvml.ERROR_GPU_IS_LOST:
+		g.lost = true
+	default:
+		g.note(c, reasonFor(ret))
+	}
+	return false
+}
+
+// reasonFor is the NA text for a failed call.
+func reasonFor(ret nvml.Return) string {
+	switch ret {
+	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
+		return reasonNotSupported
+	case nvml.ERROR_NO_PERMISSION:
+		return reasonNoPermission
+	}
+	return ret.Error()
+}
+
+func (g *gpuReader) note(c call, reason string) {
+	for _, k := range callFields[c] {
+		g.na = append(g.na, naEntry{k, reason})
+	}
+}
+
+func (g *gpuReader) noteField(key, reason string) {
+	g.na = append(g.na, naEntry{key, reason})
+}
+
+// naMap publishes this tick's reasons. Snapshots are immutable once sent, so
+// a map is shared between ticks only while the reasons stay the same — the
+// usual case, which then costs no allocation.
+func (g *gpuReader) naMap() map[string]string {
+	if len(g.na) == 0 {
+		g.prevNA = nil
+		return nil
+	}
+	if len(g.na) == len(g.prevNA) {
+		same := true
+		for _, e := range g.na {
+			if r, ok := g.prevNA[e.key]; !ok || r != e.reason {
+				same = false
+				break
+			}
+		}
+		if same {
+			return g.prevNA
+		}
+	}
+	m := make(map[string]string, len(g.na))
+	for _, e := range g.na {
+		m[e.key] = e.reason
+	}
+	g.prevNA = m
+	return m
+}
+
+func some[T uint32 | uint64 | int](v T) sampler.Metric { return sampler.Some(float64(v)) }

@@ -1,0 +1,228 @@
+// Package nvmlsource reads NVIDIA GPUs through NVML (go-nvml) and implements
+// sampler.GPUSource. The nvml.Interface is injected: the real library on a
+// node, fakenvml in tests and in the --demo simulator.
+//
+// Every tick reads the fast tier (utilisation, memory, power, clocks,
+// processes, GPM); the slow tier (identity, limits, health, NVLinks, topology)
+// is read on the first tick and every Options.SlowEvery and carried over in
+// between. "Not supported" is data: the field is n/a with its reason in
+// GPU.NA, and the call is not repeated.
+package nvmlsource
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Options tune the source.
+type Options struct {
+	// SlowEvery is the slow tier's period; 0 means DefaultSlowEvery.
+	SlowEvery time.Duration
+}
+
+// DefaultSlowEvery: identity, limits and health change rarely (DESIGN.md
+// "Slow tier (every ~10 s)").
+const DefaultSlowEvery = 10 * time.Second
+
+var _ sampler.GPUSource = (*Source)(nil)
+
+// Source is the NVML GPU source. Not safe for concurrent use: the Sampler
+// calls Sample, Topology and Node from one goroutine.
+type Source struct {
+	lib      nvml.Interface
+	opts     Options
+	node     sampler.Node
+	gpus     []*gpuReader
+	events   nvml.EventSet           // nil when the driver offers no event set
+	gpmReq   *nvml.GpmMetricsGetType // reused: the struct is ~19 KB
+	lastSlow time.Time
+	slowDone bool // the slow tier ran at least once
+	topo     *sampler.Topology
+	// pcie caches each pair's PCIe label: the tree does not change while
+	// the node runs, and NVML walks sysfs to answer. "" = not known yet.
+	pcie [][]string
+}
+
+// gpuReader is one GPU's reading state, kept between ticks.
+type gpuReader struct {
+	index        int
+	dev          nvml.Device
+	failed       string // the handle could not be opened: never read
+	lost         bool
+	lostReported bool
+
+	skip   [numCalls]bool // calls that answered NOT_SUPPORTED
+	na     []naEntry      // this tick's reasons (scratch)
+	slowNA []naEntry      // the slow tier's reasons, carried over
+	prevNA map[string]string
+
+	slow         sampler.GPU // identity and slow-tier fields, carried over
+	switchLinks  int         // active NVLinks that end at an NVSwitch
+	remoteTypeNA bool        // GetNvLinkRemoteDeviceType unavailable
+	procSeen     uint64      // newest process-utilisation timestamp seen (µs)
+	gpm          gpmState
+	xids         []sampler.Xid // delivered since the last Sample
+}
+
+// New initialises NVML and opens every GPU. On failure the error wraps the
+// nvml.Return (errors.As(err, new(nvml.Return))); pass it to Explain.
+func New(lib nvml.Interface, opts Options) (*Source, error) {
+	if opts.SlowEvery <= 0 {
+		opts.SlowEvery = DefaultSlowEvery
+	}
+	if r := lib.Init(); r != nvml.SUCCESS {
+		return nil, fmt.Errorf("nvml: init: %w", r)
+	}
+	n, r := lib.DeviceGetCount()
+	if r != nvml.SUCCESS {
+		lib.Shutdown()
+		return nil, fmt.Errorf("nvml: device count: %w", r)
+	}
+	s := &Source{lib: lib, opts: opts, gpmReq: &nvml.GpmMetricsGetType{}}
+	s.node.Driver, _ = lib.SystemGetDriverVersion()
+	s.node.NVML, _ = lib.SystemGetNVMLVersion()
+	if v, r := lib.SystemGetCudaDriverVersion(); r == nvml.SUCCESS {
+		s.node.CUDA = cudaVersion(v)
+	}
+	s.gpus = make([]*gpuReader, n)
+	for i := range s.gpus {
+		g := &gpuReader{index: i}
+		g.dev, r = lib.DeviceGetHandleByIndex(i)
+		if r != nvml.SUCCESS || g.dev == nil {
+			g.dev, g.failed = nil, fmt.Sprintf("cannot open GPU %d: %v", i, r)
+		}
+		s.gpus[i] = g
+	}
+	s.openEvents()
+	return s, nil
+}
+
+// cudaVersion turns NVML's 12040 into "12.4".
+func cudaVersion(v int) string { return fmt.Sprintf("%d.%d", v/1000, v%1000/10) }
+
+// Node describes the driver stack.
+func (s *Source) Node() sampler.Node { return s.node }
+
+// Topology is the link matrix built on the last slow tier.
+func (s *Source) Topology() *sampler.Topology { return s.topo }
+
+// Close frees NVML resources and shuts the library down.
+func (s *Source) Close() error {
+	for _, g := range s.gpus {
+		g.gpm.free()
+	}
+	if s.events != nil {
+		s.events.Free()
+	}
+	if r := s.lib.Shutdown(); r != nvml.SUCCESS {
+		return fmt.Errorf("nvml: shutdown: %w", r)
+	}
+	return nil
+}
+
+// Sample reads every GPU once. It never fails: see sampler.GPUSource.
+func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
+	slow := !s.slowDone || now.Sub(s.lastSlow) >= s.opts.SlowEvery || now.Before(s.lastSlow)
+	s.drainXids(now)
+	var problems []string
+	out := make([]sampler.GPU, len(s.gpus))
+	for i, g := range s.gpus {
+		out[i] = s.readGPU(g, now, slow)
+		if g.lost && !g.lostReported {
+			g.lostReported = true
+			problems = append(problems, lostProblem(g))
+		}
+	}
+	if slow {
+		s.lastSlow, s.slowDone = now, true
+		s.topo = s.buildTopology()
+	}
+	return out, problems
+}
+
+func lostProblem(g *gpuReader) string {
+	return fmt.Sprintf("GPU %d (%s) fell off the bus (NVML: GPU is lost); no longer read — "+
+		"look for Xid 79 in `dmesg`; the GPU needs a reset or the node a reboot", g.index, g.slow.BusID)
+}
+
+// readGPU reads one GPU. A lost or unopened GPU returns its identity only.
+func (s *Source) readGPU(g *gpuReader, now time.Time, slow bool) sampler.GPU {
+	if g.failed != "" {
+		return sampler.GPU{Index: g.index, NA: map[string]string{"device": g.failed}}
+	}
+	if !g.lost && slow {
+		g.na = g.na[:0]
+		s.readSlow(g)
+		g.slowNA = append(g.slowNA[:0], g.na...)
+	}
+	if g.lost {
+		return sampler.GPU{Index: g.index, UUID: g.slow.UUID, Name: g.slow.Name, BusID: g.slow.BusID, Arch: g.slow.Arch, Lost: true}
+	}
+	g.na = append(g.na[:0], g.slowNA...)
+	out := g.slow
+	s.readFast(g, &out, now)
+	if g.lost {
+		return sampler.GPU{Index: g.index, UUID: g.slow.UUID, Name: g.slow.Name, BusID: g.slow.BusID, Arch: g.slow.Arch, Lost: true}
+	}
+	out.Xids, g.xids = g.xids, nil
+	out.NA = g.naMap()
+	return out
+}
+
+// maxXidsPerTick bounds the event drain (chosen here: a storm of Xids must
+// not stall the tick; the rest arrive on the next one).
+const maxXidsPerTick = 64
+
+// openEvents registers every GPU for Xid events; a driver without event
+// support leaves events nil, which is fine.
+func (s *Source) openEvents() {
+	set, r := s.lib.EventSetCreate()
+	if r != nvml.SUCCESS || set == nil {
+		return
+	}
+	registered := 0
+	for _, g := range s.gpus {
+		if g.dev != nil && g.dev.RegisterEvents(nvml.EventTypeXidCriticalError, set) == nvml.SUCCESS {
+			registered++
+		}
+	}
+	if registered == 0 {
+		set.Free()
+		return
+	}
+	s.events = set
+}
+
+// drainXids collects the Xid events waiting in the set, without blocking.
+func (s *Source) drainXids(now time.Time) {
+	if s.events == nil {
+		return
+	}
+	for range maxXidsPerTick {
+		e, r := s.events.Wait(0)
+		if r != nvml.SUCCESS {
+			return // TIMEOUT: nothing waiting
+		}
+		if e.EventType&nvml.EventTypeXidCriticalError == 0 || e.Device == nil {
+			continue
+		}
+		for _, g := range s.gpus {
+			if g.dev == e.Device {
+				g.xids = append(g.xids, sampler.Xid{Time: now, Code: e.EventData})
+				break
+			}
+		}
+	}
+}
+
+// errReturn extracts the nvml.Return an error from New wraps.
+func errReturn(err error) (nvml.Return, bool) {
+	var r nvml.Return
+	ok := errors.As(err, &r)
+	return r, ok
+}
