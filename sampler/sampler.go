@@ -91,7 +91,7 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 			snap.Host = host
 		}()
 	}
-	joinProcs(&snap)
+	JoinProcs(&snap)
 	return snap
 }
 
@@ -158,24 +158,20 @@ func gpuPIDs(gpus []GPU) []int {
 	return pids
 }
 
-// joinProcs attaches host data to each GPU process by PID, and notes when
-// NVML reports PIDs this namespace cannot see.
-func joinProcs(snap *Snapshot) {
+// JoinProcs attaches host data to each GPU process by PID. Readers of
+// recordings call it after decoding, since the link is not stored twice.
+// (Whether NVML's PIDs belong to another PID namespace is the host source's
+// call: Host.ForeignPIDs.)
+func JoinProcs(snap *Snapshot) {
 	if snap.Host == nil {
 		return
 	}
-	missing := 0
 	for gi := range snap.GPUs {
 		procs := snap.GPUs[gi].Procs
 		for pi := range procs {
 			if hp, ok := snap.Host.Procs[procs[pi].PID]; ok {
 				procs[pi].Host = hp
-			} else {
-				missing++
 			}
 		}
-	}
-	if missing > 0 && len(snap.Host.Procs) == 0 {
-		snap.Host.ForeignPIDs = true
 	}
 }

@@ -5,6 +5,10 @@ package sampler
 
 import "time"
 
+// FormatVersion is the version of the snapshot JSON and of recordings
+// ({"gpuscope_recording": 1, ...}). Readers reject newer versions.
+const FormatVersion = 1
+
 // Snapshot is everything gpuscope knows about the node at one instant.
 // It is the unit of the live data flow, of recordings (one per JSON line) and
 // of importers. Consumers must treat it as immutable.
@@ -142,8 +146,9 @@ type GPUProc struct {
 	SMUtil  Metric `json:"sm_util,omitzero"`  // percent, from GetProcessUtilization
 	MemUtil Metric `json:"mem_util,omitzero"`
 	// Host-side data; nil when the PID is not visible here (another PID
-	// namespace) or the source has no host data.
-	Host *Proc `json:"host,omitempty"`
+	// namespace) or the source has no host data. Not in JSON: it is the
+	// same value as Host.Procs[PID], and JoinProcs restores it on read.
+	Host *Proc `json:"-"`
 }
 
 // Host is the machine around the GPUs.

@@ -1,0 +1,106 @@
+package importer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"strings"
+)
+
+// detectBytes is how much of a file Detect looks at: enough for the longest
+// real header (a CSV query of ~40 columns, or XML's prolog) with room to spare.
+const detectBytes = 8 << 10
+
+// Detect names the format of a log from its first bytes (gzip is looked
+// through). It never fails: Unknown means none matched.
+func Detect(head []byte) Format {
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return Unknown
+		}
+		inner, _ := io.ReadAll(io.LimitReader(zr, detectBytes)) // a cut stream still yields its start
+		return Detect(inner)
+	}
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	switch {
+	case len(trimmed) == 0:
+		return Unknown
+	case trimmed[0] == '{':
+		if bytes.Contains(trimmed, []byte(`"gpuscope_recording"`)) {
+			return Gpuscope
+		}
+		return Unknown
+	case trimmed[0] == '<':
+		if bytes.Contains(trimmed, []byte("<nvidia_smi_log")) {
+			return SMIXML
+		}
+		return Unknown
+	}
+	for i, line := range strings.Split(string(trimmed), "\n") {
+		if i >= 20 { // chosen here: a real log shows its header in the first lines
+			break
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			return detectHashHeader(line)
+		}
+		if strings.Contains(line, ",") {
+			if isSMICSVHeader(splitCSV(line)) || headerlessLayout(splitCSV(line)) {
+				return SMICSV
+			}
+		}
+		return Unknown
+	}
+	return Unknown
+}
+
+// detectHashHeader tells dcgmi dmon, nvidia-smi pmon and dmon apart by the
+// names in their "#" header line.
+func detectHashHeader(line string) Format {
+	names := hashHeaderNames(line)
+	has := func(n string) bool {
+		for _, x := range names {
+			if x == n {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("entity"):
+		return DCGMIDmon
+	case has("gpu") && has("pid"):
+		return SMIPmon
+	case has("gpu"):
+		return SMIDmon
+	}
+	return Unknown
+}
+
+// hashHeaderNames splits a "# gpu pwr ..." or "#Date, Time, gpu, ..." line
+// into lower-case names.
+func hashHeaderNames(line string) []string {
+	line = strings.TrimLeft(line, "# ")
+	sep := func(r rune) bool { return r == ' ' || r == '\t' || r == ',' }
+	names := strings.FieldsFunc(line, sep)
+	for i := range names {
+		names[i] = strings.ToLower(names[i])
+	}
+	return names
+}
+
+func isSMICSVHeader(cells []string) bool {
+	known := 0
+	for _, c := range cells {
+		name, _ := splitHeaderUnit(c)
+		if _, ok := csvColumns[name]; ok {
+			known++
+		}
+	}
+	return known > 0 && known*2 >= len(cells) // most cells name a query field
+}

@@ -1,0 +1,163 @@
+// Package importer turns logs users already have — gpuscope recordings,
+// nvidia-smi CSV/dmon/pmon/XML output, dcgmi dmon output — into a stream of
+// sampler.Snapshots, so that replay, report and diagnosis work on them as on
+// live data. Each importer follows the tool's documented output format and
+// the variations seen across drivers; a field the log lacks is n/a.
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Format names a log format; it is also the snapshots' Node.Source.
+type Format string
+
+// The recognised formats.
+const (
+	Unknown    Format = ""
+	Gpuscope   Format = "gpuscope"
+	SMICSV     Format = "nvidia-smi-csv"
+	SMIDmon    Format = "nvidia-smi-dmon"
+	SMIPmon    Format = "nvidia-smi-pmon"
+	DCGMIDmon  Format = "dcgmi-dmon"
+	SMIXML     Format = "nvidia-smi-xml"
+	recognised        = "gpuscope recording (JSON Lines), nvidia-smi --query-gpu CSV, nvidia-smi dmon, " +
+		"nvidia-smi pmon, dcgmi dmon, nvidia-smi -q -x XML"
+)
+
+// Stream yields the snapshots of one log in order.
+type Stream interface {
+	// Next returns the next snapshot, or io.EOF after the last.
+	Next() (sampler.Snapshot, error)
+	// Warnings lists what was tolerated: skipped rows, unknown columns,
+	// synthesized times, a torn last line.
+	Warnings() []string
+	Close() error
+}
+
+// Options tune the importers; the zero value is sensible.
+type Options struct {
+	// Location of timestamps that carry no zone (nvidia-smi prints local
+	// time). Default UTC, so the same log reads the same everywhere.
+	Location *time.Location
+	// Start and Interval synthesize times for logs without timestamps
+	// (dmon without -o DT, dcgmi dmon, header-less CSV); a warning says so.
+	// Defaults: Open uses the file's modification time (a label, not the
+	// true start: the log does not say when it began) and 1 s, the tools'
+	// default interval. NewStream callers should set Start.
+	Start    time.Time
+	Interval time.Duration
+}
+
+func (o Options) withDefaults(path string) Options {
+	if o.Location == nil {
+		o.Location = time.UTC
+	}
+	if o.Interval <= 0 {
+		o.Interval = time.Second // nvidia-smi dmon -d and dcgmi dmon -d default
+	}
+	if o.Start.IsZero() && path != "" {
+		if st, err := os.Stat(path); err == nil {
+			o.Start = st.ModTime().UTC().Truncate(time.Second)
+		}
+	}
+	return o
+}
+
+// Open detects the format of the log at path and returns its snapshots.
+func Open(path string) (Stream, Format, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (Stream, Format, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Unknown, fmt.Errorf("open log: %w", err)
+	}
+	s, format, err := NewStream(f, path, o.withDefaults(path))
+	if err != nil {
+		f.Close()
+		return nil, format, err
+	}
+	return closeWith{s, f}, format, nil
+}
+
+// NewStream detects the format of src and returns its snapshots; name is
+// used in messages. The caller closes src.
+func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
+	o = o.withDefaults("")
+	br := bufio.NewReaderSize(src, readBufBytes)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, Unknown, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
+		}
+		br = bufio.NewReaderSize(gz, readBufBytes)
+	}
+	head, _ := br.Peek(detectBytes)
+	format := Detect(head)
+	if len(bytes.TrimSpace(head)) == 0 {
+		return nil, Unknown, fmt.Errorf("%s: empty file; want one of: %s", name, recognised)
+	}
+	if format == Unknown {
+		return nil, Unknown, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s%s", name, recognised, csvHint(head))
+	}
+	s, err := newParser(format, br, name, o)
+	return s, format, err
+}
+
+// newParser starts the reader of one format.
+func newParser(format Format, br *bufio.Reader, name string, o Options) (Stream, error) {
+	switch format {
+	case Gpuscope:
+		return newRecording(br, name)
+	case SMICSV:
+		return newSMICSV(br, name, o)
+	case SMIDmon:
+		return newDmon(br, name, o)
+	case SMIPmon:
+		return newPmon(br, name, o)
+	case DCGMIDmon:
+		return newDCGMI(br, name, o)
+	case SMIXML:
+		return newSMIXML(br, name, o)
+	}
+	return nil, fmt.Errorf("%s: no reader for format %q", name, format)
+}
+
+// closeWith closes the file under a stream.
+type closeWith struct {
+	Stream
+	f io.Closer
+}
+
+func (c closeWith) Close() error {
+	err := c.Stream.Close()
+	if ferr := c.f.Close(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// csvHint adds advice when the file looks like comma-separated values: most
+// likely nvidia-smi --query-gpu output written with "noheader".
+func csvHint(head []byte) string {
+	first, _, _ := bytes.Cut(bytes.TrimSpace(head), []byte("\n"))
+	if bytes.Count(first, []byte(",")) == 0 {
+		return ""
+	}
+	return "; if this is nvidia-smi --query-gpu output without a header line, keep the header " +
+		"(drop \"noheader\" from --format): only index, utilization.gpu, memory.used, memory.total reads without one"
+}
+
+// Formats lists the recognised formats, for help texts.
+func Formats() []Format {
+	return []Format{Gpuscope, SMICSV, SMIDmon, SMIPmon, DCGMIDmon, SMIXML}
+}

@@ -1,0 +1,251 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/gpuscope/gpuscope/sampler"
+	"io"
+	"os"
+)
+
+// Options change how strict a Reader is.
+type Options struct {
+	// Lenient skips lines that are not snapshots (counting them in Warnings)
+	// instead of failing at the first one.
+	Lenient bool
+}
+
+// Limits chosen here: a snapshot with thousands of processes is a few MB, so
+// a longer "line" is a file that is not a recording; the warning list is
+// for a human and stops growing after a screenful.
+const (
+	maxLineBytes = 64 << 20
+	maxWarnings  = 20
+	readBufBytes = 256 << 10
+	// maxGPUHint bounds the per-entry preallocation a header can ask for
+	// (chosen here: above the largest single-node GPU counts, e.g. 72-GPU racks).
+	maxGPUHint = 72
+)
+
+// Reader streams entries from a recording; memory stays bounded by the
+// longest line, whatever the file's length. Entries are decoded ahead on
+// other cores: Close releases them. A Reader is not safe for concurrent use.
+type Reader struct {
+	name    string
+	opts    Options
+	closer  io.Closer // the file, when Open opened it
+	lines   lineReader
+	pipe    *pipeline // started by the first Next
+	hdr     Header
+	read    int // entries returned
+	skipped int // bad lines skipped (Lenient)
+	warns   []string
+	dropped int // warnings beyond maxWarnings
+	done    bool
+	slow    slowTier // slow-tier parts carried forward (see slowtier.go)
+}
+
+// Open reads the header of the recording at path. Gzip is detected by its
+// magic bytes, not the name.
+func Open(path string) (*Reader, error) { return OpenOptions(path, Options{}) }
+
+// OpenOptions is Open with options.
+func OpenOptions(path string, o Options) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open recording: %w", err)
+	}
+	r, err := NewReader(f, path, o)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads a recording from src; name is used in messages.
+func NewReader(src io.Reader, name string, o Options) (*Reader, error) {
+	br := bufio.NewReaderSize(src, readBufBytes)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
+		}
+		br = bufio.NewReaderSize(gz, readBufBytes)
+	}
+	r := &Reader{name: name, opts: o, lines: lineReader{br: br}}
+	if err := r.readHeader(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+const wantRecording = `a gpuscope recording (first line is not {"gpuscope_recording":1,...}); ` +
+	"for nvidia-smi or dcgmi logs use report/replay which detect them"
+
+func (r *Reader) readHeader() error {
+	line, _, err := r.lines.next()
+	for err == nil && len(bytes.TrimSpace(line)) == 0 { // tolerate leading blank lines
+		line, _, err = r.lines.next()
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("%s: reading the header: %w", r.name, err)
+		}
+		return fmt.Errorf("%s: empty file; want a gpuscope recording (JSON Lines starting with {\"gpuscope_recording\":1,...})", r.name)
+	}
+	var probe struct {
+		Version *int `json:"gpuscope_recording"`
+	}
+	if json.Unmarshal(line, &probe) != nil || probe.Version == nil || *probe.Version < 1 {
+		return fmt.Errorf("%s: not %s", r.name, wantRecording)
+	}
+	if *probe.Version > Version {
+		return fmt.Errorf("%s: recording format version %d is newer than this gpuscope reads (%d); upgrade gpuscope", r.name, *probe.Version, Version)
+	}
+	if err := json.Unmarshal(line, &r.hdr); err != nil {
+		return fmt.Errorf("%s: line %d: damaged header: %v; want {\"gpuscope_recording\":1,\"host\":...}", r.name, r.lines.no, err)
+	}
+	return nil
+}
+
+// Header is the recording's first line.
+func (r *Reader) Header() Header { return r.hdr }
+
+// Next returns the next entry, or io.EOF at the end. A torn last line (the
+// recorder was killed mid-write) ends the stream with a warning, not an error.
+func (r *Reader) Next() (Entry, error) {
+	if r.pipe == nil && !r.done {
+		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint))
+	}
+	for !r.done {
+		j, ok := <-r.pipe.order
+		if !ok {
+			r.done = true
+			break
+		}
+		<-j.ready
+		lineNo := j.lineNo
+		if j.readErr != nil && j.readErr != io.EOF {
+			if errors.Is(j.readErr, errLineTooLong) {
+				r.finish()
+				return Entry{}, fmt.Errorf("%s: line %d: %w; want one snapshot per line", r.name, lineNo, j.readErr)
+			}
+			r.warn("after line %d: the file's data is cut off or damaged (%v); read %d snapshots", lineNo, j.readErr, r.read)
+		}
+		if j.readErr != nil {
+			r.done = true
+		}
+		if j.blank {
+			continue
+		}
+		if !j.terminated {
+			if j.perr == nil { // a final line merely lacking its newline
+				r.read++
+				r.slow.restore(&j.e.Snapshot)
+				sampler.JoinProcs(&j.e.Snapshot)
+				return j.e, nil
+			}
+			r.warn("line %d: torn last line (recording was cut off); read %d snapshots", lineNo, r.read)
+			break
+		}
+		if j.perr != nil {
+			if r.opts.Lenient {
+				r.skipped++
+				r.warn("line %d: skipped, not a snapshot: %v", lineNo, j.perr)
+				continue
+			}
+			r.finish()
+			return Entry{}, fmt.Errorf("%s: line %d: not a snapshot: %v, want one JSON object per line", r.name, lineNo, j.perr)
+		}
+		r.read++
+		r.slow.restore(&j.e.Snapshot)
+		sampler.JoinProcs(&j.e.Snapshot)
+		return j.e, nil
+	}
+	r.finish()
+	return Entry{}, io.EOF
+}
+
+// finish ends the stream and releases the decoding goroutines.
+func (r *Reader) finish() {
+	r.done = true
+	if r.pipe != nil {
+		r.pipe.stop()
+	}
+}
+
+func decodeEntry(line []byte, e *Entry) error {
+	if t := bytes.TrimLeft(line, " \t\r"); len(t) == 0 || t[0] != '{' {
+		return errors.New("the line is not a JSON object")
+	}
+	return json.Unmarshal(line, e)
+}
+
+// Warnings lists what was tolerated so far: a torn last line, skipped lines.
+func (r *Reader) Warnings() []string {
+	out := append([]string(nil), r.warns...)
+	if r.dropped > 0 {
+		out = append(out, fmt.Sprintf("... and %d more warnings", r.dropped))
+	}
+	if r.skipped > 0 {
+		out = append(out, fmt.Sprintf("%d bad lines skipped", r.skipped))
+	}
+	return out
+}
+
+// Close stops the decoding goroutines and closes the file if Open opened it.
+func (r *Reader) Close() error {
+	if r.pipe != nil {
+		r.pipe.stop()
+	}
+	if r.closer == nil {
+		return nil
+	}
+	return r.closer.Close()
+}
+
+func (r *Reader) warn(format string, args ...any) {
+	if len(r.warns) >= maxWarnings {
+		r.dropped++
+		return
+	}
+	r.warns = append(r.warns, fmt.Sprintf(format, args...))
+}
+
+var errLineTooLong = fmt.Errorf("line longer than %d MiB", maxLineBytes>>20)
+
+// lineReader splits the stream into lines. Unlike bufio.Scanner it has no
+// 64 KiB limit: a line longer than the buffer is assembled in long.
+type lineReader struct {
+	br   *bufio.Reader
+	no   int
+	long []byte
+}
+
+// next returns the next line without its newline and whether the newline
+// was there. The slice is valid until the next call.
+func (l *lineReader) next() (line []byte, terminated bool, err error) {
+	l.no++
+	frag, err := l.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		l.long = append(l.long[:0], frag...)
+		for err == bufio.ErrBufferFull {
+			if len(l.long) > maxLineBytes {
+				return nil, false, errLineTooLong
+			}
+			frag, err = l.br.ReadSlice('\n')
+			l.long = append(l.long, frag...)
+		}
+		frag = l.long
+	}
+	if n := len(frag); n > 0 && frag[n-1] == '\n' {
+		return frag[:n-1], true, nil
+	}
+	return frag, false, err
+}

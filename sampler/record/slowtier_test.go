@@ -1,0 +1,64 @@
+package record
+
+import (
+	"io"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Unchanged NVLink lists and topology are written once, yet every snapshot
+// reads back complete; a change is written and carried from then on.
+func TestSlowTierWrittenOnceReadBackComplete(t *testing.T) {
+	links := []sampler.NVLink{{Link: 0, Active: true, RemoteBus: "0000:18:00.0"}, {Link: 1, Active: true}}
+	topo := &sampler.Topology{Links: [][]string{{"X", "NV18"}, {"NV18", "X"}}}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	snap := func(i int, l []sampler.NVLink) sampler.Snapshot {
+		return sampler.Snapshot{Time: t0.Add(time.Duration(i) * time.Second), Seq: uint64(i), Topology: topo,
+			GPUs: []sampler.GPU{{Index: 0, NVLinks: l, Util: sampler.Some(float64(i))}, {Index: 1, NVLinks: links}}}
+	}
+	changed := []sampler.NVLink{{Link: 0, Active: false, Replay: 3}}
+	want := []sampler.Snapshot{snap(0, links), snap(1, links), snap(2, changed), snap(3, changed)}
+
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	w, err := Create(path, HeaderFor(want[0], time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range want {
+		if err := w.Write(Entry{Snapshot: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(want[1].GPUs[0].NVLinks, links) {
+		t.Fatal("Write modified the caller's snapshot")
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for i := range want {
+		e, err := r.Next()
+		if err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		for g := range want[i].GPUs {
+			if !reflect.DeepEqual(e.GPUs[g].NVLinks, want[i].GPUs[g].NVLinks) {
+				t.Errorf("entry %d GPU %d links = %+v, want %+v", i, g, e.GPUs[g].NVLinks, want[i].GPUs[g].NVLinks)
+			}
+		}
+		if e.Topology == nil || !topoEqual(e.Topology, topo) {
+			t.Errorf("entry %d topology = %+v", i, e.Topology)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("want EOF, got %v", err)
+	}
+}

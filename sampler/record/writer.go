@@ -1,0 +1,92 @@
+package record
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Writer appends entries to a recording. Every Write leaves the file
+// readable up to its last whole line even if the process is killed right
+// after (SIGKILL, OOM killer): a plain file gets each line in one write call,
+// a gzip file is flushed to a block boundary after each line.
+type Writer struct {
+	path string
+	f    *os.File
+	gz   *gzip.Writer // nil for a plain file
+	line bytes.Buffer // reused: one line is encoded here, then written at once
+	slow slowTier     // slow-tier parts already written
+}
+
+// Create starts a recording at path (truncating it) and writes the header.
+// A path ending in ".gz" is gzip-compressed. A zero h.Version is set to Version.
+func Create(path string, h Header) (*Writer, error) {
+	if h.Version == 0 {
+		h.Version = Version
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create recording: %w", err)
+	}
+	w := &Writer{path: path, f: f}
+	if strings.HasSuffix(path, ".gz") {
+		w.gz = gzip.NewWriter(f)
+	}
+	if err := w.writeLine(h); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Write appends one entry as one line.
+func (w *Writer) Write(e Entry) error {
+	e.Snapshot = w.slow.elide(e.Snapshot)
+	return w.writeLine(e)
+}
+
+func (w *Writer) writeLine(v any) error {
+	w.line.Reset()
+	// Encoder.Encode appends the newline; HTML escaping is off because
+	// command lines contain '<' and '&' and readers need no escaping.
+	enc := json.NewEncoder(&w.line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("%s: encode: %w", w.path, err)
+	}
+	if w.gz == nil {
+		if _, err := w.f.Write(w.line.Bytes()); err != nil {
+			return fmt.Errorf("%s: write: %w", w.path, err)
+		}
+		return nil
+	}
+	if _, err := w.gz.Write(w.line.Bytes()); err != nil {
+		return fmt.Errorf("%s: write: %w", w.path, err)
+	}
+	// Flush emits a sync block: everything so far decodes without the
+	// gzip trailer, which a killed process never writes.
+	if err := w.gz.Flush(); err != nil {
+		return fmt.Errorf("%s: flush: %w", w.path, err)
+	}
+	return nil
+}
+
+// Close finishes the gzip stream (if any) and closes the file.
+func (w *Writer) Close() error {
+	var errs []error
+	if w.gz != nil {
+		if err := w.gz.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := w.f.Close(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s: close: %v", w.path, errs[0])
+	}
+	return nil
+}
