@@ -9,7 +9,7 @@ import (
 	"github.com/gpuscope/gpuscope/themes"
 )
 
-// Temperature marks (chosen here, after signatures.md: thermal_throttle warns
+// Temperature marks (chosen here, after docs/scenarios.md: thermal_throttle warns
 // "within 5 °C of slowdown"; 10 °C below is a first heads-up). When the
 // slowdown temperature is n/a, 90 °C (H200 slowdown) stands in.
 const (
@@ -195,7 +195,7 @@ func throttleBadge(st *themes.Styles, g *sampler.GPU, long bool) string {
 	}
 	style := st.BadgeWarn
 	if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake) {
-		style = st.BadgeCrit // hardware slowdown: critical (DCGM health, signatures.md)
+		style = st.BadgeCrit // hardware slowdown: critical (DCGM health, docs/scenarios.md)
 	}
 	if long {
 		return style.Render(" THROTTLE " + strings.Join(why, "+") + " ")

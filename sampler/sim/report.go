@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// busID is the PCI address of each of the eight SXM boards of an HGX H200
+// baseboard (chosen here: the layout DGX H100/H200 systems report).
+func busID(gpu int) string {
+	return [numGPUs]string{
+		"00000000:18:00.0", "00000000:2A:00.0", "00000000:3A:00.0", "00000000:5D:00.0",
+		"00000000:9A:00.0", "00000000:AB:00.0", "00000000:BA:00.0", "00000000:DB:00.0",
+	}[gpu]
+}
+
+// nvSwitchBus is the NVSwitch chip (one of four) a GPU's link goes to.
+func nvSwitchBus(link int) string {
+	return [4]string{"00000000:05:00.0", "00000000:06:00.0", "00000000:07:00.0", "00000000:08:00.0"}[link%4]
+}
+
+const nvLinksPerGPU = 18
+
+func pct(frac float64) sampler.Metric {
+	return sampler.Some(math.Round(min(max(frac, 0), 1)*1000) / 10)
+}
+
+// report renders the GPU's truth as NVML would show it at time t.
+func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
+	a := g.average()
+	util := math.Round(min(a.Busy, 1) * 100) // NVML reports whole percents
+	memUtil := math.Round(min(a.DRAM, 1) * 100)
+	numa := numaOf(g.index)
+	ecc := g.eccAt(n.now.Sub(n.start).Seconds())
+	out := sampler.GPU{
+		Index: g.index, UUID: n.uuids[g.index], Name: "NVIDIA H200", BusID: busID(g.index), Arch: "Hopper",
+		Util: sampler.Some(util), MemUtil: sampler.Some(memUtil),
+		EncUtil: sampler.Some(0), DecUtil: sampler.Some(0),
+		SMActive: pct(a.SM), SMOccupancy: pct(a.Occ), TensorActive: pct(a.Tensor), DRAMActive: pct(a.DRAM),
+		NVLinkRx: sampler.Some(math.Round(a.NVLink)), NVLinkTx: sampler.Some(math.Round(a.NVLink * 0.98)),
+		MemUsed:      sampler.Some(g.work.memUsed(t)),
+		MemTotal:     sampler.Some(memTotal),
+		Temp:         sampler.Some(math.Round(g.temp)),
+		TempSlowdown: sampler.Some(tempSlowdown),
+		Power:        sampler.Some(math.Round(a.power*1000) / 1000), // NVML reports mW
+		PowerLimit:   sampler.Some(g.cfg.powerLimit),
+		PState:       sampler.Some(0),
+		SMClock:      sampler.Some(g.smClock), MemClock: sampler.Some(memClock),
+		SMClockMax: sampler.Some(smClockMax), MemClockMax: sampler.Some(memClock),
+		ClockEvents: sampler.ClockEvents{Mask: g.events, OK: true},
+		PCIeRx:      sampler.Some(math.Round(a.PCIeRx/1024) * 1024), // NVML reports KB/s
+		PCIeTx:      sampler.Some(math.Round(a.PCIeTx/1024) * 1024),
+		PCIeGen:     sampler.Some(float64(g.pcieGen())), PCIeWidth: sampler.Some(float64(g.cfg.widthCap)),
+		PCIeGenMax: sampler.Some(pcieGenMax), PCIeWidthMax: sampler.Some(pcieWidthMax),
+		PCIeReplays:    sampler.Some(g.replays),
+		ECCUncorrected: sampler.Some(float64(ecc.uncorrected)),
+		ECCCorrected:   sampler.Some(float64(ecc.corrected)),
+		RemapPending:   ecc.pending, RemapFailed: ecc.failed,
+		RemappedRows: sampler.Some(float64(ecc.remapped)),
+		Persistence:  "on", ComputeMode: "default",
+		CPUAffinity: [2]string{"0-55", "56-111"}[numa], // the cores of the GPU's socket
+		NUMANode:    sampler.Some(float64(numa)),
+		NA:          map[string]string{"fan": "not supported"}, // SXM boards have no fan of their own
+	}
+	if n.pcieOnly {
+		out.NVLinkRx, out.NVLinkTx = sampler.NA, sampler.NA
+		out.NA["nvlink_rx"], out.NA["nvlink_tx"] = "not supported", "not supported"
+	} else {
+		out.NVLinks = make([]sampler.NVLink, nvLinksPerGPU)
+		for i := range out.NVLinks {
+			out.NVLinks[i] = sampler.NVLink{Link: i, Active: true, RemoteBus: nvSwitchBus(i)}
+		}
+	}
+	for _, x := range g.cfg.xids {
+		at := n.start.Add(time.Duration(x.at * float64(time.Second)))
+		if at.After(n.prevNow) && !at.After(n.now) {
+			out.Xids = append(out.Xids, sampler.Xid{Time: at, Code: x.code})
+		}
+	}
+	for _, p := range g.work.procs {
+		if p.start > t {
+			continue
+		}
+		out.Procs = append(out.Procs, sampler.GPUProc{
+			PID: p.pid, Type: "C", MemUsed: sampler.Some(p.memAt(t)),
+			SMUtil:  sampler.Some(math.Round(util * p.share)),
+			MemUtil: sampler.Some(math.Round(memUtil * p.share)),
+		})
+	}
+	return out
+}
+
+// eccAt is the ECC state elapsed seconds after the start: the configured counts plus what the Xids
+// so far imply (48 is a double-bit error, 63 a row remap recorded as pending).
+func (g *gpuSim) eccAt(elapsed float64) eccState {
+	e := g.cfg.ecc
+	for _, x := range g.cfg.xids {
+		if x.at > elapsed {
+			continue
+		}
+		switch x.code {
+		case 48:
+			e.uncorrected++
+		case 63:
+			e.pending = true
+		}
+	}
+	return e
+}
+
+// cloneGPU copies g deeply: maps and slices included.
+func cloneGPU(g sampler.GPU) sampler.GPU {
+	g.NA = maps.Clone(g.NA)
+	g.NVLinks = slices.Clone(g.NVLinks)
+	g.Xids = slices.Clone(g.Xids)
+	g.Procs = slices.Clone(g.Procs)
+	return g
+}
