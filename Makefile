@@ -11,15 +11,30 @@ BIN := gpuscope
 build:
 	$(GO) build -trimpath -o $(BIN) .
 
+# The live dashboard where NVML loads; elsewhere the simulated node, with a
+# line on stderr saying why.
 run: build
-	./$(BIN)
+	./$(BIN) --fallback-demo
 
 demo: build
 	./$(BIN) --demo
 
+# The diagnosis accuracy matrix (22 scenarios x 20 seeds x 3 simulated
+# minutes) runs without -race: under the race detector it takes ~10x longer.
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run TestAccuracy ./diagnose/accuracy/
+
+# Rewrites docs/diagnosis-accuracy.md from the same run the test holds.
+accuracy:
+	$(GO) test -count=1 -run TestAccuracy ./diagnose/accuracy/ -args -update
+
+# Each fuzz target for 30 s.
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./sampler/record/
+	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

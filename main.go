@@ -1,13 +1,522 @@
 // Command gpuscope is a terminal dashboard for NVIDIA GPU nodes that also
-// says why a GPU is idle and what to change.
+// says why a GPU is idle and what to change. main wires sources → sampler →
+// ui (or a one-shot print) and owns the process: flags, exit codes, signals.
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/docs"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/doctor"
+	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/sim"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/oneshot"
 )
 
+// Set by the linker (-X main.version=...) in release builds.
+var version = "dev"
+
+// usageError marks errors that are the user's to fix (bad flag, bad value):
+// they print one line and exit 2, as the CLI contract requires.
+type usageError struct{ error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
 func main() {
-	fmt.Fprintln(os.Stderr, "gpuscope: under construction")
-	os.Exit(1)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the CLI and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ue usageError
+	var ec exitCode
+	switch {
+	case errors.As(err, &ec):
+		return int(ec)
+	case errors.As(err, &ue) || isFlagError(err):
+		fmt.Fprintf(stderr, "gpuscope: %v (see gpuscope --help)\n", err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "gpuscope: %v\n", err)
+		return 1
+	}
+}
+
+// exitCode lets a command choose its exit status after printing its own output.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// isFlagError recognises cobra/pflag parse failures, which carry no type.
+func isFlagError(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "unknown command", "accepts ", "requires "} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// dashFlags are the flags of the dashboard (root command).
+type dashFlags struct {
+	demo         string
+	fallbackDemo bool
+	seed         int64
+	interval     time.Duration
+	theme        string
+	noColor      bool
+	once         bool
+	json         bool
+	cpuprofile   string
+}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f dashFlags
+	cmd := &cobra.Command{
+		Use:   "gpuscope",
+		Short: "A terminal dashboard for NVIDIA GPU nodes that says why a GPU is idle",
+		Long: `gpuscope shows every GPU (utilisation, memory, power, clocks, links), the
+processes on them and the host around them, and a live "why idle" pane that
+names the bottleneck with its evidence and the first fix to try.
+
+Without an NVIDIA driver it explains why no GPU was found; --demo runs a
+simulated 8x H200 node with the same panes.`,
+		Example: `  gpuscope                       live dashboard of this node
+  gpuscope --demo                simulated node, scenario "mixed"
+  gpuscope --demo=input_starved  simulated node with one failure mode
+  gpuscope --demo=list           list the scenarios
+  gpuscope --once                one snapshot as text (like gpustat)
+  gpuscope --once --json         one snapshot as JSON (docs/snapshot-json.md)
+  gpuscope explain input_starved the playbook page of a rule`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.demo = demoFlag(cmd.Flags(), f.demo)
+			return runDashboard(f, stdout, stderr)
+		},
+	}
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	fl := cmd.Flags()
+	fl.StringVar(&f.demo, "demo", "", "run a simulated node; SCENARIO defaults to mixed, 'list' lists them")
+	fl.Lookup("demo").NoOptDefVal = "mixed"
+	fl.BoolVar(&f.fallbackDemo, "fallback-demo", false, "use the live node when NVML loads, else the demo (what `make run` does)")
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (same seed, same run)")
+	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
+	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
+	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
+	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
+	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
+	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
+	_ = fl.MarkHidden("cpuprofile")
+
+	cmd.AddCommand(newVersionCmd(stdout), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr))
+	return cmd
+}
+
+// demoFlag keeps the --demo value only when the flag was given.
+func demoFlag(fl *pflag.FlagSet, v string) string {
+	if !fl.Changed("demo") {
+		return ""
+	}
+	return v
+}
+
+func newVersionCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			fmt.Fprintf(stdout, "gpuscope %s (snapshot format %d)\n", version, sampler.FormatVersion)
+			return nil
+		},
+	}
+}
+
+func newExplainCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain [RULE]",
+		Short: "Print the playbook page of a diagnosis rule, or list the rules",
+		Example: `  gpuscope explain                 list the rules
+  gpuscope explain input_starved   what it means, how it is detected, how to confirm and fix it`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				for _, id := range docs.Rules() {
+					fmt.Fprintf(stdout, "%-24s %s\n", id, docs.Summary(id))
+				}
+				return nil
+			}
+			page, ok := docs.Playbook(args[0])
+			if !ok {
+				return usagef("unknown rule %q; `gpuscope explain` lists the %d rules", args[0], len(docs.Rules()))
+			}
+			fmt.Fprint(stdout, page)
+			return nil
+		},
+	}
+}
+
+// prerollDemo is how much simulated history the demo has on its first frame,
+// so sparklines and the diagnosis (whose windows are up to 120 s) have data
+// at once instead of after two minutes.
+const prerollDemo = 120 * time.Second
+
+func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
+	if err := checkInterval(f.interval); err != nil {
+		return err
+	}
+	if f.json && !f.once {
+		return usagef("--json needs --once")
+	}
+	if f.demo == "list" {
+		for _, sc := range sim.Scenarios() {
+			fmt.Fprintf(stdout, "%-24s %s\n", sc.ID, sc.Summary)
+		}
+		return nil
+	}
+	styles, err := themes.Build(f.theme, !f.noColor && os.Getenv("NO_COLOR") == "")
+	if err != nil {
+		return usageError{err}
+	}
+	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr)
+	if err != nil {
+		return err
+	}
+	if f.cpuprofile != "" {
+		prof, err := os.Create(f.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer prof.Close()
+		if err := pprof.StartCPUProfile(prof); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	return dashboard(src, f, styles, stdout)
+}
+
+func checkInterval(d time.Duration) error {
+	if d < sampler.MinInterval || d > sampler.MaxInterval {
+		return usagef("--interval %s is out of range: use 100ms to 60s", d)
+	}
+	return nil
+}
+
+// source is the sampler the flags chose, and how to label it.
+type source struct {
+	*sampler.Sampler
+	badge     string
+	simulated bool      // the demo: its clock is whatever the caller passes
+	start     time.Time // the simulated node's time zero
+}
+
+// openSource builds the live node, or the demo for a scenario. With fallback
+// and no driver, it says why on stderr and starts the demo instead.
+func openSource(demo string, fallback bool, seed int64, start time.Time, stderr io.Writer) (source, error) {
+	if demo == "" {
+		live, ok := node.Live()
+		if ok || !fallback {
+			return source{Sampler: live, badge: "LIVE"}, nil
+		}
+		fmt.Fprintf(stderr, "gpuscope: no NVIDIA GPU here (%s: %s); starting the simulated node instead (--demo)\n",
+			live.GPUError.Tried, live.GPUError.Err)
+		demo = "mixed"
+	}
+	d, err := node.NewDemo(demo, seed, start)
+	if err != nil {
+		return source{}, usageError{err}
+	}
+	return source{Sampler: d.Sampler(demo), badge: "DEMO " + demo, simulated: true, start: start}, nil
+}
+
+// onceGap separates the two ticks of --once: GPM metrics and CPU percentages
+// are rates between two samples, and GPM needs more than 100 ms between them
+// (research/diagnosis-anchors.md §E).
+const onceGap = 250 * time.Millisecond
+
+// dashboard runs the chosen sampler as a one-shot print or the TUI.
+func dashboard(s source, f dashFlags, styles themes.Styles, stdout io.Writer) error {
+	s.SetInterval(f.interval)
+	now := time.Now()
+	var history []sampler.Snapshot
+	if s.simulated {
+		history = node.Preroll(s.Sampler, s.start, now, f.interval)
+	}
+	if f.once {
+		var snap sampler.Snapshot
+		if s.simulated {
+			snap = s.Tick(now)
+		} else {
+			s.Tick(now)
+			time.Sleep(onceGap)
+			snap = s.Tick(time.Now())
+		}
+		if f.json {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(snap)
+		}
+		return oneshot.Write(stdout, snap)
+	}
+	return runTUI(s.Sampler, history, s.badge, f, styles)
+}
+
+func newDoctorCmd(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check why a GPU may be invisible or slow to reach (driver, devices, container, WSL, env)",
+		Long: `doctor checks, in the order a person would look: the NVML library and driver,
+the /dev/nvidia* device nodes, whether this is a container and whether GPUs were
+passed in, WSL2's /dev/dxg, CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES (what
+they hide or renumber), persistence mode and MIG mode. Each check is ok, warn or
+fail, with what was seen and the fix. Exit status 1 when any check fails.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			env := doctor.System()
+			if env.InitErr == nil {
+				defer env.NVML.Shutdown()
+			}
+			checks := doctor.Run(env)
+			if asJSON {
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(map[string]any{"checks": checks, "failed": doctor.Failed(checks)}); err != nil {
+					return err
+				}
+			} else {
+				doctor.WriteText(stdout, checks)
+			}
+			if doctor.Failed(checks) {
+				return exitCode(1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	return cmd
+}
+
+// frameRate caps repaints. Bubble Tea v1 flushes the screen on a ticker
+// whatever the data rate, and each wake-up costs CPU (DESIGN.md measured
+// 0.95 s per minute at the default 60 fps, 0.28 s at 10, 0.18 s at 2). Panes
+// re-render only on new data, a key or a resize, so most frames are a
+// compare of an unchanged string; 10 fps keeps a key's echo within 100 ms,
+// the usual threshold for "instant", for a fraction of 60 fps's CPU.
+const frameRate = 10
+
+// runTUI starts the sampler goroutine and the dashboard until the user quits.
+func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	snaps := make(chan sampler.Snapshot, 1)
+	engine := diagnose.NewEngine(diagnose.Options{})
+	m := ui.New(ui.Options{
+		Styles:      styles,
+		Snapshots:   snaps,
+		Diagnoser:   engine,
+		Levels:      levelsView,
+		Checklist:   checklistView,
+		Playbook:    playbookPage,
+		SetInterval: s.SetInterval,
+		Interval:    f.interval,
+		Badge:       badge,
+		Rules:       len(diagnose.Rules),
+	})
+	for _, snap := range history {
+		m = m.Push(snap)
+	}
+	// The sampler's clock continues from the pre-rolled history (the demo) or
+	// is the wall clock (live).
+	go s.Run(ctx, snaps, nil)
+	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run()
+	if err != nil {
+		return fmt.Errorf("dashboard: %w", err)
+	}
+	return nil
+}
+
+func levelsView(window []sampler.Snapshot, gpu int) ui.LevelsView {
+	l := diagnose.ThreeLevels(window, gpu)
+	conv := func(x diagnose.Level) ui.LevelView {
+		return ui.LevelView{Value: x.Value, Label: x.Label, Verdict: x.Verdict}
+	}
+	return ui.LevelsView{KernelRunning: conv(l.KernelRunning), SMFilled: conv(l.SMFilled), Computing: conv(l.Computing)}
+}
+
+func checklistView(window []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
+	steps := diagnose.Checklist(window, fs)
+	out := make([]ui.StepView, len(steps))
+	for i, st := range steps {
+		out[i] = ui.StepView{N: st.N, Title: st.Title, Status: st.Status, Detail: st.Detail}
+	}
+	return out
+}
+
+func playbookPage(rule string, gpu, pid int) string {
+	page, ok := docs.Playbook(rule)
+	if !ok {
+		return ""
+	}
+	return docs.Render(page, gpu, pid)
+}
+
+// recordFlags are the flags of `gpuscope record`.
+type recordFlags struct {
+	out      string
+	duration time.Duration
+	interval time.Duration
+	demo     string
+	seed     int64
+	realtime bool
+}
+
+func newRecordCmd(stderr io.Writer) *cobra.Command {
+	var f recordFlags
+	cmd := &cobra.Command{
+		Use:   "record -o FILE",
+		Short: "Record snapshots and findings to a JSON Lines file (.gz compresses)",
+		Long: `record writes one snapshot per line, with the findings the diagnosis showed at
+that moment, after a header line ({"gpuscope_recording": 1, ...}). Each line is
+written whole, so a recording killed at any point (Ctrl-C, SIGTERM, even
+SIGKILL) stays readable up to its last line. With --demo the simulated clock
+runs as fast as it can (ten simulated minutes take about a second) unless
+--realtime.`,
+		Example: `  gpuscope record -o run.jsonl --duration 10m        ten minutes of this node
+  gpuscope record -o base.jsonl.gz --interval 500ms    until Ctrl-C, compressed
+  gpuscope record -o starved.jsonl --demo=input_starved --duration 3m`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.demo = demoFlag(cmd.Flags(), f.demo)
+			return runRecord(f, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "output", "o", "", "file to write (required); a .gz name compresses")
+	fl.DurationVar(&f.duration, "duration", 0, "stop after this long (default: until Ctrl-C; 10m for --demo)")
+	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
+	fl.StringVar(&f.demo, "demo", "", "record a simulated node; SCENARIO defaults to mixed")
+	fl.Lookup("demo").NoOptDefVal = "mixed"
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
+	fl.BoolVar(&f.realtime, "realtime", false, "with --demo: sample on the wall clock instead of as fast as possible")
+	return cmd
+}
+
+// demoRecordDefault bounds a demo recording given no --duration.
+const demoRecordDefault = 10 * time.Minute
+
+func runRecord(f recordFlags, stderr io.Writer) error {
+	if f.out == "" {
+		return usagef("record needs -o FILE")
+	}
+	if err := checkInterval(f.interval); err != nil {
+		return err
+	}
+	if f.duration < 0 {
+		return usagef("--duration %s is negative", f.duration)
+	}
+	start := time.Now()
+	src, err := openSource(f.demo, false, f.seed, start, stderr)
+	if err != nil {
+		return err
+	}
+	src.SetInterval(f.interval)
+	fast := src.simulated && !f.realtime
+	if fast && f.duration == 0 {
+		f.duration = demoRecordDefault
+	}
+	rec := recorder{engine: diagnose.NewEngine(diagnose.Options{})}
+	first := src.Tick(start)
+	if rec.w, err = record.Create(f.out, record.HeaderFor(first, f.interval)); err != nil {
+		return err
+	}
+	err = rec.write(first)
+	if err == nil && fast {
+		for t := start.Add(f.interval); t.Before(start.Add(f.duration)) && err == nil; t = t.Add(f.interval) {
+			err = rec.write(src.Tick(t))
+		}
+	} else if err == nil {
+		err = rec.live(src.Sampler, f.duration, stderr)
+	}
+	if cerr := rec.w.Close(); err == nil {
+		err = cerr
+	}
+	fmt.Fprintf(stderr, "gpuscope: recorded %d snapshots to %s\n", rec.n, f.out)
+	return err
+}
+
+// recorder writes snapshots with the findings of the diagnosis at that moment.
+type recorder struct {
+	w      *record.Writer
+	engine *diagnose.Engine
+	hist   diagnose.History
+	n      int
+}
+
+func (r *recorder) write(s sampler.Snapshot) error {
+	fs := r.engine.Evaluate(r.hist.Push(s))
+	raw, err := json.Marshal(fs)
+	if err != nil {
+		return fmt.Errorf("record: encode findings: %w", err)
+	}
+	if err := r.w.Write(record.Entry{Snapshot: s, Findings: raw}); err != nil {
+		return err
+	}
+	r.n++
+	return nil
+}
+
+// live samples on the wall clock until the duration ends or a signal arrives.
+func (r *recorder) live(s *sampler.Sampler, dur time.Duration, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if dur > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, dur)
+		defer cancel()
+	}
+	fmt.Fprintln(stderr, "gpuscope: recording; Ctrl-C stops")
+	tick := time.NewTicker(s.Interval())
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case now := <-tick.C:
+			if err := r.write(s.Tick(now)); err != nil {
+				return err
+			}
+		}
+	}
 }

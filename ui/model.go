@@ -17,7 +17,7 @@ type Diagnoser interface {
 	Evaluate(window []sampler.Snapshot) []diagnose.Finding
 }
 
-// LevelView is one of the seeds' three levels for a GPU (seed 000 §3).
+// LevelView is one of the seeds' three levels for a GPU (seed 000 §1).
 type LevelView struct {
 	Value   sampler.Metric // percent
 	Label   string         // what was measured, e.g. "GPU-Util p50 97%"

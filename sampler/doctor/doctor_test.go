@@ -136,4 +136,3 @@ func TestLoadedLibraryFromMaps(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
-

@@ -1,0 +1,89 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Level is one of seed 000 §1's three levels for one GPU over a window.
+type Level struct {
+	Value   sampler.Metric // the median over the window, n/a when unknown
+	Label   string         // e.g. "GPU-Util p50 97%"
+	Verdict string         // "yes", "partly", "no" or "n/a"
+}
+
+// Levels answers seed 000 §1: is a kernel running (GPU-Util), are the SMs
+// filled (SM activity), and are they computing rather than waiting (tensor
+// activity)? Only the first is visible without GPM (Hopper and newer).
+type Levels struct{ KernelRunning, SMFilled, Computing Level }
+
+// Verdict thresholds.
+const (
+	// kernelYes: util ≥ 80% is "busy" [src: anchors E]; kernelPartly: chosen here.
+	kernelYes    = 80.0
+	kernelPartly = 30.0
+	// smYes / smPartly: DCGM SM active ≥ 0.8 "necessary", < 0.5 "likely
+	// ineffective" [src: anchors E].
+	smYes    = 80.0
+	smPartly = 50.0
+	// computeYes / computePartly: tensor activity; chosen here: ≥ 40% is a
+	// dense mixed-precision workload, < 10% is barely using tensor cores.
+	computeYes    = 40.0
+	computePartly = 10.0
+)
+
+// ThreeLevels summarises GPU gpu (its Index) over the window.
+func ThreeLevels(window []sampler.Snapshot, gpu int) Levels {
+	var buf []float64
+	p50 := func(f func(*sampler.GPU) sampler.Metric) sampler.Metric {
+		buf = buf[:0]
+		for i := range window {
+			if x := gpuIn(&window[i], gpu); x != nil && !x.Lost {
+				if m := f(x); m.OK {
+					buf = append(buf, m.V)
+				}
+			}
+		}
+		if len(buf) == 0 {
+			return sampler.NA
+		}
+		return sampler.Some(summarise(buf).p50)
+	}
+	util := p50(func(x *sampler.GPU) sampler.Metric { return x.Util })
+	sm, smName := p50(func(x *sampler.GPU) sampler.Metric { return x.SMActive }), "SM active"
+	if !sm.OK {
+		sm, smName = p50(func(x *sampler.GPU) sampler.Metric { return x.SMOccupancy }), "SM occupancy"
+	}
+	tensor := p50(func(x *sampler.GPU) sampler.Metric { return x.TensorActive })
+	dram := p50(func(x *sampler.GPU) sampler.Metric { return x.DRAMActive })
+
+	var l Levels
+	l.KernelRunning = level(util, "GPU-Util", kernelYes, kernelPartly, "")
+	l.SMFilled = level(sm, smName, smYes, smPartly, "SM activity n/a (needs GPM: Hopper or newer)")
+	l.Computing = level(tensor, "tensor active", computeYes, computePartly, "tensor activity n/a (needs GPM: Hopper or newer)")
+	if l.Computing.Verdict != "yes" && dram.OK && dram.V >= dramBound {
+		l.Computing.Verdict = "no"
+		l.Computing.Label += fmt.Sprintf(", waiting on memory (DRAM %s)", pct(dram.V))
+	}
+	return l
+}
+
+func level(m sampler.Metric, name string, yes, partly float64, naLabel string) Level {
+	if !m.OK {
+		if naLabel == "" {
+			naLabel = name + " n/a"
+		}
+		return Level{Value: m, Label: naLabel, Verdict: "n/a"}
+	}
+	l := Level{Value: m, Label: fmt.Sprintf("%s p50 %s", name, pct(m.V))}
+	switch {
+	case m.V >= yes:
+		l.Verdict = "yes"
+	case m.V >= partly:
+		l.Verdict = "partly"
+	default:
+		l.Verdict = "no"
+	}
+	return l
+}

@@ -1,0 +1,86 @@
+package diagnose
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+func TestThreeLevels(t *testing.T) {
+	verdicts := func(l Levels) [3]string {
+		return [3]string{l.KernelRunning.Verdict, l.SMFilled.Verdict, l.Computing.Verdict}
+	}
+	cases := []struct {
+		name   string
+		scenes []scene
+		gpu    int
+		want   [3]string
+	}{
+		{"healthy training", healthyNode(), 0, [3]string{"yes", "yes", "yes"}},
+		{"launch-bound: busy, few SMs, no math", []scene{launchBound(20, true)}, 0, [3]string{"yes", "no", "no"}},
+		{"memory-bound: waiting on DRAM", []scene{kernelMix(55, 2, 90)}, 0, [3]string{"yes", "partly", "no"}},
+		{"no GPM", []scene{launchBound(20, false)}, 0, [3]string{"yes", "n/a", "n/a"}},
+		{"idle GPU", nil, 3, [3]string{"no", "no", "no"}},
+		{"missing GPU", nil, 12, [3]string{"n/a", "n/a", "n/a"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := ThreeLevels(makeWindow(60, tc.scenes...), tc.gpu)
+			if got := verdicts(l); got != tc.want {
+				t.Fatalf("verdicts %v, want %v (%+v)", got, tc.want, l)
+			}
+			if l.KernelRunning.Label == "" || l.SMFilled.Label == "" || l.Computing.Label == "" {
+				t.Fatalf("empty label in %+v", l)
+			}
+		})
+	}
+	l := ThreeLevels(makeWindow(60, launchBound(20, true)), 0)
+	if !l.SMFilled.Value.OK || l.SMFilled.Value.V < 15 || l.SMFilled.Value.V > 25 {
+		t.Fatalf("SM level value %+v, want the median ≈ 20", l.SMFilled.Value)
+	}
+	if !contains(l.KernelRunning.Label, "GPU-Util p50") {
+		t.Fatalf("label %q", l.KernelRunning.Label)
+	}
+}
+
+func TestChecklist(t *testing.T) {
+	w := makeWindow(120, inputStarved(99, 0, 0))
+	steps := Checklist(w, Evaluate(w))
+	if len(steps) != 7 {
+		t.Fatalf("%d steps, want 7", len(steps))
+	}
+	for i, s := range steps {
+		if s.N != i+1 || s.Title == "" {
+			t.Fatalf("step %d: %+v", i, s)
+		}
+	}
+	want := []string{"ok", "ok", "warn", "ok", "ok", "n/a", "ok"}
+	for i, s := range steps {
+		if s.Status != want[i] {
+			t.Errorf("step %d %q: status %s (%s), want %s", s.N, s.Title, s.Status, s.Detail, want[i])
+		}
+	}
+	if !contains(steps[2].Detail, "starved") || !contains(steps[2].Detail, "PID 4121") {
+		t.Errorf("CPU step detail %q should name the process and the finding", steps[2].Detail)
+	}
+
+	short := makeWindow(20, inputStarved(99, 0, 0))
+	if s := Checklist(short, nil)[1]; s.Status != "warn" {
+		t.Errorf("20 s of data: step 2 %+v, want warn", s)
+	}
+	noHost := makeWindow(60, func(_ int, _ *rand.Rand, s *sampler.Snapshot) { s.Host = nil })
+	if s := Checklist(noHost, nil); s[2].Status != "n/a" || s[3].Status != "n/a" || s[0].Status != "n/a" {
+		t.Errorf("no host and no process: %+v", s)
+	}
+
+	multi := makeWindow(120, lockstep(), pcieTopology)
+	steps = Checklist(multi, Evaluate(multi))
+	if steps[5].Status != "warn" || !contains(steps[5].Detail, "PCIe") {
+		t.Errorf("comm-bound job: topology step %+v", steps[5])
+	}
+	crit := []Finding{{Rule: RuleThermalThrottle, Severity: Critical, GPU: 0, Title: "hot"}}
+	if s := Checklist(w, crit)[4]; s.Status != "bad" {
+		t.Errorf("critical thermal finding: power step %+v", s)
+	}
+}

@@ -1,0 +1,236 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Thresholds of the clock, link and health rules (research note sections C, D, G).
+const (
+	// powerCapFrac: sw_power_cap active ≥ 10% of the window [gs: anchors D].
+	powerCapFrac = 0.1
+	// clockLoss: capped samples must run the SM clock ≤ 90% of max (chosen
+	// here: boost jitter of a few percent is normal and costs nothing).
+	clockLoss = 0.9
+	// loadedUtil: clock and link findings matter only under load; idle
+	// GPUs downclock and downtrain links by design [anchors C].
+	loadedUtil = 50.0
+	// clockSpan: a clock rule needs 30 s of data [gs: anchors D "30 s"].
+	clockSpan = 30 * time.Second
+	// swThermalFrac: sw_thermal ≥ 10% of the window [gs: anchors D].
+	swThermalFrac = 0.1
+	// thermalMargin: within 5 °C of the slowdown temperature [gs: anchors D].
+	thermalMargin = 5.0
+	// linkDegradedFor: current < max while loaded for ≥ 5 s [anchors C].
+	linkDegradedFor = 5 * time.Second
+	// linkDegradedShare: and in ≥ half of the loaded samples (chosen here: a
+	// transient retrain is not a degraded link).
+	linkDegradedShare = 0.5
+	// lowLimitShare: a power limit below 95% of the highest limit on the node
+	// was lowered on purpose (nvidia-smi -pl; seed 002 §6.2). Chosen here.
+	lowLimitShare = 0.95
+	// defaultReplayLimit: replays per minute for Gen4 x16 [src: DCGM health,
+	// ceil(16 GT/s × 60/1000 × 16)]; used when the link is unknown.
+	defaultReplayLimit = 16.0
+)
+
+// hwSlowdownBits are the hardware slowdowns: "any HW bit → critical, clocks
+// cut ≥ 2×" [src: anchors D, nvml.h].
+const hwSlowdownBits = sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake
+
+// pcieGTs is the transfer rate per lane of each PCIe generation (GT/s).
+var pcieGTs = [...]float64{0, 2.5, 5, 8, 16, 32, 64}
+
+func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
+	if g.util.n == 0 || g.util.mean < loadedUtil || c.span < clockSpan {
+		return Finding{}, false
+	}
+	n, capped, clockKnown := 0, 0, 0
+	var clockSum float64
+	maxClock := g.last.SMClockMax
+	for i := range c.w {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || !x.ClockEvents.OK {
+			continue
+		}
+		n++
+		if x.ClockEvents.Has(sampler.ClockSwPowerCap) {
+			capped++
+			if x.SMClock.OK {
+				clockSum += x.SMClock.V
+				clockKnown++
+			}
+			if x.SMClockMax.OK {
+				maxClock = x.SMClockMax
+			}
+		}
+	}
+	if n == 0 || float64(capped)/float64(n) < powerCapFrac {
+		return Finding{}, false
+	}
+	est, sev := "", Warning
+	ev := fmt.Sprintf("sw_power_cap in %s of %d samples", pct(float64(capped)/float64(n)*100), n)
+	if top := c.maxPowerLimit(); g.last.PowerLimit.OK && len(c.gpus) > 1 && g.last.PowerLimit.V >= lowLimitShare*top {
+		// Every GPU has this limit: the node's configured envelope, expected
+		// under heavy load rather than a misconfiguration.
+		sev = Info
+		ev += "; every GPU has this power limit"
+	}
+	if g.last.Power.OK && g.last.PowerLimit.OK {
+		ev += fmt.Sprintf("; power %.0f W of %.0f W limit", g.last.Power.V, g.last.PowerLimit.V)
+	}
+	if clockKnown > 0 && maxClock.OK {
+		avg := clockSum / float64(clockKnown)
+		if avg > clockLoss*maxClock.V {
+			return Finding{}, false
+		}
+		ev += fmt.Sprintf("; SM clock %.0f MHz while capped (max %.0f)", avg, maxClock.V)
+	} else {
+		est = "SM clock or its max n/a: clock loss not confirmed"
+	}
+	return c.finding(g, RulePowerCapped, sev, mainPID(g),
+		fmt.Sprintf("GPU %d clocks held down by the power limit", g.idx), ev, hintPowerCap, est), true
+}
+
+func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
+	n, hw, sw, hot := 0, 0, 0, 0
+	var hwNames []string
+	maxTemp, slowdown := math.Inf(-1), sampler.NA
+	for i := range c.w {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || x.Lost {
+			continue
+		}
+		if x.TempSlowdown.OK {
+			slowdown = x.TempSlowdown
+		}
+		if x.Temp.OK {
+			maxTemp = max(maxTemp, x.Temp.V)
+			if slowdown.OK && x.Temp.V >= slowdown.V-thermalMargin {
+				hot++
+			}
+		}
+		if !x.ClockEvents.OK {
+			continue
+		}
+		n++
+		if x.ClockEvents.Has(hwSlowdownBits) {
+			hw++
+			for _, name := range (sampler.ClockEvents{Mask: x.ClockEvents.Mask & hwSlowdownBits, OK: true}).Names() {
+				if !containsString(hwNames, name) {
+					hwNames = append(hwNames, name)
+				}
+			}
+		}
+		if x.ClockEvents.Has(sampler.ClockSwThermal) {
+			sw++
+		}
+	}
+	samples := max(n, g.util.n, 1)
+	ev := ""
+	if !math.IsInf(maxTemp, -1) {
+		ev = fmt.Sprintf("temp max %.0f °C", maxTemp)
+		if slowdown.OK {
+			ev += fmt.Sprintf(" (slowdown %.0f °C)", slowdown.V)
+		}
+	}
+	if clk := g.last.SMClock; clk.OK {
+		ev += fmt.Sprintf("; SM clock %.0f MHz", clk.V)
+		if g.last.SMClockMax.OK {
+			ev += fmt.Sprintf(" of %.0f", g.last.SMClockMax.V)
+		}
+	}
+	switch {
+	case hw > 0:
+		ev = fmt.Sprintf("%s active in %d of %d samples; ", strings.Join(hwNames, ","), hw, n) + ev
+		return c.healthFinding(g, RuleThermalThrottle, Critical, fmt.Sprintf("GPU %d hardware slowdown", g.idx), ev, hintThermalHW), true
+	case float64(sw)/float64(samples) >= swThermalFrac || float64(hot)/float64(samples) >= swThermalFrac:
+		ev = fmt.Sprintf("sw_thermal in %d of %d samples, within %.0f °C of slowdown in %d; ", sw, n, thermalMargin, hot) + ev
+		return c.healthFinding(g, RuleThermalThrottle, Warning, fmt.Sprintf("GPU %d throttled by temperature", g.idx), ev, hintThermal), true
+	}
+	return Finding{}, false
+}
+
+func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
+	loaded, degraded := 0, 0
+	var degradedFor time.Duration
+	var gen, genMax, width, widthMax float64
+	for i := range c.w {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || !x.Util.OK || x.Util.V <= loadedUtil {
+			continue
+		}
+		loaded++
+		lowGen := x.PCIeGen.OK && x.PCIeGenMax.OK && x.PCIeGen.V < x.PCIeGenMax.V
+		lowWidth := x.PCIeWidth.OK && x.PCIeWidthMax.OK && x.PCIeWidth.V < x.PCIeWidthMax.V
+		if !lowGen && !lowWidth {
+			continue
+		}
+		degraded++
+		gen, genMax, width, widthMax = x.PCIeGen.V, x.PCIeGenMax.V, x.PCIeWidth.V, x.PCIeWidthMax.V
+		if i > 0 {
+			degradedFor += c.w[i].Time.Sub(c.w[i-1].Time)
+		}
+	}
+	if degraded == 0 || degradedFor < linkDegradedFor || float64(degraded) < linkDegradedShare*float64(loaded) {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("PCIe Gen%.0f x%.0f (max Gen%.0f x%.0f) in %d of %d samples under load (GPU-Util > %s)",
+		gen, width, genMax, widthMax, degraded, loaded, pct(loadedUtil))
+	return c.finding(g, RulePCIeLinkDegraded, Warning, 0,
+		fmt.Sprintf("GPU %d PCIe link below capability", g.idx), ev, hintPCIeLink, ""), true
+}
+
+func (c *ctx) rulePCIeErrors(g *gpuCtx) (Finding, bool) {
+	var delta float64
+	prev := sampler.NA
+	var first, last time.Time
+	limit := defaultReplayLimit
+	for i := range c.w {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || !x.PCIeReplays.OK {
+			continue
+		}
+		if prev.OK {
+			if d := x.PCIeReplays.V - prev.V; d > 0 {
+				delta += d // a counter reset (driver reload) is not negative errors
+			}
+		} else {
+			first = c.w[i].Time
+		}
+		last, prev = c.w[i].Time, x.PCIeReplays
+		if x.PCIeGen.OK && x.PCIeWidth.OK && int(x.PCIeGen.V) > 0 && int(x.PCIeGen.V) < len(pcieGTs) {
+			limit = math.Ceil(pcieGTs[int(x.PCIeGen.V)] * 60 / 1000 * x.PCIeWidth.V)
+		}
+	}
+	// Rate per 60 s, never extrapolated from less than a minute (DCGM counts
+	// per minute): a short window fires only on a full minute's worth.
+	minutes := max(last.Sub(first).Minutes(), 1)
+	rate := delta / minutes
+	if rate <= limit {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("PCIe replay counter +%.0f over %s (%.0f/min, limit %.0f/min for this link)",
+		delta, secs(last.Sub(first)), rate, limit)
+	return c.healthFinding(g, RulePCIeErrors, Warning, fmt.Sprintf("GPU %d PCIe link errors rising", g.idx), ev, hintPCIeErrors), true
+}
+
+func mainPID(g *gpuCtx) int {
+	if g.main == nil {
+		return 0
+	}
+	return g.main.PID
+}
+
+// maxPowerLimit is the highest enforced power limit among the node's GPUs.
+func (c *ctx) maxPowerLimit() float64 {
+	top := 0.0
+	for gi := range c.gpus {
+		top = max(top, c.gpus[gi].last.PowerLimit.Or(0))
+	}
+	return top
+}

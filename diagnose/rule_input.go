@@ -1,0 +1,210 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Thresholds of the host-side rules (research note sections A and B).
+const (
+	// burstyHigh / burstyLow: "bursty when p95 ≥ 70 and p5 < 10" [src: anchors A,
+	// torch_tb_profiler, SageMaker LowGPUUtilization].
+	burstyHigh = 70.0
+	burstyLow  = 10.0
+	// lowUtilMean: "mean < 50% over 30 s" [src: anchors A, Nsight gpu_time_util].
+	lowUtilMean = 50.0
+	// everRuns: a GPU whose p95 util stays under this never really ran work;
+	// it is idle (memory_idle_held), not starved. Chosen here.
+	everRuns = 30.0
+	// saturatedCore: a process at ≥ 90% of one core is CPU-bound [src: anchors B,
+	// SageMaker CPUBottleneck "CPU > 90%"].
+	saturatedCore = 90.0
+	// hostSaturated: whole-host CPU ≥ 90% [src: anchors B, SageMaker CPUBottleneck].
+	hostSaturated = 90.0
+	// fewWorkers: num_workers 0 or 1 loads data in (or next to) the training
+	// loop (seed 000 §2.1: default num_workers=0).
+	fewWorkers = 1
+	// ioWaitHigh: iowait share counted as I/O-bound. SageMaker IOBottleneck uses
+	// > 50% [src: anchors B]; chosen here 20% (docs/scenarios.md) because a
+	// many-core host dilutes one job's iowait.
+	ioWaitHigh = 20.0
+	// mostSamples: "in > 50% of samples" [src: anchors B, SageMaker rules].
+	mostSamples = 0.5
+	// dShareHigh: half the job's processes in uninterruptible sleep (D) means
+	// they wait on storage (chosen here: docs/scenarios.md).
+	dShareHigh = 0.5
+)
+
+// Thresholds of sync_stall (chosen here unless cited: no tool names this
+// pattern from 1 Hz counters; it rests on seed 000 §2.4's sync points).
+// Dips must be resolved in time: at 2 s ticks a 3-5 s period aliases and the
+// rule loses most of its sensitivity (simulator: 1 of 4 seeds at 2 s, 4 of 4
+// at 1 s and 0.5 s).
+const (
+	syncUtilMin = 30.0 // docs/scenarios.md: mean util 30-85
+	syncUtilMax = 85.0
+	dipFraction = 0.6  // a dip: util below 60% of the window median (noise is ±5 points)
+	minDips     = 4    // at least 4 dips to call them periodic
+	maxDipCV    = 0.35 // dip-to-dip interval coefficient of variation: "regular"
+	maxDipShare = 0.4  // stalls interrupt mostly-busy time; more idle than this is starvation
+	// syncProcMax: the main process below 80% of a core is not host-bound
+	// (docs/scenarios.md; anchors B uses 90% for "host wait").
+	syncProcMax = 80.0
+	// syncHostMax: "system CPU < 70%" [gs: anchors B].
+	syncHostMax = 70.0
+	// syncIOWaitMax: little iowait, so dips are not reads (chosen here).
+	syncIOWaitMax = 10.0
+)
+
+// ruleInputStarved: the GPU idles in bursts while the host side that feeds it
+// is saturated (seed 000 §2.1; seed 002 §3.1, §7.1 step 3).
+func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
+	if !g.workload() || g.server || g.util.p95 < everRuns {
+		return Finding{}, false
+	}
+	bursty := g.util.p95 >= burstyHigh && g.util.p5 < burstyLow
+	if !bursty && g.util.mean >= lowUtilMean {
+		return Finding{}, false
+	}
+	utilEv := fmt.Sprintf("GPU-Util p5 %s / p95 %s (mean %s) over %s", pct(g.util.p5), pct(g.util.p95), pct(g.util.mean), secs(g.span))
+	who := procLabel(g.main.PID, g.mainHost)
+	if !c.hostSeen {
+		if !bursty {
+			return Finding{}, false
+		}
+		return c.finding(g, RuleInputStarved, Warning, g.main.PID,
+			fmt.Sprintf("GPU %d idles in bursts; input pipeline most likely (no host data)", g.idx),
+			utilEv+"; "+who, hintNumWorkers,
+			"no host data: CPU and DataLoader workers not seen; cause inferred from the util pattern only"), true
+	}
+	mainCPU, mainOK := c.procCPU(g, g.main.PID)
+	ws := c.workers(g)
+	hostCPU, hostOK := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.CPU })
+	var cause, hint string
+	switch {
+	case mainOK && mainCPU >= saturatedCore && ws.n <= fewWorkers:
+		cause = fmt.Sprintf("%s at %s of one core with %d worker processes", who, pct(mainCPU), ws.n)
+		hint = hintNumWorkers
+	case ws.n > fewWorkers && ws.minCPU >= saturatedCore:
+		cause = fmt.Sprintf("%s: all %d workers at ≥%s of a core (mean %s)", who, ws.n, pct(ws.minCPU), pct(ws.meanCPU))
+		hint = hintWorkersSaturated
+	case hostOK && hostCPU >= hostSaturated:
+		cause = fmt.Sprintf("host CPU %s busy on average; %s", pct(hostCPU), who)
+		hint = hintHostSaturated
+	default:
+		return Finding{}, false
+	}
+	return c.finding(g, RuleInputStarved, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d starved: the CPU side cannot feed it", g.idx),
+		utilEv+"; "+cause, hint, ""), true
+}
+
+// ruleIOBound: low GPU time with the job's processes waiting on storage
+// (seed 002 §7.1 step 4; seed 000 §4.1 on small-file random reads).
+func (c *ctx) ruleIOBound(g *gpuCtx) (Finding, bool) {
+	if !g.workload() || g.server || !c.hostSeen || g.util.mean >= lowUtilMean {
+		return Finding{}, false
+	}
+	ioFrac, ioKnown := c.hostFrac(g.from, func(h *sampler.Host) (bool, bool) { return h.IOWait.V >= ioWaitHigh, h.IOWait.OK })
+	ws := c.workers(g)
+	ioHigh := ioKnown > 0 && ioFrac >= mostSamples
+	dHigh := ws.stateSeen && ws.inD >= dShareHigh
+	if !ioHigh && !dHigh {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("GPU-Util mean %s over %s", pct(g.util.mean), secs(g.span))
+	if iow, ok := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.IOWait }); ok {
+		ev += fmt.Sprintf("; host iowait mean %s (≥%s in %s of samples)", pct(iow), pct(ioWaitHigh), pct(ioFrac*100))
+	}
+	if ws.stateSeen {
+		ev += fmt.Sprintf("; job processes in D state %s of the time (%d workers)", pct(ws.inD*100), ws.n)
+	}
+	if rd, ok := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.DiskRead }); ok {
+		ev += "; disk read " + gbps(rd)
+	}
+	return c.finding(g, RuleIOBound, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d waits on data reads (I/O-bound)", g.idx), ev, hintIO, ""), true
+}
+
+// ruleSyncStall: regular short dips in an otherwise busy GPU while nothing on
+// the host is saturated: the training loop stops at a sync point (seed 000 §2.4:
+// .item(), tensor.cuda(), synchronize; logging or checkpoints every N steps).
+func (c *ctx) ruleSyncStall(g *gpuCtx) (Finding, bool) {
+	if !g.workload() || g.server || !c.hostSeen || g.util.mean < syncUtilMin || g.util.mean > syncUtilMax {
+		return Finding{}, false
+	}
+	period, cv, dips, share := c.dipPeriod(g)
+	if dips < minDips || cv > maxDipCV || share > maxDipShare {
+		return Finding{}, false
+	}
+	mainCPU, mainOK := c.procCPU(g, g.main.PID)
+	if mainOK && mainCPU >= syncProcMax {
+		return Finding{}, false
+	}
+	if ws := c.workers(g); ws.n > fewWorkers && ws.minCPU >= saturatedCore {
+		return Finding{}, false
+	}
+	hostCPU, hostOK := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.CPU })
+	iow, iowOK := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.IOWait })
+	if (hostOK && hostCPU >= syncHostMax) || (iowOK && iow >= syncIOWaitMax) {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("GPU-Util mean %s with %d dips every %.1f s (CV %.2f) over %s; %s",
+		pct(g.util.mean), dips, period, cv, secs(g.span), procLabel(g.main.PID, g.mainHost))
+	if mainOK {
+		ev += fmt.Sprintf(" at %s of a core", pct(mainCPU))
+	}
+	if hostOK {
+		ev += "; host CPU " + pct(hostCPU)
+	}
+	if iowOK {
+		ev += ", iowait " + pct(iow)
+	}
+	return c.finding(g, RuleSyncStall, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d stalls at regular sync points", g.idx), ev, hintSync, ""), true
+}
+
+// dipPeriod finds util dips (below dipFraction of the median, leaving when
+// back above the midpoint) and returns the mean seconds between dip starts,
+// the intervals' coefficient of variation, the dip count and the share of
+// samples spent in dips.
+func (c *ctx) dipPeriod(g *gpuCtx) (period, cv float64, dips int, share float64) {
+	enter := g.util.p50 * dipFraction
+	leave := (enter + g.util.p50) / 2
+	in, inSamples, n := false, 0, 0
+	var prevStart, sum, sumSq float64
+	intervals := 0
+	for i := g.from; i < len(c.w); i++ {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || !x.Util.OK {
+			continue
+		}
+		n++
+		t := c.w[i].Time.Sub(c.w[0].Time).Seconds()
+		switch {
+		case !in && x.Util.V < enter:
+			in = true
+			if dips > 0 {
+				d := t - prevStart
+				sum += d
+				sumSq += d * d
+				intervals++
+			}
+			prevStart = t
+			dips++
+		case in && x.Util.V >= leave:
+			in = false
+		}
+		if in {
+			inSamples++
+		}
+	}
+	if intervals < 2 || n == 0 {
+		return 0, math.Inf(1), dips, 0
+	}
+	period = sum / float64(intervals)
+	variance := max(sumSq/float64(intervals)-period*period, 0)
+	return period, math.Sqrt(variance) / period, dips, float64(inSamples) / float64(n)
+}

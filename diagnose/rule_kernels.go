@@ -1,0 +1,218 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Thresholds of the in-GPU rules (research note section E).
+const (
+	// launchUtilMin / launchSMMax: "util ≥ 80% and SM_UTIL < 50%" [src: anchors E;
+	// DCGM: SM active < 0.5 "likely ineffective"].
+	launchUtilMin = 80.0
+	launchSMMax   = 50.0
+	// mostOfWindow: a condition holding in 70% of samples holds "for most of
+	// the window" (research note's open threshold [gs]).
+	mostOfWindow = 0.7
+	// dramBound: DRAM active ≥ 70% is memory-bound; ≈ 80% is the practical
+	// peak [src: anchors E, DCGM docs; 70 is gs].
+	dramBound = 70.0
+	// noGPMUtil / noGPMPower: pre-Hopper fallback "util ≥ 90% and power < 40%
+	// of limit" [gs: anchors E]. Util chosen here at 80%, the GPM path's test:
+	// a launch-bound loop's util jitters 85-99, and power carries the verdict.
+	noGPMUtil  = launchUtilMin
+	noGPMPower = 40.0
+	// tensorSMMin / tensorIdleMax: "SM ≥ 50% and tensor < 5% for 30 s" [gs: anchors E].
+	tensorSMMin   = 50.0
+	tensorIdleMax = 5.0
+)
+
+// Thresholds of copy_bound (research note sections B and C).
+const (
+	copyActiveBytes = 0.5e9 // PCIe ≥ 0.5 GB/s counts as copying [gs: anchors B]
+	copyLowUtil     = 50.0  // ... alternating with util < 50% [gs: anchors B]
+	copyMinFrac     = 0.3   // ... in ≥ 30% of samples [gs: anchors B]
+	// copyShareOfLow: most low-util samples must be copying, or the gaps have
+	// another cause (chosen here: separates copy waits from input waits).
+	copyShareOfLow = 0.6
+	// copyContrast / copyAntiCorr: "alternating" means PCIe is busier while
+	// the GPU idles than while it computes: at least 2× on average, or util
+	// and PCIe bytes anti-correlated (r ≤ -0.5) when phases shorter than a
+	// sample blur into each other (chosen here: the steady input traffic of a
+	// healthy job is neither).
+	copyContrast  = 2.0
+	copyAntiCorr  = -0.5
+	linkBoundFrac = 0.5  // ≥ 50% of link peak (docs/scenarios.md; anchors C suggests 70% [gs])
+	linkBoundUtil = 70.0 // ... while util < 70% [gs: anchors C]
+)
+
+// pcieLaneBytes is one lane's usable bytes/s per PCIe generation: Gen3 985 MB/s
+// [src: DCGM docs], doubling per generation [? anchors C].
+var pcieLaneBytes = [...]float64{0, 0.25e9, 0.5e9, 0.985e9, 1.969e9, 3.938e9, 7.877e9}
+
+// linkPeak is the per-direction PCIe peak of x's current link, 0 when unknown.
+func linkPeak(x *sampler.GPU) float64 {
+	gen, width := x.PCIeGen, x.PCIeWidth
+	if !gen.OK {
+		gen = x.PCIeGenMax
+	}
+	if !width.OK {
+		width = x.PCIeWidthMax
+	}
+	if !gen.OK || !width.OK || int(gen.V) < 1 || int(gen.V) >= len(pcieLaneBytes) {
+		return 0
+	}
+	return pcieLaneBytes[int(gen.V)] * width.V
+}
+
+// ruleLaunchBound: kernels run all the time but occupy few SMs: the GPU is
+// "busy" doing little (seed 000 §1 three levels, §2.2 launch overhead).
+func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
+	if !g.workload() || g.server {
+		return Finding{}, false
+	}
+	cpu := ""
+	if v, ok := c.procCPU(g, g.main.PID); ok {
+		cpu = fmt.Sprintf("; %s at %s of one core", procLabel(g.main.PID, g.mainHost), pct(v))
+	}
+	if g.sm.ok(g.samples) {
+		f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
+			if !x.Util.OK || !x.SMActive.OK {
+				return false, false
+			}
+			return x.Util.V >= launchUtilMin && x.SMActive.V < launchSMMax && x.DRAMActive.Or(0) < dramBound, true
+		})
+		if f < mostOfWindow {
+			return Finding{}, false
+		}
+		ev := fmt.Sprintf("GPU-Util p50 %s but SM active p50 %s (tensor %s, DRAM %s) in %s of %s%s",
+			pct(g.util.p50), pct(g.sm.p50), pctOrNA(g.tensor), pctOrNA(g.dram), pct(f*100), secs(g.span), cpu)
+		return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
+			fmt.Sprintf("GPU %d busy but only ~%s of SMs active: kernels too small", g.idx, pct(g.sm.p50)), ev, hintLaunch, ""), true
+	}
+	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
+		p, ok := ratioPct(x.Power, x.PowerLimit)
+		if !x.Util.OK || !ok {
+			return false, false
+		}
+		return x.Util.V >= noGPMUtil && p < noGPMPower, true
+	})
+	if known == 0 || f < mostOfWindow {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("GPU-Util p50 %s while power is only %s of the limit (p50) in %s of %s%s",
+		pct(g.util.p50), pct(g.power.p50), pct(f*100), secs(g.span), cpu)
+	return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d busy at low power: kernels likely too small", g.idx), ev, hintLaunch,
+		"no GPM SM activity (needs Hopper or newer): estimated from power draw vs GPU-Util"), true
+}
+
+// ruleMemoryBandwidth: DRAM bandwidth saturated while compute waits on it
+// (seed 000 §2.3).
+func (c *ctx) ruleMemoryBandwidth(g *gpuCtx) (Finding, bool) {
+	if !g.workload() {
+		return Finding{}, false
+	}
+	est := ""
+	metric := func(x *sampler.GPU) sampler.Metric { return x.DRAMActive }
+	name := "DRAM active"
+	if !g.dram.ok(g.samples) {
+		metric = func(x *sampler.GPU) sampler.Metric { return x.MemUtil }
+		name = "memory-controller util"
+		est = "no GPM DRAM bandwidth (needs Hopper or newer): estimated from NVML memory utilisation, a coarse signal"
+	}
+	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { m := metric(x); return m.V >= dramBound, m.OK })
+	if known == 0 || f < mostOfWindow {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("%s ≥%s in %s of %s (GPU-Util p50 %s, SM active %s, tensor %s)",
+		name, pct(dramBound), pct(f*100), secs(g.span), pct(g.util.p50), pctOrNA(g.sm), pctOrNA(g.tensor))
+	return c.finding(g, RuleMemoryBandwidth, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d is memory-bandwidth bound", g.idx), ev, hintMemBW, est), true
+}
+
+// ruleTensorCoresIdle: SMs busy with no tensor-core work: FP32 math where
+// mixed precision would use tensor cores (seed 000 §4.3). GPM only: without
+// tensor activity the rule cannot decide and stays silent.
+func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
+	if !g.workload() || !g.tensor.ok(g.samples) || !g.sm.ok(g.samples) {
+		return Finding{}, false
+	}
+	f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
+		if !x.SMActive.OK || !x.TensorActive.OK {
+			return false, false
+		}
+		return x.SMActive.V >= tensorSMMin && x.TensorActive.V < tensorIdleMax && x.DRAMActive.Or(0) < dramBound, true
+	})
+	if f < mostOfWindow {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("SM active p50 %s but tensor active p50 %s in %s of %s; %s",
+		pct(g.sm.p50), pct(g.tensor.p50), pct(f*100), secs(g.span), procLabel(g.main.PID, g.mainHost))
+	return c.finding(g, RuleTensorCoresIdle, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d computes without tensor cores", g.idx), ev, hintAMP, ""), true
+}
+
+// ruleCopyBound: the GPU idles while PCIe moves data: copies are not
+// overlapped with compute (seed 000 §2.5, §4.1 pin_memory).
+func (c *ctx) ruleCopyBound(g *gpuCtx) (Finding, bool) {
+	if !g.workload() {
+		return Finding{}, false
+	}
+	n, low, lowCopy, linkBound, high := 0, 0, 0, 0, 0
+	var peakSeen, bytesSum, lowBytes, highBytes float64
+	c.buf, c.buf2 = c.buf[:0], c.buf2[:0]
+	for i := g.from; i < len(c.w); i++ {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || !x.Util.OK || (!x.PCIeRx.OK && !x.PCIeTx.OK) {
+			continue
+		}
+		n++
+		b := max(x.PCIeRx.Or(0), x.PCIeTx.Or(0))
+		c.buf, c.buf2 = append(c.buf, x.Util.V), append(c.buf2, b)
+		if x.Util.V < copyLowUtil {
+			low++
+			lowBytes += b
+			if b >= copyActiveBytes {
+				lowCopy++
+				bytesSum += b
+			}
+		} else {
+			high++
+			highBytes += b
+		}
+		if p := linkPeak(x); p > 0 {
+			peakSeen = p
+			if b >= linkBoundFrac*p && x.Util.V < linkBoundUtil {
+				linkBound++
+			}
+		}
+	}
+	if n == 0 {
+		return Finding{}, false
+	}
+	corr := pearson(c.buf, c.buf2)
+	contrast := high > 0 && lowBytes/float64(low) >= copyContrast*highBytes/float64(high)
+	alternating := float64(lowCopy)/float64(n) >= copyMinFrac && float64(lowCopy) >= copyShareOfLow*float64(low) &&
+		(contrast || corr <= copyAntiCorr)
+	saturated := float64(linkBound)/float64(n) >= copyMinFrac
+	if !alternating && !saturated {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("PCIe ≥%s while GPU-Util <%s in %s of %s samples (mean %s while copying; util vs PCIe r=%.2f)",
+		gbps(copyActiveBytes), pct(copyLowUtil), pct(float64(lowCopy)/float64(n)*100), secs(g.span), gbps(bytesSum/float64(max(lowCopy, 1))), corr)
+	if peakSeen > 0 {
+		ev += fmt.Sprintf("; link ≥%s of its %s peak in %s of samples", pct(linkBoundFrac*100), gbps(peakSeen), pct(float64(linkBound)/float64(n)*100))
+	}
+	return c.finding(g, RuleCopyBound, Warning, g.main.PID,
+		fmt.Sprintf("GPU %d waits on host↔device copies", g.idx), ev, hintCopy, ""), true
+}
+
+// pctOrNA prints a stats median as a percentage, or n/a.
+func pctOrNA(s stats) string {
+	if s.n == 0 {
+		return "n/a"
+	}
+	return pct(s.p50)
+}

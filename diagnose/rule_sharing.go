@@ -1,0 +1,112 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+const (
+	// contentionSM: a process taking ≥ 20% of SM time is a real competitor
+	// [gs: anchors F].
+	contentionSM = 20.0
+	// contentionMem: without per-process util, a process holding ≥ 1 GB is
+	// counted as a competitor (chosen here: a bare CUDA context is ~0.5 GB).
+	contentionMem = 1e9
+)
+
+// ruleGPUContention: several independent processes compete for one GPU
+// (seed 002 §8.1: "is another process using the GPU?").
+func (c *ctx) ruleGPUContention(g *gpuCtx) (Finding, bool) {
+	if !g.workload() || len(g.last.Procs) < 2 {
+		return Finding{}, false
+	}
+	var who []string
+	heavy, perProcKnown, big := 0, 0, 0
+	var users []string
+	for i := range g.last.Procs {
+		p := &g.last.Procs[i]
+		hp := hostProc(c.last, p, p.PID)
+		if hp != nil && findProc(g.last, hp.PPID) != nil {
+			continue // a child of another process here: same job
+		}
+		if c.last.Time.Sub(c.processStart(g.idx, p.PID, hp)) < graceNewProcess {
+			continue
+		}
+		if hp != nil && hp.User != "" {
+			if !containsString(users, hp.User) {
+				users = append(users, hp.User)
+			}
+		}
+		sm, ok := c.procSM(g, p.PID)
+		if ok {
+			perProcKnown++
+			if sm >= contentionSM {
+				heavy++
+				who = append(who, fmt.Sprintf("%s %s SM", procLabelUser(p.PID, hp), pct(sm)))
+			}
+		} else if p.MemUsed.Or(0) >= contentionMem {
+			big++
+			who = append(who, fmt.Sprintf("%s %s", procLabelUser(p.PID, hp), gbytes(p.MemUsed.V)))
+		}
+	}
+	userNote := ""
+	if len(users) > 1 {
+		userNote = fmt.Sprintf(" (%d users)", len(users))
+	}
+	free := ""
+	if n := c.emptyGPUs(); n > 0 {
+		free = fmt.Sprintf("; %d GPUs have no process", n)
+	}
+	switch {
+	case perProcKnown >= 2 && heavy >= 2:
+		ev := fmt.Sprintf("%d processes each ≥ %s of SM time%s on GPU-Util mean %s over %s: %s",
+			heavy, pct(contentionSM), userNote, pct(g.util.mean), secs(g.span), strings.Join(who, "; ")) + free
+		return c.finding(g, RuleGPUContention, Warning, 0,
+			fmt.Sprintf("%d processes compete for GPU %d", heavy, g.idx), ev, hintContention, ""), true
+	case perProcKnown == 0 && big >= 2:
+		ev := fmt.Sprintf("%d processes hold memory%s on GPU-Util mean %s over %s: %s",
+			big, userNote, pct(g.util.mean), secs(g.span), strings.Join(who, "; ")) + free
+		return c.finding(g, RuleGPUContention, Warning, 0,
+			fmt.Sprintf("%d processes share GPU %d", big, g.idx), ev, hintContention,
+			"per-process SM utilisation n/a: competitors counted by memory held"), true
+	}
+	return Finding{}, false
+}
+
+// procSM is pid's mean per-process SM utilisation on g over its window.
+func (c *ctx) procSM(g *gpuCtx, pid int) (float64, bool) {
+	sum, n := 0.0, 0
+	for i := g.from; i < len(c.w); i++ {
+		if x := gpuIn(&c.w[i], g.idx); x != nil {
+			if p := findProc(x, pid); p != nil && p.SMUtil.OK {
+				sum += p.SMUtil.V
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+func procLabelUser(pid int, hp *sampler.Proc) string {
+	l := procLabel(pid, hp)
+	if hp != nil && hp.User != "" {
+		l += " (" + hp.User + ")"
+	}
+	return l
+}
+
+// emptyGPUs counts GPUs with no process that idle (util mean < idleUtil).
+func (c *ctx) emptyGPUs() int {
+	n := 0
+	for gi := range c.gpus {
+		if g := &c.gpus[gi]; g.main == nil && g.util.n > 0 && g.util.mean < idleUtil {
+			n++
+		}
+	}
+	return n
+}

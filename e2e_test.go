@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// buildBinary compiles gpuscope once for the end-to-end tests.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gpuscope")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_CFLAGS=-Wno-deprecated-declarations")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// screen collects everything the program writes to its terminal.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *screen) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+// waitFor polls the output until cond holds, or fails the test.
+func waitFor(t *testing.T, s *screen, what string, cond func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond(s.String()) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	out := s.String()
+	t.Fatalf("timed out waiting for %s; last output:\n%q", what, out[max(0, len(out)-2000):])
+}
+
+// TestEndToEndPTY runs the built binary in a real 200x50 pty with --demo,
+// checks that 8 GPUs appear, presses ? s q, and that it exits 0 and restores
+// the terminal (leaves the alternate screen and shows the cursor again).
+func TestEndToEndPTY(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "--demo", "--interval", "200ms")
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
+	if err != nil {
+		t.Fatalf("start in pty: %v", err)
+	}
+	defer ptmx.Close()
+	var out screen
+	go func() { _, _ = copyUntilEOF(&out, ptmx) }()
+
+	waitFor(t, &out, "8 GPUs on screen", func(s string) bool { return strings.Count(s, "H200") >= 8 })
+	mark := len(out.String())
+	send(t, ptmx, "?")
+	waitFor(t, &out, "the help overlay", func(s string) bool { return strings.Contains(s[mark:], "press ? or esc to close") })
+	send(t, ptmx, "?")
+	send(t, ptmx, "s")
+	send(t, ptmx, "q")
+
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("gpuscope exited with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("gpuscope did not exit after q")
+	}
+	final := out.String()
+	for _, seq := range []string{"\x1b[?1049l", "\x1b[?25h"} {
+		if !strings.Contains(final, seq) {
+			t.Errorf("terminal not restored: missing %q in the output", seq)
+		}
+	}
+}
+
+func send(t *testing.T, f *os.File, keys string) {
+	t.Helper()
+	if _, err := f.WriteString(keys); err != nil {
+		t.Fatalf("send %q: %v", keys, err)
+	}
+	time.Sleep(150 * time.Millisecond)
+}
+
+func copyUntilEOF(dst *screen, src *os.File) (int64, error) {
+	buf := make([]byte, 32<<10)
+	var n int64
+	for {
+		k, err := src.Read(buf)
+		if k > 0 {
+			_, _ = dst.Write(buf[:k])
+			n += int64(k)
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}

@@ -1,0 +1,79 @@
+// Package node assembles the sources of a whole node: the live one (NVML and
+// /proc) and the simulated one behind `--demo`. In the demo the scenario
+// engine (sampler/sim) produces the truth, a fake NVML (sampler/fakenvml)
+// answers every NVML call from it, and the production NVML reader
+// (sampler/nvmlsource) reads it back. So the demo runs the same code path as
+// a real node, and its tests cover production code.
+package node
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fakenvml"
+	"github.com/gpuscope/gpuscope/sampler/nvmlsource"
+	"github.com/gpuscope/gpuscope/sampler/sim"
+)
+
+// GPUs is the size of the simulated node (a DGX H200-like box).
+const GPUs = 8
+
+// Demo is a sampler.GPUSource over the simulated node. Sample advances the
+// simulated clock to now before reading, so the simulated world moves with
+// whatever clock drives the sampler (wall time live, a fast clock in record).
+type Demo struct {
+	node *sim.Node
+	nvml *nvmlsource.Source
+}
+
+// NewDemo builds the demo node for a scenario id (see sim.Scenarios).
+func NewDemo(scenario string, seed int64, start time.Time) (*Demo, error) {
+	node, err := sim.New(scenario, seed, start)
+	if err != nil {
+		return nil, err
+	}
+	d := &Demo{node: node}
+	// Truth, not GPUs: the fake answers ~200 NVML calls a tick from it, and
+	// Truth shares one read-only copy until the clock moves.
+	fake := fakenvml.New(fakenvml.Config{GPUs: GPUs, Truth: node.Truth, Topology: node.Topology()})
+	if d.nvml, err = nvmlsource.New(fake.Interface(), nvmlsource.Options{}); err != nil {
+		return nil, fmt.Errorf("demo: start the NVML reader on the simulated node: %w", err)
+	}
+	return d, nil
+}
+
+// Sampler returns a sampler wired to the simulated GPUs and host.
+func (s *Demo) Sampler(scenario string) *sampler.Sampler {
+	return &sampler.Sampler{
+		GPU:      s,
+		Host:     s.node.HostSource(),
+		Hostname: s.node.Hostname(),
+		Source:   "demo:" + scenario,
+	}
+}
+
+// Node implements sampler.GPUSource.
+func (s *Demo) Node() sampler.Node { return s.nvml.Node() }
+
+// Sample implements sampler.GPUSource.
+func (s *Demo) Sample(now time.Time) ([]sampler.GPU, []string) {
+	s.node.AdvanceTo(now)
+	return s.nvml.Sample(now)
+}
+
+// Topology implements sampler.GPUSource.
+func (s *Demo) Topology() *sampler.Topology { return s.nvml.Topology() }
+
+// Close implements sampler.GPUSource.
+func (s *Demo) Close() error { return s.nvml.Close() }
+
+// Preroll samples the simulated node from its start up to now at interval,
+// so a demo opens with history. It returns the snapshots oldest first.
+func Preroll(s *sampler.Sampler, start, now time.Time, interval time.Duration) []sampler.Snapshot {
+	var out []sampler.Snapshot
+	for t := start; t.Before(now); t = t.Add(interval) {
+		out = append(out, s.Tick(t))
+	}
+	return out
+}

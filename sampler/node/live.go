@@ -1,0 +1,27 @@
+package node
+
+import (
+	"os"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/host"
+	"github.com/gpuscope/gpuscope/sampler/nvmlsource"
+)
+
+// Live opens this machine: NVML through libnvidia-ml.so.1 and the host's
+// /proc. When NVML does not load (no driver, a container without GPUs, WSL
+// without /dev/dxg) the sampler still runs with the host only, and
+// Sampler.GPUError says what was tried and what to do; ok is then false.
+func Live() (s *sampler.Sampler, ok bool) {
+	hostname, _ := os.Hostname()
+	s = &sampler.Sampler{Host: host.New(host.Options{}), Hostname: hostname, Source: "nvml"}
+	src, err := nvmlsource.New(nvml.New(), nvmlsource.Options{})
+	if err != nil {
+		s.GPUError = nvmlsource.Explain(err)
+		return s, false
+	}
+	s.GPU = src
+	return s, true
+}
