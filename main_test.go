@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
 // Each user mistake gets exactly one line on stderr and exit status 2.
@@ -82,5 +85,58 @@ func TestDemoListAndExplain(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"explain", "input_starved"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "input_starved") {
 		t.Fatalf("explain: exit %d, out %q", code, out.String())
+	}
+}
+
+// The rule ids are a public interface held in two places (diagnose.Rules for
+// the engine, docs for the playbook): they must agree, and explain must print
+// every page.
+func TestExplainEveryRule(t *testing.T) {
+	ids := docs.Rules()
+	if len(ids) != len(diagnose.Rules) {
+		t.Fatalf("docs has %d rules, diagnose %d", len(ids), len(diagnose.Rules))
+	}
+	for i, ri := range diagnose.Rules {
+		if ids[i] != ri.ID {
+			t.Errorf("rule %d: docs %q, diagnose %q", i, ids[i], ri.ID)
+		}
+		var out, errb bytes.Buffer
+		if code := run([]string{"explain", ri.ID}, &out, &errb); code != 0 {
+			t.Errorf("explain %s: exit %d: %s", ri.ID, code, errb.String())
+		}
+		if !strings.HasPrefix(out.String(), "# "+ri.ID+" ") || !strings.Contains(out.String(), "## Confirm it") {
+			t.Errorf("explain %s: page does not look right:\n%.200s", ri.ID, out.String())
+		}
+	}
+}
+
+func TestRecordDemoFastAndReadBack(t *testing.T) {
+	path := t.TempDir() + "/r.jsonl.gz"
+	var out, errb bytes.Buffer
+	if code := run([]string{"record", "-o", path, "--demo=input_starved", "--duration", "3m"}, &out, &errb); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errb.String())
+	}
+	r, err := record.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n, starved := 0, false
+	for {
+		e, err := r.Next()
+		if err != nil {
+			break
+		}
+		n++
+		var fs []diagnose.Finding
+		if err := json.Unmarshal(e.Findings, &fs); err != nil {
+			t.Fatalf("line %d findings: %v", n, err)
+		}
+		for _, f := range fs {
+			starved = starved || (f.Rule == "input_starved" && f.GPU == 0)
+		}
+	}
+	if n != 180 || !starved {
+		t.Fatalf("read %d snapshots (want 180); input_starved recorded: %v", n, starved)
 	}
 }

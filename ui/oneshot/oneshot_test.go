@@ -1,0 +1,50 @@
+package oneshot
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+func TestWrite(t *testing.T) {
+	snap := sampler.Snapshot{
+		Time: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC),
+		Node: sampler.Node{Hostname: "gpu-node-17", Driver: "550.54.15", CUDA: "12.4", Source: "nvml"},
+		GPUs: []sampler.GPU{
+			{Index: 0, Name: "NVIDIA H200", Util: sampler.Some(97), SMActive: sampler.Some(81), MemUsed: sampler.Some(80 << 30),
+				MemTotal: sampler.Some(140 << 30), Power: sampler.Some(612), PowerLimit: sampler.Some(700),
+				ClockEvents: sampler.ClockEvents{Mask: sampler.ClockSwPowerCap, OK: true},
+				Procs: []sampler.GPUProc{{PID: 4121, Type: "C", MemUsed: sampler.Some(79 << 30),
+					Host: &sampler.Proc{User: "alice", Cmdline: "python train.py", Children: []int{1, 2}}}}},
+			{Index: 1, Name: "NVIDIA H200", Lost: true},
+		},
+	}
+	var b strings.Builder
+	if err := Write(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"gpu-node-17  driver 550.54.15  CUDA 12.4  2 GPUs",
+		"[0] H200           util  97%  sm  81%  tensor  n/a  mem 80.0GiB/140.0GiB",
+		"THROTTLE sw_power_cap",
+		"pid 4121    alice    C   mem 79.0GiB  sm n/a  python train.py (+2 children)",
+		"[1] H200           LOST",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestWriteNoDriver(t *testing.T) {
+	snap := sampler.Snapshot{Node: sampler.Node{Hostname: "vm", Source: "nvml",
+		GPUError: &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "ERROR_LIBRARY_NOT_FOUND", Causes: []string{"no driver"}}}}
+	var b strings.Builder
+	_ = Write(&b, snap)
+	if out := b.String(); !strings.Contains(out, "no GPU: libnvidia-ml.so.1: ERROR_LIBRARY_NOT_FOUND") || !strings.Contains(out, "gpuscope --demo") {
+		t.Errorf("no-driver output:\n%s", out)
+	}
+}
