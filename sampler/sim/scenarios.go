@@ -25,7 +25,7 @@ func scenarioTable() []scenarioSpec {
 		{"load_imbalance", "three jobs share GPU 0 while GPUs 1-7 sit empty", buildLoadImbalance},
 		{"straggler", "8-rank job where GPU 5 is slow and the others wait in NCCL", buildStraggler},
 		{"comm_bound", "8-rank job on PCIe-only GPUs: all ranks dip together in all-reduce", buildCommBound},
-		{"gpu_contention", "three users' processes time-slice GPU 0", buildContention},
+		{"gpu_contention", "three users' processes time-slice GPU 0; GPUs 1-7 run one job each", buildContention},
 		{"power_capped", "GPU 0's power limit is set to 450 W", buildPowerCapped},
 		{"thermal_throttle", "GPU 0 overheats and throttles (cooling fault)", buildThermal},
 		{"pcie_link_degraded", "GPU 0's PCIe link trains below Gen5 x16 under load", buildPCIeDegraded},
@@ -176,4 +176,10 @@ func buildContention(b *builder) {
 	}
 	c := newCycle(b.sub(), sharedPhases(b.rng, 0.6)...)
 	b.run([]int{0}, c, jobLevels(c))
+	// The rest of the node is busy with one job per GPU: the problem is the
+	// sharing on GPU 0, not a node where everything sits on one card (that is
+	// load_imbalance).
+	for g, u := range []string{"dave", "erin", "frank", "grace", "heidi", "ivan", "judy"} {
+		healthyTrainer(b, g+1, u)
+	}
 }
