@@ -1,0 +1,105 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// The issue's budget: a 24-hour recording of 8 GPUs at 1 s reports in
+// under 10 s with under 200 MB. These benchmarks measure Build alone (no
+// file, no JSON), to compare with BenchmarkDecodeEntry8GPUs: Build's share
+// must be far below decoding's.
+
+const day = 86400
+
+// benchSource generates a day of 8-GPU snapshots. With reuse, it hands out
+// one GPU slice over and over (only valid for recorded findings, where
+// Build keeps no snapshot), so the figure is Build's own cost.
+type benchSource struct {
+	i     int
+	reuse bool
+	buf   []sampler.GPU
+	raw   json.RawMessage
+}
+
+func (s *benchSource) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if s.i >= day {
+		return sampler.Snapshot{}, nil, io.EOF
+	}
+	i := s.i
+	s.i++
+	gpus := s.buf
+	if !s.reuse || gpus == nil {
+		gpus = make([]sampler.GPU, 8)
+		s.buf = gpus
+	}
+	for g := range gpus {
+		gpus[g] = benchGPU(g, i)
+	}
+	snap := sampler.Snapshot{Time: synthStart.Add(time.Duration(i) * time.Second), Seq: uint64(i), GPUs: gpus,
+		Node: sampler.Node{Hostname: "bench", Source: "bench"}}
+	return snap, s.raw, nil
+}
+
+func benchGPU(g, i int) sampler.GPU {
+	u := float64((i*7 + g*13) % 101)
+	ev := sampler.ClockEvents{OK: true}
+	if i%10 == 0 {
+		ev.Mask = sampler.ClockSwPowerCap
+	}
+	return sampler.GPU{Index: g, Name: "NVIDIA H200", Util: sampler.Some(u), SMActive: sampler.Some(u * 0.7),
+		TensorActive: sampler.Some(u * 0.3), MemUsed: sampler.Some(80 << 30), MemTotal: sampler.Some(141 << 30),
+		Power: sampler.Some(300 + u*3), PowerLimit: sampler.Some(700), Temp: sampler.Some(60), ClockEvents: ev,
+		SMClock: sampler.Some(1980), SMClockMax: sampler.Some(1980)}
+}
+
+// BenchmarkBuild24h: one op is a whole day. "recorded" is a recording's
+// path (findings stored, as "null"); "recomputed" runs the diagnosis every
+// 10 s of log time, as for an imported log.
+func BenchmarkBuild24h(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		src  func() *benchSource
+	}{
+		{"recorded", func() *benchSource { return &benchSource{reuse: true, raw: json.RawMessage("null")} }},
+		{"recomputed", func() *benchSource { return &benchSource{} }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Build(c.src(), Options{File: "bench"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/day, "ns/snapshot")
+		})
+	}
+}
+
+// BenchmarkDecodeEntry8GPUs is the JSON decoding a recording needs per
+// snapshot, for scale: multiply by 86,400 for a day.
+func BenchmarkDecodeEntry8GPUs(b *testing.B) {
+	src := &benchSource{}
+	s, _, _ := src.Next()
+	line, err := json.Marshal(struct {
+		sampler.Snapshot
+		Findings json.RawMessage `json:"findings"`
+	}{s, json.RawMessage("null")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var e struct {
+			sampler.Snapshot
+			Findings json.RawMessage `json:"findings"`
+		}
+		if err := json.Unmarshal(line, &e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

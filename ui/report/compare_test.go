@@ -1,0 +1,67 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+)
+
+func TestCompareVerdictAndMatching(t *testing.T) {
+	c := goldenComparison(t)
+	// Base means: 49.5, 90, 50, 0 → 47.375; after (+40, capped at 100):
+	// 81.7, 100, 70, 40 → 72.925.
+	want := "GPU-Util mean 47% → 73% (+26 pts); input_starved resolved on GPU 2; no new finding"
+	if got := c.Verdict(); got != want {
+		t.Errorf("verdict\n got %q\nwant %q", got, want)
+	}
+	if len(c.GPUs) != 4 || len(c.Resolved) != 1 || len(c.Appeared) != 0 || len(c.Persisting) != 0 {
+		t.Fatalf("gpus %d resolved %d appeared %d persisting %d", len(c.GPUs), len(c.Resolved), len(c.Appeared), len(c.Persisting))
+	}
+	d := deltaOf(&c.GPUs[0], figures[0])
+	near(t, "GPU 0 util mean delta", d.V, 81.7-49.5)
+}
+
+func TestCompareFindingsByRuleAndGPUNotPID(t *testing.T) {
+	mk := func(fs ...Finding) *Report { return &Report{Findings: fs} }
+	base := mk(
+		Finding{Rule: diagnose.RuleInputStarved, GPU: 0, PID: 100},
+		Finding{Rule: diagnose.RulePowerCapped, GPU: 1},
+		Finding{Rule: diagnose.RulePowerCapped, GPU: 2},
+	)
+	after := mk(
+		Finding{Rule: diagnose.RuleInputStarved, GPU: 0, PID: 555}, // same job, new PID
+		Finding{Rule: diagnose.RuleThermalThrottle, GPU: -1},
+	)
+	c := Compare(base, after)
+	if len(c.Persisting) != 1 || c.Persisting[0].After.PID != 555 {
+		t.Errorf("persisting %+v, want input_starved matched across PIDs", c.Persisting)
+	}
+	want := "GPU-Util mean n/a → n/a; power_capped resolved on GPUs 1, 2; thermal_throttle appeared on the node"
+	if got := c.Verdict(); got != want {
+		t.Errorf("verdict\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestVerdictAddsUp(t *testing.T) {
+	mk := func(u float64) *Report { return &Report{GPUs: []GPU{{Util: &Dist{Mean: u, Samples: 10}}}} }
+	// 47.4 → 72.6 would read "+25 pts" from the raw change; the line must add up.
+	if got, want := Compare(mk(47.4), mk(72.6)).Verdict(), "GPU-Util mean 47% → 73% (+26 pts); no new finding"; got != want {
+		t.Errorf("verdict %q, want %q", got, want)
+	}
+}
+
+func TestCompareGPUOnlyOnOneSide(t *testing.T) {
+	base := build(t, &synth{n: 30, gpus: 2}, Options{})
+	after := build(t, &synth{n: 30, gpus: 3}, Options{})
+	c := Compare(base, after)
+	if len(c.GPUs) != 3 || c.GPUs[2].Base != nil || c.GPUs[2].After == nil {
+		t.Fatalf("GPU 2 only after: %+v", c.GPUs)
+	}
+	if d := deltaOf(&c.GPUs[2], figures[0]); d.OK {
+		t.Errorf("delta of a GPU missing in base = %v, want n/a", d)
+	}
+	rows := c.GPUs[2].rows()
+	if rows[0][1] != na || rows[0][3] != na {
+		t.Errorf("row %q, want n/a base and change", rows[0])
+	}
+}

@@ -1,0 +1,218 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// defaultDiagnoseEvery: when findings are recomputed, the diagnosis runs once
+// per 10 s of log time, not per sample. Each run still sees every sample of
+// its 120 s window (diagnose.DefaultWindow), so nothing is missed; only
+// first/last seen coarsen to 10 s. One run costs ~0.5 ms for 8 GPUs
+// (diagnose BenchmarkEngineEvaluate8GPUs120s), so a 24-hour log at 1 s takes
+// ~4 s instead of ~45 s (chosen here: fits the issue's 10 s report budget).
+const defaultDiagnoseEvery = 10 * time.Second
+
+// Finding is one diagnosis merged over the range: every time the same rule
+// was open for the same GPU and process.
+type Finding struct {
+	Rule      string            `json:"rule"`
+	Severity  diagnose.Severity `json:"severity"` // the worst seen
+	GPU       int               `json:"gpu"`      // -1: the whole node
+	PID       int               `json:"pid"`      // 0: no single process
+	Title     string            `json:"title"`
+	Evidence  string            `json:"evidence"` // the latest
+	Hint      string            `json:"hint"`     // the latest
+	Estimated string            `json:"estimated,omitempty"`
+	FirstSeen time.Time         `json:"first_seen"`
+	LastSeen  time.Time         `json:"last_seen"`
+	// Episodes counts separate openings; OpenSeconds sums, over them, the
+	// time from first to last sighting.
+	Episodes    int     `json:"episodes"`
+	OpenSeconds float64 `json:"open_seconds"`
+}
+
+type findingKey struct {
+	rule     string
+	gpu, pid int
+}
+
+type trackedFinding struct {
+	f       Finding
+	lastObs int // observation number at which it was last open
+}
+
+// findingTracker merges the findings open at successive observations.
+type findingTracker struct {
+	byKey   map[findingKey]*trackedFinding
+	obs     int
+	prevObs time.Time
+}
+
+func (t *findingTracker) observe(at time.Time, open []diagnose.Finding) {
+	if t.byKey == nil {
+		t.byKey = map[findingKey]*trackedFinding{}
+	}
+	var dt time.Duration
+	if t.obs > 0 {
+		if d := at.Sub(t.prevObs); d > 0 && d <= maxSampleGap {
+			dt = d
+		}
+	}
+	for i := range open {
+		f := &open[i]
+		k := findingKey{f.Rule, f.GPU, f.PID}
+		tf := t.byKey[k]
+		switch {
+		case tf == nil:
+			tf = &trackedFinding{f: Finding{Rule: f.Rule, Severity: f.Severity, GPU: f.GPU, PID: f.PID,
+				FirstSeen: at, Episodes: 1}}
+			t.byKey[k] = tf
+		case tf.lastObs == t.obs:
+			continue // the same key twice in one observation
+		case tf.lastObs == t.obs-1:
+			tf.f.OpenSeconds += dt.Seconds()
+		default:
+			tf.f.Episodes++
+		}
+		tf.lastObs = t.obs
+		tf.f.Severity = max(tf.f.Severity, f.Severity)
+		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated = f.Title, f.Evidence, f.Hint, f.Estimated
+		tf.f.LastSeen = at
+	}
+	t.obs++
+	t.prevObs = at
+}
+
+// sorted returns the merged findings, worst first, then longest open, then
+// in the canonical rule order.
+func (t *findingTracker) sorted() []Finding {
+	out := make([]Finding, 0, len(t.byKey))
+	for _, tf := range t.byKey {
+		out = append(out, tf.f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := &out[i], &out[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.OpenSeconds != b.OpenSeconds {
+			return a.OpenSeconds > b.OpenSeconds
+		}
+		if ra, rb := ruleOrder(a.Rule), ruleOrder(b.Rule); ra != rb {
+			return ra < rb
+		}
+		if a.GPU != b.GPU {
+			return a.GPU < b.GPU
+		}
+		return a.PID < b.PID
+	})
+	return out
+}
+
+func ruleOrder(id string) int {
+	for i := range diagnose.Rules {
+		if diagnose.Rules[i].ID == id {
+			return i
+		}
+	}
+	return len(diagnose.Rules)
+}
+
+// findingSource decides, at the first snapshot in range, whether to use the
+// findings a recording stored or to run the diagnosis here.
+type findingSource struct {
+	decided, recorded bool
+	every             time.Duration
+	tracker           findingTracker
+
+	// recorded mode
+	decoded  []diagnose.Finding
+	badLines int
+	firstBad string
+
+	// recomputed mode
+	engine    *diagnose.Engine
+	hist      diagnose.History
+	window    []sampler.Snapshot // from the latest Push
+	lastEval  time.Time
+	evaluated bool // the latest Push was evaluated
+}
+
+func newFindingSource(every time.Duration) findingSource {
+	if every <= 0 {
+		every = defaultDiagnoseEvery
+	}
+	return findingSource{every: every}
+}
+
+// warm feeds a snapshot before the range into the diagnosis window; a
+// recording's (raw findings present) needs none.
+func (s *findingSource) warm(snap sampler.Snapshot, raw json.RawMessage) {
+	if raw == nil {
+		s.hist.Push(snap)
+	}
+}
+
+func (s *findingSource) add(snap sampler.Snapshot, raw json.RawMessage) error {
+	if !s.decided {
+		s.decided, s.recorded = true, raw != nil
+		if !s.recorded {
+			s.engine = diagnose.NewEngine(diagnose.Options{})
+		}
+	}
+	if s.recorded {
+		s.addRecorded(snap.Time, raw)
+		return nil
+	}
+	s.window = s.hist.Push(snap)
+	s.evaluated = false
+	if s.tracker.obs == 0 || snap.Time.Sub(s.lastEval) >= s.every || snap.Time.Before(s.lastEval) {
+		s.evaluate(snap.Time)
+	}
+	return nil
+}
+
+func (s *findingSource) evaluate(at time.Time) {
+	s.tracker.observe(at, s.engine.Evaluate(s.window))
+	s.lastEval, s.evaluated = at, true
+}
+
+func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
+	s.decoded = s.decoded[:0]
+	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		if err := json.Unmarshal(t, &s.decoded); err != nil {
+			if s.badLines == 0 {
+				s.firstBad = fmt.Sprintf("%s: %v", at.UTC().Format(time.RFC3339), err)
+			}
+			s.badLines++
+			s.decoded = s.decoded[:0]
+		}
+	}
+	s.tracker.observe(at, s.decoded)
+}
+
+// finish evaluates the last snapshot if the stride skipped it, so that
+// last_seen reaches the end of the range.
+func (s *findingSource) finish() ([]Finding, string) {
+	if s.recorded {
+		return s.tracker.sorted(), "recording"
+	}
+	if !s.evaluated && len(s.window) > 0 {
+		s.evaluate(s.window[len(s.window)-1].Time)
+	}
+	return s.tracker.sorted(), "recomputed"
+}
+
+func (s *findingSource) warnings() []string {
+	if s.badLines == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%d snapshots carried unreadable findings (treated as none); first at %s", s.badLines, s.firstBad)}
+}

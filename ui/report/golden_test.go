@@ -1,0 +1,138 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// Golden files: go test ./ui/report/ -update rewrites testdata/*.golden.
+
+func goldenReport(t *testing.T) *Report {
+	return build(t, &synth{n: 300, gpus: 4, host: true, recorded: true},
+		Options{File: "base.jsonl.gz", Format: "gpuscope", Warnings: []string{"line 301: torn last line (recording was cut off); read 300 snapshots"}})
+}
+
+func goldenComparison(t *testing.T) *Comparison {
+	base := goldenReport(t)
+	after := build(t, &synth{n: 300, gpus: 4, host: true, recorded: true, quiet: true, utilAdd: 40},
+		Options{File: "after.jsonl.gz", Format: "gpuscope"})
+	return Compare(base, after)
+}
+
+func render(t *testing.T, f func(io.Writer) error) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := f(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestGoldenText(t *testing.T) {
+	golden.RequireEqual(t, render(t, goldenReport(t).Text))
+}
+
+func TestGoldenMarkdown(t *testing.T) {
+	out := render(t, goldenReport(t).Markdown)
+	for _, want := range []string{"## Environment", "| GPU-Util mean | p5 | p50 | p95 |", "**Fixed step count**", "**Peak memory**"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("benchmark.md lacks %q", want)
+		}
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestGoldenJSON(t *testing.T) {
+	out := render(t, goldenReport(t).JSON)
+	var doc struct {
+		Version  int `json:"gpuscope_report"`
+		Findings []struct {
+			Rule, Severity     string
+			GPU, PID, Episodes int
+			FirstSeen          string  `json:"first_seen"`
+			OpenSeconds        float64 `json:"open_seconds"`
+		}
+		GPUs []map[string]any `json:"gpus"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if doc.Version != 1 || len(doc.Findings) != 1 || len(doc.GPUs) != 4 {
+		t.Fatalf("version %d, %d findings, %d GPUs", doc.Version, len(doc.Findings), len(doc.GPUs))
+	}
+	f := doc.Findings[0]
+	if f.Rule != "input_starved" || f.Severity != "critical" || f.GPU != 2 || f.PID != 777 || f.Episodes != 2 ||
+		f.OpenSeconds != 148 || f.FirstSeen != "2026-03-01T10:00:50Z" {
+		t.Errorf("finding %+v", f)
+	}
+	if doc.GPUs[0]["sm_active"] != nil || doc.GPUs[1]["sm_active"].(map[string]any)["p50"] != 60.0 {
+		t.Errorf("sm_active: GPU 0 %v (want null), GPU 1 %v", doc.GPUs[0]["sm_active"], doc.GPUs[1]["sm_active"])
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestGoldenHTML(t *testing.T) {
+	out := render(t, goldenReport(t).HTML)
+	if n := bytes.Count(out, []byte("<svg ")); n != 4 {
+		t.Errorf("%d inline charts, want one per GPU (4)", n)
+	}
+	for _, bad := range []string{"<?xml", "http://", "https://", "<script", "<link"} {
+		if bad == "http://" {
+			// the only URLs allowed are SVG namespace identifiers (never fetched)
+			out2 := bytes.ReplaceAll(out, []byte("http://www.w3.org/"), nil)
+			if bytes.Contains(out2, []byte(bad)) {
+				t.Errorf("page refers to the network: %q", bad)
+			}
+			continue
+		}
+		if bytes.Contains(out, []byte(bad)) {
+			t.Errorf("page contains %q: not self-contained", bad)
+		}
+	}
+	golden.RequireEqual(t, out)
+}
+
+func TestHTMLAndMarkdownEscapeInput(t *testing.T) {
+	evil := "<script>alert(1)</script> | x"
+	r := build(t, &synth{n: 20, gpus: 1, names: []string{evil}}, Options{File: "a<b>.csv"})
+	html := string(render(t, r.HTML))
+	if strings.Contains(html, "<script>") || !strings.Contains(html, "&lt;script&gt;") {
+		t.Errorf("HTML does not escape the GPU name")
+	}
+	mdOut := string(render(t, r.Markdown))
+	if strings.Contains(mdOut, "<script>") || !strings.Contains(mdOut, `\| x`) {
+		t.Errorf("markdown does not escape the GPU name")
+	}
+}
+
+func TestGoldenCompareText(t *testing.T) {
+	golden.RequireEqual(t, render(t, goldenComparison(t).Text))
+}
+
+func TestGoldenCompareMarkdown(t *testing.T) {
+	golden.RequireEqual(t, render(t, goldenComparison(t).Markdown))
+}
+
+func TestGoldenCompareJSON(t *testing.T) {
+	out := render(t, goldenComparison(t).JSON)
+	var doc struct {
+		Verdict  string
+		GPUs     []struct{ Delta map[string]*float64 }
+		Findings map[string][]struct{ Rule string }
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if len(doc.GPUs) != 4 || *doc.GPUs[1].Delta["util_mean"] != 10 || doc.GPUs[0].Delta["sm_active_mean"] != nil {
+		t.Errorf("deltas %+v", doc.GPUs)
+	}
+	if len(doc.Findings["resolved"]) != 1 || len(doc.Findings["appeared"]) != 0 {
+		t.Errorf("findings %+v", doc.Findings)
+	}
+	golden.RequireEqual(t, out)
+}

@@ -1,0 +1,275 @@
+// Package report summarises a recording or an imported log for
+// `gpuscope report` and `gpuscope compare`: per GPU the distribution of
+// GPU-Util, SM and tensor activity, memory, power, temperature and throttled
+// time, plus the diagnosis findings with their time ranges. Snapshots are
+// streamed once; the state kept is fixed-size per GPU, whatever the length.
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Source yields snapshots in time order, each with the findings a recording
+// stored next to it (nil when the line carries none, e.g. an imported log).
+// Next returns io.EOF after the last. Build keeps up to the diagnosis window
+// of snapshots, so a Source must not mutate a snapshot it has returned.
+type Source interface {
+	Next() (sampler.Snapshot, json.RawMessage, error)
+}
+
+// Options say what to report on and where the data came from.
+type Options struct {
+	// From and To bound the report (inclusive); zero means unbounded.
+	From, To time.Time
+	// File and Format name the input for the environment section
+	// (Format is the detected input format, e.g. "nvidia-smi-csv").
+	File   string
+	Format string
+	// Warnings are the reader's (a torn last line, skipped rows); they are
+	// carried into the report.
+	Warnings []string
+	// DiagnoseEvery is how often, in log time, the diagnosis runs when the
+	// findings are recomputed (zero: defaultDiagnoseEvery).
+	DiagnoseEvery time.Duration
+}
+
+// Report is the summary of one file over one time range.
+type Report struct {
+	File        string      `json:"file"`
+	Format      string      `json:"format,omitempty"`
+	Environment Environment `json:"environment"`
+	Range       Range       `json:"range"`
+	GPUs        []GPU       `json:"gpus"`
+	Findings    []Finding   `json:"findings"`
+	// FindingsFrom is "recording" (the findings stored with each snapshot)
+	// or "recomputed" (the diagnosis run over the snapshots here).
+	FindingsFrom string `json:"findings_from"`
+	// Absent says what the input lacks and what therefore cannot be judged.
+	Absent   []string `json:"absent,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Environment is what the input says about the machine.
+type Environment struct {
+	Host      string   `json:"host,omitempty"`
+	Driver    string   `json:"driver,omitempty"`
+	CUDA      string   `json:"cuda,omitempty"`
+	NVML      string   `json:"nvml,omitempty"`
+	Source    string   `json:"source,omitempty"` // the snapshots' Node.Source
+	GPUModels []string `json:"gpu_models"`       // e.g. "8× NVIDIA H200"
+	HostData  bool     `json:"host_data"`        // any snapshot carried host data
+	Processes bool     `json:"processes"`        // any GPU process was listed
+}
+
+// Range is the time the report covers.
+type Range struct {
+	From    time.Time `json:"from"` // first snapshot reported
+	To      time.Time `json:"to"`   // last snapshot reported
+	Seconds float64   `json:"seconds"`
+	Samples int       `json:"samples"` // snapshots reported
+}
+
+// Dist is the distribution of a percent reading over the range; percentiles
+// are exact to ±0.25 points (a 0.5-point histogram).
+type Dist struct {
+	Mean    float64 `json:"mean"`
+	P5      float64 `json:"p5"`
+	P50     float64 `json:"p50"`
+	P95     float64 `json:"p95"`
+	Samples int     `json:"samples"`
+}
+
+// GPU holds one device's figures. Metrics are null in JSON when the input
+// never had the reading.
+type GPU struct {
+	Index   int       `json:"index"`
+	Name    string    `json:"name,omitempty"`
+	UUID    string    `json:"uuid,omitempty"`
+	Lost    bool      `json:"lost,omitempty"`
+	Samples int       `json:"samples"`
+	First   time.Time `json:"first"`
+	Last    time.Time `json:"last"`
+
+	Util         *Dist `json:"util"`          // GPU-Util, %
+	SMActive     *Dist `json:"sm_active"`     // GPM SM activity, %
+	TensorActive *Dist `json:"tensor_active"` // GPM tensor activity, %
+
+	MemPeak        sampler.Metric `json:"mem_peak_bytes"`
+	MemTotal       sampler.Metric `json:"mem_total_bytes"`
+	PowerMean      sampler.Metric `json:"power_mean_w"`
+	PowerMax       sampler.Metric `json:"power_max_w"`
+	PowerLimit     sampler.Metric `json:"power_limit_w"`        // latest enforced limit
+	PowerShareMean sampler.Metric `json:"power_share_mean_pct"` // power / limit
+	PowerShareMax  sampler.Metric `json:"power_share_max_pct"`
+	TempMax        sampler.Metric `json:"temp_max_c"`
+	// ThrottledSeconds is time with any slowdown reason active; null when
+	// the input has no clock-event reasons.
+	ThrottledSeconds sampler.Metric     `json:"throttled_seconds"`
+	ThrottleReasons  map[string]float64 `json:"throttle_reasons,omitempty"` // seconds per reason
+
+	chart *series // downsampled series for the HTML charts
+}
+
+// Build streams src once and summarises the snapshots between opts.From and
+// opts.To. It fails on a read error or when no snapshot falls in the range.
+func Build(src Source, opts Options) (*Report, error) {
+	b := newBuilder(opts)
+	for {
+		s, raw, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("report %s: %w", nameOr(opts.File), err)
+		}
+		if !opts.From.IsZero() && s.Time.Before(opts.From) {
+			b.findings.warm(s, raw) // the diagnosis window may reach back before From
+			continue
+		}
+		if !opts.To.IsZero() && s.Time.After(opts.To) {
+			break // sources are in time order: nothing later is in range
+		}
+		if err := b.add(s, raw); err != nil {
+			return nil, err
+		}
+	}
+	if b.samples == 0 {
+		return nil, errors.New(noSnapshots(opts))
+	}
+	return b.finish(), nil
+}
+
+func noSnapshots(o Options) string {
+	if o.From.IsZero() && o.To.IsZero() {
+		return fmt.Sprintf("no snapshots in %s", nameOr(o.File))
+	}
+	bound := func(t time.Time, def string) string {
+		if t.IsZero() {
+			return def
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("no snapshots in %s between %s and %s",
+		nameOr(o.File), bound(o.From, "its start"), bound(o.To, "its end"))
+}
+
+func nameOr(file string) string {
+	if file == "" {
+		return "the input"
+	}
+	return file
+}
+
+// builder is Build's streaming state.
+type builder struct {
+	opts     Options
+	samples  int
+	from, to time.Time
+	env      Environment
+	gpus     map[int]*gpuAcc
+	findings findingSource
+}
+
+func newBuilder(o Options) *builder {
+	return &builder{opts: o, gpus: map[int]*gpuAcc{}, findings: newFindingSource(o.DiagnoseEvery)}
+}
+
+func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
+	if b.samples == 0 {
+		b.from = s.Time
+	}
+	b.samples++
+	b.to = s.Time
+	b.noteEnvironment(&s)
+	for i := range s.GPUs {
+		g := &s.GPUs[i]
+		a := b.gpus[g.Index]
+		if a == nil {
+			a = &gpuAcc{index: g.Index}
+			b.gpus[g.Index] = a
+		}
+		a.add(s.Time, g)
+	}
+	return b.findings.add(s, raw)
+}
+
+// noteEnvironment keeps the latest non-empty identity fields.
+func (b *builder) noteEnvironment(s *sampler.Snapshot) {
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	e := &b.env
+	set(&e.Host, s.Node.Hostname)
+	set(&e.Driver, s.Node.Driver)
+	set(&e.CUDA, s.Node.CUDA)
+	set(&e.NVML, s.Node.NVML)
+	set(&e.Source, s.Node.Source)
+	e.HostData = e.HostData || s.Host != nil
+	for i := range s.GPUs {
+		e.Processes = e.Processes || len(s.GPUs[i].Procs) > 0
+	}
+}
+
+func (b *builder) finish() *Report {
+	r := &Report{
+		File: b.opts.File, Format: b.opts.Format, Environment: b.env,
+		Range:    Range{From: b.from, To: b.to, Seconds: b.to.Sub(b.from).Seconds(), Samples: b.samples},
+		Warnings: append([]string(nil), b.opts.Warnings...),
+	}
+	idx := make([]int, 0, len(b.gpus))
+	for i := range b.gpus {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	models := map[string]int{}
+	var order []string
+	for _, i := range idx {
+		a := b.gpus[i]
+		g := a.finish()
+		g.chart = &a.chart
+		r.GPUs = append(r.GPUs, g)
+		name := g.Name
+		if name == "" {
+			name = "unnamed GPU"
+		}
+		if models[name] == 0 {
+			order = append(order, name)
+		}
+		models[name]++
+	}
+	for _, m := range order {
+		r.Environment.GPUModels = append(r.Environment.GPUModels, fmt.Sprintf("%d× %s", models[m], m))
+	}
+	r.Findings, r.FindingsFrom = b.findings.finish()
+	r.Warnings = append(r.Warnings, b.findings.warnings()...)
+	r.Absent = absent(r)
+	return r
+}
+
+// absent lists what the input lacks, and what that leaves unjudged.
+func absent(r *Report) []string {
+	var out []string
+	if !r.Environment.HostData {
+		out = append(out, "host data: absent (an imported log); input_starved / io_bound / sync_stall cannot be judged")
+	}
+	if !r.Environment.Processes {
+		out = append(out, "processes: absent (the input lists none); memory_idle_held / gpu_contention cannot be judged")
+	}
+	sm := false
+	for _, g := range r.GPUs {
+		sm = sm || g.SMActive != nil
+	}
+	if !sm {
+		out = append(out, "SM activity: absent (no GPM metrics: needs Hopper or newer, or dcgmi profiling fields); GPU-Util alone cannot tell busy from full")
+	}
+	return out
+}
