@@ -16,6 +16,7 @@ const (
 	memClock          = 2619.0
 	clockBin          = 15.0 // Hopper clocks move in 15 MHz bins
 	tempSlowdown      = 90.0
+	maxInletRise      = 10.0 // °C, see step
 	pcieGenMax        = 5
 	pcieWidthMax      = 16
 	windowSteps       = 10 // NVML averages utilisation and power over ~1 s
@@ -122,7 +123,10 @@ func (g *gpuSim) step(t, dt float64) {
 	power := fixed + core*math.Pow(g.smClock/smClockMax, clockExponent) + powerNoise*g.rng.NormFloat64()
 	power = min(max(power, static*0.95), g.cfg.powerLimit-g.rng.Float64())
 
-	inlet := g.cfg.inlet + g.cfg.inletRise*max(t, 0)
+	// A cooling fault warms the inlet air, but only by so much: the chassis
+	// reaches a new steady state (chosen here: at most 10 °C, which keeps the
+	// 3-minute scenario unchanged and a 24-hour run physical).
+	inlet := g.cfg.inlet + min(g.cfg.inletRise*max(t, 0), maxInletRise)
 	g.temp += (inlet + g.cfg.rth*power - g.temp) * dt / g.cfg.tau
 
 	for g.cfg.replayRate > 0 && g.nextReplay <= t {
