@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 )
 
@@ -80,6 +81,22 @@ func TestEndToEndPTY(t *testing.T) {
 	send(t, ptmx, "?")
 	waitFor(t, &out, "the help overlay", func(s string) bool { return strings.Contains(s[mark:], "press ? or esc to close") })
 	send(t, ptmx, "?")
+	// Each view opens and esc comes back: GPU detail (enter on the focused
+	// GPU row), topology, then the process tree on and off.
+	for _, step := range []struct{ keys, back, marker string }{
+		{"\r", "\x1b", "GPU detail"},
+		{"t", "\x1b", "Topology"},
+		{"T", "T", "· tree"},
+	} {
+		mark = len(out.String())
+		send(t, ptmx, step.keys)
+		waitFor(t, &out, step.marker, func(s string) bool { return strings.Contains(ansi.Strip(s[mark:]), step.marker) })
+		mark = len(out.String())
+		send(t, ptmx, step.back)
+		waitFor(t, &out, "the main screen after "+step.marker, func(s string) bool {
+			return strings.Contains(ansi.Strip(s[mark:]), "Why idle") || strings.Contains(ansi.Strip(s[mark:]), "Processes")
+		})
+	}
 	send(t, ptmx, "s")
 	send(t, ptmx, "q")
 

@@ -29,6 +29,11 @@ type common struct {
 	paused       bool
 	interval     time.Duration
 	sourceClosed bool
+	// status is a one-line outcome (a signal sent or refused) shown in the
+	// footer until the next key.
+	status string
+	// topoScroll is the topology page's scroll offset in lines.
+	topoScroll int
 }
 
 // latest is the newest snapshot, or nil before the first one.

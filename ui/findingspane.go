@@ -18,6 +18,8 @@ type findingsPane struct {
 	// picked is the finding the user moved to; the cursor follows it when
 	// new findings reorder the list.
 	picked *findingKey
+	// lineOf maps each rendered line to its finding index (-1: none), for clicks.
+	lineOf []int
 }
 
 type findingKey struct {
@@ -59,6 +61,7 @@ func (p *findingsPane) selected() (diagnose.Finding, bool) {
 
 func (p *findingsPane) render() []string {
 	c, st := p.c, p.c.st
+	p.lineOf = p.lineOf[:0]
 	fs := c.findings
 	focused := c.focus == focusFindings
 	info := ""
@@ -87,7 +90,17 @@ func (p *findingsPane) render() []string {
 	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
 	p.top = max(0, min(p.top, len(fs)-fit))
 	const indent = "          " // under the rule id
+	owner := -1                 // the finding the lines so far belong to
+	defer func() {
+		for len(p.lineOf) < p.h {
+			p.lineOf = append(p.lineOf, owner)
+		}
+	}()
 	for i := p.top; i < len(fs) && i < p.top+fit; i++ {
+		for len(p.lineOf) < len(lines) {
+			p.lineOf = append(p.lineOf, owner)
+		}
+		owner = i
 		f := fs[i]
 		where := "node "
 		if f.GPU >= 0 {

@@ -54,6 +54,10 @@ func (p *gpuPane) render() []string {
 	if fit < len(s.GPUs) {
 		info += fmt.Sprintf(" · %d-%d shown", p.top, min(len(s.GPUs), p.top+fit)-1)
 	}
+	// The node balance strip rides in the title so it costs no GPU row.
+	if bal := balanceInfo(c.window, p.w-widthOf("─ ▸ GPUs · "+info+" ·  ─")); bal != "" {
+		info += " · " + bal
+	}
 	lines[0] = title(st, "GPUs", info, c.focus == focusGPUs, p.w)
 	for i := p.top; i < len(s.GPUs) && i < p.top+fit; i++ {
 		g := &s.GPUs[i]

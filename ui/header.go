@@ -94,9 +94,19 @@ func (p *headerPane) badge() string {
 // footer is the key hints, or the newest source problem as a one-line warning.
 func (m Model) footer() string {
 	st, w := m.c.st, m.w
-	hints := []string{"tab", "focus", "↑↓", "move", "enter", "detail", "s", "sort", "space", "pause", "+-", "interval", "?", "help", "q", "quit"}
-	if m.detail.open {
+	hints := []string{"tab", "focus", "↑↓", "move", "enter", "detail", "1-9", "GPU", "t", "topology", "T", "tree", "/", "filter", "s", "sort", "space", "pause", "?", "help", "q", "quit"}
+	switch {
+	case m.detail.open:
 		hints = []string{"esc", "back", "↑↓ pgup pgdn", "scroll", "q", "quit"}
+	case m.gdetail.open:
+		hints = []string{"esc", "back", "←→ 1-9", "GPU", "↑↓ pgup pgdn", "scroll", "q", "quit"}
+	case m.showTopo:
+		hints = []string{"esc", "back", "q", "quit"}
+	case m.confirm != nil:
+		hints = []string{"y", "send", "other keys", "cancel"}
+	}
+	if m.c.status != "" {
+		return truncate(st.Warn.Render("» ")+m.c.status, w)
 	}
 	var b strings.Builder
 	if s := m.c.latest(); s != nil && len(s.Problems) > 0 {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,6 +37,21 @@ func nextInterval(d time.Duration, dir int) time.Duration {
 // the focused pane.
 func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	c := m.c
+	c.status = ""
+	if m.confirm != nil { // the dialog takes every key: y confirms, anything else cancels
+		m = m.answerConfirm(k.String())
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	if m.procs.filtering { // typing a filter: letters are text, not commands
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		m.procs.filterKey(k)
+		return m, nil
+	}
 	switch k.String() {
 	case "ctrl+c", "q":
 		return m, tea.Quit
@@ -58,21 +74,56 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.header.invalidate()
 		return m, nil
 	}
-	if m.showHelp {
+	back := k.String() == "esc" || k.String() == "backspace"
+	switch {
+	case m.showHelp:
 		if k.String() == "esc" {
 			m.showHelp = false
 		}
-		return m, nil
-	}
-	if m.detail.open {
-		if k.String() == "esc" || k.String() == "backspace" {
+	case m.detail.open:
+		if back {
 			m.detail.open = false
 			return m, nil
 		}
 		m.detail.Update(k)
-		return m, nil
+	case m.gdetail.open:
+		m.gpuDetailKey(k)
+	case m.showTopo:
+		switch k.String() {
+		case "esc", "backspace", "t":
+			m.showTopo = false
+		case "up", "k":
+			c.topoScroll = max(0, c.topoScroll-1)
+		case "down", "j":
+			c.topoScroll++ // clamped when drawn
+		case "pgup":
+			c.topoScroll = max(0, c.topoScroll-10)
+		case "pgdown":
+			c.topoScroll += 10
+		}
+	default:
+		return m.paneKey(k.String()), nil
 	}
-	return m.paneKey(k.String()), nil
+	return m, nil
+}
+
+// gpuDetailKey: esc back, ←→ (h l) and 1…9 switch GPU, the rest scrolls.
+func (m Model) gpuDetailKey(k tea.KeyMsg) {
+	p := m.gdetail
+	switch s := k.String(); {
+	case s == "esc" || s == "backspace":
+		p.open = false
+	case s == "left" || s == "h":
+		p.show(max(0, p.gpu-1))
+	case s == "right" || s == "l":
+		p.show(min(max(0, m.c.gpuCount-1), p.gpu+1))
+	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
+		if g := int(s[0] - '1'); g < m.c.gpuCount {
+			p.show(g)
+		}
+	default:
+		p.Update(k)
+	}
 }
 
 // paneKey handles focus, movement, sorting and enter on the main screen.
@@ -106,7 +157,24 @@ func (m Model) paneKey(key string) Model {
 	case "enter":
 		if f, ok := m.findings.selected(); ok && c.focus == focusFindings {
 			m.detail.show(f)
+		} else if c.focus == focusGPUs && c.gpuCount > 0 {
+			m.gdetail.show(m.gpus.cursor)
 		}
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9": // GPU 0…8: nvidia-smi numbers from 0, keys from 1
+		if g := int(key[0] - '1'); g < c.gpuCount {
+			m.gdetail.show(g)
+		}
+	case "t":
+		m.showTopo, c.topoScroll = true, 0
+	case "T":
+		m.procs.toggleTree()
+	case "/":
+		m.procs.startFilter()
+	case "K":
+		m = m.askSignal(syscall.SIGKILL)
+	}
+	if key == "k" && c.focus == focusProcs { // k is SIGTERM on a process, up elsewhere (vim)
+		return m.askSignal(syscall.SIGTERM)
 	}
 	if move == 0 {
 		return m

@@ -119,9 +119,10 @@ func TestTabCyclesFocus(t *testing.T) {
 
 func TestEnterOnlyOpensFromFindings(t *testing.T) {
 	m, _ := fixtureModel(5, 120, 40)
-	if m = press(m, "enter"); m.detail.open {
-		t.Error("enter in the GPU pane opened a detail")
+	if m = press(m, "enter"); m.detail.open || !m.gdetail.open || m.gdetail.gpu != 0 {
+		t.Errorf("enter in the GPU pane: finding detail %v, GPU detail %v of GPU %d; want the GPU detail of GPU 0", m.detail.open, m.gdetail.open, m.gdetail.gpu)
 	}
+	m = press(m, "esc")
 	if m = press(m, "tab"); m.c.selGPU != 4 || !strings.Contains(m.View(), "Three levels · GPU 4") {
 		t.Errorf("focusing the findings shows GPU %d, want 4 (the first finding's)", m.c.selGPU)
 	}
@@ -216,7 +217,7 @@ func TestArrowsMoveInFocusedPane(t *testing.T) {
 	if m.gpus.cursor != 2 || m.c.selGPU != 2 {
 		t.Errorf("GPU cursor %d, side GPU %d; want 2 2", m.gpus.cursor, m.c.selGPU)
 	}
-	m = press(m, "tab", "tab", "j", "j", "k")
+	m = press(m, "tab", "tab", "j", "j", "up") // k is SIGTERM in the process pane
 	if m.procs.cursor != 1 {
 		t.Errorf("process cursor %d, want 1", m.procs.cursor)
 	}

@@ -4,6 +4,9 @@
 package ui
 
 import (
+	"os"
+	"os/user"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -55,6 +58,16 @@ type Options struct {
 	Window time.Duration
 	// Rules is how many rules the Diagnoser checks, for the all-clear line.
 	Rules int
+	// Kill sends a signal to a process (syscall.Kill); nil: k/K are off.
+	Kill func(pid int, sig syscall.Signal) error
+	// ReadOnly removes the signal action (--readonly).
+	ReadOnly bool
+	// SelfPID is gpuscope's own PID, which k/K refuse (default os.Getpid()).
+	SelfPID int
+	// User is who runs gpuscope (default: the current user); Root lets k/K
+	// signal other users' processes (default: uid 0).
+	User string
+	Root bool
 }
 
 const defaultWindow = 120 * time.Second
@@ -91,6 +104,10 @@ type Model struct {
 	procs    *procPane
 	host     *hostPane
 	detail   *detailPane
+	gdetail  *gpuDetailPane
+	showTopo bool
+	// confirm is the signal waiting for y/n, nil when none.
+	confirm *pendingSignal
 }
 
 var _ tea.Model = Model{}
@@ -106,10 +123,20 @@ func New(opts Options) Model {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
+	if opts.SelfPID == 0 {
+		opts.SelfPID = os.Getpid()
+	}
+	if opts.User == "" {
+		if u, err := user.Current(); err == nil {
+			opts.User = u.Username
+		}
+		opts.Root = opts.Root || os.Geteuid() == 0
+	}
 	c := &common{opts: opts, st: &opts.Styles, hist: newRing(opts.HistoryLen), interval: opts.Interval}
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
+		gdetail: newGPUDetailPane(c),
 	}
 }
 
@@ -148,9 +175,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	case tea.MouseMsg:
-		if m.detail.open {
-			m.detail.Update(msg)
-		}
+		return m.handleMouse(msg), nil
 	}
 	return m, nil
 }
@@ -174,6 +199,9 @@ func (m Model) Push(s sampler.Snapshot) Model {
 	m.invalidateAll()
 	if m.detail.open {
 		m.detail.refresh()
+	}
+	if m.gdetail.open {
+		m.gdetail.onData(s.Time)
 	}
 	return m
 }
@@ -204,6 +232,7 @@ func (m Model) resize(w, h int) Model {
 	m.procs.SetSize(l.Procs.W, l.Procs.H)
 	m.host.SetSize(l.Host.W, l.Host.H)
 	m.detail.SetSize(w, max(0, h-2))
+	m.gdetail.SetSize(w, max(0, h-2))
 	return m
 }
 

@@ -12,6 +12,17 @@ import (
 type procRow struct {
 	gpu int
 	p   sampler.GPUProc
+	// child is set on a tree row under a GPU process (a DataLoader worker);
+	// p is then its GPU parent.
+	child *sampler.Proc
+}
+
+// pid is the row's process: the child on a tree row, else the GPU process.
+func (r *procRow) pid() int {
+	if r.child != nil {
+		return r.child.PID
+	}
+	return r.p.PID
 }
 
 // procColumn is a sortable column of the process table.
@@ -36,9 +47,18 @@ type procPane struct {
 	rows    []procRow
 	// cmdWidth is what the COMMAND column gets at the current width.
 	cmdWidth int
+	tree     bool // T: children (DataLoader workers) under each GPU process
+	filter   string
+	// filtering is set while the user types the filter after /.
+	filtering bool
+	// firstRowLine is the pane line of the first table row (mouse clicks).
+	firstRowLine int
 }
 
 func hostOf(r *procRow) *sampler.Proc {
+	if r.child != nil {
+		return r.child
+	}
 	if r.p.Host != nil {
 		return r.p.Host
 	}
@@ -55,14 +75,14 @@ func newProcPane(c *common) *procPane {
 	cpu := func(r *procRow) sampler.Metric { return hostOf(r).CPU }
 	rss := func(r *procRow) sampler.Metric { return hostOf(r).RSS }
 	p.cols = []procColumn{
-		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.p.PID) },
+		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.pid()) },
 			key: func(r *procRow) float64 { return float64(r.p.PID) }},
 		{name: "USER", width: 8, cell: func(r *procRow) string { return orDash(hostOf(r).User) }},
-		{name: "GPU", width: 3, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.gpu) },
+		{name: "GPU", width: 3, right: true, cell: gpuSide(func(r *procRow) string { return fmt.Sprint(r.gpu) }),
 			key: func(r *procRow) float64 { return float64(r.gpu) }},
-		{name: "T", width: 3, cell: func(r *procRow) string { return r.p.Type }},
-		{name: "GPU-MEM", width: 8, right: true, cell: func(r *procRow) string { return fmtMetricBytes(r.p.MemUsed) }, key: metric(gpuMem)},
-		{name: "SM%", width: 4, right: true, cell: func(r *procRow) string { return fmtPct(r.p.SMUtil) }, key: metric(sm)},
+		{name: "T", width: 3, cell: gpuSide(func(r *procRow) string { return r.p.Type })},
+		{name: "GPU-MEM", width: 8, right: true, cell: gpuSide(func(r *procRow) string { return fmtMetricBytes(r.p.MemUsed) }), key: metric(gpuMem)},
+		{name: "SM%", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return fmtPct(r.p.SMUtil) }), key: metric(sm)},
 		{name: "CPU%", width: 5, right: true, cell: func(r *procRow) string { return fmtPct(hostOf(r).CPU) }, key: metric(cpu)},
 		{name: "RSS", width: 6, right: true, cell: func(r *procRow) string { return fmtMetricBytes(hostOf(r).RSS) }, key: metric(rss)},
 		{name: "TIME", width: 6, right: true, cell: func(r *procRow) string { return p.runtime(r) },
@@ -85,12 +105,21 @@ func orDash(s string) string {
 // than the tail of the arguments.
 func command(r *procRow, w int) string {
 	h := r.p.Host
+	if r.child != nil {
+		h = r.child
+	}
 	if h == nil {
-		return "? (not visible from here: another PID namespace)"
+		return "?" // another PID namespace: the pane says so once
 	}
 	cmd := h.Cmdline
 	if cmd == "" {
 		cmd = h.Name
+	}
+	if h.Container != "" { // container id from the cgroup, 12 chars like docker ps
+		cmd = "[" + h.Container[:min(12, len(h.Container))] + "] " + cmd
+	}
+	if r.child != nil {
+		return "└ " + truncateW(cmd, w-2)
 	}
 	if n := len(h.Children); n > 0 {
 		suffix := fmt.Sprintf(" (+%d)", n)
@@ -126,6 +155,24 @@ func (p *procPane) cycleSort(reverse bool) {
 	p.invalidate()
 }
 
+// gpuSide blanks a GPU-side cell on a child row (workers hold no GPU).
+func gpuSide(f func(r *procRow) string) func(r *procRow) string {
+	return func(r *procRow) string {
+		if r.child != nil {
+			return ""
+		}
+		return f(r)
+	}
+}
+
+// truncateW cuts to w cells when w > 0 (0: uncut).
+func truncateW(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return truncate(s, w)
+}
+
 func (p *procPane) move(d int) {
 	p.collect() // rows may not be rendered yet
 	p.cursor = min(max(p.cursor+d, 0), max(0, len(p.rows)-1))
@@ -137,10 +184,13 @@ func (p *procPane) View() string { return p.view(p.render) }
 // collect gathers and sorts the rows, largest first unless reversed.
 func (p *procPane) collect() {
 	p.rows = p.rows[:0]
-	if s := p.c.latest(); s != nil {
+	s := p.c.latest()
+	if s != nil {
 		for _, g := range s.GPUs {
 			for _, pr := range g.Procs {
-				p.rows = append(p.rows, procRow{gpu: g.Index, p: pr})
+				if r := (procRow{gpu: g.Index, p: pr}); p.matches(&r) {
+					p.rows = append(p.rows, r)
+				}
 			}
 		}
 	}
@@ -152,6 +202,9 @@ func (p *procPane) collect() {
 		}
 		return (a > b) != p.reverse
 	})
+	if p.tree && s != nil {
+		p.rows = withChildren(p.rows, s.Host)
+	}
 }
 
 func (p *procPane) render() []string {
@@ -162,11 +215,21 @@ func (p *procPane) render() []string {
 	if p.reverse {
 		arrow = "▲"
 	}
-	info := fmt.Sprintf("%d on %d GPUs · sort %s %s", len(p.rows), c.gpuCount, p.cols[p.sortBy].name, arrow)
-	if h := c.latest(); h != nil && h.Host != nil && h.Host.ForeignPIDs {
-		info += " · PIDs from another namespace (container?)"
+	info := fmt.Sprintf("%d rows on %d GPUs · sort %s %s", len(p.rows), c.gpuCount, p.cols[p.sortBy].name, arrow)
+	if p.tree {
+		info += " · tree"
 	}
 	lines := []string{title(st, "Processes", info, focused, p.w)}
+	switch {
+	case p.filtering:
+		lines = append(lines, "  "+st.Key.Render("/")+" "+p.filter+"▏"+st.Muted.Render("  user, command or gpu:N · enter keep · esc clear"))
+	case p.filter != "":
+		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter+st.Muted.Render("  (/ to change)"))
+	}
+	if h := c.latest(); h != nil && h.Host != nil && h.Host.ForeignPIDs {
+		// Said once instead of a column of "not found" (gpuscope in a container).
+		lines = append(lines, "  "+st.Warn.Render("▲")+" processes belong to another PID namespace: run the container with --pid=host")
+	}
 	p.cmdWidth = p.w - 2 // after the cursor column and the fixed columns
 	for _, col := range p.cols {
 		if col.width > 0 {
@@ -186,7 +249,8 @@ func (p *procPane) render() []string {
 		return append(lines, st.Muted.Render("  no GPU processes"))
 	}
 	p.cursor = min(p.cursor, len(p.rows)-1)
-	fit := max(1, p.h-2)
+	p.firstRowLine = len(lines)
+	fit := max(1, p.h-len(lines))
 	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
 	p.top = max(0, min(p.top, len(p.rows)-fit))
 	for i := p.top; i < len(p.rows) && i < p.top+fit; i++ {

@@ -18,8 +18,14 @@ func (m Model) View() string {
 	switch {
 	case m.showHelp:
 		body = m.helpView(m.w, bodyH)
+	case m.confirm != nil:
+		body = m.confirmView(m.w, bodyH)
 	case m.detail.open:
 		body = m.detail.View()
+	case m.gdetail.open:
+		body = m.gdetail.View()
+	case m.showTopo:
+		body = m.topologyView(m.w, bodyH)
 	default:
 		body = m.mainView()
 	}

@@ -1,0 +1,283 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// gpuDetailPane is one GPU in full (enter on a GPU row, or 1…9 for GPU
+// 0…8): time-series charts over the history, the clock-event strip,
+// identity and health, and the processes on it, in a scrollable viewport.
+// It renders only while open, on new data or a resize.
+type gpuDetailPane struct {
+	c    *common
+	w, h int
+	open bool
+	gpu  int
+	vp   viewport.Model
+	// out caches View until the page or the scroll changes: the viewport
+	// re-measures every line on each call (~1.2 ms at 200×50).
+	out string
+	// drawn is the data time of the last rebuild; see chartRefresh.
+	drawn time.Time
+}
+
+// chartRefresh bounds how often new data rebuilds the charts (chosen here:
+// a rebuild of eight ntcharts charts costs 9-22 ms at 200×50 on a shared
+// 2-core machine (15 ms with 24-bit colour), see
+// BenchmarkGPUDetailPushView200x50; at most twice a second keeps a 100 ms
+// sampling interval under 4% of a core, and at the default 1 s every tick
+// still redraws).
+const chartRefresh = 500 * time.Millisecond
+
+// onData rebuilds the page for a new snapshot, at most every chartRefresh.
+func (p *gpuDetailPane) onData(t time.Time) {
+	if t.Sub(p.drawn) >= chartRefresh || t.Before(p.drawn) {
+		p.refresh()
+	}
+}
+
+func newGPUDetailPane(c *common) *gpuDetailPane {
+	return &gpuDetailPane{c: c, vp: viewport.New(0, 0)}
+}
+
+func (p *gpuDetailPane) SetSize(w, h int) {
+	p.w, p.h, p.out = w, h, ""
+	p.vp.Width, p.vp.Height = w, max(0, h-1)
+	if p.open {
+		p.refresh()
+	}
+}
+
+// show opens GPU gpu, scrolled to the top.
+func (p *gpuDetailPane) show(gpu int) {
+	p.open, p.gpu = true, gpu
+	p.refresh()
+	p.vp.GotoTop()
+}
+
+func (p *gpuDetailPane) refresh() {
+	p.out = ""
+	if s := p.c.latest(); s != nil {
+		p.drawn = s.Time
+	}
+	y := p.vp.YOffset
+	p.vp.SetContent(strings.Join(p.content(), "\n"))
+	p.vp.SetYOffset(y)
+}
+
+func (p *gpuDetailPane) Update(msg tea.Msg) {
+	p.vp, _ = p.vp.Update(msg)
+	p.out = ""
+}
+
+func (p *gpuDetailPane) View() string {
+	if p.out == "" {
+		p.out = p.render()
+	}
+	return p.out
+}
+
+func (p *gpuDetailPane) render() string {
+	info := fmt.Sprintf("GPU %d · esc back · ←→ GPU · ↑↓ scroll · %3.0f%%", p.gpu, p.vp.ScrollPercent()*100)
+	return title(p.c.st, "GPU detail", info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+}
+
+// content is the whole page: identity, clock events, charts, processes.
+func (p *gpuDetailPane) content() []string {
+	c, st := p.c, p.c.st
+	s := c.latest()
+	if s == nil || p.gpu >= len(s.GPUs) {
+		return []string{st.Muted.Render(fmt.Sprintf("  GPU %d: no data", p.gpu))}
+	}
+	g := &s.GPUs[p.gpu]
+	lines := p.identity(g)
+	if g.Lost {
+		return append(lines, st.Crit.Render("  fell off the bus (GPU_IS_LOST): no readings; check dmesg for Xid 79"))
+	}
+	lines = append(lines, "", st.Title.Render("Clock event reasons")+st.Muted.Render(" (█ active, one cell per sample, newest right)"))
+	lines = append(lines, p.clockStrip()...)
+	lines = append(lines, "")
+	lines = append(lines, p.charts(g)...)
+	lines = append(lines, "", st.Title.Render(fmt.Sprintf("Processes on GPU %d", g.Index)))
+	return append(lines, p.procLines(g)...)
+}
+
+// Chart geometry (chosen here: 56 columns fit a readable braille chart with
+// its axis labels; 9 lines give a title, a note, 5 plot rows and the axis).
+const (
+	chartMinWidth = 56
+	chartHeight   = 9
+)
+
+// charts lays the chart specs out in as many columns as fit.
+func (p *gpuDetailPane) charts(g *sampler.GPU) []string {
+	specs := gpuCharts(p.c.st, g)
+	cols := max(1, (p.w+1)/(chartMinWidth+1))
+	cw := (p.w - (cols - 1)) / cols
+	var out []string
+	for i := 0; i < len(specs); i += cols {
+		acc, accW := "", 0
+		for j := i; j < i+cols && j < len(specs); j++ {
+			block := fitBlock(drawChart(p.c, p.gpu, specs[j], cw, chartHeight), cw, chartHeight, false)
+			if accW == 0 {
+				acc, accW = block, cw
+				continue
+			}
+			acc, accW = joinColumns(acc, accW, block), accW+1+cw
+		}
+		out = append(out, strings.Split(acc, "\n")...)
+	}
+	return out
+}
+
+// identity is the name, ids, state and health of g.
+func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
+	st := p.c.st
+	kv := func(k, v string) string { return st.Muted.Render(k+" ") + v }
+	link := fmt.Sprintf("Gen%s/%s ×%s/%s", fmtUnit(g.PCIeGen, ""), fmtUnit(g.PCIeGenMax, ""), fmtUnit(g.PCIeWidth, ""), fmtUnit(g.PCIeWidthMax, ""))
+	pstate := naText
+	if g.PState.OK {
+		pstate = fmt.Sprintf("P%.0f", g.PState.V)
+	}
+	mig := "off"
+	if g.MIG {
+		mig = "on"
+	}
+	remap := fmtUnit(g.RemappedRows, "")
+	if g.RemapPending {
+		remap += st.Warn.Render(" pending")
+	}
+	if g.RemapFailed {
+		remap += st.Crit.Render(" FAILED")
+	}
+	xids := "none"
+	if len(g.Xids) > 0 {
+		var codes []string
+		for _, x := range g.Xids {
+			codes = append(codes, fmt.Sprintf("%d@%s", x.Code, x.Time.Format("15:04:05")))
+		}
+		xids = st.Crit.Render(strings.Join(codes, " "))
+	}
+	ecc := fmtUnit(g.ECCUncorrected, "") + " uncorr / " + fmtUnit(g.ECCCorrected, "") + " corr"
+	if g.ECCUncorrected.OK && g.ECCUncorrected.V > 0 {
+		ecc = st.Crit.Render(ecc)
+	}
+	items := []string{kv("UUID", orDash(g.UUID)), kv("bus", orDash(g.BusID)), kv("P-state", pstate),
+		kv("persistence", orDash(g.Persistence)), kv("compute", orDash(g.ComputeMode)), kv("MIG", mig),
+		kv("PCIe", link), kv("replays", fmtUnit(g.PCIeReplays, "")), kv("ECC", ecc),
+		kv("remapped rows", remap), kv("Xid", xids), kv("NUMA", fmtUnit(g.NUMANode, "")),
+		kv("CPU affinity", orDash(g.CPUAffinity)), kv("NVLinks", nvlinkSummary(g))}
+	head := st.Bold.Render(fmt.Sprintf("GPU %d  %s", g.Index, orDash(g.Name))) + st.Muted.Render("  "+orDash(g.Arch))
+	return append([]string{head}, flow(items, p.w)...)
+}
+
+// flow packs items into lines of at most w cells, two spaces apart, so a
+// narrow terminal wraps the identity block instead of cutting it.
+func flow(items []string, w int) []string {
+	var out []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case widthOf(line)+2+widthOf(it) <= w:
+			line += "  " + it
+		default:
+			out = append(out, line)
+			line = it
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// nvlinkSummary is "18 active, 0 replay/recovery/CRC errors" or n/a.
+func nvlinkSummary(g *sampler.GPU) string {
+	if len(g.NVLinks) == 0 {
+		return naText
+	}
+	active := 0
+	var errs uint64
+	for _, l := range g.NVLinks {
+		if l.Active {
+			active++
+		}
+		errs += l.Replay + l.Recovery + l.CRC
+	}
+	return fmt.Sprintf("%d/%d active, %d errors", active, len(g.NVLinks), errs)
+}
+
+// clockReasons are the strip's rows, in the order people ask about them.
+var clockReasons = []struct {
+	name string
+	bits uint64
+}{
+	{"power cap", sampler.ClockSwPowerCap},
+	{"power brake", sampler.ClockHwPowerBrake},
+	{"sw thermal", sampler.ClockSwThermal},
+	{"hw thermal", sampler.ClockHwThermal},
+	{"hw slowdown", sampler.ClockHwSlowdown},
+	{"sync boost", sampler.ClockSyncBoost},
+	{"idle", sampler.ClockGpuIdle},
+}
+
+// clockStrip is one row per reason, one cell per snapshot: where each was
+// active over the history.
+func (p *gpuDetailPane) clockStrip() []string {
+	c, st := p.c, p.c.st
+	const label = 13
+	n := max(1, p.w-label-2)
+	first := max(0, c.hist.len()-n)
+	var out []string
+	for _, r := range clockReasons {
+		var b strings.Builder
+		known := false
+		for i := first; i < c.hist.len(); i++ {
+			s := c.hist.at(i)
+			switch {
+			case p.gpu >= len(s.GPUs) || !s.GPUs[p.gpu].ClockEvents.OK:
+				b.WriteByte(' ')
+			case s.GPUs[p.gpu].ClockEvents.Has(r.bits):
+				known = true
+				b.WriteString("█")
+			default:
+				known = true
+				b.WriteString("·")
+			}
+		}
+		strip := b.String()
+		if !known {
+			strip = st.Muted.Render(naText)
+		} else if r.bits&(sampler.ClockHwSlowdown|sampler.ClockHwThermal|sampler.ClockHwPowerBrake) != 0 {
+			strip = st.Crit.Render(strip)
+		} else if r.bits != sampler.ClockGpuIdle {
+			strip = st.Warn.Render(strip)
+		}
+		out = append(out, "  "+padRight(r.name, label)+strip)
+	}
+	return out
+}
+
+// procLines are the processes on g with their host side.
+func (p *gpuDetailPane) procLines(g *sampler.GPU) []string {
+	st := p.c.st
+	if len(g.Procs) == 0 {
+		return []string{st.Muted.Render("  no processes")}
+	}
+	out := []string{st.Muted.Render(fmt.Sprintf("  %7s %-8s %8s %4s %5s %s", "PID", "USER", "GPU-MEM", "SM%", "CPU%", "COMMAND"))}
+	for _, pr := range g.Procs {
+		r := procRow{gpu: g.Index, p: pr}
+		h := hostOf(&r)
+		out = append(out, fmt.Sprintf("  %7d %-8s %8s %4s %5s %s", pr.PID, truncate(orDash(h.User), 8), fmtMetricBytes(pr.MemUsed),
+			fmtPct(pr.SMUtil), fmtPct(h.CPU), command(&r, max(10, p.w-42))))
+	}
+	return out
+}

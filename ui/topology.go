@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// topoLegend is what `nvidia-smi topo -m` prints under its matrix.
+var topoLegend = [][2]string{
+	{"X", "self"},
+	{"NV#", "bonded set of # NVLinks"},
+	{"PIX", "at most one PCIe bridge"},
+	{"PXB", "multiple PCIe bridges, no host bridge"},
+	{"PHB", "through a PCIe host bridge (the CPU)"},
+	{"NODE", "PCIe + interconnect between host bridges in one NUMA node"},
+	{"SYS", "PCIe + the SMP interconnect between NUMA nodes (QPI/UPI/xGMI)"},
+}
+
+// jobPair is two GPUs one multi-GPU job uses over a path that is not NVLink.
+type jobPair struct {
+	a, b int
+	link string
+	job  string // "torchrun, PPID 2000" or "PID 2100" (one process, several GPUs)
+}
+
+// gpuJobs groups GPUs by job: GPU processes that share a parent (torchrun
+// ranks, mp.spawn children) or one PID on several GPUs. PPID ≤ 1 (init,
+// unknown) is no job.
+func gpuJobs(s *sampler.Snapshot) map[string][]int {
+	jobs := map[string][]int{}
+	add := func(key string, gpu int) {
+		for _, g := range jobs[key] {
+			if g == gpu {
+				return
+			}
+		}
+		jobs[key] = append(jobs[key], gpu)
+	}
+	for _, g := range s.GPUs {
+		for _, pr := range g.Procs {
+			add(fmt.Sprintf("PID %d", pr.PID), g.Index)
+			if pr.Host != nil && pr.Host.PPID > 1 {
+				key := fmt.Sprintf("PPID %d", pr.Host.PPID)
+				if s.Host != nil {
+					if parent := s.Host.Procs[pr.Host.PPID]; parent != nil && parent.Name != "" {
+						key = fmt.Sprintf("%s, PPID %d", truncate(parent.Name, 20), pr.Host.PPID)
+					}
+				}
+				add(key, g.Index)
+			}
+		}
+	}
+	for k, gs := range jobs {
+		if len(gs) < 2 {
+			delete(jobs, k)
+		}
+	}
+	return jobs
+}
+
+// slowPairs are the GPU pairs of one job whose link is not NVLink: where
+// collective communication waits come from (seed 002 §3.3).
+func slowPairs(s *sampler.Snapshot) []jobPair {
+	if s.Topology == nil {
+		return nil
+	}
+	links := s.Topology.Links
+	var out []jobPair
+	seen := map[[2]int]bool{}
+	jobs := gpuJobs(s)
+	keys := make([]string, 0, len(jobs))
+	for k := range jobs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		gs := jobs[k]
+		sort.Ints(gs)
+		for i := 0; i < len(gs); i++ {
+			for j := i + 1; j < len(gs); j++ {
+				a, b := gs[i], gs[j]
+				if a >= len(links) || b >= len(links[a]) || seen[[2]int{a, b}] {
+					continue
+				}
+				if l := links[a][b]; !strings.HasPrefix(l, "NV") && l != "X" && l != "" {
+					seen[[2]int{a, b}] = true
+					out = append(out, jobPair{a, b, l, k})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// topologyView is the `t` page: the matrix, CPU affinity and NUMA node per
+// GPU, the legend and the highlighted slow pairs.
+func (m Model) topologyView(w, h int) string {
+	st := m.c.st
+	lines := []string{title(st, "Topology", "esc back · ↑↓ scroll · like nvidia-smi topo -m · ! = one job, no NVLink", true, w)}
+	s := m.c.latest()
+	if s == nil || s.Topology == nil || len(s.Topology.Links) == 0 {
+		lines = append(lines, st.Muted.Render("  topology not known yet (read on the slow tier, every 10 s; n/a from logs and old recordings)"))
+		return fitBlock(lines, w, h, false)
+	}
+	links := s.Topology.Links
+	n := len(links)
+	slow := map[[2]int]bool{}
+	pairs := slowPairs(s)
+	for _, p := range pairs {
+		slow[[2]int{p.a, p.b}], slow[[2]int{p.b, p.a}] = true, true
+	}
+	// Cells are 5 wide ("NV18!"); when the matrix would not fit, NV# shrinks
+	// to NV (the count goes to the legend line).
+	cw, label := 6, 6
+	if label+n*cw > w {
+		cw = 5
+	}
+	short := label+n*cw > w
+	if short {
+		cw = 4
+	}
+	affW := 0
+	if room := w - label - n*cw; room >= 16 {
+		affW = min(room, 26) // "0-55,112-167" fits with room; NUMA follows
+	}
+	hdr := padRight("", label)
+	for j := 0; j < n; j++ {
+		name := fmt.Sprintf("GPU%d", j)
+		if short {
+			name = fmt.Sprint(j)
+		}
+		hdr += padRight(name, cw)
+	}
+	if affW > 0 {
+		hdr += padRight("CPU affinity", max(0, affW-6)) + "NUMA"
+	}
+	lines = append(lines, st.Bold.Render(hdr))
+	for i := 0; i < n; i++ {
+		row := padRight(fmt.Sprintf("GPU%d", i), label)
+		for j := 0; j < n && j < len(links[i]); j++ {
+			cell := links[i][j]
+			if short && strings.HasPrefix(cell, "NV") {
+				cell = "NV"
+			}
+			if slow[[2]int{i, j}] {
+				row += st.Crit.Render(padRight(cell+"!", cw))
+			} else if cell == "X" {
+				row += st.Muted.Render(padRight(cell, cw))
+			} else {
+				row += padRight(cell, cw)
+			}
+		}
+		if affW > 0 {
+			aff, numa := gpuAffinity(s, i)
+			row += padRight(aff, max(0, affW-6)) + numa
+		}
+		lines = append(lines, row)
+	}
+	if affW == 0 {
+		lines = append(lines, "", st.Title.Render("CPU affinity · NUMA"))
+		for i := 0; i < n; i++ {
+			aff, numa := gpuAffinity(s, i)
+			lines = append(lines, fmt.Sprintf("GPU%-3d %s · NUMA %s", i, aff, numa))
+		}
+	}
+	lines = append(lines, "")
+	if len(pairs) == 0 {
+		lines = append(lines, st.OK.Render("✓")+" no multi-GPU job talks over a path slower than NVLink")
+	}
+	for _, p := range pairs {
+		lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link (seed 002 §3.3)", p.a, p.b, p.job, p.link))
+	}
+	lines = append(lines, "", st.Title.Render("Legend"))
+	for _, l := range topoLegend {
+		lines = append(lines, "  "+st.Key.Render(padRight(l[0], 5))+" "+l[1])
+	}
+	if short {
+		lines = append(lines, st.Muted.Render("  (narrow terminal: NV# shown as NV)"))
+	}
+	// Scroll below the title when the page is taller than the screen.
+	c := m.c
+	c.topoScroll = max(0, min(c.topoScroll, len(lines)-h))
+	if c.topoScroll > 0 {
+		lines = append(lines[:1:1], lines[1+c.topoScroll:]...)
+	}
+	return fitBlock(lines, w, h, false)
+}
+
+// gpuAffinity is GPU i's CPU affinity and NUMA node, n/a when unknown.
+func gpuAffinity(s *sampler.Snapshot, i int) (string, string) {
+	if i >= len(s.GPUs) {
+		return naText, naText
+	}
+	g := &s.GPUs[i]
+	aff := g.CPUAffinity
+	if aff == "" {
+		aff = naText
+	}
+	return aff, fmtUnit(g.NUMANode, "")
+}
