@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -30,6 +31,7 @@ import (
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
+	"github.com/gpuscope/gpuscope/ui/report"
 )
 
 // Set by the linker (-X main.version=...) in release builds.
@@ -94,6 +96,7 @@ type dashFlags struct {
 	once         bool
 	json         bool
 	cpuprofile   string
+	readonly     bool
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -135,10 +138,12 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
 	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
+	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
-	cmd.AddCommand(newVersionCmd(stdout), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr))
+	cmd.AddCommand(newVersionCmd(stdout), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout),
+		newReplayCmd(stderr))
 	return cmd
 }
 
@@ -342,29 +347,40 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	defer cancel()
 	snaps := make(chan sampler.Snapshot, 1)
 	engine := diagnose.NewEngine(diagnose.Options{})
-	m := ui.New(ui.Options{
-		Styles:      styles,
-		Snapshots:   snaps,
-		Diagnoser:   engine,
-		Levels:      levelsView,
-		Checklist:   checklistView,
-		Playbook:    playbookPage,
-		SetInterval: s.SetInterval,
-		Interval:    f.interval,
-		Badge:       badge,
-		Rules:       len(diagnose.Rules),
-	})
+	opts := dashboardOptions(styles, badge, f.interval)
+	opts.Snapshots, opts.Diagnoser, opts.SetInterval = snaps, engine, s.SetInterval
+	// Live only: the demo's and a replay's PIDs are not this machine's
+	// processes, and signalling them could hit an unrelated one.
+	opts.ReadOnly = f.readonly
+	if badge == "LIVE" {
+		opts.Kill = syscall.Kill
+	}
+	m := ui.New(opts)
 	for _, snap := range history {
 		m = m.Push(snap)
 	}
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
 	go s.Run(ctx, snaps, nil)
-	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run()
+	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run()
 	if err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
+}
+
+// dashboardOptions are the dashboard's settings shared by the live view and
+// replay: the diagnosis views, the playbook and the labels.
+func dashboardOptions(styles themes.Styles, badge string, interval time.Duration) ui.Options {
+	return ui.Options{
+		Styles:    styles,
+		Levels:    levelsView,
+		Checklist: checklistView,
+		Playbook:  playbookPage,
+		Interval:  interval,
+		Badge:     badge,
+		Rules:     len(diagnose.Rules),
+	}
 }
 
 func levelsView(window []sampler.Snapshot, gpu int) ui.LevelsView {
@@ -456,7 +472,7 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 	if fast && f.duration == 0 {
 		f.duration = demoRecordDefault
 	}
-	rec := recorder{engine: diagnose.NewEngine(diagnose.Options{})}
+	rec := recorder{tracker: diagnose.NewTracker(diagnose.Options{})}
 	first := src.Tick(start)
 	if rec.w, err = record.Create(f.out, record.HeaderFor(first, f.interval)); err != nil {
 		return err
@@ -478,15 +494,13 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 
 // recorder writes snapshots with the findings of the diagnosis at that moment.
 type recorder struct {
-	w      *record.Writer
-	engine *diagnose.Engine
-	hist   diagnose.History
-	n      int
+	w       *record.Writer
+	tracker *diagnose.Tracker
+	n       int
 }
 
 func (r *recorder) write(s sampler.Snapshot) error {
-	fs := r.engine.Evaluate(r.hist.Push(s))
-	raw, err := json.Marshal(fs)
+	raw, err := json.Marshal(r.tracker.Push(s))
 	if err != nil {
 		return fmt.Errorf("record: encode findings: %w", err)
 	}
@@ -519,4 +533,113 @@ func (r *recorder) live(s *sampler.Sampler, dur time.Duration, stderr io.Writer)
 			}
 		}
 	}
+}
+
+// reportFormats are the --format values of report (compare has no html).
+var reportFormats = []string{"text", "markdown", "json", "html"}
+
+func newReportCmd(stdout io.Writer) *cobra.Command {
+	var format, from, to string
+	cmd := &cobra.Command{
+		Use:   "report FILE",
+		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
+		Long: `report reads a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
+wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
+nvidia-smi -q -x XML — detected from its content, and prints the environment,
+per GPU the distribution of GPU-Util / SM activity / tensor activity, memory
+peak, power, temperature and time throttled, and the findings with evidence
+and time ranges. The markdown form is a benchmark.md to keep in the project
+(seed 000 §8.1); html is one self-contained page with charts.`,
+		Example: `  gpuscope report run.jsonl
+  gpuscope report run.jsonl --format markdown > benchmark.md
+  gpuscope report run.jsonl.gz --format html > run.html
+  gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := reportOptions(format, reportFormats, from, to)
+			if err != nil {
+				return err
+			}
+			r, err := report.BuildFile(args[0], opts)
+			if err != nil {
+				return err
+			}
+			return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&format, "format", "text", "text, markdown, json or html")
+	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
+	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
+	return cmd
+}
+
+func newCompareCmd(stdout io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "compare BASE AFTER",
+		Short: "Compare two recordings or logs: figures side by side, findings resolved or new, a verdict",
+		Long: `compare reports both files and prints, per GPU, the figures of BASE and AFTER
+with the change, the findings that went away, appeared or persisted, and a
+one-line verdict. Record a baseline, change one thing, record again, compare
+(seed 000 §8.1, seed 002 §2.3).`,
+		Example: `  gpuscope compare before.jsonl after.jsonl
+  gpuscope compare before.jsonl after.jsonl --format markdown >> benchmark.md`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := reportOptions(format, reportFormats[:3], "", "")
+			if err != nil {
+				return err
+			}
+			base, err := report.BuildFile(args[0], opts)
+			if err != nil {
+				return err
+			}
+			after, err := report.BuildFile(args[1], opts)
+			if err != nil {
+				return err
+			}
+			c := report.Compare(base, after)
+			return writeReport(stdout, format, c.Text, c.Markdown, c.JSON, nil)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
+	return cmd
+}
+
+// reportOptions validates --format and parses --from/--to.
+func reportOptions(format string, allowed []string, from, to string) (report.Options, error) {
+	var opts report.Options
+	if !slices.Contains(allowed, format) {
+		return opts, usagef("--format %q: use %s", format, strings.Join(allowed, ", "))
+	}
+	var err error
+	if opts.From, err = parseWhen("--from", from); err != nil {
+		return opts, err
+	}
+	if opts.To, err = parseWhen("--to", to); err != nil {
+		return opts, err
+	}
+	if !opts.From.IsZero() && !opts.To.IsZero() && !opts.To.After(opts.From) {
+		return opts, usagef("--to %s is not after --from %s", to, from)
+	}
+	return opts, nil
+}
+
+func parseWhen(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, usagef(`%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
+}
+
+// writeReport renders in the chosen format; html may be nil (compare).
+func writeReport(w io.Writer, format string, text, md, js, html func(io.Writer) error) error {
+	render := map[string]func(io.Writer) error{"text": text, "markdown": md, "json": js, "html": html}[format]
+	return render(w)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,5 +139,38 @@ func TestRecordDemoFastAndReadBack(t *testing.T) {
 	}
 	if n != 180 || !starved {
 		t.Fatalf("read %d snapshots (want 180); input_starved recorded: %v", n, starved)
+	}
+}
+
+// replay: a missing file is one line and exit 1; a file without snapshots
+// says so; a speed not on the list is a usage error.
+func TestReplayBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.jsonl")
+	w, err := record.Create(empty, record.Header{Host: "n1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "nosuch.jsonl")
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"replay", missing}, 1, "open " + missing + ": no such file or directory"},
+		{[]string{"replay", empty}, 1, empty + ": no snapshots"},
+		{[]string{"replay", empty, "--speed", "3"}, 2, "--speed 3: use 0.5, 1, 2, 5, 10, 60"},
+		{[]string{"replay"}, 2, "accepts 1 arg"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := run(c.args, &out, &errb)
+		msg := errb.String()
+		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line with %q", c.args, code, msg, c.code, c.want)
+		}
 	}
 }

@@ -73,15 +73,13 @@ func runOne(scenario string, seed int64, dur, interval time.Duration) (seedRun, 
 		return seedRun{}, err
 	}
 	s := demo.Sampler(scenario)
-	engine := diagnose.NewEngine(diagnose.Options{})
+	tracker := diagnose.NewTracker(diagnose.Options{})
 	out := seedRun{rules: map[string]bool{}}
 	opens := map[findingKey]int{}
 	open := map[findingKey]bool{}
-	var hist diagnose.History
 	for t := start; t.Before(start.Add(dur)); t = t.Add(interval) {
-		win := hist.Push(s.Tick(t))
 		now := map[findingKey]bool{}
-		for _, f := range engine.Evaluate(win) {
+		for _, f := range tracker.Push(s.Tick(t)) {
 			k := findingKey{f.Rule, f.GPU}
 			now[k] = true
 			out.rules[f.Rule] = true

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// BenchmarkFirstFrameDemo measures, per start, the wall time from exec of
+// the built binary (--demo, 200x50 pty) until its first frame shows all 8
+// GPUs: process start, two minutes of pre-rolled simulated history, the
+// first diagnosis and the first render. Budget: 150 ms (DESIGN.md).
+func BenchmarkFirstFrameDemo(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "gpuscope")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(bin, "--demo")
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+		start := time.Now()
+		ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var seen strings.Builder
+		buf := make([]byte, 64<<10)
+		for strings.Count(seen.String(), "H200") < 8 {
+			n, err := ptmx.Read(buf)
+			if err != nil {
+				b.Fatalf("read: %v", err)
+			}
+			seen.Write(buf[:n])
+		}
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "ms/first-frame")
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		ptmx.Close()
+	}
+}
+
+// BenchmarkNoGPUStart measures `gpuscope --once` on a machine without the
+// NVIDIA driver: the failed NVML load, the explanation and a host reading.
+func BenchmarkNoGPUStart(b *testing.B) {
+	if _, ok := os.LookupEnv("NVIDIA_VISIBLE_DEVICES"); ok {
+		b.Skip("a GPU environment")
+	}
+	bin := filepath.Join(b.TempDir(), "gpuscope")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if out, err := exec.Command(bin, "--once").CombinedOutput(); err != nil {
+			b.Fatalf("--once: %v\n%s", err, out)
+		}
+	}
+}

@@ -1,0 +1,24 @@
+package node
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkDemoTick is one full sampler tick of the demo node: the simulator
+// steps 1 s, the production NVML reader reads 8 GPUs through the fake NVML
+// (~200 calls), the simulated host is read and processes are joined.
+func BenchmarkDemoTick(b *testing.B) {
+	d, err := NewDemo("mixed", 1, t0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := d.Sampler("mixed")
+	t := t0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t = t.Add(time.Second)
+		s.Tick(t)
+	}
+}

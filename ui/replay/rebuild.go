@@ -1,0 +1,144 @@
+package replay
+
+import (
+	"sort"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui"
+)
+
+// gate switches the dashboard's analysis off while a rebuild backfills
+// history that only the sparklines need: evaluating it would cost a
+// diagnosis per snapshot and would leave no trace once the window passed.
+type gate struct{ on bool }
+
+// gated wraps the diagnoser and the per-push views of opts behind g.
+func gated(opts ui.Options, d ui.Diagnoser, g *gate) ui.Options {
+	if d != nil {
+		opts.Diagnoser = gatedDiagnoser{d, g}
+	} else {
+		opts.Diagnoser = nil
+	}
+	if levels := opts.Levels; levels != nil {
+		opts.Levels = func(w []sampler.Snapshot, gpu int) ui.LevelsView {
+			if !g.on {
+				return ui.LevelsView{}
+			}
+			return levels(w, gpu)
+		}
+	}
+	if steps := opts.Checklist; steps != nil {
+		opts.Checklist = func(w []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
+			if !g.on {
+				return nil
+			}
+			return steps(w, fs)
+		}
+	}
+	return opts
+}
+
+type gatedDiagnoser struct {
+	d ui.Diagnoser
+	g *gate
+}
+
+func (d gatedDiagnoser) Evaluate(w []sampler.Snapshot) []diagnose.Finding {
+	if !d.g.on {
+		return nil
+	}
+	return d.d.Evaluate(w)
+}
+
+// rebuild makes a fresh dashboard showing snapshot i as it looked live:
+// history backfilled for the sparklines, then the rules' window plus
+// settle re-diagnosed by a new diagnoser, then the user's navigation keys
+// replayed so focus, selection and sort survive the jump.
+func (m Model) rebuild(i int) Model {
+	var d ui.Diagnoser
+	if m.opts.NewDiagnoser != nil {
+		d = m.opts.NewDiagnoser()
+	}
+	m.gate = &gate{}
+	m.inner = ui.New(gated(m.opts.UI, d, m.gate))
+	m, _ = m.updateInner(m.innerSize())
+	from := m.diagnoseFrom(i)
+	for j := max(0, from-backfill); j < from; j++ {
+		m.inner = m.inner.Push(m.timeline[j])
+	}
+	m.gate.on = true
+	for j := from; j <= i; j++ {
+		m.inner = m.inner.Push(m.timeline[j])
+	}
+	for _, k := range m.keys {
+		m, _ = m.updateInner(k)
+	}
+	m.cursor = i
+	return m
+}
+
+// handleKey: timeline keys here; space never reaches the dashboard (its
+// pause would freeze the replay's pushes); the rest goes to the dashboard.
+func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case " ":
+		m.playing = !m.playing
+		if m.playing && m.cursor >= len(m.timeline)-1 {
+			m = m.seek(0) // play at END starts over
+		}
+		return m.reschedule()
+	case "left":
+		m.playing = false
+		return m.seek(m.cursor - 1).reschedule()
+	case "right":
+		m.playing = false
+		return m.seek(m.cursor + 1).reschedule()
+	case "[":
+		return m.seek(m.indexAt(-jumpStep)).reschedule()
+	case "]":
+		return m.seek(m.indexAt(jumpStep)).reschedule()
+	case "home":
+		return m.seek(0).reschedule()
+	case "end":
+		m.playing = false
+		return m.seek(len(m.timeline) - 1).reschedule()
+	case "<", ",", "-", "_":
+		m.speedIdx = max(0, m.speedIdx-1)
+		return m.reschedule()
+	case ">", ".", "+", "=":
+		m.speedIdx = min(len(Speeds())-1, m.speedIdx+1)
+		return m.reschedule()
+	case "ctrl+c", "q":
+		return m, tea.Quit
+	}
+	if len(m.keys) < maxKeyLog {
+		m.keys = append(m.keys, k)
+	}
+	return m.updateInner(k)
+}
+
+// reschedule drops pending ticks and schedules the next one; playback
+// stops at the end.
+func (m Model) reschedule() (tea.Model, tea.Cmd) {
+	if m.cursor >= len(m.timeline)-1 {
+		m.playing = false
+	}
+	m.gen++
+	return m, m.schedule()
+}
+
+// indexAt is the first snapshot at or after the cursor's time plus d, at
+// least one step from the cursor when there is one.
+func (m Model) indexAt(d time.Duration) int {
+	t := m.timeline[m.cursor].Time.Add(d)
+	i := sort.Search(len(m.timeline), func(j int) bool { return !m.timeline[j].Time.Before(t) })
+	if d > 0 {
+		i = max(i, m.cursor+1)
+	} else {
+		i = min(i, m.cursor-1)
+	}
+	return min(max(i, 0), len(m.timeline)-1)
+}

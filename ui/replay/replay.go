@@ -1,0 +1,263 @@
+// Package replay is `gpuscope replay`: the dashboard (ui.Model, wrapped, not
+// changed) over a recording loaded up front, with a timeline to play, pause,
+// step and jump through it. The diagnosis is recomputed at each point as it
+// was live: stepping forward pushes the next snapshot; going back or far
+// ahead rebuilds the dashboard with a fresh Diagnoser and re-feeds it the
+// history before the new point.
+//
+// The whole timeline is held in memory (~5-20 KB a snapshot, so an hour at
+// 1 s is tens of MB); a 24 h recording is better read with `gpuscope report`.
+package replay
+
+import (
+	"sort"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui"
+)
+
+// Options configure a replay.
+type Options struct {
+	// UI is the dashboard's configuration, reused at every rebuild. Its
+	// Snapshots, Diagnoser and SetInterval are ignored: the replay feeds
+	// snapshots itself and builds diagnosers with NewDiagnoser.
+	UI ui.Options
+	// NewDiagnoser returns a diagnoser with no history (diagnose.NewEngine);
+	// nil: no findings.
+	NewDiagnoser func() ui.Diagnoser
+	// Name is what the timeline calls the recording (the file's base name).
+	Name string
+	// Speed is the initial playback speed, rounded to the nearest of Speeds
+	// (default 1).
+	Speed float64
+	// Paused starts the replay paused instead of playing.
+	Paused bool
+}
+
+// Speeds are the playback speeds the speed keys step through.
+func Speeds() []float64 { return []float64{0.5, 1, 2, 5, 10, 60} }
+
+// Chosen here: one frame per 100 ms is the dashboard's frame rate (main's
+// frameRate of 10 fps); at higher speeds a tick advances several snapshots
+// instead of ticking faster than the screen repaints.
+const minFrame = 100 * time.Millisecond
+
+// jumpStep is what [ and ] move (the issue's "jump 10 s").
+const jumpStep = 10 * time.Second
+
+// Chosen here: the engine's hysteresis remembers 30 s of evaluations
+// (diagnose's closeAfter); re-evaluating twice that on top of the rules'
+// window lets findings that opened before the window settle as they were
+// live, for ~2× the cost of the window alone.
+const settle = 60 * time.Second
+
+// Chosen here: the widest sparkline (200 columns) shows ~160 points, so a
+// rebuild backfills that many snapshots of history, without diagnosis.
+const backfill = 180
+
+// maxKeyLog bounds the keys replayed to restore the view after a rebuild
+// (chosen here: far more than a session of navigation; beyond it the view
+// state after a rebuild is approximate).
+const maxKeyLog = 4096
+
+// tickMsg advances playback; gen drops ticks scheduled before a pause,
+// a speed change or a jump.
+type tickMsg struct{ gen int }
+
+// Model is the replay: the timeline, a cursor and the dashboard showing the
+// snapshot under the cursor.
+type Model struct {
+	opts     Options
+	timeline []sampler.Snapshot
+	interval time.Duration // median gap between snapshots
+	cursor   int           // index of the snapshot shown
+	speedIdx int
+	playing  bool
+	gen      int
+	w, h     int
+	inner    ui.Model
+	gate     *gate
+	keys     []tea.KeyMsg // navigation keys sent to inner, replayed after a rebuild
+}
+
+var _ tea.Model = Model{}
+
+// New builds a replay of timeline (oldest first, at least one snapshot),
+// showing its first snapshot.
+func New(timeline []sampler.Snapshot, opts Options) Model {
+	m := Model{opts: opts, timeline: timeline, interval: medianGap(timeline), playing: !opts.Paused}
+	if opts.Speed <= 0 {
+		opts.Speed = 1
+	}
+	m.speedIdx = nearestSpeed(opts.Speed)
+	if m.opts.UI.Interval <= 0 {
+		m.opts.UI.Interval = m.interval
+	}
+	m.opts.UI.Snapshots, m.opts.UI.SetInterval = nil, nil
+	// A recording's PIDs are not this machine's processes: no signals.
+	m.opts.UI.Kill, m.opts.UI.ReadOnly = nil, true
+	return m.rebuild(0)
+}
+
+// Init starts playback.
+func (m Model) Init() tea.Cmd { return m.schedule() }
+
+// Cursor is the index of the snapshot shown; Len the timeline's length.
+func (m Model) Cursor() int { return m.cursor }
+
+// Len is the number of snapshots in the timeline.
+func (m Model) Len() int { return len(m.timeline) }
+
+// Playing says whether playback runs.
+func (m Model) Playing() bool { return m.playing }
+
+// Speed is the playback speed (a multiple of the recorded pace).
+func (m Model) Speed() float64 { return Speeds()[m.speedIdx] }
+
+// Update handles the timeline keys and ticks and passes the rest on.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		return m.updateInner(m.innerSize())
+	case tickMsg:
+		if msg.gen != m.gen || !m.playing {
+			return m, nil
+		}
+		return m.onTick()
+	case tea.KeyMsg:
+		return m.handleKey(msg)
+	}
+	return m.updateInner(msg)
+}
+
+func (m Model) innerSize() tea.WindowSizeMsg {
+	return tea.WindowSizeMsg{Width: m.w, Height: max(0, m.h-1)}
+}
+
+func (m Model) updateInner(msg tea.Msg) (Model, tea.Cmd) {
+	nm, cmd := m.inner.Update(msg)
+	m.inner = nm.(ui.Model)
+	return m, cmd
+}
+
+// schedule is the next playback tick, or nil when paused or at the end.
+func (m Model) schedule() tea.Cmd {
+	if !m.playing || m.cursor >= len(m.timeline)-1 {
+		return nil
+	}
+	gen := m.gen
+	return tea.Tick(m.tickDelay(), func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+// tickDelay is the wall time until the next snapshot at the current speed,
+// at least minFrame. A hole in the recording (the recorder was stopped) is
+// played as ten intervals rather than waited out (chosen here).
+func (m Model) tickDelay() time.Duration {
+	return max(minFrame, time.Duration(float64(m.recordedStep())/m.Speed()))
+}
+
+// recordedStep is the recorded time to the next snapshot, clamped to
+// (0, 10 intervals].
+func (m Model) recordedStep() time.Duration {
+	if m.cursor >= len(m.timeline)-1 {
+		return m.interval
+	}
+	gap := m.timeline[m.cursor+1].Time.Sub(m.timeline[m.cursor].Time)
+	return min(max(gap, time.Nanosecond), 10*m.interval)
+}
+
+// onTick advances by the recorded time one tick covers (at least one
+// snapshot) and stops at the end.
+func (m Model) onTick() (tea.Model, tea.Cmd) {
+	budget := time.Duration(float64(m.tickDelay()) * m.Speed())
+	n := 0
+	for m.cursor+n < len(m.timeline)-1 {
+		step := m.stepAt(m.cursor + n)
+		if n > 0 && step > budget {
+			break
+		}
+		budget -= step
+		n++
+	}
+	m = m.seek(m.cursor + n)
+	if m.cursor >= len(m.timeline)-1 {
+		m.playing = false
+	}
+	return m, m.schedule()
+}
+
+// stepAt is the clamped recorded gap after snapshot i.
+func (m Model) stepAt(i int) time.Duration {
+	gap := m.timeline[i+1].Time.Sub(m.timeline[i].Time)
+	return min(max(gap, time.Nanosecond), 10*m.interval)
+}
+
+// seek moves the cursor to i: forward by pushing the snapshots in between
+// when that is cheaper than a rebuild, otherwise by a rebuild.
+func (m Model) seek(i int) Model {
+	i = min(max(i, 0), len(m.timeline)-1)
+	switch {
+	case i == m.cursor:
+		return m
+	case i > m.cursor && i-m.cursor <= m.rebuildCost(i):
+		for j := m.cursor + 1; j <= i; j++ {
+			m.inner = m.inner.Push(m.timeline[j])
+		}
+		m.cursor = i
+		return m
+	}
+	return m.rebuild(i)
+}
+
+// rebuildCost is how many snapshots a rebuild at i would diagnose.
+func (m Model) rebuildCost(i int) int { return i - m.diagnoseFrom(i) + 1 }
+
+// diagnoseFrom is the first snapshot a rebuild at i re-evaluates: the
+// rules' window plus settle before it.
+func (m Model) diagnoseFrom(i int) int {
+	cut := m.timeline[i].Time.Add(-(m.window() + settle))
+	return sort.Search(i, func(j int) bool { return !m.timeline[j].Time.Before(cut) })
+}
+
+func (m Model) window() time.Duration {
+	if m.opts.UI.Window > 0 {
+		return m.opts.UI.Window
+	}
+	return diagnose.DefaultWindow
+}
+
+// medianGap is the recording's usual interval (1 s when it cannot tell).
+func medianGap(tl []sampler.Snapshot) time.Duration {
+	var gaps []time.Duration
+	for i := 1; i < len(tl); i++ {
+		if g := tl[i].Time.Sub(tl[i-1].Time); g > 0 {
+			gaps = append(gaps, g)
+		}
+	}
+	if len(gaps) == 0 {
+		return time.Second
+	}
+	sort.Slice(gaps, func(a, b int) bool { return gaps[a] < gaps[b] })
+	return gaps[len(gaps)/2]
+}
+
+func nearestSpeed(s float64) int {
+	best := 0
+	for i, v := range Speeds() {
+		if abs(v-s) < abs(Speeds()[best]-s) {
+			best = i
+		}
+	}
+	return best
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,349 @@
+package replay
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui"
+	"github.com/muesli/termenv"
+)
+
+// t0 is the recordings' clock: fixed so golden files match on every machine.
+var t0 = time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+
+// demoTimeline is seconds from..to-1 of a simulated scenario at 1 s: the
+// same path as `gpuscope record --demo`.
+func demoTimeline(scenario string, from, to int) ([]sampler.Snapshot, error) {
+	d, err := node.NewDemo(scenario, 1, t0)
+	if err != nil {
+		return nil, err
+	}
+	s := d.Sampler(scenario)
+	var out []sampler.Snapshot
+	for i := from; i < to; i++ {
+		out = append(out, s.Tick(t0.Add(time.Duration(i)*time.Second)))
+	}
+	return out, nil
+}
+
+// demo300 is built once: 300 demo ticks cost seconds under -race.
+var demo300 = sync.OnceValues(func() ([]sampler.Snapshot, error) { return demoTimeline("mixed", 0, 300) })
+
+// jobsEnd is 150 s of the mixed node, then its jobs end and 150 s of a
+// healthy node follow: findings close over the next tens of seconds, so
+// what a jump shows depends on the history before it.
+var jobsEnd = sync.OnceValues(func() ([]sampler.Snapshot, error) {
+	mixed, err := demo300()
+	if err != nil {
+		return nil, err
+	}
+	healthy, err := demoTimeline("healthy", 150, 300)
+	return append(append([]sampler.Snapshot(nil), mixed[:150]...), healthy...), err
+})
+
+func sharedTimeline(t *testing.T) []sampler.Snapshot {
+	t.Helper()
+	tl, err := demo300()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// spy is a diagnose.Engine that remembers what it last returned.
+type spy struct {
+	e    *diagnose.Engine
+	last []diagnose.Finding
+}
+
+func (s *spy) Evaluate(w []sampler.Snapshot) []diagnose.Finding {
+	s.last = s.e.Evaluate(w)
+	return s.last
+}
+
+func testStyles() themes.Styles {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	st, err := themes.Build("dark", true)
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
+
+// uiOptions are main's: the three levels and the checklist from diagnose.
+func uiOptions() ui.Options {
+	return ui.Options{
+		Styles: testStyles(), Badge: "REPLAY", Rules: len(diagnose.Rules),
+		Now: func() time.Time { return t0 },
+		Levels: func(w []sampler.Snapshot, gpu int) ui.LevelsView {
+			l := diagnose.ThreeLevels(w, gpu)
+			conv := func(x diagnose.Level) ui.LevelView {
+				return ui.LevelView{Value: x.Value, Label: x.Label, Verdict: x.Verdict}
+			}
+			return ui.LevelsView{KernelRunning: conv(l.KernelRunning), SMFilled: conv(l.SMFilled), Computing: conv(l.Computing)}
+		},
+		Checklist: func(w []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
+			var out []ui.StepView
+			for _, st := range diagnose.Checklist(w, fs) {
+				out = append(out, ui.StepView{N: st.N, Title: st.Title, Status: st.Status, Detail: st.Detail})
+			}
+			return out
+		},
+	}
+}
+
+// newReplay builds a replay whose diagnosers are spies; *last is the spy of
+// the latest rebuild.
+func newReplay(t *testing.T, opts Options, w, h int) (Model, **spy) {
+	t.Helper()
+	return newReplayOf(t, sharedTimeline(t), opts, w, h)
+}
+
+func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (Model, **spy) {
+	t.Helper()
+	last := new(*spy)
+	opts.UI = uiOptions()
+	opts.NewDiagnoser = func() ui.Diagnoser {
+		*last = &spy{e: diagnose.NewEngine(diagnose.Options{})}
+		return *last
+	}
+	m := New(tl, opts)
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return nm.(Model), last
+}
+
+func key(s string) tea.KeyMsg {
+	switch s {
+	case "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func press(t *testing.T, m Model, keys ...string) Model {
+	t.Helper()
+	for _, k := range keys {
+		nm, _ := m.Update(key(k))
+		m = nm.(Model)
+	}
+	return m
+}
+
+func tick(m Model) (Model, tea.Cmd) {
+	nm, cmd := m.Update(tickMsg{m.gen})
+	return nm.(Model), cmd
+}
+
+func TestPlayAdvancesAtSpeed(t *testing.T) {
+	m, _ := newReplay(t, Options{}, 120, 40)
+	if !m.Playing() || m.Init() == nil {
+		t.Fatal("a replay starts playing")
+	}
+	cases := []struct {
+		keys    []string
+		speed   float64
+		delay   time.Duration
+		perTick int
+	}{
+		{nil, 1, time.Second, 1},
+		{[]string{">"}, 2, 500 * time.Millisecond, 1},
+		{[]string{".", "."}, 10, 100 * time.Millisecond, 1},
+		{[]string{">"}, 60, 100 * time.Millisecond, 6},
+		{[]string{">"}, 60, 100 * time.Millisecond, 6}, // the fastest stays
+		{[]string{"<", "<", "<", ",", ","}, 0.5, 2 * time.Second, 1},
+	}
+	for _, c := range cases {
+		m = press(t, m, c.keys...)
+		if m.Speed() != c.speed || m.tickDelay() != c.delay {
+			t.Fatalf("after %v: speed %v, delay %v; want %v, %v", c.keys, m.Speed(), m.tickDelay(), c.speed, c.delay)
+		}
+		before := m.Cursor()
+		var cmd tea.Cmd
+		m, cmd = tick(m)
+		if got := m.Cursor() - before; got != c.perTick || cmd == nil {
+			t.Fatalf("speed %v: a tick advanced %d snapshots (want %d), next tick %v", c.speed, got, c.perTick, cmd != nil)
+		}
+	}
+	// A tick scheduled before a key that reschedules is dropped.
+	stale := m.gen
+	m = press(t, m, ">")
+	before := m.Cursor()
+	nm, _ := m.Update(tickMsg{stale})
+	if nm.(Model).Cursor() != before {
+		t.Fatal("a stale tick moved the cursor")
+	}
+}
+
+func TestStepJumpHomeEnd(t *testing.T) {
+	m, _ := newReplay(t, Options{}, 120, 40)
+	n := m.Len()
+	steps := []struct {
+		key     string
+		want    int
+		playing bool
+	}{
+		{"right", 1, false}, {"right", 2, false}, {"left", 1, false},
+		{"]", 11, false}, {"]", 21, false}, {"[", 11, false}, {"[", 1, false}, {"[", 0, false},
+		{"space", 0, true}, {"]", 10, true}, {"end", n - 1, false}, {"home", 0, false},
+		{"left", 0, false}, {"end", n - 1, false}, {"right", n - 1, false},
+	}
+	for i, s := range steps {
+		m = press(t, m, s.key)
+		if m.Cursor() != s.want || m.Playing() != s.playing {
+			t.Fatalf("step %d (%s): cursor %d playing %v; want %d %v", i, s.key, m.Cursor(), m.Playing(), s.want, s.playing)
+		}
+	}
+	if tl := m.timelineLine(120); !strings.Contains(tl, "END") || !strings.Contains(tl, fmt.Sprintf("%d/%d", n, n)) {
+		t.Fatalf("at the end the timeline says %q", tl)
+	}
+	// Playing into the end stops there.
+	m = press(t, m, "home", "end", "[", "space")
+	for i := 0; i < 20 && m.Playing(); i++ {
+		m, _ = tick(m)
+	}
+	if m.Playing() || m.Cursor() != n-1 || m.schedule() != nil {
+		t.Fatalf("playback did not stop at the end: cursor %d playing %v", m.Cursor(), m.Playing())
+	}
+	// space at the end starts over.
+	if m = press(t, m, "space"); m.Cursor() != 0 || !m.Playing() {
+		t.Fatalf("space at END: cursor %d playing %v", m.Cursor(), m.Playing())
+	}
+}
+
+// findingKeys are a finding list as sorted "rule/gpu" strings.
+func findingKeys(fs []diagnose.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s/%d", f.Rule, f.GPU))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// After a jump back, the findings are those of a dashboard that was fed
+// the recording from its start up to that point.
+func TestJumpBackDiagnosesAsLive(t *testing.T) {
+	tl, err := jobsEnd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, last := newReplayOf(t, tl, Options{Paused: true}, 120, 40)
+	ref := &spy{e: diagnose.NewEngine(diagnose.Options{})}
+	opts := uiOptions()
+	opts.Diagnoser = ref
+	live, fed, seen := ui.New(opts), 0, 0
+	for _, at := range []int{99, 165, 175, 289} {
+		m = m.seek(at + 10)
+		if m = press(t, m, "["); m.Cursor() != at {
+			t.Fatalf("[ from %d went to %d", at+10, m.Cursor())
+		}
+		for ; fed <= at; fed++ {
+			live = live.Push(tl[fed])
+		}
+		got, want := findingKeys((*last).last), findingKeys(ref.last)
+		seen += len(want)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("at snapshot %d: replay shows %v, live showed %v", at, got, want)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("the live dashboard had no findings: a test that cannot fail")
+	}
+}
+
+func TestSpaceNeverPausesTheDashboard(t *testing.T) {
+	m, _ := newReplay(t, Options{}, 120, 40)
+	m = press(t, m, "space")
+	if m.Playing() || strings.Contains(m.View(), "PAUSED") {
+		t.Fatal("space should pause the replay, not the dashboard")
+	}
+	if before := m.Cursor(); press(t, m, "right").Cursor() != before+1 {
+		t.Fatal("a step after pause did not show the next snapshot")
+	}
+}
+
+// Focus survives a rebuild: the user's navigation keys are replayed.
+func TestViewStateSurvivesJumpBack(t *testing.T) {
+	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
+	m = press(t, m, "]", "]", "]", "tab")
+	focused := func(v string) int {
+		for i, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "▸ Why idle") {
+				return i
+			}
+		}
+		return -1
+	}
+	if focused(m.View()) < 0 {
+		t.Fatal("tab did not focus the findings")
+	}
+	if m = press(t, m, "["); focused(m.View()) < 0 {
+		t.Fatal("focus lost after a jump back")
+	}
+	// The side pane is computed after the backfill (which skips it).
+	if v := m.View(); !strings.Contains(v, "Three levels") || strings.Contains(v, "  n/a\n") {
+		t.Fatalf("no three levels after a rebuild:\n%s", v)
+	}
+}
+
+func TestViewFitsEveryWidth(t *testing.T) {
+	m, _ := newReplay(t, Options{Paused: true, Name: strings.Repeat("long-recording-name-", 5) + ".jsonl.gz"}, 120, 40)
+	m = press(t, m, "]", "]")
+	for w := 1; w <= 200; w++ {
+		if tw := lipgloss.Width(m.timelineLine(w)); tw > w {
+			t.Fatalf("timeline is %d wide at w=%d", tw, w)
+		}
+	}
+	for _, sz := range []struct{ w, h int }{{40, 10}, {40, 24}, {80, 24}, {100, 30}, {160, 50}, {200, 60}} {
+		nm, _ := m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+		v := nm.(Model).View()
+		lines := strings.Split(v, "\n")
+		if len(lines) != sz.h {
+			t.Errorf("%dx%d: %d lines", sz.w, sz.h, len(lines))
+		}
+		for i, l := range lines {
+			if lipgloss.Width(l) > sz.w {
+				t.Errorf("%dx%d: line %d is %d wide", sz.w, sz.h, i, lipgloss.Width(l))
+			}
+		}
+		if last := lines[len(lines)-1]; !strings.Contains(last, "⏸") || !strings.Contains(last, "14:00:20") {
+			t.Errorf("%dx%d: timeline %q lacks the state or the time", sz.w, sz.h, last)
+		}
+	}
+}
+
+// BenchmarkJumpBack is one `[`: a rebuild with its re-diagnosis.
+func BenchmarkJumpBack(b *testing.B) {
+	tl, err := demo300()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{UI: uiOptions(), Paused: true,
+		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) }}
+	m := New(tl, opts)
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = nm.(Model)
+	for b.Loop() {
+		m = m.rebuild(250)
+	}
+}

@@ -1,0 +1,86 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// minBar is the narrowest progress bar worth drawing (chosen here: ten
+// cells still show position to 10%); text is dropped before the bar shrinks
+// below it.
+const minBar = 10
+
+// View is the dashboard one line shorter, over the timeline line.
+func (m Model) View() string {
+	switch {
+	case m.w <= 0 || m.h <= 0:
+		return ""
+	case m.h == 1:
+		return m.timelineLine(m.w)
+	}
+	return m.inner.View() + "\n" + m.timelineLine(m.w)
+}
+
+// timelineLine is
+//
+//	▶ 2× ━━━━━━━━●──────── 14:03:27 / 14:13:27 (snapshot 361/601) · file.jsonl
+//
+// in at most w cells: the file name, then the snapshot count, then the end
+// time go before the bar shrinks below minBar.
+func (m Model) timelineLine(w int) string {
+	st := m.opts.UI.Styles
+	state := "▶"
+	switch {
+	case m.playing:
+	case m.cursor >= len(m.timeline)-1:
+		state = "END"
+	default:
+		state = "⏸"
+	}
+	head := st.Key.Render(state) + " " + st.Bold.Render(fmtSpeed(m.Speed())) + " "
+	now, end := m.timeline[m.cursor].Time, m.timeline[len(m.timeline)-1].Time
+	layout := "15:04:05"
+	if y, mo, d := m.timeline[0].Time.Date(); y != end.Year() || mo != end.Month() || d != end.Day() {
+		layout = "01-02 15:04:05"
+	}
+	times := now.Format(layout) + " / " + end.Format(layout)
+	count := fmt.Sprintf(" (snapshot %d/%d)", m.cursor+1, len(m.timeline))
+	room := w - ansi.StringWidth(head)
+	tails := []string{" " + times + count, " " + times, " " + now.Format(layout), ""}
+	if m.opts.Name != "" {
+		// The name is cut rather than dropped while 8 cells of it fit.
+		nameRoom := room - minBar - ansi.StringWidth(tails[0]+" · ")
+		if nameRoom >= 8 {
+			tails = append([]string{tails[0] + " · " + ansi.Truncate(m.opts.Name, nameRoom, "…")}, tails...)
+		}
+	}
+	tail := ""
+	for _, t := range tails {
+		if room-ansi.StringWidth(t) >= minBar {
+			tail = t
+			break
+		}
+	}
+	line := head + m.bar(max(1, room-ansi.StringWidth(tail))) + st.Muted.Render(tail)
+	return ansi.Truncate(line, w, "")
+}
+
+// bar is the progress bar, n cells: done ━, the cursor ●, to come ─.
+func (m Model) bar(n int) string {
+	st := m.opts.UI.Styles
+	pos := 0
+	if len(m.timeline) > 1 {
+		pos = int(float64(m.cursor)/float64(len(m.timeline)-1)*float64(n-1) + 0.5)
+	}
+	return st.Accent.Render(strings.Repeat("━", pos)+"●") + st.Border.Render(strings.Repeat("─", n-1-pos))
+}
+
+// fmtSpeed is "0.5×", "2×".
+func fmtSpeed(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + "×" }
+
+// Interval is the recording's usual gap between snapshots.
+func (m Model) Interval() time.Duration { return m.interval }
