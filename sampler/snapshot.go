@@ -112,6 +112,9 @@ type GPU struct {
 	CPUAffinity    string   `json:"cpu_affinity,omitempty"` // e.g. "0-55,112-167"
 	NUMANode       Metric   `json:"numa_node,omitzero"`
 
+	// MIGDevices are the instances of a MIG-enabled GPU (fast tier).
+	MIGDevices []MIGDevice `json:"mig_devices,omitempty"`
+
 	// Xid events delivered since the previous snapshot.
 	Xids []Xid `json:"xids,omitempty"`
 
@@ -120,6 +123,25 @@ type GPU struct {
 	// NA says why a field is n/a, keyed by its JSON name: "not supported",
 	// "no permission", "needs Hopper or newer (GPM)", or an error text.
 	NA map[string]string `json:"na,omitempty"`
+}
+
+// MIGDevice is one MIG instance (a GPU instance plus a compute instance) of a
+// MIG-enabled GPU. Device-level GPU-Util and per-process utilisation are not
+// available with MIG enabled; memory, processes and GPM are per instance.
+type MIGDevice struct {
+	Index           int    `json:"index"`               // MIG device index under the parent
+	GPUInstance     int    `json:"gpu_instance"`        // GPU instance id
+	ComputeInstance int    `json:"compute_instance"`    // compute instance id
+	UUID            string `json:"uuid,omitempty"`      // "MIG-..."
+	Profile         string `json:"profile,omitempty"`   // e.g. "3g.71gb"
+	SMSlices        int    `json:"sm_slices,omitempty"` // compute slices of 7 (H100/H200/A100)
+	MemUsed         Metric `json:"mem_used,omitzero"`   // bytes
+	MemTotal        Metric `json:"mem_total,omitzero"`  // bytes
+	// GPM per instance (Hopper and newer), percent 0-100.
+	SMActive     Metric    `json:"sm_active,omitzero"`
+	TensorActive Metric    `json:"tensor_active,omitzero"`
+	DRAMActive   Metric    `json:"dram_active,omitzero"`
+	Procs        []GPUProc `json:"procs,omitempty"`
 }
 
 // NVLink is one link's state and error counters (cumulative).

@@ -24,6 +24,7 @@ type common struct {
 	hasLevels    bool
 	steps        []StepView
 	gpuCount     int
+	migRows      int // GPU pane lines the MIG instances want (see migRows)
 	selGPU       int // the GPU the side pane describes
 	focus        focusArea
 	paused       bool

@@ -104,6 +104,7 @@ func (p *gpuDetailPane) content() []string {
 	lines = append(lines, p.clockStrip()...)
 	lines = append(lines, "")
 	lines = append(lines, p.charts(g)...)
+	lines = append(lines, p.migDetail(g)...)
 	lines = append(lines, "", st.Title.Render(fmt.Sprintf("Processes on GPU %d", g.Index)))
 	return append(lines, p.procLines(g)...)
 }

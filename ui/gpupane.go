@@ -54,6 +54,10 @@ func (p *gpuPane) render() []string {
 	if fit < len(s.GPUs) {
 		info += fmt.Sprintf(" · %d-%d shown", p.top, min(len(s.GPUs), p.top+fit)-1)
 	}
+	expandMIG := p.migExpanded(s)
+	if !expandMIG && migRows(s) > 0 {
+		info += " · MIG: util n/a" // the short form of migNote, when it has no line
+	}
 	// The node balance strip rides in the title so it costs no GPU row.
 	if bal := balanceInfo(c.window, p.w-widthOf("─ ▸ GPUs · "+info+" ·  ─")); bal != "" {
 		info += " · " + bal
@@ -68,6 +72,12 @@ func (p *gpuPane) render() []string {
 		} else {
 			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, p.compactRow(g, i), p.w))
 		}
+		if expandMIG && g.MIG {
+			lines = append(lines, p.migLines(g)...)
+		}
+	}
+	if expandMIG {
+		lines = append(lines, st.Info.Render("  "+truncate(migNote, p.w-2)))
 	}
 	return lines
 }
@@ -107,6 +117,9 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 	}
 	sw := max(0, avail-used-1)
 	spark := drawSparkline(p.utilSeries(pos, sw), sw, 100, st.Accent)
+	if mk := migMarker(g); mk != "" {
+		spark = st.Info.Render(padRight(mk, sw)) // no GPU-Util history with MIG
+	}
 	if badge := throttleBadge(st, g, false); badge != "" {
 		for len(tail) > 0 && widthOf(strings.Join(tail, " "))+1+widthOf(badge) > avail-sw-1 {
 			tail = tail[:len(tail)-1]
@@ -136,7 +149,11 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		}
 		return sampler.NA
 	}
-	l1 := gpuLabel(g) + " " + util + drawSparkline(p.utilSeries(pos, uw), uw, 100, st.Accent) +
+	utilSpark := drawSparkline(p.utilSeries(pos, uw), uw, 100, st.Accent)
+	if mk := migMarker(g); mk != "" {
+		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
+	}
+	l1 := gpuLabel(g) + " " + util + utilSpark +
 		mem + drawSparkline(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
 	clock := "SM " + fmtUnit(g.SMClock, "") + "/" + fmtUnit(g.SMClockMax, "MHz")
 	pcie := "PCIe rx " + fmtRate(g.PCIeRx) + " tx " + fmtRate(g.PCIeTx)

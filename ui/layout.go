@@ -36,12 +36,21 @@ const (
 	wideMinWidth = 120
 	// sideHeight is the three levels (title + 3) plus the checklist (title + 7).
 	sideHeight = 12
+	// migMinRest: MIG instance lines are extra; they never squeeze the
+	// findings and processes below 14 rows (chosen here: each pane's title
+	// plus about six entries).
+	migMinRest = 14
 )
 
 // ComputeLayout splits a w×h terminal among the panes for gpuCount GPUs.
 // Priority when rows are short: GPUs, then findings, then host, then
 // processes.
-func ComputeLayout(w, h, gpuCount int) Layout {
+func ComputeLayout(w, h, gpuCount int) Layout { return ComputeLayoutMIG(w, h, gpuCount, 0) }
+
+// ComputeLayoutMIG is ComputeLayout with migRows more lines wanted by the
+// GPU pane (one per MIG instance, plus a note). They are granted only when
+// the findings and processes keep migMinRest rows, all or nothing.
+func ComputeLayoutMIG(w, h, gpuCount, migRows int) Layout {
 	if w < MinWidth || h < MinHeight {
 		return Layout{TooSmall: true}
 	}
@@ -65,6 +74,9 @@ func ComputeLayout(w, h, gpuCount int) Layout {
 		l.GPULines = 2
 	}
 	gpuH := min(1+gpuRows*l.GPULines, max(2, body-hostH-minFindings))
+	if migRows > 0 && body-gpuH-hostH-migRows >= migMinRest {
+		gpuH += migRows
+	}
 	l.GPUs = Rect{0, y, w, gpuH}
 	y += gpuH
 

@@ -191,8 +191,8 @@ func (m Model) Push(s sampler.Snapshot) Model {
 		c.findings = sortFindings(c.opts.Diagnoser.Evaluate(c.window))
 	}
 	m.findings.follow()
-	if len(s.GPUs) != c.gpuCount {
-		c.gpuCount = len(s.GPUs)
+	if len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows {
+		c.gpuCount, c.migRows = len(s.GPUs), migRows(&s)
 		m = m.resize(m.w, m.h)
 	}
 	m.refreshSide()
@@ -222,7 +222,7 @@ func (m Model) refreshSide() {
 
 func (m Model) resize(w, h int) Model {
 	m.w, m.h = w, h
-	m.layout = ComputeLayout(w, h, m.c.gpuCount)
+	m.layout = ComputeLayoutMIG(w, h, m.c.gpuCount, m.c.migRows)
 	l := m.layout
 	m.header.SetSize(w, 1)
 	m.gpus.SetSize(l.GPUs.W, l.GPUs.H)

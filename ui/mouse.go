@@ -51,7 +51,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) Model {
 		if wheel != 0 {
 			m.gpus.move(wheel)
 		} else if line := msg.Y - l.GPUs.Y; line >= 1 {
-			m.gpus.move(m.gpus.top + (line-1)/max(1, m.gpus.lines) - m.gpus.cursor)
+			m.gpus.move(m.gpus.gpuAtLine(line) - m.gpus.cursor)
 		}
 		m.selectGPU(m.gpus.cursor)
 	case in(l.Findings):

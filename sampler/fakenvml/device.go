@@ -12,7 +12,7 @@ import (
 )
 
 // device is one fake GPU. The embedded mock device answers what this file
-// does not override (MIG instances and other calls nvmlsource never makes;
+// (and mig.go, device_slow.go, gpm.go) does not override (calls nvmlsource never makes;
 // an unset mock Func still panics, which flags a missing override in tests).
 type device struct {
 	*server.Device

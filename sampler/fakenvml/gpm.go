@@ -16,6 +16,7 @@ type gpmSample struct {
 	mock.GpmSample // Free, Get and MigGet are overridden or unused
 	f              *Fake
 	gpu            int // -1 until taken
+	gi             int // GPU instance of a GpmMigSampleGet sample, -1 for the whole GPU
 	vals           [len(gpmFields)]float64
 	rets           [len(gpmFields)]nvml.Return
 }
@@ -31,7 +32,7 @@ func (s *gpmSample) take(d *device) nvml.Return {
 	if !d.f.hasGPM {
 		return nvml.ERROR_NOT_SUPPORTED
 	}
-	s.gpu = d.idx
+	s.gpu, s.gi = d.idx, -1
 	ms := [len(gpmFields)]sampler.Metric{g.SMActive, g.SMOccupancy, g.TensorActive, g.DRAMActive, g.NVLinkRx, g.NVLinkTx}
 	for i, m := range ms {
 		s.vals[i], s.rets[i] = m.V, nvml.SUCCESS
@@ -96,7 +97,7 @@ func gpmIndex(id uint32) int {
 func (f *Fake) metricsGet(m *nvml.GpmMetricsGetType) nvml.Return {
 	s1, ok1 := m.Sample1.(*gpmSample)
 	s2, ok2 := m.Sample2.(*gpmSample)
-	if !ok1 || !ok2 || s1.f != f || s2.f != f || s1.gpu < 0 || s1.gpu != s2.gpu || m.NumMetrics > uint32(len(m.Metrics)) {
+	if !ok1 || !ok2 || s1.f != f || s2.f != f || s1.gpu < 0 || s1.gpu != s2.gpu || s1.gi != s2.gi || m.NumMetrics > uint32(len(m.Metrics)) {
 		return nvml.ERROR_INVALID_ARGUMENT
 	}
 	if r := f.enter(s2.gpu, mGpmMetricsGet); r != nvml.SUCCESS {

@@ -10,6 +10,12 @@ const (
 	mDeviceGetHandleByIndex
 	mEventSetCreate
 	mGetArchitecture
+	mGetAttributes
+	mGetComputeInstanceId
+	mGetGpuInstanceId
+	mGetMaxMigDeviceCount
+	mGetMigDeviceHandleByIndex
+	mGpmMigSampleGet
 	mGetClockInfo
 	mGetComputeMode
 	mGetComputeRunningProcesses
@@ -69,6 +75,12 @@ var methodNames = [numMethods]string{
 	mDeviceGetHandleByIndex:       "DeviceGetHandleByIndex",
 	mEventSetCreate:               "EventSetCreate",
 	mGetArchitecture:              "GetArchitecture",
+	mGetAttributes:                "GetAttributes",
+	mGetComputeInstanceId:         "GetComputeInstanceId",
+	mGetGpuInstanceId:             "GetGpuInstanceId",
+	mGetMaxMigDeviceCount:         "GetMaxMigDeviceCount",
+	mGetMigDeviceHandleByIndex:    "GetMigDeviceHandleByIndex",
+	mGpmMigSampleGet:              "GpmMigSampleGet",
 	mGetClockInfo:                 "GetClockInfo",
 	mGetComputeMode:               "GetComputeMode",
 	mGetComputeRunningProcesses:   "GetComputeRunningProcesses",

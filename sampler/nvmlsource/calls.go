@@ -51,6 +51,7 @@ const (
 	cPersistence
 	cComputeMode
 	cMIG
+	cMIGDevices
 	cAffinity
 	cNUMA
 	numCalls
@@ -71,7 +72,8 @@ var callFields = [numCalls][]string{
 	cPCIeGenMax: {"pcie_gen_max"}, cPCIeWidthMax: {"pcie_width_max"}, cReplays: {"pcie_replays"},
 	cECCUncorrected: {"ecc_uncorrected"}, cECCCorrected: {"ecc_corrected"}, cRemap: {"remapped_rows"},
 	cNVLink: {"nvlinks"}, cPersistence: {"persistence"}, cComputeMode: {"compute_mode"}, cMIG: {"mig"},
-	cAffinity: {"cpu_affinity"}, cNUMA: {"numa_node"},
+	cMIGDevices: {"mig_devices"},
+	cAffinity:   {"cpu_affinity"}, cNUMA: {"numa_node"},
 }
 
 // NA reasons, as sampler.GPU.NA documents them.

@@ -16,7 +16,9 @@ const pcieUnit = 1024
 // GPU_IS_LOST (every want() then answers false).
 func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 	d := g.dev
-	if g.want(cUtil) {
+	if out.MIG {
+		g.note(cUtil, reasonMIG) // not asked: NVML offers no device util with MIG
+	} else if g.want(cUtil) {
 		if u, r := d.GetUtilizationRates(); g.ok(cUtil, r) {
 			out.Util, out.MemUtil = some(u.Gpu), some(u.Memory)
 		}
@@ -98,6 +100,7 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 	}
 	readProcs(g, out)
 	s.readGPM(g, out, now)
+	s.readMIG(g, out, now)
 }
 
 // readMemory prefers GetMemoryInfo_v2 (used memory without the driver's

@@ -11,6 +11,9 @@ import (
 // readProcs lists the compute and graphics processes, merged by PID ("C",
 // "G" or "C+G"), with their per-process utilisation.
 func readProcs(g *gpuReader, out *sampler.GPU) {
+	if out.MIG {
+		g.note(cProcUtil, reasonMIG) // not asked: no per-process util with MIG
+	}
 	var compute, graphics []nvml.ProcessInfo
 	if g.want(cCompute) {
 		if p, r := g.dev.GetComputeRunningProcesses(); g.ok(cCompute, r) {
@@ -28,7 +31,9 @@ func readProcs(g *gpuReader, out *sampler.GPU) {
 	procs := make([]sampler.GPUProc, 0, len(compute)+len(graphics))
 	procs = mergeProcs(procs, compute, "C")
 	procs = mergeProcs(procs, graphics, "G")
-	readProcUtil(g, procs)
+	if !out.MIG {
+		readProcUtil(g, procs)
+	}
 	out.Procs = procs
 }
 

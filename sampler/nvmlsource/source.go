@@ -66,6 +66,7 @@ type gpuReader struct {
 	remoteTypeNA bool        // GetNvLinkRemoteDeviceType unavailable
 	procSeen     uint64      // newest process-utilisation timestamp seen (µs)
 	gpm          gpmState
+	mig          migState      // instances of a MIG-enabled GPU
 	xids         []sampler.Xid // delivered since the last Sample
 }
 
@@ -115,6 +116,7 @@ func (s *Source) Topology() *sampler.Topology { return s.topo }
 func (s *Source) Close() error {
 	for _, g := range s.gpus {
 		g.gpm.free()
+		g.mig.free()
 	}
 	if s.events != nil {
 		s.events.Free()
@@ -158,6 +160,7 @@ func (s *Source) readGPU(g *gpuReader, now time.Time, slow bool) sampler.GPU {
 	if !g.lost && slow {
 		g.na = g.na[:0]
 		s.readSlow(g)
+		s.enumerateMIG(g, g.slow.MIG)
 		g.slowNA = append(g.slowNA[:0], g.na...)
 	}
 	if g.lost {
