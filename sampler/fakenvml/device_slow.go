@@ -7,6 +7,7 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/nvmlarch"
 )
 
 // Slow-tier identity and health answers.
@@ -63,7 +64,7 @@ func (d *device) GetArchitecture() (nvml.DeviceArchitecture, nvml.Return) {
 	if r != nvml.SUCCESS {
 		return 0, r
 	}
-	if a, ok := archOf(g.Arch); ok {
+	if a, ok := nvmlarch.Parse(g.Arch); ok {
 		return a, nvml.SUCCESS
 	}
 	return d.Config.Architecture, nvml.SUCCESS

@@ -6,6 +6,7 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/nvmlarch"
 )
 
 // affinityCPUs is how many logical CPUs GetCpuAffinity is asked about
@@ -35,7 +36,7 @@ func (s *Source) readSlow(g *gpuReader) {
 	}
 	if g.want(cArch) {
 		if a, r := d.GetArchitecture(); g.ok(cArch, r) {
-			sl.Arch = archName(a)
+			sl.Arch = nvmlarch.Name(a)
 		}
 	}
 	if g.want(cSMClockMax) {
@@ -227,31 +228,4 @@ func computeModeName(m nvml.ComputeMode) string {
 		return "exclusive_process"
 	}
 	return "unknown"
-}
-
-// archName is the architecture's marketing name ("" when unknown).
-func archName(a nvml.DeviceArchitecture) string {
-	switch a {
-	case nvml.DEVICE_ARCH_KEPLER:
-		return "Kepler"
-	case nvml.DEVICE_ARCH_MAXWELL:
-		return "Maxwell"
-	case nvml.DEVICE_ARCH_PASCAL:
-		return "Pascal"
-	case nvml.DEVICE_ARCH_VOLTA:
-		return "Volta"
-	case nvml.DEVICE_ARCH_TURING:
-		return "Turing"
-	case nvml.DEVICE_ARCH_AMPERE:
-		return "Ampere"
-	case nvml.DEVICE_ARCH_ADA:
-		return "Ada"
-	case nvml.DEVICE_ARCH_HOPPER:
-		return "Hopper"
-	case nvml.DEVICE_ARCH_BLACKWELL:
-		return "Blackwell"
-	case nvml.DEVICE_ARCH_RUBIN:
-		return "Rubin"
-	}
-	return ""
 }
