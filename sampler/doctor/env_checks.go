@@ -99,16 +99,10 @@ func checkVisible(env Env, name string, count int) Check {
 // clients, so every nvidia-smi / NVML start pays seconds of initialisation.
 func checkPersistence(env Env, count int) Check {
 	c := Check{Name: "persistence mode", Status: OK}
-	var off []string
-	for i := 0; i < count; i++ {
-		d, ret := env.NVML.DeviceGetHandleByIndex(i)
-		if ret != nvml.SUCCESS {
-			continue
-		}
-		if m, ret := d.GetPersistenceMode(); ret == nvml.SUCCESS && m == nvml.FEATURE_DISABLED {
-			off = append(off, strconv.Itoa(i))
-		}
-	}
+	off := gpusWhere(env, count, func(d nvml.Device) bool {
+		m, ret := d.GetPersistenceMode()
+		return ret == nvml.SUCCESS && m == nvml.FEATURE_DISABLED
+	})
 	if len(off) == 0 {
 		c.Seen = "on (or not applicable) for every GPU"
 		return c
@@ -122,16 +116,10 @@ func checkPersistence(env Env, count int) Check {
 // checkMIG: MIG changes what can be measured and how GPUs are addressed.
 func checkMIG(env Env, count int) Check {
 	c := Check{Name: "MIG mode", Status: OK}
-	var on []string
-	for i := 0; i < count; i++ {
-		d, ret := env.NVML.DeviceGetHandleByIndex(i)
-		if ret != nvml.SUCCESS {
-			continue
-		}
-		if cur, _, ret := d.GetMigMode(); ret == nvml.SUCCESS && cur == nvml.DEVICE_MIG_ENABLE {
-			on = append(on, strconv.Itoa(i))
-		}
-	}
+	on := gpusWhere(env, count, func(d nvml.Device) bool {
+		cur, _, ret := d.GetMigMode()
+		return ret == nvml.SUCCESS && cur == nvml.DEVICE_MIG_ENABLE
+	})
 	if len(on) == 0 {
 		c.Seen = "off on every GPU"
 		return c
@@ -140,6 +128,17 @@ func checkMIG(env Env, count int) Check {
 	c.Seen = "MIG enabled on GPU " + strings.Join(on, ", ")
 	c.Fix = "device-level and per-process utilisation are not available under MIG; address instances by MIG UUID in CUDA_VISIBLE_DEVICES (`nvidia-smi -L` lists them)"
 	return c
+}
+
+// gpusWhere lists the indices of the GPUs for which pred holds.
+func gpusWhere(env Env, count int, pred func(nvml.Device) bool) []string {
+	var out []string
+	for i := 0; i < count; i++ {
+		if d, ret := env.NVML.DeviceGetHandleByIndex(i); ret == nvml.SUCCESS && pred(d) {
+			out = append(out, strconv.Itoa(i))
+		}
+	}
+	return out
 }
 
 func yesNo(b bool) string {
