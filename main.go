@@ -11,8 +11,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +33,7 @@ import (
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
+	"github.com/gpuscope/gpuscope/ui/replay"
 	"github.com/gpuscope/gpuscope/ui/report"
 )
 
@@ -347,7 +350,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	defer cancel()
 	snaps := make(chan sampler.Snapshot, 1)
 	engine := diagnose.NewEngine(diagnose.Options{})
-	opts := dashboardOptions(styles, badge, f.interval)
+	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.Snapshots, opts.Diagnoser, opts.SetInterval = snaps, engine, s.SetInterval
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
@@ -367,45 +370,6 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
-}
-
-// dashboardOptions are the dashboard's settings shared by the live view and
-// replay: the diagnosis views, the playbook and the labels.
-func dashboardOptions(styles themes.Styles, badge string, interval time.Duration) ui.Options {
-	return ui.Options{
-		Styles:    styles,
-		Levels:    levelsView,
-		Checklist: checklistView,
-		Playbook:  playbookPage,
-		Interval:  interval,
-		Badge:     badge,
-		Rules:     len(diagnose.Rules),
-	}
-}
-
-func levelsView(window []sampler.Snapshot, gpu int) ui.LevelsView {
-	l := diagnose.ThreeLevels(window, gpu)
-	conv := func(x diagnose.Level) ui.LevelView {
-		return ui.LevelView{Value: x.Value, Label: x.Label, Verdict: x.Verdict}
-	}
-	return ui.LevelsView{KernelRunning: conv(l.KernelRunning), SMFilled: conv(l.SMFilled), Computing: conv(l.Computing)}
-}
-
-func checklistView(window []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
-	steps := diagnose.Checklist(window, fs)
-	out := make([]ui.StepView, len(steps))
-	for i, st := range steps {
-		out[i] = ui.StepView{N: st.N, Title: st.Title, Status: st.Status, Detail: st.Detail}
-	}
-	return out
-}
-
-func playbookPage(rule string, gpu, pid int) string {
-	page, ok := docs.Playbook(rule)
-	if !ok {
-		return ""
-	}
-	return docs.Render(page, gpu, pid)
 }
 
 // recordFlags are the flags of `gpuscope record`.
@@ -642,4 +606,72 @@ func parseWhen(flag, v string) (time.Time, error) {
 func writeReport(w io.Writer, format string, text, md, js, html func(io.Writer) error) error {
 	render := map[string]func(io.Writer) error{"text": text, "markdown": md, "json": js, "html": html}[format]
 	return render(w)
+}
+
+// replayFlags are the flags of `gpuscope replay`.
+type replayFlags struct {
+	speed   float64
+	theme   string
+	noColor bool
+}
+
+func newReplayCmd(stderr io.Writer) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Play a recording or an nvidia-smi / dcgmi log in the dashboard, with a timeline",
+		Long: `replay shows a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
+wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
+nvidia-smi -q -x XML, detected from its content — in the same dashboard, on any
+machine, with a timeline at the bottom. The diagnosis is recomputed at each
+point as it was live.
+
+Keys: space play/pause · ←/→ one snapshot (pauses) · [ / ] 10 s back/ahead ·
+Home/End start/end · < / > (or , / .) slower/faster (0.5× to 60×); the
+dashboard's keys work as live (q quits).
+
+The whole file is loaded into memory (~5-20 KB a snapshot): hours are fine;
+read a 24 h recording with "gpuscope report" instead.`,
+		Example: `  gpuscope replay run.jsonl
+  gpuscope replay run.jsonl.gz --speed 10
+  gpuscope replay dmon.log                 nvidia-smi dmon -o DT output`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return runReplay(args[0], f, stderr) },
+	}
+	fl := cmd.Flags()
+	fl.Float64Var(&f.speed, "speed", 1, "playback speed: 0.5, 1, 2, 5, 10 or 60")
+	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
+	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
+	return cmd
+}
+
+func runReplay(path string, f replayFlags, stderr io.Writer) error {
+	if !slices.Contains(replay.Speeds(), f.speed) {
+		var s []string
+		for _, v := range replay.Speeds() {
+			s = append(s, strconv.FormatFloat(v, 'f', -1, 64))
+		}
+		return usagef("--speed %v: use %s", f.speed, strings.Join(s, ", "))
+	}
+	styles, err := themes.Build(f.theme, !f.noColor && os.Getenv("NO_COLOR") == "")
+	if err != nil {
+		return usageError{err}
+	}
+	timeline, warnings, err := replay.Load(path)
+	for _, w := range warnings { // before the error too: they say why a log yielded nothing
+		fmt.Fprintf(stderr, "gpuscope: %s\n", w)
+	}
+	if err != nil {
+		return err
+	}
+	m := replay.New(timeline, replay.Options{
+		UI:           ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
+		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) },
+		Name:         filepath.Base(path),
+		Speed:        f.speed,
+	})
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run(); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/ui/replay"
 )
 
 // Each user mistake gets exactly one line on stderr and exit status 2.
@@ -172,5 +173,21 @@ func TestReplayBadFiles(t *testing.T) {
 		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line with %q", c.args, code, msg, c.code, c.want)
 		}
+	}
+}
+
+// replay loads a whole recording (gzip detected from the content) in order.
+func TestReplayLoadsARecording(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl.gz")
+	var out, errb bytes.Buffer
+	if code := run([]string{"record", "-o", path, "--demo=input_starved", "--duration", "30s"}, &out, &errb); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errb.String())
+	}
+	tl, warnings, err := replay.Load(path)
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("load: %v, warnings %v", err, warnings)
+	}
+	if len(tl) != 30 || !tl[29].Time.After(tl[0].Time) || len(tl[0].GPUs) != 8 {
+		t.Fatalf("%d snapshots, %d GPUs, from %s to %s", len(tl), len(tl[0].GPUs), tl[0].Time, tl[len(tl)-1].Time)
 	}
 }

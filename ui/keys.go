@@ -201,3 +201,8 @@ func (m Model) selectGPU(gpu int) {
 		m.refreshSide()
 	}
 }
+
+// CapturesKeys reports whether the dashboard is taking every key itself (a
+// filter being typed, a signal waiting for y/n), so a wrapper such as replay
+// must not read them as its own commands.
+func (m Model) CapturesKeys() bool { return m.procs.filtering || m.confirm != nil }

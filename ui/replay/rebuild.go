@@ -83,6 +83,9 @@ func (m Model) rebuild(i int) Model {
 // handleKey: timeline keys here; space never reaches the dashboard (its
 // pause would freeze the replay's pushes); the rest goes to the dashboard.
 func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.typing() && k.String() != "ctrl+c" {
+		return m.forward(k)
+	}
 	switch k.String() {
 	case " ":
 		m.playing = !m.playing
@@ -114,10 +117,36 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "ctrl+c", "q":
 		return m, tea.Quit
 	}
+	return m.forward(k)
+}
+
+// forward sends a key to the dashboard and logs it for rebuilds.
+func (m Model) forward(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if len(m.keys) < maxKeyLog {
 		m.keys = append(m.keys, k)
 	}
+	switch k.String() {
+	case "/":
+		m.filterGuess = true
+	case "enter", "esc":
+		m.filterGuess = false
+	}
 	return m.updateInner(k)
+}
+
+// keyCapturer is a dashboard that can say it is reading text (the process
+// filter after /), when every key must reach it.
+type keyCapturer interface{ CapturesKeys() bool }
+
+// typing says whether keys are text for the dashboard. Without
+// keyCapturer it is a guess that mirrors the filter: / starts it, enter or
+// esc ends it. Wrong only when / opened no filter (an overlay was up), and
+// then only until the next enter or esc.
+func (m Model) typing() bool {
+	if kc, ok := any(m.inner).(keyCapturer); ok {
+		return kc.CapturesKeys()
+	}
+	return m.filterGuess
 }
 
 // reschedule drops pending ticks and schedules the next one; playback

@@ -81,6 +81,8 @@ type Model struct {
 	inner    ui.Model
 	gate     *gate
 	keys     []tea.KeyMsg // navigation keys sent to inner, replayed after a rebuild
+	// filterGuess: the dashboard is reading a process filter (see typing).
+	filterGuess bool
 }
 
 var _ tea.Model = Model{}
@@ -98,12 +100,14 @@ func New(timeline []sampler.Snapshot, opts Options) Model {
 	}
 	m.opts.UI.Snapshots, m.opts.UI.SetInterval = nil, nil
 	// A recording's PIDs are not this machine's processes: no signals.
-	m.opts.UI.Kill, m.opts.UI.ReadOnly = nil, true
-	return m.rebuild(0)
+	m.opts.UI.Kill = nil
+	m = m.rebuild(0)
+	m.playing = m.playing && len(timeline) > 1
+	return m
 }
 
-// Init starts playback.
-func (m Model) Init() tea.Cmd { return m.schedule() }
+// Init starts playback (and whatever the dashboard starts).
+func (m Model) Init() tea.Cmd { return tea.Batch(m.inner.Init(), m.schedule()) }
 
 // Cursor is the index of the snapshot shown; Len the timeline's length.
 func (m Model) Cursor() int { return m.cursor }
@@ -130,6 +134,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onTick()
 	case tea.KeyMsg:
 		return m.handleKey(msg)
+	case tea.MouseMsg:
+		if msg.Y >= m.h-1 { // the timeline row is ours
+			if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+				return m.clickBar(msg.X), nil
+			}
+			return m, nil
+		}
 	}
 	return m.updateInner(msg)
 }

@@ -32,6 +32,12 @@ func (m Model) View() string {
 // in at most w cells: the file name, then the snapshot count, then the end
 // time go before the bar shrinks below minBar.
 func (m Model) timelineLine(w int) string {
+	line, _, _ := m.timelineParts(w)
+	return line
+}
+
+// timelineParts is the timeline line with the bar's first column and width.
+func (m Model) timelineParts(w int) (line string, barAt, barW int) {
 	st := m.opts.UI.Styles
 	state := "▶"
 	switch {
@@ -65,8 +71,21 @@ func (m Model) timelineLine(w int) string {
 			break
 		}
 	}
-	line := head + m.bar(max(1, room-ansi.StringWidth(tail))) + st.Muted.Render(tail)
-	return ansi.Truncate(line, w, "")
+	barW = max(1, room-ansi.StringWidth(tail))
+	line = head + m.bar(barW) + st.Muted.Render(tail)
+	return ansi.Truncate(line, w, ""), ansi.StringWidth(head), barW
+}
+
+// clickBar seeks to the point of the bar under a left click on column x
+// (and pauses, as a step does).
+func (m Model) clickBar(x int) Model {
+	_, at, n := m.timelineParts(m.w)
+	if x < at || x >= at+n || n < 2 {
+		return m
+	}
+	m.playing = false
+	m.gen++
+	return m.seek(int(float64(x-at)/float64(n-1)*float64(len(m.timeline)-1) + 0.5))
 }
 
 // bar is the progress bar, n cells: done ━, the cursor ●, to come ─.

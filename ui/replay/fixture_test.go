@@ -1,0 +1,152 @@
+package replay
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui"
+	"github.com/muesli/termenv"
+)
+
+// t0 is the recordings' clock: fixed so golden files match on every machine.
+var t0 = time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+
+// demoTimeline is seconds from..to-1 of a simulated scenario at 1 s: the
+// same path as `gpuscope record --demo`.
+func demoTimeline(scenario string, from, to int) ([]sampler.Snapshot, error) {
+	d, err := node.NewDemo(scenario, 1, t0)
+	if err != nil {
+		return nil, err
+	}
+	s := d.Sampler(scenario)
+	var out []sampler.Snapshot
+	for i := from; i < to; i++ {
+		out = append(out, s.Tick(t0.Add(time.Duration(i)*time.Second)))
+	}
+	return out, nil
+}
+
+// demo300 is built once: 300 demo ticks cost seconds under -race.
+var demo300 = sync.OnceValues(func() ([]sampler.Snapshot, error) { return demoTimeline("mixed", 0, 300) })
+
+// jobsEnd is 150 s of the mixed node, then its jobs end and 150 s of a
+// healthy node follow: findings close over the next tens of seconds, so
+// what a jump shows depends on the history before it.
+var jobsEnd = sync.OnceValues(func() ([]sampler.Snapshot, error) {
+	mixed, err := demo300()
+	if err != nil {
+		return nil, err
+	}
+	healthy, err := demoTimeline("healthy", 150, 300)
+	return append(append([]sampler.Snapshot(nil), mixed[:150]...), healthy...), err
+})
+
+func sharedTimeline(t *testing.T) []sampler.Snapshot {
+	t.Helper()
+	tl, err := demo300()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// spy is a diagnose.Engine that remembers what it last returned.
+type spy struct {
+	e    *diagnose.Engine
+	last []diagnose.Finding
+}
+
+func (s *spy) Evaluate(w []sampler.Snapshot) []diagnose.Finding {
+	s.last = s.e.Evaluate(w)
+	return s.last
+}
+
+func testStyles() themes.Styles {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	st, err := themes.Build("dark", true)
+	if err != nil {
+		panic(err)
+	}
+	return st
+}
+
+// uiOptions are main's: the three levels and the checklist from diagnose.
+func uiOptions() ui.Options {
+	return ui.Options{
+		Styles: testStyles(), Badge: "REPLAY", Rules: len(diagnose.Rules),
+		Now: func() time.Time { return t0 },
+		Levels: func(w []sampler.Snapshot, gpu int) ui.LevelsView {
+			l := diagnose.ThreeLevels(w, gpu)
+			conv := func(x diagnose.Level) ui.LevelView {
+				return ui.LevelView{Value: x.Value, Label: x.Label, Verdict: x.Verdict}
+			}
+			return ui.LevelsView{KernelRunning: conv(l.KernelRunning), SMFilled: conv(l.SMFilled), Computing: conv(l.Computing)}
+		},
+		Checklist: func(w []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
+			var out []ui.StepView
+			for _, st := range diagnose.Checklist(w, fs) {
+				out = append(out, ui.StepView{N: st.N, Title: st.Title, Status: st.Status, Detail: st.Detail})
+			}
+			return out
+		},
+	}
+}
+
+// newReplay builds a replay whose diagnosers are spies; *last is the spy of
+// the latest rebuild.
+func newReplay(t *testing.T, opts Options, w, h int) (Model, **spy) {
+	t.Helper()
+	return newReplayOf(t, sharedTimeline(t), opts, w, h)
+}
+
+func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (Model, **spy) {
+	t.Helper()
+	last := new(*spy)
+	opts.UI = uiOptions()
+	opts.NewDiagnoser = func() ui.Diagnoser {
+		*last = &spy{e: diagnose.NewEngine(diagnose.Options{})}
+		return *last
+	}
+	m := New(tl, opts)
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return nm.(Model), last
+}
+
+func key(s string) tea.KeyMsg {
+	switch s {
+	case "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func press(t *testing.T, m Model, keys ...string) Model {
+	t.Helper()
+	for _, k := range keys {
+		nm, _ := m.Update(key(k))
+		m = nm.(Model)
+	}
+	return m
+}
+
+func tick(m Model) (Model, tea.Cmd) {
+	nm, cmd := m.Update(tickMsg{m.gen})
+	return nm.(Model), cmd
+}
