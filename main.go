@@ -345,13 +345,17 @@ fail, with what was seen and the fix. Exit status 1 when any check fails.`,
 const frameRate = 10
 
 // runTUI starts the sampler goroutine and the dashboard until the user quits.
+// Snapshots pass through a recorder on their way to the screen, so `r` can
+// record what is shown.
 func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	snaps := make(chan sampler.Snapshot, 1)
-	engine := diagnose.NewEngine(diagnose.Options{})
+	raw, snaps := make(chan sampler.Snapshot, 1), make(chan sampler.Snapshot, 1)
+	rec := newRecordToggle(s)
+	defer rec.Close()
 	opts := ui.DefaultOptions(styles, badge, f.interval)
-	opts.Snapshots, opts.Diagnoser, opts.SetInterval = snaps, engine, s.SetInterval
+	opts.Snapshots, opts.Diagnoser, opts.SetInterval = snaps, diagnose.NewEngine(diagnose.Options{}), s.SetInterval
+	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
 	opts.ReadOnly = f.readonly
@@ -360,16 +364,43 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	}
 	m := ui.New(opts)
 	for _, snap := range history {
+		_ = rec.Write(snap) // remembered for a recording's header
 		m = m.Push(snap)
 	}
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
-	go s.Run(ctx, snaps, nil)
+	go s.Run(ctx, raw, nil)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case snap := <-raw:
+				if err := rec.Write(snap); err != nil {
+					snap.Problems = append(snap.Problems, "recording: "+err.Error())
+				}
+				sampler.Offer(snaps, snap)
+			}
+		}
+	}()
 	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run()
 	if err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
 	return nil
+}
+
+// newRecordToggle records into the current directory, with the findings of
+// a diagnosis that starts afresh with each recording (as `gpuscope record`).
+func newRecordToggle(s *sampler.Sampler) *record.Toggle {
+	var tracker *diagnose.Tracker
+	return record.NewToggle(".", s.Interval, func(fresh bool, snap sampler.Snapshot) json.RawMessage {
+		if fresh {
+			tracker = diagnose.NewTracker(diagnose.Options{})
+		}
+		raw, _ := json.Marshal(tracker.Push(snap)) // findings always encode
+		return raw
+	})
 }
 
 // recordFlags are the flags of `gpuscope record`.

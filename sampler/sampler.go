@@ -103,7 +103,7 @@ func (s *Sampler) Run(ctx context.Context, out chan Snapshot, clock func() time.
 		clock = time.Now
 	}
 	for {
-		send(out, s.Tick(clock()))
+		Offer(out, s.Tick(clock()))
 		select {
 		case <-ctx.Done():
 			return
@@ -112,7 +112,9 @@ func (s *Sampler) Run(ctx context.Context, out chan Snapshot, clock func() time.
 	}
 }
 
-func send(out chan Snapshot, snap Snapshot) {
+// Offer puts snap on out without blocking: a stale unread snapshot is
+// dropped first (latest wins).
+func Offer(out chan Snapshot, snap Snapshot) {
 	for {
 		select {
 		case out <- snap:

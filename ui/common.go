@@ -30,6 +30,8 @@ type common struct {
 	paused       bool
 	interval     time.Duration
 	sourceClosed bool
+	// recording is set while the r key's recording runs (header badge).
+	recording bool
 	// status is a one-line outcome (a signal sent or refused) shown in the
 	// footer until the next key.
 	status string

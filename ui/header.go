@@ -19,6 +19,9 @@ func (p *headerPane) View() string { return p.view(p.render) }
 func (p *headerPane) render() []string {
 	c, st := p.c, p.c.st
 	right := p.badge() + " " + c.now().Format("15:04:05")
+	if c.recording {
+		right = p.c.st.BadgeCrit.Render(" ● REC ") + " " + right
+	}
 	// Parts by importance; the least important are dropped first when the
 	// line is short (driver and CUDA versions before the GPU count).
 	type part struct {

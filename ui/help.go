@@ -19,6 +19,7 @@ var helpKeys = [][2]string{
 	{"esc", "back"},
 	{"s / S", "process table: next sort column / reverse (or click)"},
 	{"space", "pause (keep the last data)"},
+	{"r", "start / stop recording to gpuscope-<time>.jsonl.gz"},
 	{"+ / -", "sample less / more often (100ms … 60s)"},
 	{"?", "this help"},
 	{"q  ctrl+c", "quit"},

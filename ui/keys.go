@@ -62,6 +62,9 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		c.paused = !c.paused
 		m.header.invalidate()
 		return m, nil
+	case "r":
+		m.toggleRecording()
+		return m, nil
 	case "+", "=", "-", "_":
 		dir := 1
 		if k.String() == "-" || k.String() == "_" {
@@ -206,3 +209,20 @@ func (m Model) selectGPU(gpu int) {
 // filter being typed, a signal waiting for y/n), so a wrapper such as replay
 // must not read them as its own commands.
 func (m Model) CapturesKeys() bool { return m.procs.filtering || m.confirm != nil }
+
+// toggleRecording starts or stops a recording and says so in the footer.
+func (m Model) toggleRecording() {
+	c := m.c
+	if c.opts.Record == nil {
+		c.status = "recording is off here (use gpuscope record)"
+		return
+	}
+	status, on, err := c.opts.Record()
+	if err != nil {
+		c.status = "recording: " + err.Error()
+	} else {
+		c.status = status
+	}
+	c.recording = on
+	m.header.invalidate()
+}

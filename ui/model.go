@@ -58,6 +58,9 @@ type Options struct {
 	Window time.Duration
 	// Rules is how many rules the Diagnoser checks, for the all-clear line.
 	Rules int
+	// Record starts or stops a recording of the live stream (the r key); it
+	// returns a line for the footer. nil: r is off (replay).
+	Record func() (status string, on bool, err error)
 	// Kill sends a signal to a process (syscall.Kill); nil: k/K are off.
 	Kill func(pid int, sig syscall.Signal) error
 	// ReadOnly removes the signal action (--readonly).
