@@ -28,16 +28,27 @@ func pcieCapacity(g *sampler.GPU) float64 {
 
 // naReason says why field (its JSON name) is n/a on g.
 func naReason(g *sampler.GPU, field string, gpm bool) string {
+	preHopper := !gpmArch(g.Arch)
 	if r := g.NA[field]; r != "" {
-		if gpm && r == "not supported" {
+		if gpm && r == "not supported" && preHopper {
 			return gpmNA
 		}
 		return r
 	}
-	if gpm {
+	if gpm && preHopper {
 		return gpmNA
 	}
 	return "not reported by this GPU"
+}
+
+// gpmArch reports an architecture with GPM metrics (Hopper and newer, per
+// nvml.h's GPM API). An unknown architecture counts as older.
+func gpmArch(arch string) bool {
+	switch arch {
+	case "Hopper", "Blackwell", "Rubin":
+		return true
+	}
+	return false
 }
 
 // gpuCharts are the detail view's charts for g; a chart whose metric g
@@ -119,7 +130,7 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 			se("tx", 3, func(g *sampler.GPU) sampler.Metric { return g.NVLinkTx })}}
 	if !g.NVLinkRx.OK && !g.NVLinkTx.OK {
 		nvl.na = naReason(g, "nvlink_rx", true)
-		if len(g.NVLinks) == 0 && g.NA["nvlink_rx"] == "" {
+		if r := g.NA["nvlink_rx"]; len(g.NVLinks) == 0 && (r == "" || r == "not supported") {
 			nvl.na = "no NVLink on this GPU"
 		}
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/gpuscope/gpuscope/themes"
 	"sort"
 	"strings"
 
@@ -170,9 +171,7 @@ func (m Model) topologyView(w, h int) string {
 	if len(pairs) == 0 {
 		lines = append(lines, st.OK.Render("✓")+" no multi-GPU job talks over a path slower than NVLink")
 	}
-	for _, p := range pairs {
-		lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link (seed 002 §3.3)", p.a, p.b, p.job, p.link))
-	}
+	lines = append(lines, slowPairLines(st, pairs)...)
 	lines = append(lines, "", st.Title.Render("Legend"))
 	for _, l := range topoLegend {
 		lines = append(lines, "  "+st.Key.Render(padRight(l[0], 5))+" "+l[1])
@@ -200,4 +199,45 @@ func gpuAffinity(s *sampler.Snapshot, i int) (string, string) {
 		aff = naText
 	}
 	return aff, fmtUnit(g.NUMANode, "")
+}
+
+// slowPairLines says which job's GPU pairs talk without NVLink: each pair
+// when a job has a few, else one line per job with the count per link type
+// (an 8-rank job on a PCIe box has 28 pairs; listing them hides the point).
+func slowPairLines(st *themes.Styles, pairs []jobPair) []string {
+	const listUpTo = 4
+	var jobs []string
+	byJob := map[string][]jobPair{}
+	for _, p := range pairs {
+		if _, ok := byJob[p.job]; !ok {
+			jobs = append(jobs, p.job)
+		}
+		byJob[p.job] = append(byJob[p.job], p)
+	}
+	var lines []string
+	for _, job := range jobs {
+		ps := byJob[job]
+		if len(ps) <= listUpTo {
+			for _, p := range ps {
+				lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link (seed 002 §3.3)", p.a, p.b, p.job, p.link))
+			}
+			continue
+		}
+		count, gpus := map[string]int{}, map[int]bool{}
+		var kinds []string
+		for _, p := range ps {
+			if count[p.link] == 0 {
+				kinds = append(kinds, p.link)
+			}
+			count[p.link]++
+			gpus[p.a], gpus[p.b] = true, true
+		}
+		var parts []string
+		for _, k := range kinds {
+			parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
+		}
+		lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" one job (%s) on %d GPUs: %d GPU pairs without NVLink (%s) — its collectives wait on these links (seed 002 §3.3)",
+			job, len(gpus), len(ps), strings.Join(parts, ", ")))
+	}
+	return lines
 }
