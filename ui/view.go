@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/lipgloss"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -75,8 +76,16 @@ func noDriverPanel(m Model, e *sampler.SourceError) []string {
 	}
 	if len(e.Causes) > 0 {
 		lines = append(lines, "", "  likely causes, most likely first:")
+		// Causes carry the fix (a command, a flag): wrap them rather than cut.
+		wrap := lipgloss.NewStyle().Width(max(20, m.w-5))
 		for _, c := range e.Causes {
-			lines = append(lines, "   • "+c)
+			for i, l := range strings.Split(wrap.Render(c), "\n") {
+				if i == 0 {
+					lines = append(lines, "   • "+strings.TrimRight(l, " "))
+				} else {
+					lines = append(lines, "     "+strings.TrimRight(l, " "))
+				}
+			}
 		}
 	}
 	return append(lines, "", "  run "+st.Key.Render("`gpuscope --demo`")+" to see a simulated node; the host pane below is live.")
