@@ -238,6 +238,7 @@ func pct(v float64) string { return fmt.Sprintf("%.0f%%", v) }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }
 
-func gbytes(b float64) string { return fmt.Sprintf("%.1f GB", b/1e9) }
+// gbytes prints memory in GiB, as nvidia-smi's MiB and the dashboard do.
+func gbytes(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
 
 func gbps(b float64) string { return fmt.Sprintf("%.1f GB/s", b/1e9) }

@@ -32,6 +32,10 @@ const (
 	// findings (44 columns of side pane + ~76 for findings).
 	SideMinWidth = 120
 	sideWidth    = 46
+	// sideMaxWidth: on wider screens the side pane grows with a third of the
+	// width so checklist details and level labels are not cut (chosen here:
+	// at 200 columns it is 66 wide and the findings keep 133).
+	sideMaxWidth = 72
 	// wideMinWidth gives each GPU two lines with wide sparklines.
 	wideMinWidth = 120
 	// sideHeight is the three levels (title + 3) plus the checklist (title + 7).
@@ -92,8 +96,9 @@ func ComputeLayoutMIG(w, h, gpuCount, migRows int) Layout {
 	}
 	l.Findings = Rect{0, y, w, findH}
 	if w >= SideMinWidth && findH > 0 {
-		l.Findings.W = w - sideWidth - 1
-		l.Side = Rect{w - sideWidth, y, sideWidth, findH}
+		sw := min(max(sideWidth, w/3), sideMaxWidth)
+		l.Findings.W = w - sw - 1
+		l.Side = Rect{w - sw, y, sw, findH}
 	}
 	y += findH
 	if procH > 0 {
