@@ -56,7 +56,7 @@ func BenchmarkDecodeEntry(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
-		e := Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}} // as the pipeline does
+		e := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}} // as the pipeline does
 		if err := decodeEntry(line, &e); err != nil {
 			b.Fatal(err)
 		}

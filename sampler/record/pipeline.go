@@ -17,6 +17,11 @@ type pipeline struct {
 	order    chan *job // jobs in file order, for Next
 	quit     chan struct{}
 	stopOnce sync.Once
+	// spare holds line buffers whose entry is decoded, for the reading
+	// goroutine to fill again: a fresh copy of every line was a quarter of
+	// a replay's allocated bytes, and the garbage collector's work (run
+	// about once per 13 MB allocated at this heap size) follows those bytes.
+	spare chan []byte
 }
 
 // job is one line on its way through the pipeline.
@@ -26,16 +31,20 @@ type job struct {
 	blank      bool
 	terminated bool
 	readErr    error // set on the last job: io.EOF or why reading stopped
-	e          Entry
+	l          wireEntry
 	perr       error
 	ready      chan struct{} // closed once decoded
 }
 
 // Chosen here: beyond 8 workers the single reading goroutine is the limit,
 // and 4 lines per worker in flight keep every worker busy.
+// A spare line buffer above maxSpareBytes (chosen here: ~50x a day-long
+// 8-GPU recording's 11 KB lines) is left to the collector, so that one huge
+// line does not stay pinned for the rest of the file.
 const (
 	maxWorkers    = 8
 	jobsPerWorker = 4
+	maxSpareBytes = 512 << 10
 )
 
 // gpuHint is the header's GPU count: each entry's GPU slice is allocated at
@@ -44,16 +53,22 @@ const (
 func startPipeline(lines *lineReader, gpuHint int) *pipeline {
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
 	window := workers * jobsPerWorker
-	p := &pipeline{order: make(chan *job, window), quit: make(chan struct{})}
+	p := &pipeline{order: make(chan *job, window), quit: make(chan struct{}), spare: make(chan []byte, 2*window)}
 	work := make(chan *job, window)
 	for range workers {
 		go func() {
 			for j := range work {
 				if !j.blank {
 					if gpuHint > 0 {
-						j.e.GPUs = make([]sampler.GPU, 0, gpuHint)
+						j.l.GPUs = make([]sampler.GPU, 0, gpuHint)
 					}
-					j.perr = decodeEntry(j.line, &j.e)
+					j.perr = decodeEntry(j.line, &j.l) // copies what it keeps
+					if cap(j.line) <= maxSpareBytes {
+						select {
+						case p.spare <- j.line[:0]:
+						default:
+						}
+					}
 					j.line = nil
 				}
 				close(j.ready)
@@ -74,7 +89,12 @@ func (p *pipeline) read(lines *lineReader, work chan<- *job) {
 		j := &job{lineNo: lines.no, terminated: terminated, readErr: err, ready: make(chan struct{})}
 		j.blank = len(bytes.TrimSpace(line)) == 0
 		if !j.blank {
-			j.line = append([]byte(nil), line...) // the reader's buffer is reused
+			var buf []byte
+			select {
+			case buf = <-p.spare:
+			default:
+			}
+			j.line = append(buf, line...) // the reader's buffer is reused
 		}
 		select {
 		case p.order <- j:

@@ -47,6 +47,7 @@ type Reader struct {
 	dropped int // warnings beyond maxWarnings
 	done    bool
 	slow    slowTier // slow-tier parts carried forward (see slowtier.go)
+	stat    statics  // static GPU and process fields carried forward (statics.go)
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -146,10 +147,7 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		if !j.terminated {
 			if j.perr == nil { // a final line merely lacking its newline
-				r.read++
-				r.slow.restore(&j.e.Snapshot)
-				sampler.JoinProcs(&j.e.Snapshot)
-				return j.e, nil
+				return r.complete(&j.l), nil
 			}
 			r.warn("line %d: torn last line (recording was cut off); read %d snapshots", lineNo, r.read)
 			break
@@ -163,13 +161,20 @@ func (r *Reader) Next() (Entry, error) {
 			r.finish()
 			return Entry{}, fmt.Errorf("%s: line %d: not a snapshot: %v, want one JSON object per line", r.name, lineNo, j.perr)
 		}
-		r.read++
-		r.slow.restore(&j.e.Snapshot)
-		sampler.JoinProcs(&j.e.Snapshot)
-		return j.e, nil
+		return r.complete(&j.l), nil
 	}
 	r.finish()
 	return Entry{}, io.EOF
+}
+
+// complete fills in what the writer left out (unchanged static and
+// slow-tier fields) and links GPU processes to their host data.
+func (r *Reader) complete(l *wireEntry) Entry {
+	r.read++
+	r.stat.restore(l)
+	r.slow.restore(&l.Snapshot)
+	sampler.JoinProcs(&l.Snapshot)
+	return l.Entry
 }
 
 // finish ends the stream and releases the decoding goroutines.
@@ -180,11 +185,11 @@ func (r *Reader) finish() {
 	}
 }
 
-func decodeEntry(line []byte, e *Entry) error {
-	if t := bytes.TrimLeft(line, " \t\r"); len(t) == 0 || t[0] != '{' {
+func decodeEntry(text []byte, l *wireEntry) error {
+	if t := bytes.TrimLeft(text, " \t\r"); len(t) == 0 || t[0] != '{' {
 		return errors.New("the line is not a JSON object")
 	}
-	return json.Unmarshal(line, e)
+	return json.Unmarshal(text, l)
 }
 
 // Warnings lists what was tolerated so far: a torn last line, skipped lines.

@@ -19,6 +19,7 @@ type Writer struct {
 	gz   *gzip.Writer // nil for a plain file
 	line bytes.Buffer // reused: one line is encoded here, then written at once
 	slow slowTier     // slow-tier parts already written
+	stat statics      // static GPU and process fields already written
 }
 
 // Create starts a recording at path (truncating it) and writes the header.
@@ -45,7 +46,7 @@ func Create(path string, h Header) (*Writer, error) {
 // Write appends one entry as one line.
 func (w *Writer) Write(e Entry) error {
 	e.Snapshot = w.slow.elide(e.Snapshot)
-	return w.writeLine(e)
+	return w.writeLine(w.stat.elide(e))
 }
 
 func (w *Writer) writeLine(v any) error {

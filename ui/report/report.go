@@ -19,7 +19,8 @@ import (
 // Source yields snapshots in time order, each with the findings a recording
 // stored next to it (nil when the line carries none, e.g. an imported log).
 // Next returns io.EOF after the last. Build keeps up to the diagnosis window
-// of snapshots, so a Source must not mutate a snapshot it has returned.
+// of snapshots and the latest findings text of each finding, so a Source
+// must not mutate a snapshot or findings it has returned.
 type Source interface {
 	Next() (sampler.Snapshot, json.RawMessage, error)
 }
