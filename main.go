@@ -339,10 +339,12 @@ fail, with what was seen and the fix. Exit status 1 when any check fails.`,
 // frameRate caps repaints. Bubble Tea v1 flushes the screen on a ticker
 // whatever the data rate, and each wake-up costs CPU (DESIGN.md measured
 // 0.95 s per minute at the default 60 fps, 0.28 s at 10, 0.18 s at 2). Panes
-// re-render only on new data, a key or a resize, so most frames are a
-// compare of an unchanged string; 10 fps keeps a key's echo within 100 ms,
-// the usual threshold for "instant", for a fraction of 60 fps's CPU.
-const frameRate = 10
+// re-render only on new data, a key or a resize, so most frames compare an
+// unchanged string. The first frame also waits for the first tick. Measured
+// here (docs/benchmarks.md): 10 fps 0.41 s CPU a minute and a 165 ms first
+// frame; 20 fps 0.49 s and 105 ms; 15 fps 0.40 s and 120 ms, with a key's
+// echo within 67 ms, which reads as instant.
+const frameRate = 15
 
 // runTUI starts the sampler goroutine and the dashboard until the user quits.
 // Snapshots pass through a recorder on their way to the screen, so `r` can

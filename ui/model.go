@@ -52,7 +52,7 @@ type Options struct {
 	Interval    time.Duration
 	Badge       string           // "LIVE", "DEMO mixed", "REPLAY"
 	Now         func() time.Time // injectable for golden tests
-	HistoryLen  int              // ring size, default 600
+	HistoryLen  int              // ring size, default 300
 	// Window is how much history diagnosis sees (default 120 s: the longest
 	// window in research/diagnosis-anchors.md, anchors A).
 	Window time.Duration

@@ -6,10 +6,12 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// defaultHistory is the ring size: 600 snapshots = 10 min at the default
+// defaultHistory is the ring size: 300 snapshots = 5 min at the default
 // 1 s interval (chosen here: the longest diagnosis window is 120 s and a
-// 200-column sparkline shows at most ~160 points; ten minutes leaves room).
-const defaultHistory = 600
+// 200-column sparkline shows at most ~90 points, so five minutes leaves room;
+// each snapshot of an 8-GPU node with its process tree holds ~40 KB, and 600
+// of them put the process over the 30 MB RSS budget).
+const defaultHistory = 300
 
 // ring is a bounded history of snapshots, oldest first.
 type ring struct {
