@@ -290,12 +290,18 @@ func dashboard(s source, f dashFlags, styles themes.Styles, stdout io.Writer) er
 			time.Sleep(onceGap)
 			snap = s.Tick(time.Now())
 		}
+		var err error
 		if f.json {
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")
-			return enc.Encode(snap)
+			err = enc.Encode(snap)
+		} else {
+			err = oneshot.Write(stdout, snap)
 		}
-		return oneshot.Write(stdout, snap)
+		if err == nil && snap.Node.GPUError != nil {
+			return exitCode(1) // printed the explanation; scripts see a broken node
+		}
+		return err
 	}
 	return runTUI(s.Sampler, history, s.badge, f, styles)
 }
@@ -459,10 +465,17 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 	if f.duration < 0 {
 		return usagef("--duration %s is negative", f.duration)
 	}
+	if f.demo == "list" {
+		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+	}
 	start := time.Now()
 	src, err := openSource(f.demo, false, f.seed, start, stderr)
 	if err != nil {
 		return err
+	}
+	if e := src.GPUError; e != nil {
+		// A recording without GPUs is an empty baseline; say why instead.
+		return fmt.Errorf("no GPU to record: %s: %s (try gpuscope doctor, or --demo)", e.Tried, e.Err)
 	}
 	src.SetInterval(f.interval)
 	fast := src.simulated && !f.realtime

@@ -66,7 +66,10 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 	s.seq++
 	snap := Snapshot{Time: now, Seq: s.seq}
 	if s.GPU != nil {
-		snap.Node = s.GPU.Node()
+		func() {
+			defer recoverInto(&snap.Problems, "GPU source")
+			snap.Node = s.GPU.Node()
+		}()
 	}
 	snap.Node.Hostname = s.Hostname
 	snap.Node.Source = s.Source
@@ -91,7 +94,10 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 			snap.Host = host
 		}()
 	}
-	JoinProcs(&snap)
+	func() {
+		defer recoverInto(&snap.Problems, "joining processes")
+		JoinProcs(&snap)
+	}()
 	return snap
 }
 

@@ -146,10 +146,18 @@ func (p *findingsPane) allClear() string {
 	if c.opts.Rules > 0 {
 		rules = fmt.Sprintf("%d rules", c.opts.Rules)
 	}
+	if span < minJudgeSpan {
+		return st.Muted.Render(fmt.Sprintf("collecting: %s of the 30–120 s the %s need before they can judge", fmtSpan(span), rules))
+	}
 	return st.OK.Render("✓") + fmt.Sprintf(" %s checked over the last %s: no problem found", rules, fmtSpan(span))
 }
 
-// sidePane shows the selected GPU's three levels (seed 000 §3: is a kernel
+// minJudgeSpan: most rules need 30 s of samples before they can fire
+// (diagnose's workload and clock windows), so a shorter history is not an
+// all-clear.
+const minJudgeSpan = 30 * time.Second
+
+// sidePane shows the selected GPU's three levels (seed 000 §1: is a kernel
 // running → are the SMs filled → are they computing) and the checklist.
 type sidePane struct {
 	cached

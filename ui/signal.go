@@ -63,12 +63,12 @@ func (m Model) askSignal(sig syscall.Signal) Model {
 	return m
 }
 
-// answerConfirm sends the signal on y (or enter) and reports the outcome;
-// any other key cancels.
+// answerConfirm sends the signal on y alone and reports the outcome; any
+// other key cancels. Not enter: k then enter (up, open) would kill a job.
 func (m Model) answerConfirm(key string) Model {
 	c, ps := m.c, m.confirm
 	m.confirm = nil
-	if key != "y" && key != "Y" && key != "enter" {
+	if key != "y" && key != "Y" {
 		c.status = "cancelled: no signal sent"
 		return m
 	}

@@ -35,7 +35,7 @@ var dcgmFields = []dcgmField{
 	{114, "MMMAX", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClockMax }, false},
 	{140, "MMTMP", plain, nil, false},
 	{150, "TMPTR", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }, false},
-	{151, "SDTMP", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false},
+	{158, "SDTMP", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false}, // DCGM_FI_DEV_SLOWDOWN_TEMP, dcgm_fields.h
 	{155, "POWER", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
 	{156, "TOTEC", plain, nil, false},
 	{160, "PMLMT", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true},

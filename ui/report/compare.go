@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,9 +17,12 @@ import (
 type Comparison struct {
 	Base, After *Report
 	GPUs        []GPUChange
-	Resolved    []FindingChange // in base, not in after
+	Resolved    []FindingChange // in base, not in after, and after could have seen it
 	Appeared    []FindingChange // in after, not in base
 	Persisting  []FindingChange // in both
+	// NotJudged: in base, not in after, but after could not have seen it
+	// (too short, the GPU absent, no host data for a host rule).
+	NotJudged []FindingChange
 }
 
 // GPUChange pairs one GPU index's figures; Base or After is nil when the GPU
@@ -36,6 +40,7 @@ type FindingChange struct {
 	GPU   int      `json:"gpu"`
 	Base  *Finding `json:"base"`
 	After *Finding `json:"after"`
+	Why   string   `json:"why,omitempty"` // for NotJudged: why after could not judge
 }
 
 // Compare matches base and after.
@@ -85,7 +90,11 @@ func Compare(base, after *Report) *Comparison {
 		}
 		fc := FindingChange{Rule: f.Rule, GPU: f.GPU, Base: f, After: inAfter[k]}
 		if fc.After == nil {
-			c.Resolved = append(c.Resolved, fc)
+			if fc.Why = cannotJudge(after, f); fc.Why != "" {
+				c.NotJudged = append(c.NotJudged, fc)
+			} else {
+				c.Resolved = append(c.Resolved, fc)
+			}
 		} else {
 			c.Persisting = append(c.Persisting, fc)
 		}
@@ -100,12 +109,48 @@ func Compare(base, after *Report) *Comparison {
 	return c
 }
 
-// utilMean is the sample-weighted GPU-Util mean over all GPUs.
-func utilMean(r *Report) sampler.Metric {
+// judgeSpan is the least a run must cover before a finding's absence means
+// it is gone: the seeds' "observe at least 60 s" (seed 002 §7.1 step 2),
+// which also covers the rules' 30-60 s windows.
+const judgeSpan = 60.0 // seconds
+
+// hostRules need host data (CPU, iowait, process tree) to fire at all.
+var hostRules = map[string]bool{"input_starved": true, "io_bound": true, "sync_stall": true}
+
+// cannotJudge says why after could not have reported f, or "".
+func cannotJudge(after *Report, f *Finding) string {
+	if after.Range.Seconds < judgeSpan {
+		return fmt.Sprintf("after covers %s, under the %s the rules need", dur(after.Range.Seconds), dur(judgeSpan))
+	}
+	if f.GPU >= 0 && !slices.ContainsFunc(after.GPUs, func(g GPU) bool { return g.Index == f.GPU && g.Samples > 0 }) {
+		return fmt.Sprintf("GPU %d is not in after", f.GPU)
+	}
+	if hostRules[f.Rule] && !after.Environment.HostData {
+		return "after has no host data (an imported log)"
+	}
+	return ""
+}
+
+// activeGPU is a GPU with work in either run (GPU-Util mean ≥ 5%): the
+// verdict's mean leaves out GPUs idle in both, which would dilute a one-GPU
+// job on an 8-GPU node to an eighth (chosen here: 5% is above idle noise).
+func activeGPU(c *Comparison, index int) bool {
+	for _, r := range []*Report{c.Base, c.After} {
+		for _, g := range r.GPUs {
+			if g.Index == index && g.Util != nil && g.Util.Mean >= 5 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// utilMean is the sample-weighted GPU-Util mean over the GPUs keep selects.
+func utilMean(r *Report, keep func(index int) bool) sampler.Metric {
 	var sum float64
 	var n int
 	for _, g := range r.GPUs {
-		if g.Util != nil {
+		if g.Util != nil && keep(g.Index) {
 			sum += g.Util.Mean * float64(g.Util.Samples)
 			n += g.Util.Samples
 		}
@@ -125,13 +170,26 @@ const maxVerdictRules = 3
 // no new finding".
 func (c *Comparison) Verdict() string {
 	var parts []string
-	b, a := utilMean(c.Base), utilMean(c.After)
+	keep, label := func(i int) bool { return activeGPU(c, i) }, "GPU-Util mean"
+	n := 0
+	for _, gc := range c.GPUs {
+		if keep(gc.Index) {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		keep = func(int) bool { return true }
+	case n < len(c.GPUs):
+		label = fmt.Sprintf("GPU-Util mean of the %d busy GPU(s)", n)
+	}
+	b, a := utilMean(c.Base, keep), utilMean(c.After, keep)
 	if b.OK && a.OK {
 		// The change is between the rounded figures, so the line adds up.
 		rb, ra := math.Round(b.V), math.Round(a.V)
-		parts = append(parts, fmt.Sprintf("GPU-Util mean %.0f%% → %.0f%% (%+.0f pts)", rb, ra, ra-rb))
+		parts = append(parts, fmt.Sprintf("%s %.0f%% → %.0f%% (%+.0f pts)", label, rb, ra, ra-rb))
 	} else {
-		parts = append(parts, fmt.Sprintf("GPU-Util mean %s → %s", pctInt(b), pctInt(a)))
+		parts = append(parts, fmt.Sprintf("%s %s → %s", label, pctInt(b), pctInt(a)))
 	}
 	if len(c.Resolved) > 0 {
 		parts = append(parts, changeClause(c.Resolved, "resolved"))

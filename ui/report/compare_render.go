@@ -93,6 +93,9 @@ func findingLine(fc FindingChange) string {
 		f = fc.Base
 	}
 	s := fmt.Sprintf("%s on %s: %s", fc.Rule, gpuLabel(fc.GPU), f.Title)
+	if fc.Why != "" {
+		s += " (" + fc.Why + ")"
+	}
 	if fc.Base != nil && fc.After != nil {
 		s += fmt.Sprintf(" (open %s → %s)", dur(fc.Base.OpenSeconds), dur(fc.After.OpenSeconds))
 	}
@@ -106,7 +109,7 @@ func (c *Comparison) findingGroups() []struct {
 	return []struct {
 		title string
 		list  []FindingChange
-	}{{"resolved", c.Resolved}, {"appeared", c.Appeared}, {"persisting", c.Persisting}}
+	}{{"resolved", c.Resolved}, {"appeared", c.Appeared}, {"persisting", c.Persisting}, {"not judged", c.NotJudged}}
 }
 
 // Text writes the comparison for a terminal.
@@ -191,7 +194,7 @@ func (c *Comparison) JSON(w io.Writer) error {
 		out.GPUs = append(out.GPUs, g)
 	}
 	for _, g := range c.findingGroups() {
-		out.Findings[g.title] = append([]FindingChange{}, g.list...)
+		out.Findings[strings.ReplaceAll(g.title, " ", "_")] = append([]FindingChange{}, g.list...)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

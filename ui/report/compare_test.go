@@ -32,6 +32,8 @@ func TestCompareFindingsByRuleAndGPUNotPID(t *testing.T) {
 		Finding{Rule: diagnose.RuleInputStarved, GPU: 0, PID: 555}, // same job, new PID
 		Finding{Rule: diagnose.RuleThermalThrottle, GPU: -1},
 	)
+	after.Range.Seconds = 600 // long enough, GPUs present: absence means resolved
+	after.GPUs = []GPU{{Index: 0, Samples: 600}, {Index: 1, Samples: 600}, {Index: 2, Samples: 600}}
 	c := Compare(base, after)
 	if len(c.Persisting) != 1 || c.Persisting[0].After.PID != 555 {
 		t.Errorf("persisting %+v, want input_starved matched across PIDs", c.Persisting)
@@ -63,5 +65,47 @@ func TestCompareGPUOnlyOnOneSide(t *testing.T) {
 	rows := c.GPUs[2].rows()
 	if rows[0][1] != na || rows[0][3] != na {
 		t.Errorf("row %q, want n/a base and change", rows[0])
+	}
+}
+
+// A finding missing from an after-run that could not have seen it is "not
+// judged", not "resolved": too short, the GPU absent, or no host data for a
+// rule that needs it.
+func TestCompareNotJudged(t *testing.T) {
+	base := &Report{Findings: []Finding{
+		{Rule: diagnose.RuleInputStarved, GPU: 0},
+		{Rule: diagnose.RulePowerCapped, GPU: 3},
+	}}
+	short := &Report{Range: Range{Seconds: 15}, GPUs: []GPU{{Index: 0, Samples: 15}, {Index: 3, Samples: 15}}}
+	if c := Compare(base, short); len(c.Resolved) != 0 || len(c.NotJudged) != 2 {
+		t.Fatalf("15 s after-run: resolved %d, not judged %d", len(c.Resolved), len(c.NotJudged))
+	}
+	noHost := &Report{Range: Range{Seconds: 600}, GPUs: []GPU{{Index: 0, Samples: 600}, {Index: 3, Samples: 600}}}
+	c := Compare(base, noHost)
+	if len(c.NotJudged) != 1 || c.NotJudged[0].Rule != diagnose.RuleInputStarved || len(c.Resolved) != 1 {
+		t.Fatalf("log without host data: not judged %+v, resolved %+v", c.NotJudged, c.Resolved)
+	}
+	noHost.Environment.HostData = true
+	noHost.GPUs = noHost.GPUs[:1] // GPU 3 gone
+	c = Compare(base, noHost)
+	if len(c.NotJudged) != 1 || c.NotJudged[0].GPU != 3 || len(c.Resolved) != 1 {
+		t.Fatalf("GPU 3 absent: not judged %+v, resolved %+v", c.NotJudged, c.Resolved)
+	}
+}
+
+// The verdict's mean leaves out GPUs idle in both runs.
+func TestVerdictMeanOverBusyGPUs(t *testing.T) {
+	gpus := func(util0 float64) []GPU {
+		out := []GPU{{Index: 0, Samples: 100, Util: &Dist{Mean: util0, Samples: 100}}}
+		for i := 1; i < 8; i++ {
+			out = append(out, GPU{Index: i, Samples: 100, Util: &Dist{Mean: 0, Samples: 100}})
+		}
+		return out
+	}
+	base := &Report{Range: Range{Seconds: 100}, GPUs: gpus(46)}
+	after := &Report{Range: Range{Seconds: 100}, GPUs: gpus(97)}
+	want := "GPU-Util mean of the 1 busy GPU(s) 46% → 97% (+51 pts); no new finding"
+	if got := Compare(base, after).Verdict(); got != want {
+		t.Errorf("verdict\n got %q\nwant %q", got, want)
 	}
 }
