@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -139,5 +141,44 @@ func copyUntilEOF(dst *screen, src *os.File) (int64, error) {
 		if err != nil {
 			return n, err
 		}
+	}
+}
+
+// TestSIGTERMRestoresTerminalAndExits143: a supervisor's SIGTERM ends the
+// dashboard cleanly (terminal restored) with 128+15, not a quiet 0.
+func TestSIGTERMRestoresTerminalAndExits143(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "--demo")
+	// TERM=screen: termenv skips its start-up terminal query there, which a
+	// bare pty never answers (5 s); this test is about the exit, not that.
+	cmd.Env = append(os.Environ(), "TERM=screen")
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	var out screen
+	go func() { _, _ = copyUntilEOF(&out, ptmx) }()
+	waitFor(t, &out, "the first frame", func(s string) bool { return strings.Count(s, "H200") >= 8 })
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+			t.Fatalf("exit: %v, want status 143", err)
+		}
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("no exit after SIGTERM")
+	}
+	if s := out.String(); !strings.Contains(s, "\x1b[?1049l") {
+		t.Error("alternate screen not left after SIGTERM")
 	}
 }

@@ -391,11 +391,23 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 			}
 		}
 	}()
-	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run()
-	if err != nil {
+	// Bubble Tea quits on SIGTERM by itself (terminal restored); this only
+	// notes that it happened, so the exit status can say so. It must not also
+	// ask the program to quit: Bubble Tea v1.3's own handler would then block
+	// for ever sending its QuitMsg, and shutdown waits for it.
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	defer signal.Stop(term)
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
+	if _, err := p.Run(); err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
-	return nil
+	select {
+	case <-term: // delivered with Bubble Tea's copy, before Run could return
+		return exitCode(128 + int(syscall.SIGTERM)) // a supervisor can tell a kill from a quit
+	default:
+		return nil
+	}
 }
 
 // newRecordToggle records into the current directory, with the findings of

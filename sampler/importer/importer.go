@@ -81,6 +81,10 @@ func OpenWith(path string, o Options) (Stream, Format, error) {
 	if err != nil {
 		return nil, Unknown, fmt.Errorf("open log: %w", err)
 	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, Unknown, fmt.Errorf("%s is a directory: give a recording or a log file", path)
+	}
 	s, format, err := NewStream(f, path, o.withDefaults(path))
 	if err != nil {
 		f.Close()

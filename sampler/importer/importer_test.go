@@ -217,3 +217,10 @@ func TestRecordingAndGzip(t *testing.T) {
 		t.Errorf("gzipped dcgmi log: %d snaps", n)
 	}
 }
+
+func TestOpenDirectoryIsClear(t *testing.T) {
+	_, _, err := Open(t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("err = %v", err)
+	}
+}
