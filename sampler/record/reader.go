@@ -103,7 +103,11 @@ func (r *Reader) readHeader() error {
 	var probe struct {
 		Version *int `json:"gpuscope_recording"`
 	}
-	if json.Unmarshal(line, &probe) != nil || probe.Version == nil || *probe.Version < 1 {
+	if perr := json.Unmarshal(line, &probe); perr != nil || probe.Version == nil || *probe.Version < 1 {
+		if perr != nil && bytes.HasPrefix(bytes.TrimSpace(line), []byte(`{"gpuscope_recording"`)) {
+			// It is one of ours, cut inside its first line.
+			return fmt.Errorf("%s: line 1: the recording header is cut off or damaged; nothing after it can be read", r.name)
+		}
 		return fmt.Errorf("%s: not %s", r.name, wantRecording)
 	}
 	if *probe.Version > Version {

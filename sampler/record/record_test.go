@@ -287,3 +287,14 @@ func TestGzipDetectedByContentNotName(t *testing.T) {
 		t.Fatalf("read %d", len(got))
 	}
 }
+
+func TestTornHeaderSaysSo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cut.jsonl")
+	if err := os.WriteFile(path, []byte(`{"gpuscope_recording":1,"host":"gpu-no`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path)
+	if err == nil || !strings.Contains(err.Error(), "header is cut off") {
+		t.Fatalf("err = %v", err)
+	}
+}
