@@ -212,9 +212,9 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	styles, err := themes.Build(f.theme, !f.noColor && os.Getenv("NO_COLOR") == "")
+	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr)
 	if err != nil {
@@ -239,6 +239,15 @@ func checkInterval(d time.Duration) error {
 		return usagef("--interval %s is out of range: use 100ms to 60s", d)
 	}
 	return nil
+}
+
+// buildStyles builds the chosen theme; --no-color and NO_COLOR turn colour off.
+func buildStyles(theme string, noColor bool) (themes.Styles, error) {
+	styles, err := themes.Build(theme, !noColor && os.Getenv("NO_COLOR") == "")
+	if err != nil {
+		return styles, usageError{err}
+	}
+	return styles, nil
 }
 
 // source is the sampler the flags chose, and how to label it.
@@ -711,9 +720,9 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		}
 		return usagef("--speed %v: use %s", f.speed, strings.Join(s, ", "))
 	}
-	styles, err := themes.Build(f.theme, !f.noColor && os.Getenv("NO_COLOR") == "")
+	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	timeline, warnings, err := replay.Load(path)
 	for _, w := range warnings { // before the error too: they say why a log yielded nothing
