@@ -109,18 +109,26 @@ func (c *ctx) anyProcess() bool {
 }
 
 func (c *ctx) stepProcesses() (string, string) {
-	var with []string
-	pids := 0
+	var without []string
+	pids, with := 0, 0
 	for gi := range c.gpus {
 		if n := len(c.gpus[gi].last.Procs); n > 0 {
-			with = append(with, fmt.Sprint(c.gpus[gi].idx))
+			with++
 			pids += n
+		} else {
+			without = append(without, fmt.Sprint(c.gpus[gi].idx))
 		}
 	}
-	if len(with) == 0 {
+	if with == 0 {
 		return "n/a", fmt.Sprintf("no compute process on any of %d GPUs", len(c.gpus))
 	}
-	return "ok", fmt.Sprintf("%d processes on GPU %s; %d GPUs without a process", pids, strings.Join(with, ","), len(c.gpus)-len(with))
+	// Counts first: the side pane cuts long lines, and "GPU 0,1,2…" cut
+	// after the first index read as "all on GPU 0".
+	detail := fmt.Sprintf("%d processes on %d of %d GPUs", pids, with, len(c.gpus))
+	if len(without) > 0 {
+		detail += "; none on GPU " + strings.Join(without, ",")
+	}
+	return "ok", detail
 }
 
 func (c *ctx) stepUtil() (string, string) {
