@@ -190,8 +190,12 @@ func (r *Reader) finish() {
 }
 
 func decodeEntry(text []byte, l *wireEntry) error {
-	if t := bytes.TrimLeft(text, " \t\r"); len(t) == 0 || t[0] != '{' {
+	t := bytes.TrimLeft(text, " \t\r")
+	if len(t) == 0 || t[0] != '{' {
 		return errors.New("the line is not a JSON object")
+	}
+	if bytes.HasPrefix(t, []byte(`{"gpuscope_recording"`)) {
+		return errors.New("it is a second recording header (recordings concatenated? report each file on its own)")
 	}
 	return json.Unmarshal(text, l)
 }

@@ -298,3 +298,29 @@ func TestTornHeaderSaysSo(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestConcatenatedRecordingsSaySo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	writeRecording(t, path, 2)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := filepath.Join(t.TempDir(), "cat.jsonl")
+	if err := os.WriteFile(cat, append(b, b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for {
+		if _, err = r.Next(); err != nil {
+			break
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "line 4: not a snapshot: it is a second recording header") {
+		t.Fatalf("err = %v", err)
+	}
+}
