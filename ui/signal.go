@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"syscall"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -12,6 +13,7 @@ import (
 type pendingSignal struct {
 	pid       int
 	user, cmd string
+	start     time.Time // the process's start: a PID reused meanwhile differs
 	sig       syscall.Signal
 }
 
@@ -58,7 +60,7 @@ func (m Model) askSignal(sig syscall.Signal) Model {
 	case h.User != c.opts.User && !c.opts.Root:
 		c.status = fmt.Sprintf("refused: PID %d belongs to %s, not %s (only root may signal it)", r.pid(), orDash(h.User), orDash(c.opts.User))
 	default:
-		m.confirm = &pendingSignal{pid: r.pid(), user: h.User, cmd: commandLine(h), sig: sig}
+		m.confirm = &pendingSignal{pid: r.pid(), user: h.User, cmd: commandLine(h), start: h.Start, sig: sig}
 	}
 	return m
 }
@@ -70,6 +72,10 @@ func (m Model) answerConfirm(key string) Model {
 	m.confirm = nil
 	if key != "y" && key != "Y" {
 		c.status = "cancelled: no signal sent"
+		return m
+	}
+	if !stillSame(c, ps) {
+		c.status = fmt.Sprintf("not sent: PID %d has exited (or its PID was reused) since you chose it", ps.pid)
 		return m
 	}
 	if err := c.opts.Kill(ps.pid, ps.sig); err != nil {
@@ -105,4 +111,19 @@ func commandLine(h *sampler.Proc) string {
 		return h.Cmdline
 	}
 	return orDash(h.Name)
+}
+
+// stillSame checks the newest snapshot: the PID must still be there with the
+// start time it had when it was chosen, so a dialog left open while the job
+// ended cannot signal whatever took its PID.
+func stillSame(c *common, ps *pendingSignal) bool {
+	if len(c.window) == 0 {
+		return false
+	}
+	h := c.window[len(c.window)-1].Host
+	if h == nil {
+		return false
+	}
+	p, ok := h.Procs[ps.pid]
+	return ok && p.Start.Equal(ps.start)
 }
