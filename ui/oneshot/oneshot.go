@@ -52,6 +52,13 @@ func writeGPU(b *strings.Builder, g sampler.GPU) {
 		g.Index, name, pct(g.Util), pct(g.SMActive), pct(g.TensorActive),
 		gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
 		mhz(g.SMClock), rate(g.PCIeRx), rate(g.PCIeTx), throttle)
+	if g.MIG {
+		fmt.Fprintf(b, "      MIG on: GPU-Util and per-process util are not available; %d instance(s)\n", len(g.MIGDevices))
+	}
+	for _, d := range g.MIGDevices {
+		fmt.Fprintf(b, "      mig %d %-9s gi %d ci %d  mem %s/%s  sm %s  tensor %s  %d process(es)\n",
+			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, gib(d.MemUsed), gib(d.MemTotal), pct(d.SMActive), pct(d.TensorActive), len(d.Procs))
+	}
 	for _, p := range g.Procs {
 		user, cmd := "?", ""
 		if p.Host != nil {

@@ -48,3 +48,18 @@ func TestWriteNoDriver(t *testing.T) {
 		t.Errorf("no-driver output:\n%s", out)
 	}
 }
+
+func TestWriteMIG(t *testing.T) {
+	snap := sampler.Snapshot{Node: sampler.Node{Source: "nvml"}, GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200", MIG: true,
+		MIGDevices: []sampler.MIGDevice{{Index: 0, Profile: "3g.71gb", GPUInstance: 1, ComputeInstance: 0,
+			MemUsed: sampler.Some(10 << 30), MemTotal: sampler.Some(70 << 30), SMActive: sampler.Some(42),
+			Procs: []sampler.GPUProc{{PID: 7}}}}}}}
+	var b strings.Builder
+	_ = Write(&b, snap)
+	for _, want := range []string{"MIG on: GPU-Util and per-process util are not available; 1 instance(s)",
+		"mig 0 3g.71gb   gi 1 ci 0  mem 10.0GiB/70.0GiB  sm 42%  tensor n/a  1 process(es)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+}
