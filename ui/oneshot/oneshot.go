@@ -48,6 +48,7 @@ func writeGPU(b *strings.Builder, g sampler.GPU) {
 	if g.ClockEvents.Throttled() {
 		throttle = "  THROTTLE " + g.ClockEvents.String()
 	}
+	throttle += health(g)
 	fmt.Fprintf(b, "[%d] %-14s util %4s  sm %4s  tensor %4s  mem %s/%s  %4s  %s/%s  %s  pcie rx %s tx %s%s\n",
 		g.Index, name, pct(g.Util), pct(g.SMActive), pct(g.TensorActive),
 		gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
@@ -107,4 +108,26 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// health flags what a one-line reading should not hide: a link trained below
+// its maximum while busy, uncorrectable ECC errors, remaps, Xid events.
+func health(g sampler.GPU) string {
+	var out string
+	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.Util.Or(0) >= 50 &&
+		(g.PCIeGen.V < g.PCIeGenMax.V || g.PCIeWidth.V < g.PCIeWidthMax.V) {
+		out += fmt.Sprintf("  LINK Gen%.0f x%.0f of Gen%.0f x%.0f", g.PCIeGen.V, g.PCIeWidth.V, g.PCIeGenMax.V, g.PCIeWidthMax.V)
+	}
+	if g.ECCUncorrected.Or(0) > 0 {
+		out += fmt.Sprintf("  ECC %.0f uncorrected", g.ECCUncorrected.V)
+	}
+	if g.RemapFailed {
+		out += "  REMAP FAILED"
+	} else if g.RemapPending {
+		out += "  REMAP PENDING (reset the GPU)"
+	}
+	for _, x := range g.Xids {
+		out += fmt.Sprintf("  Xid %d", x.Code)
+	}
+	return out
 }

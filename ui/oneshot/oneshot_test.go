@@ -63,3 +63,22 @@ func TestWriteMIG(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteHealthFlags(t *testing.T) {
+	g := sampler.GPU{Index: 0, Name: "NVIDIA H200", Util: sampler.Some(97),
+		PCIeGen: sampler.Some(3), PCIeGenMax: sampler.Some(5), PCIeWidth: sampler.Some(16), PCIeWidthMax: sampler.Some(16),
+		ECCUncorrected: sampler.Some(2), RemapPending: true, Xids: []sampler.Xid{{Code: 48}}}
+	var b strings.Builder
+	_ = Write(&b, sampler.Snapshot{GPUs: []sampler.GPU{g}})
+	for _, want := range []string{"LINK Gen3 x16 of Gen5 x16", "ECC 2 uncorrected", "REMAP PENDING", "Xid 48"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+	g.Util = sampler.Some(0) // idle links downtrain on purpose
+	b.Reset()
+	_ = Write(&b, sampler.Snapshot{GPUs: []sampler.GPU{g}})
+	if strings.Contains(b.String(), "LINK") {
+		t.Errorf("an idle downtrained link flagged:\n%s", b.String())
+	}
+}
