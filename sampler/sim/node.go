@@ -153,6 +153,9 @@ func (n *Node) truthLocked() []sampler.GPU {
 		n.truth = make([]sampler.GPU, len(n.gpus))
 		for i, g := range n.gpus {
 			n.truth[i] = g.report(n, n.t())
+			if g.cfg.mig.n > 0 {
+				splitMIG(&n.truth[i], g.cfg.mig)
+			}
 		}
 	}
 	return n.truth

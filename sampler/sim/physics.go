@@ -61,6 +61,13 @@ type gpuConfig struct {
 	replayRate float64 // PCIe replays per second
 	ecc        eccState
 	xids       []xidAt
+	mig        migSetup // MIG instances (zero: MIG off)
+}
+
+// migSetup splits the GPU into n MIG instances of one profile.
+type migSetup struct {
+	profile string
+	n       int
 }
 
 type eccState struct {

@@ -33,6 +33,7 @@ func scenarioTable() []scenarioSpec {
 		{"xid_error", "GPU 0 reports Xid errors", buildXid},
 		{"ecc_errors", "GPU 0 has uncorrectable ECC errors and a row remap pending", buildECC},
 		{"serving_underfilled", "an inference server on GPU 0 sees few requests", buildServing},
+		{"mig", "GPU 0 split into seven 1g.18gb MIG instances, one small model server each", buildMIG},
 	}
 }
 

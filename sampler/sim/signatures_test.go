@@ -25,7 +25,7 @@ func TestSignatures(t *testing.T) {
 		"memory_pressure": checkMemoryPressure, "load_imbalance": checkLoadImbalance, "straggler": checkStraggler,
 		"comm_bound": checkCommBound, "gpu_contention": checkContention, "power_capped": checkPowerCapped,
 		"thermal_throttle": checkThermal, "pcie_link_degraded": checkPCIeDegraded, "pcie_errors": checkPCIeErrors,
-		"xid_error": checkXid, "ecc_errors": checkECC, "serving_underfilled": checkServing,
+		"xid_error": checkXid, "ecc_errors": checkECC, "serving_underfilled": checkServing, "mig": checkMIG,
 	}
 	for _, s := range Scenarios() {
 		c, ok := checks[s.ID]
@@ -202,4 +202,26 @@ func checkCopyBound(t *testing.T, frames []frame, _ *sampler.Topology) {
 	expect(t, "share copying with util<50", copying, 0.3, 1)
 	expect(t, "PCIe RX p95 GB/s", percentile(series(frames, 0, func(g sampler.GPU) float64 { return g.PCIeRx.V }), 95)/1e9, 20, 45)
 	expect(t, "mem util mean", mean(series(frames, 0, func(g sampler.GPU) float64 { return g.MemUtil.V })), 0, 30)
+}
+
+// checkMIG: GPU 0 has seven 1g.18gb instances, one process each, whose memory
+// adds up to the GPU's; device-level utilisation is n/a with the MIG reason.
+func checkMIG(t *testing.T, frames []frame, _ *sampler.Topology) {
+	t.Helper()
+	for i, fr := range frames {
+		g := fr.gpus[0]
+		if !g.MIG || len(g.MIGDevices) != 7 || g.Util.OK || g.NA["util"] == "" {
+			t.Fatalf("tick %d: MIG %v, %d instances, util %+v (%q)", i, g.MIG, len(g.MIGDevices), g.Util, g.NA["util"])
+		}
+		var mem float64
+		for _, d := range g.MIGDevices {
+			if d.Profile != "1g.18gb" || len(d.Procs) != 1 || d.MemUsed.V > d.MemTotal.V {
+				t.Fatalf("tick %d: instance %+v", i, d)
+			}
+			mem += d.MemUsed.V
+		}
+		if mem <= 0 || mem > g.MemUsed.V {
+			t.Fatalf("tick %d: instances hold %.0f of the GPU's %.0f bytes", i, mem, g.MemUsed.V)
+		}
+	}
 }
