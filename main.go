@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -37,8 +38,12 @@ import (
 	"github.com/gpuscope/gpuscope/ui/report"
 )
 
-// Set by the linker (-X main.version=...) in release builds.
-var version = "dev"
+// Set by the linker (-X main.version=... -X main.commit=...) in `make dist`
+// and `make build`.
+var (
+	version = "dev"
+	commit  = "unknown"
+)
 
 // usageError marks errors that are the user's to fix (bad flag, bad value):
 // they print one line and exit 2, as the CLI contract requires.
@@ -164,7 +169,8 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(stdout, "gpuscope %s (snapshot format %d)\n", version, sampler.FormatVersion)
+			fmt.Fprintf(stdout, "gpuscope %s (commit %s, %s/%s, snapshot format %d)\n",
+				version, commit, runtime.GOOS, runtime.GOARCH, sampler.FormatVersion)
 			return nil
 		},
 	}
