@@ -20,7 +20,7 @@ DIST ?= dist
 # needs cgo, so arm64 is cross-compiled with Debian's gcc-aarch64-linux-gnu.
 ARM64_CC ?= aarch64-linux-gnu-gcc
 
-.PHONY: build run demo test bench fuzz accuracy vet clean dist dist-amd64 dist-arm64
+.PHONY: build run demo test bench fuzz accuracy vet clean man dist dist-amd64 dist-arm64
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -49,6 +49,11 @@ test:
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run TestAccuracy ./diagnose/accuracy/
 	GOEXPERIMENT= $(GO) test -count=1 -skip 'TestAccuracy|TestArm64Binary' ./...
+
+# docs/man/*.1 from the command tree (TestManPages holds them equal);
+# read with `man ./docs/man/gpuscope.1`.
+man:
+	$(GO) test -count=1 -run TestManPages . -args -update-man
 
 # Rewrites docs/diagnosis-accuracy.md from the same run the test holds.
 accuracy:

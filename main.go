@@ -139,7 +139,7 @@ simulated 8x H200 node with the same panes.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.demo, "demo", "", "run a simulated node; SCENARIO defaults to mixed, 'list' lists them")
 	fl.Lookup("demo").NoOptDefVal = "mixed"
-	fl.BoolVar(&f.fallbackDemo, "fallback-demo", false, "use the live node when NVML loads, else the demo (what `make run` does)")
+	fl.BoolVar(&f.fallbackDemo, "fallback-demo", false, "use the live node when NVML loads, else the demo (what make run does)")
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (same seed, same run)")
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
@@ -152,7 +152,52 @@ simulated 8x H200 node with the same panes.`,
 
 	cmd.AddCommand(newVersionCmd(stdout), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout),
 		newReplayCmd(stderr))
+	addCompletions(cmd)
 	return cmd
+}
+
+// addCompletions gives shell completion (cobra's `gpuscope completion SHELL`)
+// the values of every --demo, --theme and --format flag in the command tree,
+// and explain its rule ids; file arguments keep the shell's file completion.
+func addCompletions(root *cobra.Command) {
+	fixed := func(vals ...string) cobra.CompletionFunc { return cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp) }
+	var scenarios []string
+	for _, s := range sim.Scenarios() {
+		scenarios = append(scenarios, s.ID+"\t"+s.Summary)
+	}
+	scenarios = append(scenarios, "list\tlist the scenarios")
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Flags().Lookup("demo") != nil {
+			_ = c.RegisterFlagCompletionFunc("demo", fixed(scenarios...))
+		}
+		if c.Flags().Lookup("theme") != nil {
+			_ = c.RegisterFlagCompletionFunc("theme", fixed("dark", "light", "mono"))
+		}
+		if c.Flags().Lookup("format") != nil {
+			formats := reportFormats
+			if c.Name() == "compare" {
+				formats = reportFormats[:3] // compare has no html
+			}
+			_ = c.RegisterFlagCompletionFunc("format", fixed(formats...))
+		}
+		if c.Name() == "explain" {
+			c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				if len(args) > 0 {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				var out []cobra.Completion
+				for _, id := range docs.Rules() {
+					out = append(out, id+"\t"+docs.Summary(id))
+				}
+				return out, cobra.ShellCompDirectiveNoFileComp
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }
 
 // demoFlag keeps the --demo value only when the flag was given.
