@@ -160,7 +160,9 @@ simulated 8x H200 node with the same panes.`,
 // the values of every --demo, --theme and --format flag in the command tree,
 // and explain its rule ids; file arguments keep the shell's file completion.
 func addCompletions(root *cobra.Command) {
-	fixed := func(vals ...string) cobra.CompletionFunc { return cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp) }
+	fixed := func(vals ...string) cobra.CompletionFunc {
+		return cobra.FixedCompletions(vals, cobra.ShellCompDirectiveNoFileComp)
+	}
 	var scenarios []string
 	for _, s := range sim.Scenarios() {
 		scenarios = append(scenarios, s.ID+"\t"+s.Summary)
