@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gpuscope/gpuscope/sampler"
 	"io"
 	"os"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // Options change how strict a Reader is.
@@ -189,6 +192,9 @@ func (r *Reader) finish() {
 	}
 }
 
+// jsonv1: the encoding/json API on the v2 implementation, about twice as
+// fast to decode, whether or not the binary was built with GOEXPERIMENT=jsonv2
+// (docs/benchmarks.md).
 func decodeEntry(text []byte, l *wireEntry) error {
 	t := bytes.TrimLeft(text, " \t\r")
 	if len(t) == 0 || t[0] != '{' {
@@ -197,7 +203,7 @@ func decodeEntry(text []byte, l *wireEntry) error {
 	if bytes.HasPrefix(t, []byte(`{"gpuscope_recording"`)) {
 		return errors.New("it is a second recording header (recordings concatenated? report each file on its own)")
 	}
-	return json.Unmarshal(text, l)
+	return jsonv1.Unmarshal(text, l)
 }
 
 // Warnings lists what was tolerated so far: a torn last line, skipped lines.

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"time"
 
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -113,7 +115,7 @@ func (t *findingTracker) sorted() []Finding {
 			full, ok := lines[&r.raw[0]]
 			if !ok {
 				full = nil
-				if json.Unmarshal(r.raw, &full) != nil {
+				if jsonv1.Unmarshal(r.raw, &full) != nil {
 					full = nil // its head read, so only its texts are lost
 				}
 				lines[&r.raw[0]] = full
@@ -228,7 +230,7 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 	s.heads, s.decoded = s.heads[:0], s.decoded[:0]
 	var texts json.RawMessage
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
-		if err := json.Unmarshal(t, &s.heads); err != nil {
+		if err := jsonv1.Unmarshal(t, &s.heads); err != nil {
 			if s.badLines == 0 {
 				s.firstBad = fmt.Sprintf("%s: %v", at.UTC().Format(time.RFC3339), err)
 			}
