@@ -12,7 +12,10 @@ import (
 	"strings"
 )
 
-//go:embed playbook/*.md
+// The English pages are playbook/RULE.md; their Chinese versions, written in
+// the terms of the two articles the diagnosis follows, are playbook/zh/RULE.md.
+//
+//go:embed playbook/*.md playbook/zh/*.md
 var playbookFS embed.FS
 
 // canonicalRules is the order of the scenario/rule table shared with the
@@ -40,6 +43,28 @@ func Playbook(rule string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// PlaybookLang returns the page for a rule id in a language: the Chinese page
+// for "zh" (or a tag such as "zh-CN" / "zh_CN.UTF-8"), the English page for any
+// other language. A rule with no page in the chosen language falls back to
+// English, so a new rule is never without a page. ok is false for an unknown id.
+func PlaybookLang(rule, lang string) (string, bool) {
+	if isChinese(lang) && rule != "" && !strings.ContainsAny(rule, "/\\.") {
+		if b, err := playbookFS.ReadFile(path.Join("playbook", "zh", rule+".md")); err == nil {
+			return string(b), true
+		}
+	}
+	return Playbook(rule)
+}
+
+// isChinese reports whether a language tag or locale names Chinese: "zh",
+// "zh-CN", "zh_TW.UTF-8", "ZH".
+func isChinese(lang string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	base, _, _ = strings.Cut(base, "_")
+	base, _, _ = strings.Cut(base, ".")
+	return base == "zh"
 }
 
 // Rules lists the rule ids that have a page: canonical ones first in the

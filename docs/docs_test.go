@@ -19,7 +19,9 @@ var requiredHeadings = []string{
 	"## Sources",
 }
 
-var seedCitation = regexp.MustCompile(`seed 00[02] §\d`)
+// articleCitation is a citation of one of the two articles the diagnosis
+// follows, with a section number (docs/references.md lists their sections).
+var articleCitation = regexp.MustCompile(`\[gpu-idle-(pipeline|handbook)\] §\d`)
 
 // section returns the text between heading and the next "## " heading.
 func section(page, heading string) string {
@@ -73,15 +75,15 @@ func TestEveryCanonicalRuleHasACompletePage(t *testing.T) {
 				}
 				last = i
 			}
-			if src := section(page, "## Sources"); !seedCitation.MatchString(src) {
-				t.Errorf("Sources section cites no seed section (want e.g. \"seed 000 §2.1\"): %q", src)
+			if src := section(page, "## Sources"); !articleCitation.MatchString(src) {
+				t.Errorf("Sources section cites no article section (want e.g. \"[gpu-idle-pipeline] §2.1\"): %q", src)
 			}
 			if cmds := fencedCommands(section(page, "## Confirm it")); len(cmds) == 0 {
 				t.Error("Confirm it section has no command in a ``` block")
 			}
 			// The summary is listed by `gpuscope explain` next to a 24-column id,
-			// so it must stay short (chosen here: 100 runes keeps it one line
-			// on a 132-column terminal).
+			// so it must stay short: 100 runes keeps it one line on a
+			// 132-column terminal.
 			if s := Summary(rule); utf8.RuneCountInString(s) < 20 || utf8.RuneCountInString(s) > 100 || strings.HasPrefix(s, "#") {
 				t.Errorf("summary under the title must be one line of 20-100 runes: %q", s)
 			}
