@@ -10,9 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
+
+	"github.com/gpuscope/gpuscope/docs"
 )
 
 var updateMan = flag.Bool("update-man", false, "rewrite docs/man from the command tree (make man)")
@@ -87,5 +90,46 @@ func TestHelpShowsNoFalseValueNames(t *testing.T) {
 	run([]string{"--help"}, &out, io.Discard)
 	if strings.Contains(out.String(), "--fallback-demo make") {
 		t.Errorf("--help still shows --fallback-demo with a value:\n%s", out.String())
+	}
+}
+
+// explain: --raw is the page's Markdown, --lang zh the Chinese page, the
+// locale chooses when the flag is absent, and a bad --lang is one line.
+func TestExplainLangAndRaw(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"explain", "input_starved", "--raw"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	en, _ := docs.Playbook("input_starved")
+	if out.String() != en {
+		t.Fatalf("--raw is not the page's Markdown")
+	}
+	out.Reset()
+	run([]string{"explain", "input_starved", "--lang", "zh", "--width", "70", "--theme", "mono"}, &out, &errb)
+	if !strings.Contains(out.String(), "GPU 在等数据加载") || strings.Contains(out.String(), "```") || strings.Contains(out.String(), "\x1b") {
+		t.Fatalf("--lang zh --width 70 --theme mono: not the rendered Chinese page without escapes:\n%s", out.String())
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if ansi.StringWidth(l) > 70 {
+			t.Fatalf("line wider than --width 70: %q", l)
+		}
+	}
+	env := map[string]string{"LANG": "zh_CN.UTF-8"}
+	for _, c := range []struct {
+		flag string
+		env  map[string]string
+		want string
+	}{
+		{"", env, "zh"}, {"en", env, "en"}, {"", map[string]string{"LANGUAGE": "zh_TW:en", "LANG": "C"}, "zh"},
+		{"", map[string]string{"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"}, {"", nil, "en"},
+	} {
+		got, err := chooseLang(c.flag, func(k string) string { return c.env[k] })
+		if err != nil || got != c.want {
+			t.Errorf("chooseLang(%q, %v) = %q, %v; want %q", c.flag, c.env, got, err, c.want)
+		}
+	}
+	errb.Reset()
+	if code := run([]string{"explain", "--lang", "fr"}, &out, &errb); code != 2 || strings.Count(errb.String(), "\n") != 1 {
+		t.Fatalf("--lang fr: exit %d, stderr %q; want 2 and one line", code, errb.String())
 	}
 }

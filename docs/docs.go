@@ -60,7 +60,11 @@ func PlaybookLang(rule, lang string) (string, bool) {
 
 // isChinese reports whether a language tag or locale names Chinese: "zh",
 // "zh-CN", "zh_TW.UTF-8", "ZH".
-func isChinese(lang string) bool {
+func isChinese(lang string) bool { return IsChinese(lang) }
+
+// IsChinese is isChinese for callers outside the package (language choice
+// from a flag or the locale environment).
+func IsChinese(lang string) bool {
 	base, _, _ := strings.Cut(strings.ToLower(lang), "-")
 	base, _, _ = strings.Cut(base, "_")
 	base, _, _ = strings.Cut(base, ".")
@@ -97,8 +101,11 @@ func Rules() []string {
 
 // Summary returns the one-line summary under a page's title, or "" when the
 // rule has no page.
-func Summary(rule string) string {
-	page, ok := Playbook(rule)
+func Summary(rule string) string { return SummaryLang(rule, "en") }
+
+// SummaryLang is Summary from the page PlaybookLang chooses for lang.
+func SummaryLang(rule, lang string) string {
+	page, ok := PlaybookLang(rule, lang)
 	if !ok {
 		return ""
 	}

@@ -1,0 +1,86 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuscope/gpuscope/docs"
+)
+
+// Every playbook page, in both languages and every style, fits the width it
+// is rendered for: a pane of that width never gets a line cut off or
+// wrapped by the terminal (Chinese paragraphs have no spaces to break at).
+func TestEveryPageFitsItsWidth(t *testing.T) {
+	var renderers []*Renderer
+	for _, style := range []Style{Plain, Dark, Light} {
+		r, err := New(style)
+		if err != nil {
+			t.Fatal(err)
+		}
+		renderers = append(renderers, r)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		for _, rule := range docs.Rules() {
+			page, ok := docs.PlaybookLang(rule, lang)
+			if !ok {
+				t.Fatalf("%s/%s: no page", lang, rule)
+			}
+			for _, r := range renderers {
+				for _, width := range []int{40, 80, 120} {
+					out, err := r.Render(page, width)
+					if err != nil {
+						t.Fatalf("%s/%s %d: %v", lang, rule, width, err)
+					}
+					for i, l := range strings.Split(out, "\n") {
+						if w := ansi.StringWidth(l); w > width {
+							t.Fatalf("%s/%s width %d: line %d is %d cells: %q", lang, rule, width, i, w, ansi.Strip(l))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Plain output (mono theme, NO_COLOR, a pipe) carries no escape sequence,
+// and the page's words and commands survive rendering: the markup is gone,
+// the content is not.
+func TestPlainKeepsContentWithoutEscapes(t *testing.T) {
+	page, _ := docs.Playbook("input_starved")
+	out, err := Render(page, 100, Plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Fatalf("plain output has escape sequences")
+	}
+	for _, want := range []string{"input_starved", "How gpuscope detects it", "py-spy dump --pid {pid}", "num_workers=8"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rendered page lost %q", want)
+		}
+	}
+	// The source's 100-column line breaks are joined: a paragraph reflows
+	// to the width instead of keeping the source's breaks.
+	narrow, _ := Render(page, 60, Plain)
+	if !strings.Contains(narrow, "GPU-Util only reports the share of time *some* kernel ran") {
+		t.Errorf("paragraph not reflowed:\n%s", narrow[:min(len(narrow), 800)])
+	}
+	if dark, _ := Render(page, 100, Dark); !strings.Contains(dark, "\x1b[") {
+		t.Errorf("dark style has no colour")
+	}
+}
+
+func TestForTheme(t *testing.T) {
+	cases := []struct {
+		theme   string
+		noColor bool
+		want    Style
+	}{{"dark", false, Dark}, {"light", false, Light}, {"mono", false, Plain}, {"dark", true, Plain}, {"light", true, Plain}}
+	for _, c := range cases {
+		if got := ForTheme(c.theme, c.noColor); got != c.want {
+			t.Errorf("ForTheme(%q, %v) = %s, want %s", c.theme, c.noColor, got, c.want)
+		}
+	}
+}
