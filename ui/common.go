@@ -17,12 +17,13 @@ import (
 type common struct {
 	opts         Options
 	st           *themes.Styles
-	hist         *ring
-	window       []sampler.Snapshot // what diagnosis saw, oldest first
-	findings     []diagnose.Finding // sorted by sortFindings
-	levels       LevelsView
+	hist         *history
+	window       []sampler.Snapshot  // the newest Options.Window of hist (node balance)
+	diag         *diagnose.Diagnosis // the collector's, nil before one
+	findings     []diagnose.Finding  // diag's, sorted by sortFindings
+	levels       diagnose.Levels
 	hasLevels    bool
-	steps        []StepView
+	steps        []diagnose.Step
 	gpuCount     int
 	migRows      int // GPU pane lines the MIG instances want (see migRows)
 	selGPU       int // the GPU the side pane describes
@@ -193,17 +194,6 @@ func sortFindings(fs []diagnose.Finding) []diagnose.Finding {
 		}
 		return a.Rule < b.Rule
 	})
-	return out
-}
-
-// gpuFindings keeps the findings about gpu and the node-wide ones.
-func gpuFindings(fs []diagnose.Finding, gpu int) []diagnose.Finding {
-	var out []diagnose.Finding
-	for _, f := range fs {
-		if f.GPU == gpu || f.GPU < 0 {
-			out = append(out, f)
-		}
-	}
 	return out
 }
 

@@ -141,7 +141,7 @@ func TestGoldenNoDriver(t *testing.T) {
 	s.Node.Driver, s.Node.CUDA = "", ""
 	s.Node.GPUError = &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "ERROR_LIBRARY_NOT_FOUND",
 		Causes: []string{"no NVIDIA driver installed on this machine", "running in a container without --gpus"}}
-	m = m.Push(s)
+	m = push(m, s)
 	v := m.View()
 	requireFits(t, v, 100, 30)
 	for _, want := range []string{"libnvidia-ml.so.1", "ERROR_LIBRARY_NOT_FOUND", "without --gpus", "gpuscope --demo", "MEM"} {
@@ -177,7 +177,7 @@ func BenchmarkPushView200x50(b *testing.B) {
 	i := 0
 	b.ResetTimer()
 	for b.Loop() {
-		m = m.Push(fixtureSnapshot(i))
+		m = push(m, fixtureSnapshot(i))
 		_ = m.View()
 		i++
 	}
@@ -190,5 +190,5 @@ func benchModel(b *testing.B) Model {
 	for i := 0; i < 100-len(s.GPUs[0].Procs); i++ {
 		s.GPUs[i%7].Procs = append(s.GPUs[i%7].Procs, sampler.GPUProc{PID: 9000 + i, Type: "C", MemUsed: sampler.Some(float64(i) * 1e9), SMUtil: sampler.Some(5)})
 	}
-	return m.Push(s)
+	return push(m, s)
 }

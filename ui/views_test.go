@@ -174,7 +174,7 @@ func BenchmarkGPUDetailPushView200x50(b *testing.B) {
 	i := 0
 	b.ResetTimer()
 	for b.Loop() {
-		m = m.Push(fixtureSnapshotN(601+i, 8)) // time moves on from the history
+		m = push(m, fixtureSnapshotN(601+i, 8)) // time moves on from the history
 		_ = m.View()
 		i++
 	}
@@ -221,7 +221,7 @@ func BenchmarkGPUDetailPushViewColor200x50(b *testing.B) {
 	i := 0
 	b.ResetTimer()
 	for b.Loop() {
-		m = m.Push(fixtureSnapshotN(601+i, 8))
+		m = push(m, fixtureSnapshotN(601+i, 8))
 		_ = m.View()
 		i++
 	}
