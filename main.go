@@ -719,10 +719,10 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		return err
 	}
 	m := replay.New(timeline, replay.Options{
-		UI:           ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
-		NewTracker:   func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) },
-		Name:         filepath.Base(path),
-		Speed:        f.speed,
+		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
+		NewTracker: func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) },
+		Name:       filepath.Base(path),
+		Speed:      f.speed,
 	})
 	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run(); err != nil {
 		return fmt.Errorf("replay: %w", err)

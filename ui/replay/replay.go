@@ -81,7 +81,7 @@ type Model struct {
 	w, h     int
 	inner    ui.Model
 	tracker  *diagnose.Tracker // diagnoses from the last rebuild on; nil: none
-	keys     []tea.KeyMsg // navigation keys sent to inner, replayed after a rebuild
+	keys     []tea.KeyMsg      // navigation keys sent to inner, replayed after a rebuild
 	// filterGuess: the dashboard is reading a process filter (see typing).
 	filterGuess bool
 }
