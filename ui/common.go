@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -36,8 +37,8 @@ type common struct {
 	// status is a one-line outcome (a signal sent or refused) shown in the
 	// footer until the next key.
 	status string
-	// topoScroll is the topology page's scroll offset in lines.
-	topoScroll int
+	// keys is the key map the handlers and the help overlay share.
+	keys keyMap
 }
 
 // latest is the newest snapshot, or nil before the first one.
@@ -66,6 +67,9 @@ func (p *cached) SetSize(w, h int) {
 }
 
 func (p *cached) invalidate() { p.valid = false }
+
+// Update is the pane interface's: panes that take no messages embed this.
+func (p *cached) Update(tea.Msg) {}
 
 // view returns the cached rendering, calling render when stale.
 func (p *cached) view(render func() []string) string {

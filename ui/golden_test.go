@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 	"github.com/muesli/termenv"
 )
 
@@ -40,39 +40,7 @@ func requireFits(t *testing.T, view string, w, h int) {
 	}
 }
 
-func key(s string) tea.KeyMsg {
-	switch s {
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
-func press(m Model, keys ...string) Model {
-	for _, k := range keys {
-		nm, _ := m.Update(key(k))
-		m = nm.(Model)
-	}
-	return m
-}
+func press(m Model, keys ...string) Model { return uitest.Press(m, keys...) }
 
 func TestGoldenMain(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}} {

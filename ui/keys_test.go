@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
 func TestPauseFreezesView(t *testing.T) {
@@ -95,7 +96,7 @@ func TestSortKeys(t *testing.T) {
 func TestQuitKeys(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
 		m, _ := fixtureModel(1, 80, 24)
-		_, cmd := m.Update(key(k))
+		_, cmd := m.Update(uitest.Key(k))
 		if cmd == nil {
 			t.Fatalf("%s: no command", k)
 		}
@@ -200,7 +201,7 @@ func TestProgramRuns(t *testing.T) {
 	}
 	// The reader re-arms only in Update, so once the third send is taken
 	// the first snapshot has been ingested.
-	p.Send(key("q"))
+	p.Send(uitest.Key("q"))
 	select {
 	case final := <-done:
 		if final.(Model).c.hist.len() < 1 {

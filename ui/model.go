@@ -85,7 +85,7 @@ type Model struct {
 	host     *hostPane
 	detail   *detailPane
 	gdetail  *gpuDetailPane
-	showTopo bool
+	topo     *topoPane
 	// confirm is the signal waiting for y/n, nil when none.
 	confirm *pendingSignal
 }
@@ -112,11 +112,11 @@ func New(opts Options) Model {
 		}
 		opts.Root = opts.Root || os.Geteuid() == 0
 	}
-	c := &common{opts: opts, st: &opts.Styles, hist: newHistory(opts.HistorySpan), interval: opts.Interval}
+	c := &common{opts: opts, st: &opts.Styles, hist: newHistory(opts.HistorySpan), interval: opts.Interval, keys: defaultKeyMap()}
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
-		gdetail: newGPUDetailPane(c),
+		gdetail: newGPUDetailPane(c), topo: &topoPane{c: c},
 	}
 }
 
@@ -219,6 +219,7 @@ func (m Model) resize(w, h int) Model {
 	m.host.SetSize(l.Host.W, l.Host.H)
 	m.detail.SetSize(w, max(0, h-2))
 	m.gdetail.SetSize(w, max(0, h-2))
+	m.topo.SetSize(w, max(0, h-2))
 	return m
 }
 

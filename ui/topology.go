@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
@@ -29,12 +31,54 @@ func jobLabel(j diagnose.Job) string {
 	return j.Key()
 }
 
-// topologyView is the `t` page: the matrix, CPU affinity and NUMA node per
-// GPU, the legend and the highlighted slow pairs.
-func (m Model) topologyView(w, h int) string {
-	st := m.c.st
+// topoPane is the `t` page: the matrix, CPU affinity and NUMA node per GPU,
+// the legend and the highlighted slow pairs. It scrolls below its title.
+type topoPane struct {
+	c      *common
+	w, h   int
+	open   bool
+	scroll int // in lines, clamped when drawn
+}
+
+func (p *topoPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// show opens the page at its top.
+func (p *topoPane) show() { p.open, p.scroll = true, 0 }
+
+// Update scrolls (keys and the wheel) and closes on esc, backspace or t.
+func (p *topoPane) Update(msg tea.Msg) {
+	km := &p.c.keys
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, km.Back, km.Topology):
+			p.open = false
+		case key.Matches(msg, km.Up):
+			p.scroll = max(0, p.scroll-1)
+		case key.Matches(msg, km.Down):
+			p.scroll++
+		case key.Matches(msg, km.PageUp):
+			p.scroll = max(0, p.scroll-10)
+		case key.Matches(msg, km.PageDown):
+			p.scroll += 10
+		}
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			p.scroll = max(0, p.scroll-1)
+		case tea.MouseButtonWheelDown:
+			p.scroll++
+		}
+	}
+}
+
+// View draws the page afresh: it is open rarely and reads the newest
+// snapshot's topology.
+func (p *topoPane) View() string {
+	w, h := p.w, p.h
+	st := p.c.st
 	lines := []string{title(st, "Topology", "esc back · ↑↓ scroll · like nvidia-smi topo -m · ! = one job, no NVLink", true, w)}
-	s := m.c.latest()
+	s := p.c.latest()
 	if s == nil || s.Topology == nil || len(s.Topology.Links) == 0 {
 		lines = append(lines, st.Muted.Render("  topology not known yet (read on the slow tier, every 10 s; n/a from logs and old recordings)"))
 		return fitBlock(lines, w, h, false)
@@ -113,10 +157,9 @@ func (m Model) topologyView(w, h int) string {
 		lines = append(lines, st.Muted.Render("  (narrow terminal: NV# shown as NV)"))
 	}
 	// Scroll below the title when the page is taller than the screen.
-	c := m.c
-	c.topoScroll = max(0, min(c.topoScroll, len(lines)-h))
-	if c.topoScroll > 0 {
-		lines = append(lines[:1:1], lines[1+c.topoScroll:]...)
+	p.scroll = max(0, min(p.scroll, len(lines)-h))
+	if p.scroll > 0 {
+		lines = append(lines[:1:1], lines[1+p.scroll:]...)
 	}
 	return fitBlock(lines, w, h, false)
 }

@@ -131,7 +131,7 @@ func TestTopologyHighlightsSlowJobPairs(t *testing.T) {
 	if p := diagnose.SlowPairs(m.c.latest()); len(p) != 0 {
 		t.Errorf("NV18 box has slow pairs %+v", p)
 	}
-	if m = press(m, "t", "esc"); m.showTopo {
+	if m = press(m, "t", "esc"); m.topo.open {
 		t.Error("esc did not close the topology")
 	}
 }

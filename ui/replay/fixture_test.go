@@ -12,6 +12,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 	"github.com/muesli/termenv"
 )
 
@@ -93,31 +94,9 @@ func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (M
 	return nm.(Model), last
 }
 
-func key(s string) tea.KeyMsg {
-	switch s {
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "home":
-		return tea.KeyMsg{Type: tea.KeyHome}
-	case "end":
-		return tea.KeyMsg{Type: tea.KeyEnd}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 func press(t *testing.T, m Model, keys ...string) Model {
 	t.Helper()
-	for _, k := range keys {
-		nm, _ := m.Update(key(k))
-		m = nm.(Model)
-	}
-	return m
+	return uitest.Press(m, keys...)
 }
 
 func tick(m Model) (Model, tea.Cmd) {

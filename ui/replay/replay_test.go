@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
 func TestPlayAdvancesAtSpeed(t *testing.T) {
@@ -209,7 +210,7 @@ func TestFilterTextIsNotCommands(t *testing.T) {
 	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
 	m = press(t, m, "/")
 	for _, k := range []string{"q", "[", "]", " ", ">"} {
-		nm, cmd := m.Update(key(k))
+		nm, cmd := m.Update(uitest.Key(k))
 		m = nm.(Model)
 		if cmd != nil || m.Cursor() != 0 || m.Speed() != 1 || m.Playing() {
 			t.Fatalf("%q while filtering acted on the replay", k)
