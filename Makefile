@@ -42,8 +42,10 @@ run: build
 demo: build
 	./$(BIN) --demo
 
-# The diagnosis accuracy matrix (22 scenarios x 20 seeds x 3 simulated
-# minutes) runs without -race: under the race detector it takes ~10x longer.
+# The diagnosis accuracy run (29 scenarios and look-alikes x 20 seeds x 3
+# simulated minutes, plus four 5-seed sweeps of interval and noise; ~2 min on
+# a 2-core machine) runs without -race: under the race detector it takes ~10x
+# longer. It also checks docs/diagnosis-accuracy.md against its result.
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
@@ -55,7 +57,8 @@ test:
 man:
 	$(GO) test -count=1 -run TestManPages . -args -update-man
 
-# Rewrites docs/diagnosis-accuracy.md from the same run the test holds.
+# Rewrites the simulator section of docs/diagnosis-accuracy.md (other
+# sections are kept) from the same run the test holds.
 accuracy:
 	$(GO) test -count=1 -run TestAccuracy ./diagnose/accuracy/ -args -update
 

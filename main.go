@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
@@ -345,6 +347,7 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer src.Close() // NVML's Shutdown, once the dashboard has stopped sampling
 	if f.cpuprofile != "" {
 		prof, err := os.Create(f.cpuprofile)
 		if err != nil {
@@ -486,17 +489,22 @@ fail, with what was seen and the fix. Exit status 1 when any check fails.`,
 // echo within 67 ms, which reads as instant.
 const frameRate = 15
 
-// runTUI starts the sampler goroutine and the dashboard until the user quits.
-// Snapshots pass through a recorder on their way to the screen, so `r` can
-// record what is shown.
+// runTUI starts the collector (sampling and the one diagnosis, in one
+// goroutine) and the dashboard until the user quits, then waits for the
+// collector to stop. The collector hands every frame to the recorder before
+// the screen, so `r` records what is shown, findings included.
 func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles) error {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	raw, snaps := make(chan sampler.Snapshot, 1), make(chan sampler.Snapshot, 1)
-	rec := newRecordToggle(s)
+	rec := record.NewToggle(".", s.Interval)
 	defer rec.Close()
+	col := pipeline.New(s, pipeline.Options{Record: func(fr pipeline.Frame) error {
+		var findings []diagnose.Finding
+		if fr.Diagnosis != nil {
+			findings = fr.Diagnosis.Findings
+		}
+		return rec.Write(fr.Snapshot, findings)
+	}})
 	opts := ui.DefaultOptions(styles, badge, f.interval)
-	opts.Snapshots, opts.Diagnoser, opts.SetInterval = snaps, diagnose.NewEngine(diagnose.Options{}), s.SetInterval
+	opts.SetInterval = col.SetInterval
 	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
@@ -505,26 +513,17 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 		opts.Kill = syscall.Kill
 	}
 	m := ui.New(opts)
-	for _, snap := range history {
-		_ = rec.Write(snap) // remembered for a recording's header
-		m = m.Push(snap)
+	for _, snap := range history { // diagnosed, and remembered for a recording's header
+		m = m.Push(col.Push(snap))
 	}
+	m = m.WithFrames(col.Subscribe())
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
-	go s.Run(ctx, raw, nil)
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case snap := <-raw:
-				if err := rec.Write(snap); err != nil {
-					snap.Problems = append(snap.Problems, "recording: "+err.Error())
-				}
-				sampler.Offer(snaps, snap)
-			}
-		}
-	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { col.Run(ctx, nil) })
+	defer wg.Wait() // after cancel (defers run last-in first-out)
+	defer cancel()
 	// Bubble Tea quits on SIGTERM by itself (terminal restored); this only
 	// notes that it happened, so the exit status can say so. It must not also
 	// ask the program to quit: Bubble Tea v1.3's own handler would then block
@@ -542,19 +541,6 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	default:
 		return nil
 	}
-}
-
-// newRecordToggle records into the current directory, with the findings of
-// a diagnosis that starts afresh with each recording (as `gpuscope record`).
-func newRecordToggle(s *sampler.Sampler) *record.Toggle {
-	var tracker *diagnose.Tracker
-	return record.NewToggle(".", s.Interval, func(fresh bool, snap sampler.Snapshot) json.RawMessage {
-		if fresh {
-			tracker = diagnose.NewTracker(diagnose.Options{})
-		}
-		raw, _ := json.Marshal(tracker.Push(snap)) // findings always encode
-		return raw
-	})
 }
 
 // recordFlags are the flags of `gpuscope record`.
@@ -619,6 +605,7 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer src.Close()
 	if e := src.GPUError; e != nil {
 		// A recording without GPUs is an empty baseline; say why instead.
 		return fmt.Errorf("no GPU to record: %s: %s (try gpuscope doctor, or --demo)", e.Tried, e.Err)
@@ -857,10 +844,10 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		return err
 	}
 	m := replay.New(timeline, replay.Options{
-		UI:           ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
-		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) },
-		Name:         filepath.Base(path),
-		Speed:        f.speed,
+		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
+		NewTracker: func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) },
+		Name:       filepath.Base(path),
+		Speed:      f.speed,
 	})
 	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run(); err != nil {
 		return fmt.Errorf("replay: %w", err)

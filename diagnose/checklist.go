@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +55,45 @@ func stepsOf(rule string) []int {
 // Checklist walks seed 002 §7.1's seven steps over the window, marking each
 // with the findings that belong to it.
 func Checklist(window []sampler.Snapshot, findings []Finding) []Step {
+	if len(window) == 0 {
+		return baseSteps(window)
+	}
+	return markSteps(baseSteps(window), findings)
+}
+
+// Checklists is Checklist for each of gpus GPU positions (at least one, and
+// one for every GPU a finding names), each marked with that GPU's findings
+// and the node-wide ones. The steps' own readings are node-wide, so they
+// are read once.
+func Checklists(window []sampler.Snapshot, findings []Finding, gpus int) [][]Step {
+	base := baseSteps(window)
+	n := max(gpus, 1)
+	for _, f := range findings {
+		n = max(n, f.GPU+1)
+	}
+	out := make([][]Step, n)
+	for g := range out {
+		out[g] = slices.Clone(base)
+		if len(window) > 0 {
+			out[g] = markSteps(out[g], ForGPU(findings, g))
+		}
+	}
+	return out
+}
+
+// ForGPU keeps the findings about GPU gpu and the node-wide ones.
+func ForGPU(fs []Finding, gpu int) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.GPU == gpu || f.GPU < 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// baseSteps are the seven steps read from the window, before findings.
+func baseSteps(window []sampler.Snapshot) []Step {
 	steps := make([]Step, len(stepTitles))
 	for i := range steps {
 		steps[i] = Step{N: i + 1, Title: stepTitles[i], Status: "n/a"}
@@ -72,6 +112,11 @@ func Checklist(window []sampler.Snapshot, findings []Finding) []Step {
 	if !c.anyProcess() {
 		steps[6].Status, steps[6].Detail = "n/a", "no process to profile"
 	}
+	return steps
+}
+
+// markSteps raises each step's status to its findings' severity and names them.
+func markSteps(steps []Step, findings []Finding) []Step {
 	var titles [7][]string
 	for _, f := range findings {
 		for _, n := range stepsOf(f.Rule) {

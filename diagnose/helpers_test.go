@@ -200,3 +200,10 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// encoding keeps GPU 0's video encoder busy at pct (GPU-Util does not count it).
+func encoding(pct float64) scene {
+	return func(_ int, r *rand.Rand, s *sampler.Snapshot) {
+		s.GPUs[0].EncUtil = sampler.Some(between(r, pct-5, pct+5))
+	}
+}

@@ -37,19 +37,12 @@ func (h *History) Push(s sampler.Snapshot) []sampler.Snapshot {
 // Reset forgets the history (a replay that jumps back in time).
 func (h *History) Reset() { h.snaps = h.snaps[:0] }
 
-// Tracker feeds an Engine tick by tick over a sliding History: what the
-// dashboard does, for callers without a screen (record, the accuracy harness).
-type Tracker struct {
-	hist   History
-	engine *Engine
-}
-
-// NewTracker diagnoses over windows of opts.Window (default DefaultWindow).
-func NewTracker(opts Options) *Tracker {
-	return &Tracker{hist: History{Span: opts.Window}, engine: NewEngine(opts)}
-}
-
-// Push adds a snapshot and returns the findings open at that moment.
-func (t *Tracker) Push(s sampler.Snapshot) []Finding {
-	return t.engine.Evaluate(t.hist.Push(s))
+// restart keeps only the newest snapshot (time went backwards).
+func (h *History) restart() []sampler.Snapshot {
+	if n := len(h.snaps); n > 1 {
+		h.snaps[0] = h.snaps[n-1]
+		clear(h.snaps[1:])
+		h.snaps = h.snaps[:1]
+	}
+	return h.snaps
 }

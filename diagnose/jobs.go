@@ -8,7 +8,8 @@ import (
 )
 
 // groupJobs groups GPU processes into jobs: processes sharing a parent that
-// is not a shell (torchrun, deepspeed, mpirun ranks) form one job.
+// is not a shell (torchrun, deepspeed, mpirun ranks) form one job, the rule
+// Jobs (the topology page's) uses too.
 func (c *ctx) groupJobs() {
 	for gi := range c.gpus {
 		g := &c.gpus[gi]
@@ -16,8 +17,8 @@ func (c *ctx) groupJobs() {
 			continue
 		}
 		key := g.main.PID
-		if g.mainHost != nil && g.mainHost.PPID > 1 && !isShell(c.parentOf(g.mainHost)) && c.siblingsOnGPUs(g.mainHost.PPID) >= 2 {
-			key = g.mainHost.PPID
+		if ppid := jobParent(c.last.Host, g.mainHost); ppid > 0 && c.siblingsOnGPUs(ppid) >= 2 {
+			key = ppid
 		}
 		ji := -1
 		for j := range c.jobs {

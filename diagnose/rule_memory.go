@@ -40,7 +40,7 @@ func (c *ctx) ruleMemoryIdleHeld(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || g.span < idleHeldSpan {
 		return Finding{}, false
 	}
-	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { return x.Util.V < idleUtil, x.Util.OK })
+	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { return idleSample(x), x.Util.OK })
 	if known == 0 || f < idleShare {
 		return Finding{}, false
 	}
@@ -60,6 +60,17 @@ func (c *ctx) ruleMemoryIdleHeld(g *gpuCtx) (Finding, bool) {
 		pct(idleUtil), pct(f*100), secs(g.span), pct(g.util.max), procLabel(g.main.PID, g.mainHost), gbytes(held.V), pct(share), gbytes(total.V))
 	return c.finding(g, RuleMemoryIdleHeld, Warning, g.main.PID,
 		fmt.Sprintf("GPU %d idle while %s of its memory is held", g.idx, pct(share)), ev, hint, ""), true
+}
+
+// idleSample: no kernel ran (GPU-Util < idleUtil) and the video engines are
+// idle too. GPU-Util counts only kernels ("percent of time over the past
+// sample period during which one or more kernels was executing", NVML API
+// reference, nvmlDeviceGetUtilizationRates); NVENC/NVDEC report their own
+// (nvmlDeviceGetEncoderUtilization / nvmlDeviceGetDecoderUtilization), so a
+// transcoding job reads ~0% GPU-Util while it works. Found by the
+// lookalike_encode_only scenario (docs/diagnosis-accuracy.md).
+func idleSample(x *sampler.GPU) bool {
+	return x.Util.V < idleUtil && x.EncUtil.Or(0) < idleUtil && x.DecUtil.Or(0) < idleUtil
 }
 
 // ruleMemoryPressure: memory nearly full under load (seed 000 §2.5; seed 002 §6.1).

@@ -92,6 +92,7 @@ func TestWorkloadRules(t *testing.T) {
 		{"idle held: notebook with 80 GB", 150, []scene{notebook(80e9, 0)}, RuleMemoryIdleHeld, 0, true},
 		{"idle held near miss: 5 GB", 150, []scene{notebook(5e9, 0)}, RuleMemoryIdleHeld, 0, false},
 		{"idle held near miss: window too short", 80, []scene{notebook(80e9, 0)}, RuleMemoryIdleHeld, 0, false},
+		{"idle held near miss: the encoder works", 150, []scene{notebook(80e9, 0), encoding(70)}, RuleMemoryIdleHeld, 0, false},
 		{"pressure: 97% creeping", 90, []scene{memoryFull(0.97)}, RuleMemoryPressure, 0, true},
 		{"pressure near miss: 88%", 90, []scene{memoryFull(0.88)}, RuleMemoryPressure, 0, false},
 		{"serving: vLLM underfilled", 90, []scene{server("python -m vllm.entrypoints.openai.api_server --model x", 10, 35)}, RuleServingUnderfilled, 0, true},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -39,6 +40,10 @@ type Sampler struct {
 
 	seq      uint64
 	interval atomic.Int64 // nanoseconds
+	// changed wakes a waiting Loop when SetInterval is called, so a new
+	// interval takes effect at once instead of after the old one.
+	changedOnce sync.Once
+	changed     chan struct{}
 }
 
 // Interval bounds accepted by SetInterval and the --interval flag.
@@ -50,6 +55,23 @@ const (
 // SetInterval changes the live tick period, clamped to [MinInterval, MaxInterval].
 func (s *Sampler) SetInterval(d time.Duration) {
 	s.interval.Store(int64(min(max(d, MinInterval), MaxInterval)))
+	select {
+	case s.changedCh() <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+func (s *Sampler) changedCh() chan struct{} {
+	s.changedOnce.Do(func() { s.changed = make(chan struct{}, 1) })
+	return s.changed
+}
+
+// Close releases the GPU source (NVML's Shutdown).
+func (s *Sampler) Close() error {
+	if s.GPU == nil {
+		return nil
+	}
+	return s.GPU.Close()
 }
 
 // Interval is the current tick period (1 s until set).
@@ -105,15 +127,32 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 // blocking: when the consumer is behind, the older unread snapshot is dropped
 // (latest wins). out should have a buffer of 1.
 func (s *Sampler) Run(ctx context.Context, out chan Snapshot, clock func() time.Time) {
+	s.Loop(ctx, clock, func(snap Snapshot) { Offer(out, snap) })
+}
+
+// Loop ticks until ctx ends, handing each snapshot to fn in this goroutine.
+// Ticks are Interval apart from the start of the previous one; a call to
+// SetInterval takes effect at once (a tick already due under the new
+// interval happens immediately).
+func (s *Sampler) Loop(ctx context.Context, clock func() time.Time, fn func(Snapshot)) {
 	if clock == nil {
 		clock = time.Now
 	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
-		Offer(out, s.Tick(clock()))
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(s.Interval()):
+		began := time.Now()
+		fn(s.Tick(clock()))
+		for waiting := true; waiting; {
+			timer.Reset(time.Until(began.Add(s.Interval())))
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+				waiting = false
+			case <-s.changedCh(): // re-arm the timer for the new interval
+				timer.Stop()
+			}
 		}
 	}
 }

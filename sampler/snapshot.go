@@ -125,6 +125,11 @@ type GPU struct {
 	NA map[string]string `json:"na,omitempty"`
 }
 
+// ReasonMIG is the NA reason of the readings NVML does not offer on a
+// MIG-enabled GPU (util, mem_util, proc_util), shared by the NVML reader
+// and the simulator's truth.
+const ReasonMIG = "not available with MIG enabled"
+
 // MIGDevice is one MIG instance (a GPU instance plus a compute instance) of a
 // MIG-enabled GPU. Device-level GPU-Util and per-process utilisation are not
 // available with MIG enabled; memory, processes and GPM are per instance.

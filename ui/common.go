@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -17,12 +18,13 @@ import (
 type common struct {
 	opts         Options
 	st           *themes.Styles
-	hist         *ring
-	window       []sampler.Snapshot // what diagnosis saw, oldest first
-	findings     []diagnose.Finding // sorted by sortFindings
-	levels       LevelsView
+	hist         *history
+	window       []sampler.Snapshot  // the newest Options.Window of hist (node balance)
+	diag         *diagnose.Diagnosis // the collector's, nil before one
+	findings     []diagnose.Finding  // diag's, sorted by sortFindings
+	levels       diagnose.Levels
 	hasLevels    bool
-	steps        []StepView
+	steps        []diagnose.Step
 	gpuCount     int
 	migRows      int // GPU pane lines the MIG instances want (see migRows)
 	selGPU       int // the GPU the side pane describes
@@ -35,8 +37,8 @@ type common struct {
 	// status is a one-line outcome (a signal sent or refused) shown in the
 	// footer until the next key.
 	status string
-	// topoScroll is the topology page's scroll offset in lines.
-	topoScroll int
+	// keys is the key map the handlers and the help overlay share.
+	keys keyMap
 }
 
 // latest is the newest snapshot, or nil before the first one.
@@ -65,6 +67,9 @@ func (p *cached) SetSize(w, h int) {
 }
 
 func (p *cached) invalidate() { p.valid = false }
+
+// Update is the pane interface's: panes that take no messages embed this.
+func (p *cached) Update(tea.Msg) {}
 
 // view returns the cached rendering, calling render when stale.
 func (p *cached) view(render func() []string) string {
@@ -193,17 +198,6 @@ func sortFindings(fs []diagnose.Finding) []diagnose.Finding {
 		}
 		return a.Rule < b.Rule
 	})
-	return out
-}
-
-// gpuFindings keeps the findings about gpu and the node-wide ones.
-func gpuFindings(fs []diagnose.Finding, gpu int) []diagnose.Finding {
-	var out []diagnose.Finding
-	for _, f := range fs {
-		if f.GPU == gpu || f.GPU < 0 {
-			out = append(out, f)
-		}
-	}
 	return out
 }
 

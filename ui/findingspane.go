@@ -136,12 +136,12 @@ func (p *findingsPane) render() []string {
 func (p *findingsPane) allClear() string {
 	c, st := p.c, p.c.st
 	switch {
-	case c.opts.Diagnoser == nil:
-		return st.Muted.Render("diagnosis is off")
-	case len(c.window) == 0:
+	case c.latest() == nil:
 		return st.Muted.Render("waiting for data…")
+	case c.diag == nil:
+		return st.Muted.Render("diagnosis is off")
 	}
-	span := c.window[len(c.window)-1].Time.Sub(c.window[0].Time) + c.interval
+	span := c.diag.Span(c.interval)
 	rules := "rules"
 	if c.opts.Rules > 0 {
 		rules = fmt.Sprintf("%d rules", c.opts.Rules)
@@ -175,7 +175,7 @@ func (p *sidePane) render() []string {
 	} else {
 		for i, lv := range []struct {
 			name string
-			v    LevelView
+			v    diagnose.Level
 		}{{"kernel running", c.levels.KernelRunning}, {"SMs filled", c.levels.SMFilled}, {"computing", c.levels.Computing}} {
 			arrow := "  "
 			if i > 0 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -101,15 +102,61 @@ func fixtureSnapshot(i int) sampler.Snapshot {
 	return s
 }
 
-// fakeDiagnoser returns fixed findings, remembering the window it saw.
+// fakeDiagnoser stands in for the collector: each frame carries fixed
+// findings, levels read from the newest snapshot and a fixed checklist.
 type fakeDiagnoser struct {
 	findings []diagnose.Finding
-	lastLen  int
+	lastLen  int // snapshots in the last frame's window
 }
 
-func (d *fakeDiagnoser) Evaluate(w []sampler.Snapshot) []diagnose.Finding {
-	d.lastLen = len(w)
-	return d.findings
+// push shows s as the collector would send it.
+func (d *fakeDiagnoser) push(m Model, s sampler.Snapshot) Model { return m.Push(d.frame(m, s)) }
+
+// push is fakeDiagnoser.push with the fixture's findings.
+func push(m Model, s sampler.Snapshot) Model {
+	return (&fakeDiagnoser{findings: fixtureFindings()}).push(m, s)
+}
+
+func (d *fakeDiagnoser) frame(m Model, s sampler.Snapshot) pipeline.Frame {
+	from, n := s.Time, 1
+	for i := m.c.hist.len() - 1; i >= 0; i-- {
+		if t := m.c.hist.at(i).Time; t.Before(s.Time) && s.Time.Sub(t) <= defaultWindow {
+			from, n = t, n+1
+		}
+	}
+	d.lastLen = n
+	diag := &diagnose.Diagnosis{At: s.Time, From: from, Samples: n, Findings: d.findings}
+	for _, g := range s.GPUs {
+		diag.Levels = append(diag.Levels, diagnose.Levels{
+			KernelRunning: diagnose.Level{Value: g.Util, Label: "GPU-Util p50", Verdict: "yes"},
+			SMFilled:      diagnose.Level{Value: g.SMActive, Label: "SM active p50", Verdict: "partly"},
+			Computing:     diagnose.Level{Value: g.TensorActive, Label: "tensor active p50", Verdict: "no"},
+		})
+	}
+	lists := max(1, len(s.GPUs))
+	for _, f := range d.findings {
+		lists = max(lists, f.GPU+1)
+	}
+	for g := range lists {
+		diag.Checklists = append(diag.Checklists, fixtureChecklist(diagnose.ForGPU(d.findings, g)))
+	}
+	return pipeline.Frame{Snapshot: s, Diagnosis: diag}
+}
+
+func fixtureChecklist(fs []diagnose.Finding) []diagnose.Step {
+	titles := []string{"GPU visible & healthy", "a process is on it", "kernels run (util)", "SMs filled", "tensor cores used", "input keeps up", "no throttling"}
+	var out []diagnose.Step
+	for i, t := range titles {
+		st := "ok"
+		if i == 5 && len(fs) > 1 {
+			st = "bad"
+		}
+		if i == 4 {
+			st = "warn"
+		}
+		out = append(out, diagnose.Step{N: i + 1, Title: t, Status: st})
+	}
+	return out
 }
 
 func fixtureFindings() []diagnose.Finding {
@@ -133,31 +180,8 @@ func fixtureFindings() []diagnose.Finding {
 func fixtureModel(n, w, h int) (Model, *fakeDiagnoser) {
 	d := &fakeDiagnoser{findings: fixtureFindings()}
 	m := New(Options{
-		Styles: testStyles(), Diagnoser: d, Interval: time.Second, Badge: "DEMO mixed", Rules: 20,
+		Styles: testStyles(), Interval: time.Second, Badge: "DEMO mixed", Rules: 20,
 		Now: func() time.Time { return t0 },
-		Levels: func(w []sampler.Snapshot, gpu int) LevelsView {
-			g := w[len(w)-1].GPUs[gpu]
-			return LevelsView{
-				KernelRunning: LevelView{Value: g.Util, Label: "GPU-Util p50", Verdict: "yes"},
-				SMFilled:      LevelView{Value: g.SMActive, Label: "SM active p50", Verdict: "partly"},
-				Computing:     LevelView{Value: g.TensorActive, Label: "tensor active p50", Verdict: "no"},
-			}
-		},
-		Checklist: func(_ []sampler.Snapshot, fs []diagnose.Finding) []StepView {
-			titles := []string{"GPU visible & healthy", "a process is on it", "kernels run (util)", "SMs filled", "tensor cores used", "input keeps up", "no throttling"}
-			var out []StepView
-			for i, t := range titles {
-				st := "ok"
-				if i == 5 && len(fs) > 1 {
-					st = "bad"
-				}
-				if i == 4 {
-					st = "warn"
-				}
-				out = append(out, StepView{N: i + 1, Title: t, Status: st})
-			}
-			return out
-		},
 		Playbook: func(rule string, gpu, pid int) string {
 			return "# " + rule + "\nWhat it means: the GPU waits for the next batch.\nConfirm:\n  nvidia-smi dmon -s u -i " +
 				itoa(gpu) + "\n  py-spy dump --pid " + itoa(pid) + "\nFixes, in order: 1. num_workers 2. pin_memory 3. prefetch\n"
@@ -165,7 +189,7 @@ func fixtureModel(n, w, h int) (Model, *fakeDiagnoser) {
 	})
 	m = m.resize(w, h)
 	for i := 0; i < n; i++ {
-		m = m.Push(fixtureSnapshot(i))
+		m = d.push(m, fixtureSnapshot(i))
 	}
 	return m, d
 }

@@ -89,7 +89,7 @@ func fixtureModelN(ticks, n, w, h int, edit func(*sampler.Snapshot)) Model {
 		if edit != nil {
 			edit(&s)
 		}
-		m = m.Push(s)
+		m = push(m, s)
 	}
 	return m
 }

@@ -116,23 +116,44 @@ func TestSparkline(t *testing.T) {
 	}
 }
 
-func TestRing(t *testing.T) {
-	r := newRing(3)
-	if r.last() != nil || r.since(time.Minute) != nil {
-		t.Fatal("empty ring returned data")
+func TestHistoryBoundedByTime(t *testing.T) {
+	h := newHistory(3 * time.Second)
+	if h.last() != nil || h.since(time.Minute) != nil {
+		t.Fatal("empty history returned data")
 	}
 	for i := 0; i < 5; i++ {
-		r.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * time.Second)})
+		h.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * time.Second)})
 	}
-	if r.len() != 3 || r.at(0).Seq != 2 || r.last().Seq != 4 {
-		t.Errorf("len %d oldest %d newest %d; want 3 2 4", r.len(), r.at(0).Seq, r.last().Seq)
+	if h.len() != 3 || h.at(0).Seq != 2 || h.last().Seq != 4 {
+		t.Errorf("len %d oldest %d newest %d; want 3 2 4", h.len(), h.at(0).Seq, h.last().Seq)
 	}
-	if w := r.since(time.Second); len(w) != 2 || w[0].Seq != 3 {
+	if w := h.since(time.Second); len(w) != 2 || w[0].Seq != 3 {
 		t.Errorf("since(1s) = %d snapshots from %d; want 2 from 3", len(w), w[0].Seq)
 	}
-	vals := r.series(nil, 2, func(s *sampler.Snapshot) sampler.Metric { return sampler.Some(float64(s.Seq)) })
+	vals := h.series(nil, 2, func(s *sampler.Snapshot) sampler.Metric { return sampler.Some(float64(s.Seq)) })
 	if len(vals) != 2 || vals[0] != 3 || vals[1] != 4 {
 		t.Errorf("series = %v", vals)
+	}
+}
+
+// At 100 ms the history still reaches back its full span (the old ring of
+// 300 snapshots held 30 s), thinned to about a point a second with the
+// newest point always the newest snapshot.
+func TestHistoryThinsFastSampling(t *testing.T) {
+	h := newHistory(historySpan)
+	const ticks = 4000 // 400 s at 100 ms
+	for i := range ticks {
+		h.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * 100 * time.Millisecond)})
+	}
+	span := h.last().Time.Sub(h.at(0).Time)
+	if span < historySpan-2*time.Second || span >= historySpan {
+		t.Errorf("history spans %s, want about %s", span, historySpan)
+	}
+	if h.last().Seq != ticks-1 {
+		t.Errorf("newest point is seq %d, want %d", h.last().Seq, ticks-1)
+	}
+	if n := h.len(); n > 2*int(historySpan/historyGap)+2 {
+		t.Errorf("%d points kept, want about one a second", n)
 	}
 }
 

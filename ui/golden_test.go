@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 	"github.com/muesli/termenv"
 )
 
@@ -40,39 +40,7 @@ func requireFits(t *testing.T, view string, w, h int) {
 	}
 }
 
-func key(s string) tea.KeyMsg {
-	switch s {
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
-func press(m Model, keys ...string) Model {
-	for _, k := range keys {
-		nm, _ := m.Update(key(k))
-		m = nm.(Model)
-	}
-	return m
-}
+func press(m Model, keys ...string) Model { return uitest.Press(m, keys...) }
 
 func TestGoldenMain(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 50}} {
@@ -141,7 +109,7 @@ func TestGoldenNoDriver(t *testing.T) {
 	s.Node.Driver, s.Node.CUDA = "", ""
 	s.Node.GPUError = &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "ERROR_LIBRARY_NOT_FOUND",
 		Causes: []string{"no NVIDIA driver installed on this machine", "running in a container without --gpus"}}
-	m = m.Push(s)
+	m = push(m, s)
 	v := m.View()
 	requireFits(t, v, 100, 30)
 	for _, want := range []string{"libnvidia-ml.so.1", "ERROR_LIBRARY_NOT_FOUND", "without --gpus", "gpuscope --demo", "MEM"} {
@@ -177,7 +145,7 @@ func BenchmarkPushView200x50(b *testing.B) {
 	i := 0
 	b.ResetTimer()
 	for b.Loop() {
-		m = m.Push(fixtureSnapshot(i))
+		m = push(m, fixtureSnapshot(i))
 		_ = m.View()
 		i++
 	}
@@ -190,5 +158,5 @@ func benchModel(b *testing.B) Model {
 	for i := 0; i < 100-len(s.GPUs[0].Procs); i++ {
 		s.GPUs[i%7].Procs = append(s.GPUs[i%7].Procs, sampler.GPUProc{PID: 9000 + i, Type: "C", MemUsed: sampler.Some(float64(i) * 1e9), SMUtil: sampler.Some(5)})
 	}
-	return m.Push(s)
+	return push(m, s)
 }

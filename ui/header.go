@@ -103,7 +103,7 @@ func (m Model) footer() string {
 		hints = []string{"esc", "back", "↑↓ pgup pgdn", "scroll", "q", "quit"}
 	case m.gdetail.open:
 		hints = []string{"esc", "back", "←→ 1-9", "GPU", "↑↓ pgup pgdn", "scroll", "q", "quit"}
-	case m.showTopo:
+	case m.topo.open:
 		hints = []string{"esc", "back", "q", "quit"}
 	case m.confirm != nil:
 		hints = []string{"y", "send", "other keys", "cancel"}

@@ -6,30 +6,11 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// helpKeys is the key map as shown by `?`.
-var helpKeys = [][2]string{
-	{"tab / shift+tab", "move focus: GPUs → findings → processes"},
-	{"↑ ↓  k j", "move in the focused pane (k is SIGTERM in processes)"},
-	{"enter", "open the selected finding, or the selected GPU's charts"},
-	{"1 … 9", "GPU detail of GPU 0 … 8 (←→ switch GPU inside)"},
-	{"t", "topology: GPU×GPU links, CPU affinity, NUMA"},
-	{"T", "process tree: DataLoader workers and their CPU %"},
-	{"/", "filter processes: user, command or gpu:N"},
-	{"k / K", "SIGTERM / SIGKILL the selected process (asks first)"},
-	{"esc", "back"},
-	{"s / S", "process table: next sort column / reverse (or click)"},
-	{"space", "pause (keep the last data)"},
-	{"r", "start / stop recording to gpuscope-<time>.jsonl.gz"},
-	{"+ / -", "sample less / more often (100ms … 60s)"},
-	{"?", "this help"},
-	{"q  ctrl+c", "quit"},
-}
-
 // helpView is the `?` overlay: the keys, and how to read the screen.
 func (m Model) helpView(w, h int) string {
 	st := m.c.st
 	keys := []string{st.Title.Render("gpuscope — keys"), ""}
-	for _, k := range helpKeys {
+	for _, k := range m.c.keys.helpRows() {
 		keys = append(keys, st.Key.Render(padRight(k[0], 17))+" "+k[1])
 	}
 	reading := []string{"",

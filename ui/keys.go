@@ -4,6 +4,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -33,41 +34,77 @@ func nextInterval(d time.Duration, dir int) time.Duration {
 	return intervalSteps[0]
 }
 
-// handleKey routes a key: global keys first, then the open overlay, then
-// the focused pane.
+// mode is what takes a key, highest priority first: a y/n dialog, the
+// process filter being typed, the help overlay, an open finding, an open
+// GPU page, the topology page, and last the panes of the main screen. The
+// global keys (quit, help, pause, record, interval) come after the first
+// two, which take every key.
+type mode int
+
+const (
+	modeConfirm mode = iota
+	modeFilter
+	modeHelp
+	modeDetail
+	modeGPUDetail
+	modeTopology
+	modePane
+)
+
+// mode is the highest-priority mode that is open.
+func (m Model) mode() mode {
+	switch {
+	case m.confirm != nil:
+		return modeConfirm
+	case m.procs.filtering:
+		return modeFilter
+	case m.showHelp:
+		return modeHelp
+	case m.detail.open:
+		return modeDetail
+	case m.gdetail.open:
+		return modeGPUDetail
+	case m.topo.open:
+		return modeTopology
+	}
+	return modePane
+}
+
+// handleKey routes a key by mode (see mode).
 func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	c := m.c
+	c, km := m.c, &m.c.keys
 	c.status = ""
-	if m.confirm != nil { // the dialog takes every key: y confirms, anything else cancels
+	md := m.mode()
+	switch md {
+	case modeConfirm: // the dialog takes every key: y confirms, anything else cancels
 		m = m.answerConfirm(k.String())
-		if k.String() == "ctrl+c" {
+		if key.Matches(k, km.ForceQuit) {
 			return m, tea.Quit
 		}
 		return m, nil
-	}
-	if m.procs.filtering { // typing a filter: letters are text, not commands
-		if k.String() == "ctrl+c" {
+	case modeFilter: // typing a filter: letters are text, not commands
+		if key.Matches(k, km.ForceQuit) {
 			return m, tea.Quit
 		}
 		m.procs.filterKey(k)
 		return m, nil
 	}
-	switch k.String() {
-	case "ctrl+c", "q":
+	switch {
+	case key.Matches(k, km.Quit):
 		return m, tea.Quit
-	case "?":
+	case key.Matches(k, km.Help):
 		m.showHelp = !m.showHelp
 		return m, nil
-	case " ":
+	case key.Matches(k, km.Pause):
 		c.paused = !c.paused
 		m.header.invalidate()
 		return m, nil
-	case "r":
+	case key.Matches(k, km.Record):
 		m.toggleRecording()
 		return m, nil
-	case "+", "=", "-", "_":
+	case key.Matches(k, km.Slower, km.Faster):
 		dir := 1
-		if k.String() == "-" || k.String() == "_" {
+		if key.Matches(k, km.Faster) {
 			dir = -1
 		}
 		c.interval = nextInterval(c.interval, dir)
@@ -77,51 +114,39 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.header.invalidate()
 		return m, nil
 	}
-	back := k.String() == "esc" || k.String() == "backspace"
-	switch {
-	case m.showHelp:
+	switch md {
+	case modeHelp:
 		if k.String() == "esc" {
 			m.showHelp = false
 		}
-	case m.detail.open:
-		if back {
+	case modeDetail:
+		if key.Matches(k, km.Back) {
 			m.detail.open = false
 			return m, nil
 		}
 		m.detail.Update(k)
-	case m.gdetail.open:
+	case modeGPUDetail:
 		m.gpuDetailKey(k)
-	case m.showTopo:
-		switch k.String() {
-		case "esc", "backspace", "t":
-			m.showTopo = false
-		case "up", "k":
-			c.topoScroll = max(0, c.topoScroll-1)
-		case "down", "j":
-			c.topoScroll++ // clamped when drawn
-		case "pgup":
-			c.topoScroll = max(0, c.topoScroll-10)
-		case "pgdown":
-			c.topoScroll += 10
-		}
+	case modeTopology:
+		m.topo.Update(k)
 	default:
-		return m.paneKey(k.String()), nil
+		return m.paneKey(k), nil
 	}
 	return m, nil
 }
 
 // gpuDetailKey: esc back, ←→ (h l) and 1…9 switch GPU, the rest scrolls.
 func (m Model) gpuDetailKey(k tea.KeyMsg) {
-	p := m.gdetail
-	switch s := k.String(); {
-	case s == "esc" || s == "backspace":
+	p, km := m.gdetail, &m.c.keys
+	switch {
+	case key.Matches(k, km.Back):
 		p.open = false
-	case s == "left" || s == "h":
+	case key.Matches(k, km.PrevGPU):
 		p.show(max(0, p.gpu-1))
-	case s == "right" || s == "l":
+	case key.Matches(k, km.NextGPU):
 		p.show(min(max(0, m.c.gpuCount-1), p.gpu+1))
-	case len(s) == 1 && s[0] >= '1' && s[0] <= '9':
-		if g := int(s[0] - '1'); g < m.c.gpuCount {
+	case key.Matches(k, km.GPUDetail):
+		if g := int(k.String()[0] - '1'); g < m.c.gpuCount {
 			p.show(g)
 		}
 	default:
@@ -130,13 +155,16 @@ func (m Model) gpuDetailKey(k tea.KeyMsg) {
 }
 
 // paneKey handles focus, movement, sorting and enter on the main screen.
-func (m Model) paneKey(key string) Model {
-	c := m.c
+func (m Model) paneKey(k tea.KeyMsg) Model {
+	c, km := m.c, &m.c.keys
+	if key.Matches(k, km.Term) && c.focus == focusProcs { // k is SIGTERM on a process, up elsewhere (vim)
+		return m.askSignal(syscall.SIGTERM)
+	}
 	move := 0
-	switch key {
-	case "tab", "shift+tab":
+	switch {
+	case key.Matches(k, km.Focus, km.FocusBack):
 		step := focusArea(1)
-		if key == "shift+tab" {
+		if key.Matches(k, km.FocusBack) {
 			step = focusCount - 1
 		}
 		c.focus = (c.focus + step) % focusCount
@@ -147,37 +175,34 @@ func (m Model) paneKey(key string) Model {
 		} else if c.focus == focusGPUs {
 			m.selectGPU(m.gpus.cursor)
 		}
-	case "up", "k":
+	case key.Matches(k, km.Up):
 		move = -1
-	case "down", "j":
+	case key.Matches(k, km.Down):
 		move = 1
-	case "pgup":
+	case key.Matches(k, km.PageUp):
 		move = -10
-	case "pgdown":
+	case key.Matches(k, km.PageDown):
 		move = 10
-	case "s", "S":
-		m.procs.cycleSort(key == "S")
-	case "enter":
+	case key.Matches(k, km.Sort, km.SortReverse):
+		m.procs.cycleSort(key.Matches(k, km.SortReverse))
+	case key.Matches(k, km.Enter):
 		if f, ok := m.findings.selected(); ok && c.focus == focusFindings {
 			m.detail.show(f)
 		} else if c.focus == focusGPUs && c.gpuCount > 0 {
 			m.gdetail.show(m.gpus.cursor)
 		}
-	case "1", "2", "3", "4", "5", "6", "7", "8", "9": // GPU 0…8: nvidia-smi numbers from 0, keys from 1
-		if g := int(key[0] - '1'); g < c.gpuCount {
+	case key.Matches(k, km.GPUDetail): // GPU 0…8: nvidia-smi numbers from 0, keys from 1
+		if g := int(k.String()[0] - '1'); g < c.gpuCount {
 			m.gdetail.show(g)
 		}
-	case "t":
-		m.showTopo, c.topoScroll = true, 0
-	case "T":
+	case key.Matches(k, km.Topology):
+		m.topo.show()
+	case key.Matches(k, km.Tree):
 		m.procs.toggleTree()
-	case "/":
+	case key.Matches(k, km.Filter):
 		m.procs.startFilter()
-	case "K":
+	case key.Matches(k, km.Kill):
 		m = m.askSignal(syscall.SIGKILL)
-	}
-	if key == "k" && c.focus == focusProcs { // k is SIGTERM on a process, up elsewhere (vim)
-		return m.askSignal(syscall.SIGTERM)
 	}
 	if move == 0 {
 		return m

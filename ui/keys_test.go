@@ -9,7 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
 func TestPauseFreezesView(t *testing.T) {
@@ -19,13 +20,13 @@ func TestPauseFreezesView(t *testing.T) {
 	if !strings.Contains(before, "PAUSED") {
 		t.Fatal("no PAUSED badge")
 	}
-	nm, cmd := m.Update(snapshotMsg(fixtureSnapshot(50)))
+	nm, cmd := m.Update(frameMsg(pipeline.Frame{Snapshot: fixtureSnapshot(50)}))
 	if after := nm.(Model).View(); after != before {
 		t.Error("a snapshot changed the paused view")
 	}
 	_ = cmd
 	m = press(nm.(Model), "space")
-	nm, _ = m.Update(snapshotMsg(fixtureSnapshot(51)))
+	nm, _ = m.Update(frameMsg(pipeline.Frame{Snapshot: fixtureSnapshot(51)}))
 	if nm.(Model).View() == before {
 		t.Error("unpaused view did not change on new data")
 	}
@@ -95,7 +96,7 @@ func TestSortKeys(t *testing.T) {
 func TestQuitKeys(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
 		m, _ := fixtureModel(1, 80, 24)
-		_, cmd := m.Update(key(k))
+		_, cmd := m.Update(uitest.Key(k))
 		if cmd == nil {
 			t.Fatalf("%s: no command", k)
 		}
@@ -136,10 +137,10 @@ func TestEnterOnlyOpensFromFindings(t *testing.T) {
 }
 
 func TestChannelReaderRearms(t *testing.T) {
-	ch := make(chan sampler.Snapshot, 1)
+	ch := make(chan pipeline.Frame, 1)
 	m, _ := fixtureModel(0, 80, 24)
-	m.c.opts.Snapshots = ch
-	ch <- fixtureSnapshot(0)
+	m.c.opts.Frames = ch
+	ch <- pipeline.Frame{Snapshot: fixtureSnapshot(0)}
 	msg := m.Init()()
 	nm, cmd := m.Update(msg)
 	if nm.(Model).c.hist.len() != 1 || cmd == nil {
@@ -155,7 +156,7 @@ func TestProblemsInFooter(t *testing.T) {
 	m, _ := fixtureModel(1, 80, 24)
 	s := fixtureSnapshot(1)
 	s.Problems = []string{"GPU source panicked (recovered): boom\nstack..."}
-	m = m.Push(s)
+	m = push(m, s)
 	v := m.View()
 	requireFits(t, v, 80, 24)
 	last := v[strings.LastIndex(v, "\n")+1:]
@@ -168,7 +169,7 @@ func TestAllClearSaysWhatWasChecked(t *testing.T) {
 	m, d := fixtureModel(0, 80, 24)
 	d.findings = nil
 	for i := 0; i < 120; i++ {
-		m = m.Push(fixtureSnapshot(i))
+		m = d.push(m, fixtureSnapshot(i))
 	}
 	if v := m.View(); !strings.Contains(v, "20 rules checked over the last 120 s: no problem found") {
 		t.Errorf("no all-clear line:\n%s", v)
@@ -181,9 +182,9 @@ func TestAllClearSaysWhatWasChecked(t *testing.T) {
 // TestProgramRuns drives the real Bubble Tea loop: snapshots arrive on the
 // channel through the re-arming Cmd, then q ends the program.
 func TestProgramRuns(t *testing.T) {
-	ch := make(chan sampler.Snapshot, 1)
+	ch := make(chan pipeline.Frame, 1)
 	m, _ := fixtureModel(0, 80, 24)
-	m.c.opts.Snapshots = ch
+	m.c.opts.Frames = ch
 	var out bytes.Buffer
 	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler())
 	done := make(chan tea.Model, 1)
@@ -196,11 +197,11 @@ func TestProgramRuns(t *testing.T) {
 	}()
 	p.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	for i := 0; i < 3; i++ {
-		ch <- fixtureSnapshot(i)
+		ch <- pipeline.Frame{Snapshot: fixtureSnapshot(i)}
 	}
 	// The reader re-arms only in Update, so once the third send is taken
 	// the first snapshot has been ingested.
-	p.Send(key("q"))
+	p.Send(uitest.Key("q"))
 	select {
 	case final := <-done:
 		if final.(Model).c.hist.len() < 1 {
@@ -244,7 +245,7 @@ func TestFindingCursorFollowsReorder(t *testing.T) {
 		}
 	}
 	d.findings = rest
-	m = m.Push(fixtureSnapshot(5))
+	m = d.push(m, fixtureSnapshot(5))
 	if f, _ := m.findings.selected(); f.Rule != "input_starved" {
 		t.Errorf("after reorder the cursor is on %s, want input_starved", f.Rule)
 	}

@@ -11,52 +11,29 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/themes"
 )
 
-// Diagnoser turns a window of snapshots into findings (diagnose.Engine).
-type Diagnoser interface {
-	Evaluate(window []sampler.Snapshot) []diagnose.Finding
-}
-
-// LevelView is one of the seeds' three levels for a GPU (seed 000 §1).
-type LevelView struct {
-	Value   sampler.Metric // percent
-	Label   string         // what was measured, e.g. "GPU-Util p50 97%"
-	Verdict string         // "yes", "partly", "no" or "n/a" (diagnose.Level)
-}
-
-// LevelsView is kernel running → SMs filled → computing for one GPU.
-type LevelsView struct {
-	KernelRunning, SMFilled, Computing LevelView
-}
-
-// StepView is one line of the 7-step checklist.
-type StepView struct {
-	N             int
-	Title, Status string // Status: "ok" | "warn" | "bad" | "n/a"
-	Detail        string
-}
-
 // Options configure the dashboard. Only Styles is required.
 type Options struct {
-	Styles    themes.Styles
-	Snapshots <-chan sampler.Snapshot // read with a Cmd that re-arms itself
-	Diagnoser Diagnoser               // nil: no findings
-	Levels    func(window []sampler.Snapshot, gpu int) LevelsView
-	Checklist func(window []sampler.Snapshot, fs []diagnose.Finding) []StepView
+	Styles themes.Styles
+	// Frames come from the collector (diagnose/pipeline), read with a Cmd
+	// that re-arms itself: each a snapshot and the diagnosis of that moment.
+	// The dashboard diagnoses nothing itself.
+	Frames <-chan pipeline.Frame
 	// Playbook renders the rule's page with GPU index and PID filled in.
 	Playbook    func(rule string, gpu, pid int) string
 	SetInterval func(time.Duration) // called on +/-
 	Interval    time.Duration
 	Badge       string           // "LIVE", "DEMO mixed", "REPLAY"
 	Now         func() time.Time // injectable for golden tests
-	HistoryLen  int              // ring size, default 300
-	// Window is how much history diagnosis sees (default 120 s: the longest
-	// window in research/diagnosis-anchors.md, anchors A).
+	// HistorySpan is how far back the charts reach (default historySpan).
+	HistorySpan time.Duration
+	// Window is the diagnosis window the node-balance line summarises
+	// (default 120 s, diagnose.DefaultWindow).
 	Window time.Duration
-	// Rules is how many rules the Diagnoser checks, for the all-clear line.
+	// Rules is how many rules the diagnosis checks, for the all-clear line.
 	Rules int
 	// Record starts or stops a recording of the live stream (the r key); it
 	// returns a line for the footer. nil: r is off (replay).
@@ -73,7 +50,7 @@ type Options struct {
 	Root bool
 }
 
-const defaultWindow = 120 * time.Second
+const defaultWindow = diagnose.DefaultWindow
 
 // focusArea is the pane that arrows move in.
 type focusArea int
@@ -85,8 +62,8 @@ const (
 	focusCount
 )
 
-// snapshotMsg carries one snapshot from the sampler.
-type snapshotMsg sampler.Snapshot
+// frameMsg carries one frame from the collector.
+type frameMsg pipeline.Frame
 
 // sourceClosedMsg says the snapshot channel closed (replay ended).
 type sourceClosedMsg struct{}
@@ -108,7 +85,7 @@ type Model struct {
 	host     *hostPane
 	detail   *detailPane
 	gdetail  *gpuDetailPane
-	showTopo bool
+	topo     *topoPane
 	// confirm is the signal waiting for y/n, nil when none.
 	confirm *pendingSignal
 }
@@ -135,20 +112,20 @@ func New(opts Options) Model {
 		}
 		opts.Root = opts.Root || os.Geteuid() == 0
 	}
-	c := &common{opts: opts, st: &opts.Styles, hist: newRing(opts.HistoryLen), interval: opts.Interval}
+	c := &common{opts: opts, st: &opts.Styles, hist: newHistory(opts.HistorySpan), interval: opts.Interval, keys: defaultKeyMap()}
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
-		gdetail: newGPUDetailPane(c),
+		gdetail: newGPUDetailPane(c), topo: &topoPane{c: c},
 	}
 }
 
 // Init starts reading snapshots.
 func (m Model) Init() tea.Cmd { return m.waitForSnapshot() }
 
-// waitForSnapshot is a Cmd that reads one snapshot; Update re-arms it.
+// waitForSnapshot is a Cmd that reads one frame; Update re-arms it.
 func (m Model) waitForSnapshot() tea.Cmd {
-	ch := m.c.opts.Snapshots
+	ch := m.c.opts.Frames
 	if ch == nil {
 		return nil
 	}
@@ -157,7 +134,7 @@ func (m Model) waitForSnapshot() tea.Cmd {
 		if !ok {
 			return sourceClosedMsg{}
 		}
-		return snapshotMsg(s)
+		return frameMsg(s)
 	}
 }
 
@@ -166,9 +143,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m.resize(msg.Width, msg.Height), nil
-	case snapshotMsg:
+	case frameMsg:
 		if !m.c.paused { // paused: keep showing the last data
-			m = m.Push(sampler.Snapshot(msg))
+			m = m.Push(pipeline.Frame(msg))
 		}
 		return m, m.waitForSnapshot()
 	case sourceClosedMsg:
@@ -183,15 +160,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// Push ingests one snapshot synchronously (tests, replay). The returned
-// Model shares history with m.
-func (m Model) Push(s sampler.Snapshot) Model {
+// Push shows one frame synchronously (tests, replay). The returned Model
+// shares history with m.
+func (m Model) Push(f pipeline.Frame) Model {
 	c := m.c
+	s := f.Snapshot
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
-	c.findings = nil
-	if c.opts.Diagnoser != nil {
-		c.findings = sortFindings(c.opts.Diagnoser.Evaluate(c.window))
+	if f.Diagnosis != c.diag || f.Diagnosis == nil {
+		c.diag = f.Diagnosis
+		c.findings = nil
+		if c.diag != nil {
+			c.findings = sortFindings(c.diag.Findings)
+		}
 	}
 	m.findings.follow()
 	if len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows {
@@ -209,16 +190,18 @@ func (m Model) Push(s sampler.Snapshot) Model {
 	return m
 }
 
-// refreshSide recomputes the three levels and checklist for the selected GPU.
+// refreshSide picks the selected GPU's three levels and checklist from the
+// diagnosis (computed by the collector with the findings).
 func (m Model) refreshSide() {
 	c := m.c
-	c.levels, c.hasLevels = LevelsView{}, false
-	if c.opts.Levels != nil && len(c.window) > 0 && c.selGPU < c.gpuCount {
-		c.levels, c.hasLevels = c.opts.Levels(c.window, c.selGPU), true
-	}
-	c.steps = nil
-	if c.opts.Checklist != nil && len(c.window) > 0 {
-		c.steps = c.opts.Checklist(c.window, gpuFindings(c.findings, c.selGPU))
+	c.levels, c.hasLevels, c.steps = diagnose.Levels{}, false, nil
+	if d := c.diag; d != nil {
+		if c.selGPU < len(d.Levels) && c.selGPU < c.gpuCount {
+			c.levels, c.hasLevels = d.Levels[c.selGPU], true
+		}
+		if c.selGPU < len(d.Checklists) {
+			c.steps = d.Checklists[c.selGPU]
+		}
 	}
 	m.side.invalidate()
 }
@@ -236,6 +219,7 @@ func (m Model) resize(w, h int) Model {
 	m.host.SetSize(l.Host.W, l.Host.H)
 	m.detail.SetSize(w, max(0, h-2))
 	m.gdetail.SetSize(w, max(0, h-2))
+	m.topo.SetSize(w, max(0, h-2))
 	return m
 }
 
@@ -246,4 +230,11 @@ func (m Model) invalidateAll() {
 	m.side.invalidate()
 	m.procs.invalidate()
 	m.host.invalidate()
+}
+
+// WithFrames reads frames from ch (the collector's subscription) once the
+// program starts; history shown before it can be pushed with Push.
+func (m Model) WithFrames(ch <-chan pipeline.Frame) Model {
+	m.c.opts.Frames = ch
+	return m
 }

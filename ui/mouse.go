@@ -11,13 +11,8 @@ func (m Model) handleMouse(msg tea.MouseMsg) Model {
 	if m.confirm != nil || m.showHelp {
 		return m
 	}
-	if m.showTopo {
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			m.c.topoScroll = max(0, m.c.topoScroll-1)
-		case tea.MouseButtonWheelDown:
-			m.c.topoScroll++
-		}
+	if m.topo.open {
+		m.topo.Update(msg)
 		return m
 	}
 	if m.detail.open {

@@ -126,7 +126,7 @@ func signalModel(t *testing.T, pid int, owner string, opts func(*Options)) Model
 	s := fixtureSnapshotN(0, 8)
 	s.Host.Procs[pid] = &sampler.Proc{PID: pid, PPID: os.Getpid(), User: owner, Name: "sleep", Cmdline: "sleep 30"}
 	s.GPUs[6].Procs = []sampler.GPUProc{{PID: pid, Type: "C", MemUsed: sampler.Some(200 * (1 << 30)), Host: s.Host.Procs[pid]}}
-	m = m.Push(s)
+	m = push(m, s)
 	return press(m, "tab", "tab") // processes; the biggest GPU-MEM row is first
 }
 

@@ -32,7 +32,7 @@ func TestSignalRefusesAReusedPID(t *testing.T) {
 	reused.Start = reused.Start.Add(time.Hour) // another process holds the PID now
 	h.Procs[424242] = &reused
 	newer.Host = &h
-	m = m.Push(newer)
+	m = push(m, newer)
 	m = press(m, "y")
 	if len(sent) != 0 || !strings.Contains(m.c.status, "was reused") {
 		t.Fatalf("sent %v, status %q", sent, m.c.status)

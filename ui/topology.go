@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"github.com/gpuscope/gpuscope/themes"
-	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/themes"
 )
 
 // topoLegend is what `nvidia-smi topo -m` prints under its matrix.
@@ -20,88 +22,63 @@ var topoLegend = [][2]string{
 	{"SYS", "PCIe + the SMP interconnect between NUMA nodes (QPI/UPI/xGMI)"},
 }
 
-// jobPair is two GPUs one multi-GPU job uses over a path that is not NVLink.
-type jobPair struct {
-	a, b int
-	link string
-	job  string // "torchrun, PPID 2000" or "PID 2100" (one process, several GPUs)
+// jobLabel names a job in a line: "torchrun, PPID 2000" (the parent's name
+// cut to 20 cells) or "PID 2100".
+func jobLabel(j diagnose.Job) string {
+	if j.Parent != "" {
+		j.Parent = truncate(j.Parent, 20)
+	}
+	return j.Key()
 }
 
-// gpuJobs groups GPUs by job: GPU processes that share a parent (torchrun
-// ranks, mp.spawn children) or one PID on several GPUs. PPID ≤ 1 (init,
-// unknown) is no job.
-func gpuJobs(s *sampler.Snapshot) map[string][]int {
-	jobs := map[string][]int{}
-	add := func(key string, gpu int) {
-		for _, g := range jobs[key] {
-			if g == gpu {
-				return
-			}
-		}
-		jobs[key] = append(jobs[key], gpu)
-	}
-	for _, g := range s.GPUs {
-		for _, pr := range g.Procs {
-			add(fmt.Sprintf("PID %d", pr.PID), g.Index)
-			if pr.Host != nil && pr.Host.PPID > 1 {
-				key := fmt.Sprintf("PPID %d", pr.Host.PPID)
-				if s.Host != nil {
-					if parent := s.Host.Procs[pr.Host.PPID]; parent != nil && parent.Name != "" {
-						key = fmt.Sprintf("%s, PPID %d", truncate(parent.Name, 20), pr.Host.PPID)
-					}
-				}
-				add(key, g.Index)
-			}
-		}
-	}
-	for k, gs := range jobs {
-		if len(gs) < 2 {
-			delete(jobs, k)
-		}
-	}
-	return jobs
+// topoPane is the `t` page: the matrix, CPU affinity and NUMA node per GPU,
+// the legend and the highlighted slow pairs. It scrolls below its title.
+type topoPane struct {
+	c      *common
+	w, h   int
+	open   bool
+	scroll int // in lines, clamped when drawn
 }
 
-// slowPairs are the GPU pairs of one job whose link is not NVLink: where
-// collective communication waits come from (seed 002 §3.3).
-func slowPairs(s *sampler.Snapshot) []jobPair {
-	if s.Topology == nil {
-		return nil
-	}
-	links := s.Topology.Links
-	var out []jobPair
-	seen := map[[2]int]bool{}
-	jobs := gpuJobs(s)
-	keys := make([]string, 0, len(jobs))
-	for k := range jobs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		gs := jobs[k]
-		sort.Ints(gs)
-		for i := 0; i < len(gs); i++ {
-			for j := i + 1; j < len(gs); j++ {
-				a, b := gs[i], gs[j]
-				if a >= len(links) || b >= len(links[a]) || seen[[2]int{a, b}] {
-					continue
-				}
-				if l := links[a][b]; !strings.HasPrefix(l, "NV") && l != "X" && l != "" {
-					seen[[2]int{a, b}] = true
-					out = append(out, jobPair{a, b, l, k})
-				}
-			}
+func (p *topoPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// show opens the page at its top.
+func (p *topoPane) show() { p.open, p.scroll = true, 0 }
+
+// Update scrolls (keys and the wheel) and closes on esc, backspace or t.
+func (p *topoPane) Update(msg tea.Msg) {
+	km := &p.c.keys
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, km.Back, km.Topology):
+			p.open = false
+		case key.Matches(msg, km.Up):
+			p.scroll = max(0, p.scroll-1)
+		case key.Matches(msg, km.Down):
+			p.scroll++
+		case key.Matches(msg, km.PageUp):
+			p.scroll = max(0, p.scroll-10)
+		case key.Matches(msg, km.PageDown):
+			p.scroll += 10
+		}
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			p.scroll = max(0, p.scroll-1)
+		case tea.MouseButtonWheelDown:
+			p.scroll++
 		}
 	}
-	return out
 }
 
-// topologyView is the `t` page: the matrix, CPU affinity and NUMA node per
-// GPU, the legend and the highlighted slow pairs.
-func (m Model) topologyView(w, h int) string {
-	st := m.c.st
+// View draws the page afresh: it is open rarely and reads the newest
+// snapshot's topology.
+func (p *topoPane) View() string {
+	w, h := p.w, p.h
+	st := p.c.st
 	lines := []string{title(st, "Topology", "esc back · ↑↓ scroll · like nvidia-smi topo -m · ! = one job, no NVLink", true, w)}
-	s := m.c.latest()
+	s := p.c.latest()
 	if s == nil || s.Topology == nil || len(s.Topology.Links) == 0 {
 		lines = append(lines, st.Muted.Render("  topology not known yet (read on the slow tier, every 10 s; n/a from logs and old recordings)"))
 		return fitBlock(lines, w, h, false)
@@ -109,9 +86,9 @@ func (m Model) topologyView(w, h int) string {
 	links := s.Topology.Links
 	n := len(links)
 	slow := map[[2]int]bool{}
-	pairs := slowPairs(s)
+	pairs := diagnose.SlowPairs(s)
 	for _, p := range pairs {
-		slow[[2]int{p.a, p.b}], slow[[2]int{p.b, p.a}] = true, true
+		slow[[2]int{p.A, p.B}], slow[[2]int{p.B, p.A}] = true, true
 	}
 	// Cells are 5 wide ("NV18!"); when the matrix would not fit, NV# shrinks
 	// to NV (the count goes to the legend line).
@@ -180,10 +157,9 @@ func (m Model) topologyView(w, h int) string {
 		lines = append(lines, st.Muted.Render("  (narrow terminal: NV# shown as NV)"))
 	}
 	// Scroll below the title when the page is taller than the screen.
-	c := m.c
-	c.topoScroll = max(0, min(c.topoScroll, len(lines)-h))
-	if c.topoScroll > 0 {
-		lines = append(lines[:1:1], lines[1+c.topoScroll:]...)
+	p.scroll = max(0, min(p.scroll, len(lines)-h))
+	if p.scroll > 0 {
+		lines = append(lines[:1:1], lines[1+p.scroll:]...)
 	}
 	return fitBlock(lines, w, h, false)
 }
@@ -204,33 +180,34 @@ func gpuAffinity(s *sampler.Snapshot, i int) (string, string) {
 // slowPairLines says which job's GPU pairs talk without NVLink: each pair
 // when a job has a few, else one line per job with the count per link type
 // (an 8-rank job on a PCIe box has 28 pairs; listing them hides the point).
-func slowPairLines(st *themes.Styles, pairs []jobPair) []string {
+func slowPairLines(st *themes.Styles, pairs []diagnose.SlowPair) []string {
 	const listUpTo = 4
 	var jobs []string
-	byJob := map[string][]jobPair{}
+	byJob := map[string][]diagnose.SlowPair{}
 	for _, p := range pairs {
-		if _, ok := byJob[p.job]; !ok {
-			jobs = append(jobs, p.job)
+		label := jobLabel(p.Job)
+		if _, ok := byJob[label]; !ok {
+			jobs = append(jobs, label)
 		}
-		byJob[p.job] = append(byJob[p.job], p)
+		byJob[label] = append(byJob[label], p)
 	}
 	var lines []string
 	for _, job := range jobs {
 		ps := byJob[job]
 		if len(ps) <= listUpTo {
 			for _, p := range ps {
-				lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link (seed 002 §3.3)", p.a, p.b, p.job, p.link))
+				lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link (seed 002 §3.3)", p.A, p.B, job, p.Link))
 			}
 			continue
 		}
 		count, gpus := map[string]int{}, map[int]bool{}
 		var kinds []string
 		for _, p := range ps {
-			if count[p.link] == 0 {
-				kinds = append(kinds, p.link)
+			if count[p.Link] == 0 {
+				kinds = append(kinds, p.Link)
 			}
-			count[p.link]++
-			gpus[p.a], gpus[p.b] = true, true
+			count[p.Link]++
+			gpus[p.A], gpus[p.B] = true, true
 		}
 		var parts []string
 		for _, k := range kinds {

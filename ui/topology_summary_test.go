@@ -3,22 +3,24 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/diagnose"
 )
 
 // An 8-rank job on a PCIe box has 28 slow pairs: one summary line, not 28.
 func TestSlowPairLinesSummarisesBigJobs(t *testing.T) {
 	st := testStyles()
-	var pairs []jobPair
+	var pairs []diagnose.SlowPair
 	for a := 0; a < 8; a++ {
 		for b := a + 1; b < 8; b++ {
 			link := "SYS"
 			if a/4 == b/4 {
 				link = "PHB"
 			}
-			pairs = append(pairs, jobPair{a: a, b: b, link: link, job: "torchrun, PPID 2000"})
+			pairs = append(pairs, diagnose.SlowPair{A: a, B: b, Link: link, Job: diagnose.Job{PPID: 2000, Parent: "torchrun"}})
 		}
 	}
-	pairs = append(pairs, jobPair{a: 0, b: 1, link: "PIX", job: "PID 77"})
+	pairs = append(pairs, diagnose.SlowPair{A: 0, B: 1, Link: "PIX", Job: diagnose.Job{PID: 77}})
 	lines := slowPairLines(&st, pairs)
 	if len(lines) != 2 {
 		t.Fatalf("want 2 lines (a summary and one pair), got %d:\n%s", len(lines), strings.Join(lines, "\n"))

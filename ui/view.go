@@ -25,8 +25,8 @@ func (m Model) View() string {
 		body = m.detail.View()
 	case m.gdetail.open:
 		body = m.gdetail.View()
-	case m.showTopo:
-		body = m.topologyView(m.w, bodyH)
+	case m.topo.open:
+		body = m.topo.View()
 	default:
 		body = m.mainView()
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/muesli/termenv"
@@ -111,8 +112,8 @@ func TestTopologyHighlightsSlowJobPairs(t *testing.T) {
 		s.Host.Procs[7100].PPID = 2000
 	}
 	m := fixtureModelN(3, 8, 200, 50, torchrun)
-	pairs := slowPairs(m.c.latest())
-	if len(pairs) != 1 || pairs[0].a != 0 || pairs[0].b != 5 || pairs[0].link != "SYS" {
+	pairs := diagnose.SlowPairs(m.c.latest())
+	if len(pairs) != 1 || pairs[0].A != 0 || pairs[0].B != 5 || pairs[0].Link != "SYS" {
 		t.Fatalf("slow pairs %+v, want GPU 0 ↔ 5 over SYS", pairs)
 	}
 	v := press(m, "t").View()
@@ -127,10 +128,10 @@ func TestTopologyHighlightsSlowJobPairs(t *testing.T) {
 		torchrun(s)
 		s.Topology.Links = nvTopology(8)
 	})
-	if p := slowPairs(m.c.latest()); len(p) != 0 {
+	if p := diagnose.SlowPairs(m.c.latest()); len(p) != 0 {
 		t.Errorf("NV18 box has slow pairs %+v", p)
 	}
-	if m = press(m, "t", "esc"); m.showTopo {
+	if m = press(m, "t", "esc"); m.topo.open {
 		t.Error("esc did not close the topology")
 	}
 }
@@ -174,7 +175,7 @@ func BenchmarkGPUDetailPushView200x50(b *testing.B) {
 	i := 0
 	b.ResetTimer()
 	for b.Loop() {
-		m = m.Push(fixtureSnapshotN(601+i, 8)) // time moves on from the history
+		m = push(m, fixtureSnapshotN(601+i, 8)) // time moves on from the history
 		_ = m.View()
 		i++
 	}
@@ -221,7 +222,7 @@ func BenchmarkGPUDetailPushViewColor200x50(b *testing.B) {
 	i := 0
 	b.ResetTimer()
 	for b.Loop() {
-		m = m.Push(fixtureSnapshotN(601+i, 8))
+		m = push(m, fixtureSnapshotN(601+i, 8))
 		_ = m.View()
 		i++
 	}

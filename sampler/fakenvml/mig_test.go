@@ -7,11 +7,12 @@ import (
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fakenvml"
+	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
 func TestMIGAnswersFromTruth(t *testing.T) {
 	truth := fakenvml.BaseTruth(2, fakenvml.ModelH200)
-	fakenvml.EnableMIG(&truth[1], "1g.18gb", 7)
+	sim.EnableMIG(&truth[1], "1g.18gb", 7)
 	truth[1].MIGDevices[4].MemUsed = sampler.Some(5 << 30)
 	truth[1].MIGDevices[4].SMActive = sampler.Some(62.5)
 	truth[1].MIGDevices[4].Procs = []sampler.GPUProc{{PID: 77, Type: "C", MemUsed: sampler.Some(4 << 30)}}
@@ -35,7 +36,7 @@ func TestMIGAnswersFromTruth(t *testing.T) {
 	if gi, _ := md.GetGpuInstanceId(); gi != truth[1].MIGDevices[4].GPUInstance {
 		t.Errorf("GPU instance %d", gi)
 	}
-	if u, _ := md.GetUUID(); u != fakenvml.MIGUUID(1, 4) {
+	if u, _ := md.GetUUID(); u != sim.MIGUUID(1, 4) {
 		t.Errorf("UUID %q", u)
 	}
 	a, _ := md.GetAttributes()
@@ -86,7 +87,7 @@ func TestMIGAnswersFromTruth(t *testing.T) {
 
 func TestEnableMIGUnknownProfileIsIgnored(t *testing.T) {
 	truth := fakenvml.BaseTruth(1, fakenvml.ModelH200)
-	fakenvml.EnableMIG(&truth[0], "9g.999gb", 2)
+	sim.EnableMIG(&truth[0], "9g.999gb", 2)
 	if truth[0].MIG || truth[0].MIGDevices != nil {
 		t.Errorf("unknown profile enabled MIG: %+v", truth[0].MIGDevices)
 	}

@@ -29,7 +29,12 @@ type Demo struct {
 
 // NewDemo builds the demo node for a scenario id (see sim.Scenarios).
 func NewDemo(scenario string, seed int64, start time.Time) (*Demo, error) {
-	node, err := sim.New(scenario, seed, start)
+	return NewDemoWithOptions(scenario, seed, start, sim.Options{})
+}
+
+// NewDemoWithOptions is NewDemo over a node varied by opts (noise sweeps).
+func NewDemoWithOptions(scenario string, seed int64, start time.Time, opts sim.Options) (*Demo, error) {
+	node, err := sim.NewWithOptions(scenario, seed, start, opts)
 	if err != nil {
 		return nil, err
 	}

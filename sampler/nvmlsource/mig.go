@@ -9,10 +9,9 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// reasonMIG is the NA reason of the readings NVML does not offer on a
-// MIG-enabled GPU: device-level utilisation and per-process utilisation
-// (research/diagnosis-anchors.md, MIG). They are not asked for at all.
-const reasonMIG = "not available with MIG enabled"
+// reasonMIG: the readings NVML does not offer on a MIG-enabled GPU are
+// not asked for at all (research/diagnosis-anchors.md, MIG).
+const reasonMIG = sampler.ReasonMIG
 
 // migGPMMetrics are the GPM metrics read per GPU instance, in the order of
 // migInst.vals: an instance has no NVLinks of its own.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fakenvml"
+	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
 // migGPU is the MIG GPU of the test node.
@@ -20,7 +21,7 @@ const migGPU = 3
 func migTruth(base []sampler.GPU, k int, profile string, n int) []sampler.GPU {
 	out := varied(base, k)
 	g := &out[migGPU]
-	fakenvml.EnableMIG(g, profile, n)
+	sim.EnableMIG(g, profile, n)
 	g.Procs = nil
 	for i := range g.MIGDevices {
 		md := &g.MIGDevices[i]
@@ -150,7 +151,7 @@ func TestMIGEnumerationNotSupported(t *testing.T) {
 		if len(problems) > 0 || g.Lost || !g.MIG || g.MIGDevices != nil || !g.Power.OK {
 			t.Fatalf("tick %d: problems %v, GPU %+v", k, problems, g)
 		}
-		if g.NA["mig_devices"] != "not supported" || g.NA["util"] != fakenvml.ReasonMIG {
+		if g.NA["mig_devices"] != "not supported" || g.NA["util"] != sampler.ReasonMIG {
 			t.Errorf("tick %d: NA = %v", k, g.NA)
 		}
 	}

@@ -11,26 +11,23 @@ import (
 )
 
 // Toggle records a live stream on demand: the dashboard's `r` key. Write is
-// called for every snapshot from the sampler's side; Flip from the UI. Safe
+// called for every snapshot from the collector's side, with the findings
+// the collector computed (what the screen shows); Flip from the UI. Safe
 // for use from both goroutines.
 type Toggle struct {
 	dir      string
 	interval func() time.Duration
-	// annotate returns the findings to store with a snapshot; it is called
-	// only while recording, starting fresh with each recording.
-	annotate func(fresh bool, s sampler.Snapshot) json.RawMessage
 
-	mu    sync.Mutex
-	w     *Writer
-	path  string
-	n     int
-	fresh bool
-	last  *sampler.Snapshot // newest snapshot seen, for the header
+	mu   sync.Mutex
+	w    *Writer
+	path string
+	n    int
+	last *sampler.Snapshot // newest snapshot seen, for the header
 }
 
 // NewToggle records into dir (created files are named by the start time).
-func NewToggle(dir string, interval func() time.Duration, annotate func(fresh bool, s sampler.Snapshot) json.RawMessage) *Toggle {
-	return &Toggle{dir: dir, interval: interval, annotate: annotate}
+func NewToggle(dir string, interval func() time.Duration) *Toggle {
+	return &Toggle{dir: dir, interval: interval}
 }
 
 // Flip starts a recording to dir/gpuscope-YYYYMMDD-HHMMSS.jsonl.gz, or stops
@@ -53,7 +50,7 @@ func (t *Toggle) Flip(now time.Time) (status string, on bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	t.w, t.path, t.fresh = w, path, true
+	t.w, t.path = w, path
 	return "recording to " + path + " (r stops)", true, nil
 }
 
@@ -64,8 +61,9 @@ func (t *Toggle) Recording() bool {
 	return t.w != nil
 }
 
-// Write appends s to the open recording, if any.
-func (t *Toggle) Write(s sampler.Snapshot) error {
+// Write appends s and findings (JSON-encoded here, only while recording)
+// to the open recording, if any.
+func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.last = &s
@@ -73,9 +71,12 @@ func (t *Toggle) Write(s sampler.Snapshot) error {
 		return nil
 	}
 	e := Entry{Snapshot: s}
-	if t.annotate != nil {
-		e.Findings = t.annotate(t.fresh, s)
-		t.fresh = false
+	if findings != nil {
+		raw, err := json.Marshal(findings)
+		if err != nil {
+			return fmt.Errorf("record: encode findings: %w", err)
+		}
+		e.Findings = raw
 	}
 	if err := t.w.Write(e); err != nil {
 		return err

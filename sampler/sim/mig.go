@@ -2,7 +2,6 @@ package sim
 
 import (
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/fakenvml"
 )
 
 // splitMIG turns a GPU's truth into a MIG-enabled one: device-level and
@@ -12,7 +11,7 @@ import (
 func splitMIG(g *sampler.GPU, m migSetup) {
 	procs := g.Procs
 	sm, tensor, dram := g.SMActive, g.TensorActive, g.DRAMActive
-	fakenvml.EnableMIG(g, m.profile, m.n)
+	EnableMIG(g, m.profile, m.n)
 	for k, p := range procs {
 		d := &g.MIGDevices[k%len(g.MIGDevices)]
 		p.SMUtil, p.MemUtil = sampler.NA, sampler.NA

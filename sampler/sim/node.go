@@ -59,9 +59,21 @@ type Node struct {
 	truth    []sampler.GPU // readings at the current clock, built on demand
 }
 
+// Options vary a simulated node for sweeps (the accuracy harness).
+type Options struct {
+	// NoiseScale multiplies every GPU's per-step jitter (relNoiseMin..Max);
+	// 0 or 1 leaves it as drawn.
+	NoiseScale float64
+}
+
 // New builds the node for scenario at start. An unknown scenario is an error
 // that lists the valid ids.
 func New(scenario string, seed int64, start time.Time) (*Node, error) {
+	return NewWithOptions(scenario, seed, start, Options{})
+}
+
+// NewWithOptions is New with the node varied by opts.
+func NewWithOptions(scenario string, seed int64, start time.Time, opts Options) (*Node, error) {
 	spec, ok := findScenario(scenario)
 	if !ok {
 		table := scenarioTable()
@@ -84,6 +96,11 @@ func New(scenario string, seed int64, start time.Time) (*Node, error) {
 	}
 	b := newBuilder(n, rng)
 	spec.build(b)
+	if opts.NoiseScale > 0 {
+		for _, g := range n.gpus {
+			g.work.noise *= opts.NoiseScale
+		}
+	}
 	b.finish()
 	for i := -warmupSteps + 1; i <= 0; i++ {
 		n.step(float64(i) * stepSecs)

@@ -183,6 +183,8 @@ func (g *gpuSim) average() stepSample {
 		a.PCIeRx += s.PCIeRx
 		a.PCIeTx += s.PCIeTx
 		a.NVLink += s.NVLink
+		a.Enc += s.Enc
+		a.Dec += s.Dec
 		a.power += s.power
 	}
 	k := 1.0 / windowSteps
@@ -194,6 +196,8 @@ func (g *gpuSim) average() stepSample {
 	a.PCIeRx *= k
 	a.PCIeTx *= k
 	a.NVLink *= k
+	a.Enc *= k
+	a.Dec *= k
 	a.power *= k
 	return a
 }

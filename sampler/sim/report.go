@@ -39,7 +39,7 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 	out := sampler.GPU{
 		Index: g.index, UUID: n.uuids[g.index], Name: "NVIDIA H200", BusID: busID(g.index), Arch: "Hopper",
 		Util: sampler.Some(util), MemUtil: sampler.Some(memUtil),
-		EncUtil: sampler.Some(0), DecUtil: sampler.Some(0),
+		EncUtil: sampler.Some(math.Round(min(a.Enc, 1) * 100)), DecUtil: sampler.Some(math.Round(min(a.Dec, 1) * 100)),
 		SMActive: pct(a.SM), SMOccupancy: pct(a.Occ), TensorActive: pct(a.Tensor), DRAMActive: pct(a.DRAM),
 		NVLinkRx: sampler.Some(math.Round(a.NVLink)), NVLinkTx: sampler.Some(math.Round(a.NVLink * 0.98)),
 		MemUsed:      sampler.Some(g.work.memUsed(t)),

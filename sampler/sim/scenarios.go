@@ -43,7 +43,7 @@ func findScenario(id string) (scenarioSpec, bool) {
 			return s, true
 		}
 	}
-	return scenarioSpec{}, false
+	return findLookalike(id)
 }
 
 // trainingHost is the host side of a well-fed training process: 8 workers

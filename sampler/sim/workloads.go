@@ -14,6 +14,8 @@ type level struct {
 	PCIeRx float64
 	PCIeTx float64
 	NVLink float64 // each direction
+	Enc    float64 // NVENC busy (not part of GPU-Util, which counts kernels)
+	Dec    float64 // NVDEC busy
 }
 
 // span is a range drawn from uniformly.
@@ -124,6 +126,7 @@ func (w *gpuWork) load() level {
 		Busy: min(1, j(l.Busy)), SM: min(1, j(l.SM)), Occ: min(1, j(l.Occ)),
 		Tensor: min(1, j(l.Tensor)), DRAM: min(1, j(l.DRAM)),
 		PCIeRx: j(l.PCIeRx), PCIeTx: j(l.PCIeTx), NVLink: j(l.NVLink),
+		Enc: min(1, j(l.Enc)), Dec: min(1, j(l.Dec)),
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 	"github.com/muesli/termenv"
 )
 
@@ -57,17 +58,6 @@ func sharedTimeline(t *testing.T) []sampler.Snapshot {
 	return tl
 }
 
-// spy is a diagnose.Engine that remembers what it last returned.
-type spy struct {
-	e    *diagnose.Engine
-	last []diagnose.Finding
-}
-
-func (s *spy) Evaluate(w []sampler.Snapshot) []diagnose.Finding {
-	s.last = s.e.Evaluate(w)
-	return s.last
-}
-
 func testStyles() themes.Styles {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	st, err := themes.Build("dark", true)
@@ -82,36 +72,21 @@ func uiOptions() ui.Options {
 	return ui.Options{
 		Styles: testStyles(), Badge: "REPLAY", Rules: len(diagnose.Rules),
 		Now: func() time.Time { return t0 },
-		Levels: func(w []sampler.Snapshot, gpu int) ui.LevelsView {
-			l := diagnose.ThreeLevels(w, gpu)
-			conv := func(x diagnose.Level) ui.LevelView {
-				return ui.LevelView{Value: x.Value, Label: x.Label, Verdict: x.Verdict}
-			}
-			return ui.LevelsView{KernelRunning: conv(l.KernelRunning), SMFilled: conv(l.SMFilled), Computing: conv(l.Computing)}
-		},
-		Checklist: func(w []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
-			var out []ui.StepView
-			for _, st := range diagnose.Checklist(w, fs) {
-				out = append(out, ui.StepView{N: st.N, Title: st.Title, Status: st.Status, Detail: st.Detail})
-			}
-			return out
-		},
 	}
 }
 
-// newReplay builds a replay whose diagnosers are spies; *last is the spy of
-// the latest rebuild.
-func newReplay(t *testing.T, opts Options, w, h int) (Model, **spy) {
+// newReplay builds a replay; *last is the tracker of the latest rebuild.
+func newReplay(t *testing.T, opts Options, w, h int) (Model, **diagnose.Tracker) {
 	t.Helper()
 	return newReplayOf(t, sharedTimeline(t), opts, w, h)
 }
 
-func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (Model, **spy) {
+func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (Model, **diagnose.Tracker) {
 	t.Helper()
-	last := new(*spy)
+	last := new(*diagnose.Tracker)
 	opts.UI = uiOptions()
-	opts.NewDiagnoser = func() ui.Diagnoser {
-		*last = &spy{e: diagnose.NewEngine(diagnose.Options{})}
+	opts.NewTracker = func() *diagnose.Tracker {
+		*last = diagnose.NewViewTracker(diagnose.Options{})
 		return *last
 	}
 	m := New(tl, opts)
@@ -119,31 +94,9 @@ func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (M
 	return nm.(Model), last
 }
 
-func key(s string) tea.KeyMsg {
-	switch s {
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "home":
-		return tea.KeyMsg{Type: tea.KeyHome}
-	case "end":
-		return tea.KeyMsg{Type: tea.KeyEnd}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 func press(t *testing.T, m Model, keys ...string) Model {
 	t.Helper()
-	for _, k := range keys {
-		nm, _ := m.Update(key(k))
-		m = nm.(Model)
-	}
-	return m
+	return uitest.Press(m, keys...)
 }
 
 func tick(m Model) (Model, tea.Cmd) {

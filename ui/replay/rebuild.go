@@ -5,79 +5,45 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/ui"
 )
 
-// gate switches the dashboard's analysis off while a rebuild backfills
-// history that only the sparklines need: evaluating it would cost a
-// diagnosis per snapshot and would leave no trace once the window passed.
-type gate struct{ on bool }
-
-// gated wraps the diagnoser and the per-push views of opts behind g.
-func gated(opts ui.Options, d ui.Diagnoser, g *gate) ui.Options {
-	if d != nil {
-		opts.Diagnoser = gatedDiagnoser{d, g}
-	} else {
-		opts.Diagnoser = nil
-	}
-	if levels := opts.Levels; levels != nil {
-		opts.Levels = func(w []sampler.Snapshot, gpu int) ui.LevelsView {
-			if !g.on {
-				return ui.LevelsView{}
-			}
-			return levels(w, gpu)
-		}
-	}
-	if steps := opts.Checklist; steps != nil {
-		opts.Checklist = func(w []sampler.Snapshot, fs []diagnose.Finding) []ui.StepView {
-			if !g.on {
-				return nil
-			}
-			return steps(w, fs)
-		}
-	}
-	return opts
-}
-
-type gatedDiagnoser struct {
-	d ui.Diagnoser
-	g *gate
-}
-
-func (d gatedDiagnoser) Evaluate(w []sampler.Snapshot) []diagnose.Finding {
-	if !d.g.on {
-		return nil
-	}
-	return d.d.Evaluate(w)
-}
-
 // rebuild makes a fresh dashboard showing snapshot i as it looked live:
-// history backfilled for the sparklines, then the rules' window plus
-// settle re-diagnosed by a new diagnoser, then the user's navigation keys
-// replayed so focus, selection and sort survive the jump.
+// history backfilled for the sparklines without diagnosis (evaluating it
+// would cost a diagnosis per second of it and leave no trace once the
+// window passed), then the rules' window plus settle re-diagnosed by a new
+// Tracker, then the user's navigation keys replayed so focus, selection and
+// sort survive the jump.
 func (m Model) rebuild(i int) Model {
-	var d ui.Diagnoser
-	if m.opts.NewDiagnoser != nil {
-		d = m.opts.NewDiagnoser()
+	m.tracker = nil
+	if m.opts.NewTracker != nil {
+		m.tracker = m.opts.NewTracker()
 	}
-	m.gate = &gate{}
-	m.inner = ui.New(gated(m.opts.UI, d, m.gate))
+	m.inner = ui.New(m.opts.UI)
 	m, _ = m.updateInner(m.innerSize())
 	from := m.diagnoseFrom(i)
 	for j := max(0, from-backfill); j < from; j++ {
-		m.inner = m.inner.Push(m.timeline[j])
+		m.inner = m.inner.Push(pipeline.Frame{Snapshot: m.timeline[j]})
 	}
-	m.gate.on = true
 	for j := from; j <= i; j++ {
-		m.inner = m.inner.Push(m.timeline[j])
+		m.inner = m.inner.Push(m.frame(j))
 	}
 	for _, k := range m.keys {
 		m, _ = m.updateInner(k)
 	}
 	m.cursor = i
 	return m
+}
+
+// frame is snapshot j with the diagnosis of that moment: the same Tracker
+// the live collector runs, so the replay shows what the dashboard showed.
+func (m Model) frame(j int) pipeline.Frame {
+	f := pipeline.Frame{Snapshot: m.timeline[j]}
+	if m.tracker != nil {
+		f.Diagnosis = m.tracker.Observe(f.Snapshot)
+	}
+	return f
 }
 
 // handleKey: timeline keys here; space never reaches the dashboard (its

@@ -2,7 +2,7 @@
 // changed) over a recording loaded up front, with a timeline to play, pause,
 // step and jump through it. The diagnosis is recomputed at each point as it
 // was live: stepping forward pushes the next snapshot; going back or far
-// ahead rebuilds the dashboard with a fresh Diagnoser and re-feeds it the
+// ahead rebuilds the dashboard with a fresh Tracker and re-feeds it the
 // history before the new point.
 //
 // The whole timeline is held in memory (~5-20 KB a snapshot, so an hour at
@@ -22,12 +22,13 @@ import (
 // Options configure a replay.
 type Options struct {
 	// UI is the dashboard's configuration, reused at every rebuild. Its
-	// Snapshots, Diagnoser and SetInterval are ignored: the replay feeds
-	// snapshots itself and builds diagnosers with NewDiagnoser.
+	// Frames and SetInterval are ignored: the replay feeds frames itself,
+	// diagnosed by trackers from NewTracker.
 	UI ui.Options
-	// NewDiagnoser returns a diagnoser with no history (diagnose.NewEngine);
-	// nil: no findings.
-	NewDiagnoser func() ui.Diagnoser
+	// NewTracker returns a tracker with no history
+	// (diagnose.NewViewTracker, what the live collector runs); nil: no
+	// findings.
+	NewTracker func() *diagnose.Tracker
 	// Name is what the timeline calls the recording (the file's base name).
 	Name string
 	// Speed is the initial playback speed, rounded to the nearest of Speeds
@@ -79,8 +80,8 @@ type Model struct {
 	gen      int
 	w, h     int
 	inner    ui.Model
-	gate     *gate
-	keys     []tea.KeyMsg // navigation keys sent to inner, replayed after a rebuild
+	tracker  *diagnose.Tracker // diagnoses from the last rebuild on; nil: none
+	keys     []tea.KeyMsg      // navigation keys sent to inner, replayed after a rebuild
 	// filterGuess: the dashboard is reading a process filter (see typing).
 	filterGuess bool
 }
@@ -98,7 +99,7 @@ func New(timeline []sampler.Snapshot, opts Options) Model {
 	if m.opts.UI.Interval <= 0 {
 		m.opts.UI.Interval = m.interval
 	}
-	m.opts.UI.Snapshots, m.opts.UI.SetInterval = nil, nil
+	m.opts.UI.Frames, m.opts.UI.SetInterval = nil, nil
 	// A recording's PIDs are not this machine's processes: no signals.
 	m.opts.UI.Kill = nil
 	m = m.rebuild(0)
@@ -216,7 +217,7 @@ func (m Model) seek(i int) Model {
 		return m
 	case i > m.cursor && i-m.cursor <= m.rebuildCost(i):
 		for j := m.cursor + 1; j <= i; j++ {
-			m.inner = m.inner.Push(m.timeline[j])
+			m.inner = m.inner.Push(m.frame(j))
 		}
 		m.cursor = i
 		return m

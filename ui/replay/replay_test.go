@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
 func TestPlayAdvancesAtSpeed(t *testing.T) {
@@ -107,19 +107,17 @@ func TestJumpBackDiagnosesAsLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, last := newReplayOf(t, tl, Options{Paused: true}, 120, 40)
-	ref := &spy{e: diagnose.NewEngine(diagnose.Options{})}
-	opts := uiOptions()
-	opts.Diagnoser = ref
-	live, fed, seen := ui.New(opts), 0, 0
+	ref := diagnose.NewViewTracker(diagnose.Options{}) // the live collector's
+	fed, seen := 0, 0
 	for _, at := range []int{99, 165, 175, 289} {
 		m = m.seek(at + 10)
 		if m = press(t, m, "["); m.Cursor() != at {
 			t.Fatalf("[ from %d went to %d", at+10, m.Cursor())
 		}
 		for ; fed <= at; fed++ {
-			live = live.Push(tl[fed])
+			ref.Observe(tl[fed])
 		}
-		got, want := findingKeys((*last).last), findingKeys(ref.last)
+		got, want := findingKeys((*last).Last().Findings), findingKeys(ref.Last().Findings)
 		seen += len(want)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("at snapshot %d: replay shows %v, live showed %v", at, got, want)
@@ -198,7 +196,7 @@ func BenchmarkJumpBack(b *testing.B) {
 		b.Fatal(err)
 	}
 	opts := Options{UI: uiOptions(), Paused: true,
-		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) }}
+		NewTracker: func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) }}
 	m := New(tl, opts)
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m = nm.(Model)
@@ -212,7 +210,7 @@ func TestFilterTextIsNotCommands(t *testing.T) {
 	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
 	m = press(t, m, "/")
 	for _, k := range []string{"q", "[", "]", " ", ">"} {
-		nm, cmd := m.Update(key(k))
+		nm, cmd := m.Update(uitest.Key(k))
 		m = nm.(Model)
 		if cmd != nil || m.Cursor() != 0 || m.Speed() != 1 || m.Playing() {
 			t.Fatalf("%q while filtering acted on the replay", k)

@@ -1,0 +1,137 @@
+// Package pipeline is gpuscope's one collector (as bottom's collector
+// thread): the sampling goroutine takes each snapshot, diagnoses it with the
+// single diagnose.Tracker, hands the result to the recorder, and publishes
+// one plain value per tick — a Frame — to every subscriber (the dashboard,
+// later a Prometheus exporter). Nothing downstream diagnoses again, so what
+// is recorded is what was on screen.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Frame is what one tick produced. Diagnosis is shared between the frames
+// of ticks that did not re-run the rules (diagnose.EvalEvery) and between
+// subscribers: treat it, and the snapshot's slices and maps, as read-only.
+type Frame struct {
+	Snapshot  sampler.Snapshot
+	Diagnosis *diagnose.Diagnosis // nil: not diagnosed (history shown only in charts)
+}
+
+// Options configure a Collector.
+type Options struct {
+	Diagnose diagnose.Options
+	// Record is called in the sampling goroutine with every frame before it
+	// is published (the r key's recording). An error is added to that
+	// frame's Snapshot.Problems, so the screen shows it.
+	Record func(Frame) error
+}
+
+// Collector owns the sampler's loop and the one Tracker.
+type Collector struct {
+	s       *sampler.Sampler
+	tracker *diagnose.Tracker
+	record  func(Frame) error
+
+	mu     sync.Mutex
+	latest Frame
+	has    bool
+	subs   []chan Frame
+	done   bool
+}
+
+// New builds a collector over s; it samples once Run is called.
+func New(s *sampler.Sampler, opts Options) *Collector {
+	return &Collector{s: s, tracker: diagnose.NewViewTracker(opts.Diagnose), record: opts.Record}
+}
+
+// Push diagnoses, records and publishes one snapshot, and returns its frame.
+// Run calls it for every tick; callers use it directly to seed history (the
+// demo's pre-roll) before Run starts. Not for concurrent use with Run.
+func (c *Collector) Push(snap sampler.Snapshot) Frame {
+	f := Frame{Snapshot: snap, Diagnosis: c.tracker.Observe(snap)}
+	if c.record != nil {
+		if err := c.record(f); err != nil {
+			// Clip: the tracker's copy shares the backing array.
+			f.Snapshot.Problems = append(slices.Clip(f.Snapshot.Problems), fmt.Sprintf("recording: %v", err))
+		}
+	}
+	c.publish(f)
+	return f
+}
+
+// Run samples until ctx ends (clock nil: the wall clock), then closes every
+// subscription. Run it in one goroutine and wait for it to return.
+func (c *Collector) Run(ctx context.Context, clock func() time.Time) {
+	defer c.closeSubs()
+	c.s.Loop(ctx, clock, func(snap sampler.Snapshot) { c.Push(snap) })
+}
+
+// SetInterval changes the sampling interval; a waiting Run wakes at once.
+func (c *Collector) SetInterval(d time.Duration) { c.s.SetInterval(d) }
+
+// Latest is the newest frame, false before the first tick.
+func (c *Collector) Latest() (Frame, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.latest, c.has
+}
+
+// Subscribe returns a channel that receives frames from now on. It never
+// blocks the collector: a subscriber that is behind finds only the newest
+// frame (latest wins). The channel is closed when Run returns.
+func (c *Collector) Subscribe() <-chan Frame {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan Frame, 1)
+	if c.done {
+		close(ch)
+		return ch
+	}
+	c.subs = append(c.subs, ch)
+	return ch
+}
+
+func (c *Collector) publish(f Frame) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.latest, c.has = f, true
+	for _, ch := range c.subs {
+		offer(ch, f)
+	}
+}
+
+func (c *Collector) closeSubs() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done = true
+	for _, ch := range c.subs {
+		close(ch)
+	}
+	c.subs = nil
+}
+
+// offer puts f on ch without blocking, dropping a stale unread frame first.
+// Only publish sends, under the lock, so one retry always succeeds.
+func offer(ch chan Frame, f Frame) {
+	select {
+	case ch <- f:
+		return
+	default:
+	}
+	select {
+	case <-ch:
+	default:
+	}
+	select {
+	case ch <- f:
+	default:
+	}
+}

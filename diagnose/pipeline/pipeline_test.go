@@ -1,0 +1,86 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/node"
+)
+
+func demo(t *testing.T, scenario string) *sampler.Sampler {
+	t.Helper()
+	d, err := node.NewDemo(scenario, 1, time.Now().Add(-time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Sampler(scenario)
+}
+
+// The recorder and the subscriber get the same diagnosis: one computation.
+// Run returns on cancel and closes the subscription.
+func TestRecorderAndSubscriberShareOneDiagnosis(t *testing.T) {
+	s := demo(t, "input_starved")
+	s.SetInterval(sampler.MinInterval)
+	var mu sync.Mutex
+	recorded := map[uint64]Frame{}
+	col := New(s, Options{Record: func(f Frame) error {
+		mu.Lock()
+		defer mu.Unlock()
+		recorded[f.Snapshot.Seq] = f
+		return nil
+	}})
+	sub := col.Subscribe()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { col.Run(ctx, nil) })
+	for range 3 {
+		f := <-sub
+		mu.Lock()
+		r, ok := recorded[f.Snapshot.Seq]
+		mu.Unlock()
+		if !ok || r.Diagnosis != f.Diagnosis || f.Diagnosis == nil {
+			t.Fatalf("seq %d: recorded %v, same diagnosis %v", f.Snapshot.Seq, ok, r.Diagnosis == f.Diagnosis)
+		}
+	}
+	if latest, ok := col.Latest(); !ok || latest.Snapshot.Seq == 0 {
+		t.Error("Latest has no frame")
+	}
+	cancel()
+	wg.Wait()
+	for range sub { // drain what is left; the loop ends only if it is closed
+	}
+	if _, ok := <-col.Subscribe(); ok {
+		t.Error("a subscription after Run ended is open")
+	}
+}
+
+// A subscriber that does not read never blocks the collector: it finds the
+// newest frame.
+func TestSlowSubscriberGetsLatest(t *testing.T) {
+	s := demo(t, "healthy")
+	col := New(s, Options{})
+	sub := col.Subscribe()
+	start := time.Now()
+	var last Frame
+	for i := range 5 {
+		last = col.Push(s.Tick(start.Add(time.Duration(i) * time.Second)))
+	}
+	if got := <-sub; got.Snapshot.Seq != last.Snapshot.Seq {
+		t.Errorf("subscriber got seq %d, want the newest %d", got.Snapshot.Seq, last.Snapshot.Seq)
+	}
+}
+
+// A failing recorder is said on the frame's snapshot, not lost.
+func TestRecordErrorShown(t *testing.T) {
+	s := demo(t, "healthy")
+	col := New(s, Options{Record: func(Frame) error { return errors.New("disk full") }})
+	f := col.Push(s.Tick(time.Now()))
+	if len(f.Snapshot.Problems) == 0 || !strings.Contains(f.Snapshot.Problems[len(f.Snapshot.Problems)-1], "recording: disk full") {
+		t.Errorf("problems %v", f.Snapshot.Problems)
+	}
+}

@@ -1,0 +1,100 @@
+package diagnose
+
+import (
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// EvalEvery is how often a Tracker runs the rules, whatever the sampling
+// interval: the hysteresis (openEvals, closeAfter) was set for evaluations a
+// second apart, and at --interval 100ms evaluating every tick cost ten times
+// the CPU for the same verdicts (issue 12's profile: Evaluate was 35 % of the
+// live loop). evalSlack lets a live 1 s tick that arrives a little early
+// still be evaluated.
+const (
+	EvalEvery = time.Second
+	evalSlack = 50 * time.Millisecond
+)
+
+// Diagnosis is what one evaluation made of the window: the findings open,
+// and for each GPU (by position in the snapshot) its three levels and the
+// checklist marked with its findings and the node-wide ones. It is shared,
+// read-only, by every consumer until the next evaluation replaces it.
+type Diagnosis struct {
+	At       time.Time // the newest snapshot the rules saw
+	From     time.Time // the oldest
+	Samples  int       // snapshots in the window
+	Findings []Finding // ranked (Rank)
+	Levels   []Levels  // per GPU position
+	// Checklists has one entry per GPU position (one for a node without
+	// GPUs): Checklist over the window with that GPU's findings.
+	Checklists [][]Step
+}
+
+// Span is how much time the window covered, counting the newest sample's
+// own interval.
+func (d *Diagnosis) Span(interval time.Duration) time.Duration {
+	if d == nil || d.Samples == 0 {
+		return 0
+	}
+	return d.At.Sub(d.From) + interval
+}
+
+// Tracker is the one diagnosis of a stream of snapshots: a sliding History
+// bounded by time and an Engine evaluated at most once per EvalEvery, and
+// only when a snapshot newer than the last evaluated one arrived. The live
+// dashboard, `record`, replay and the accuracy harness all use it, so they
+// agree. It is not safe for concurrent use.
+type Tracker struct {
+	hist   History
+	engine *Engine
+	views  bool
+	last   *Diagnosis
+}
+
+// NewTracker diagnoses over windows of opts.Window (default DefaultWindow),
+// findings only (Push).
+func NewTracker(opts Options) *Tracker {
+	return &Tracker{hist: History{Span: opts.Window}, engine: NewEngine(opts)}
+}
+
+// NewViewTracker also computes the three levels and checklists of every GPU
+// with each evaluation (Observe), for the dashboard and the exporter.
+func NewViewTracker(opts Options) *Tracker {
+	t := NewTracker(opts)
+	t.views = true
+	return t
+}
+
+// Push adds a snapshot and returns the findings open at that moment.
+func (t *Tracker) Push(s sampler.Snapshot) []Finding {
+	return t.Observe(s).Findings
+}
+
+// Observe adds a snapshot and returns the newest diagnosis: a new one when
+// the rules ran, else the previous one (the same pointer).
+func (t *Tracker) Observe(s sampler.Snapshot) *Diagnosis {
+	window := t.hist.Push(s)
+	if t.last != nil {
+		if s.Time.Before(t.last.At) { // replay scrubbed back: start over
+			t.engine = NewEngine(Options{Window: t.engine.window})
+			window = t.hist.restart()
+		} else if s.Time.Sub(t.last.At) < EvalEvery-evalSlack {
+			return t.last
+		}
+	}
+	d := &Diagnosis{At: s.Time, From: window[0].Time, Samples: len(window), Findings: t.engine.Evaluate(window)}
+	if t.views {
+		d.Levels = make([]Levels, len(s.GPUs))
+		for i := range s.GPUs {
+			d.Levels[i] = ThreeLevels(window, i)
+		}
+		d.Checklists = Checklists(window, d.Findings, len(s.GPUs))
+	}
+	t.last = d
+	return d
+}
+
+// Last is the newest diagnosis, nil before the first snapshot.
+func (t *Tracker) Last() *Diagnosis { return t.last }

@@ -1,0 +1,76 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is every key of the dashboard, declared once: the handlers match
+// against it and the `?` overlay is drawn from its help (so a later user
+// remapping changes both). A binding with empty help shares the row of the
+// one before it in helpOrder.
+type keyMap struct {
+	Quit, Help, Pause, Record, Faster, Slower key.Binding
+	Focus, FocusBack                          key.Binding
+	Up, Down, PageUp, PageDown                key.Binding
+	Enter, GPUDetail, Topology, Tree, Filter  key.Binding
+	Term, Kill, Back, Sort, SortReverse       key.Binding
+	// Inside the GPU detail page.
+	PrevGPU, NextGPU key.Binding
+	// Inside a y/n dialog.
+	Confirm key.Binding
+	// While typing the process filter.
+	FilterKeep, FilterClear key.Binding
+	// ForceQuit works in every mode, even while typing.
+	ForceQuit key.Binding
+}
+
+func defaultKeyMap() keyMap {
+	b := func(keys []string, label, help string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, help))
+	}
+	return keyMap{
+		Focus:       b([]string{"tab"}, "tab / shift+tab", "move focus: GPUs → findings → processes"),
+		FocusBack:   b([]string{"shift+tab"}, "", ""),
+		Up:          b([]string{"up", "k"}, "↑ ↓  k j", "move in the focused pane (k is SIGTERM in processes)"),
+		Down:        b([]string{"down", "j"}, "", ""),
+		PageUp:      b([]string{"pgup"}, "", ""),
+		PageDown:    b([]string{"pgdown"}, "", ""),
+		Enter:       b([]string{"enter"}, "enter", "open the selected finding, or the selected GPU's charts"),
+		GPUDetail:   b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1 … 9", "GPU detail of GPU 0 … 8 (←→ switch GPU inside)"),
+		PrevGPU:     b([]string{"left", "h"}, "", ""),
+		NextGPU:     b([]string{"right", "l"}, "", ""),
+		Topology:    b([]string{"t"}, "t", "topology: GPU×GPU links, CPU affinity, NUMA"),
+		Tree:        b([]string{"T"}, "T", "process tree: DataLoader workers and their CPU %"),
+		Filter:      b([]string{"/"}, "/", "filter processes: user, command or gpu:N"),
+		Term:        b([]string{"k"}, "k / K", "SIGTERM / SIGKILL the selected process (asks first)"),
+		Kill:        b([]string{"K"}, "", ""),
+		Back:        b([]string{"esc", "backspace"}, "esc", "back"),
+		Sort:        b([]string{"s"}, "s / S", "process table: next sort column / reverse (or click)"),
+		SortReverse: b([]string{"S"}, "", ""),
+		Pause:       b([]string{" "}, "space", "pause (keep the last data)"),
+		Record:      b([]string{"r"}, "r", "start / stop recording to gpuscope-<time>.jsonl.gz"),
+		Faster:      b([]string{"-", "_"}, "", ""),
+		Slower:      b([]string{"+", "="}, "+ / -", "sample less / more often (100ms … 60s)"),
+		Help:        b([]string{"?"}, "?", "this help"),
+		Quit:        b([]string{"q", "ctrl+c"}, "q  ctrl+c", "quit"),
+		ForceQuit:   b([]string{"ctrl+c"}, "", ""),
+		Confirm:     b([]string{"y"}, "", ""),
+		FilterKeep:  b([]string{"enter"}, "", ""),
+		FilterClear: b([]string{"esc"}, "", ""),
+	}
+}
+
+// helpOrder is the `?` overlay's rows, in order.
+func (km keyMap) helpOrder() []key.Binding {
+	return []key.Binding{km.Focus, km.Up, km.Enter, km.GPUDetail, km.Topology, km.Tree, km.Filter, km.Term,
+		km.Back, km.Sort, km.Pause, km.Record, km.Slower, km.Help, km.Quit}
+}
+
+// helpRows are the overlay's rows: each binding's label and text.
+func (km keyMap) helpRows() [][2]string {
+	var rows [][2]string
+	for _, b := range km.helpOrder() {
+		if h := b.Help(); h.Key != "" {
+			rows = append(rows, [2]string{h.Key, h.Desc})
+		}
+	}
+	return rows
+}
