@@ -29,6 +29,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
@@ -64,10 +65,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue) || isFlagError(err):
-		fmt.Fprintf(stderr, "gpuscope: %v (see gpuscope --help)\n", err)
+		fmt.Fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", safe.Text(err.Error()))
 		return 2
 	default:
-		fmt.Fprintf(stderr, "gpuscope: %v\n", err)
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(err.Error())) // may quote a file's contents
 		return 1
 	}
 }
@@ -339,7 +340,9 @@ fail, with what was seen and the fix. Exit status 1 when any check fails.`,
 					return err
 				}
 			} else {
-				doctor.WriteText(stdout, checks)
+				var b strings.Builder // environment variables and paths: escaped
+				doctor.WriteText(&b, checks)
+				fmt.Fprint(stdout, safe.Text(b.String()))
 			}
 			if doctor.Failed(checks) {
 				return exitCode(1)
@@ -726,7 +729,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	}
 	timeline, warnings, err := replay.Load(path)
 	for _, w := range warnings { // before the error too: they say why a log yielded nothing
-		fmt.Fprintf(stderr, "gpuscope: %s\n", w)
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
 	}
 	if err != nil {
 		return err
@@ -734,7 +737,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	m := replay.New(timeline, replay.Options{
 		UI:           ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
 		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) },
-		Name:         filepath.Base(path),
+		Name:         safe.String(filepath.Base(path)),
 		Speed:        f.speed,
 	})
 	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run(); err != nil {

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 )
 
@@ -187,11 +188,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Model shares history with m.
 func (m Model) Push(s sampler.Snapshot) Model {
 	c := m.c
+	// The one boundary where outside strings (command lines, user and host
+	// names, problems) enter the screen: control characters are escaped.
+	s = safe.Clean(s)
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
 	c.findings = nil
 	if c.opts.Diagnoser != nil {
-		c.findings = sortFindings(c.opts.Diagnoser.Evaluate(c.window))
+		c.findings = safe.Clean(sortFindings(c.opts.Diagnoser.Evaluate(c.window)))
 	}
 	m.findings.follow()
 	if len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows {
