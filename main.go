@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -232,7 +233,7 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	return dashboard(src, f, styles, stdout)
+	return dashboard(src, f, styles, stdout, stderr)
 }
 
 func checkInterval(d time.Duration) error {
@@ -284,7 +285,7 @@ func openSource(demo string, fallback bool, seed int64, start time.Time, stderr 
 const onceGap = 250 * time.Millisecond
 
 // dashboard runs the chosen sampler as a one-shot print or the TUI.
-func dashboard(s source, f dashFlags, styles themes.Styles, stdout io.Writer) error {
+func dashboard(s source, f dashFlags, styles themes.Styles, stdout, stderr io.Writer) error {
 	s.SetInterval(f.interval)
 	now := time.Now()
 	var history []sampler.Snapshot
@@ -313,7 +314,7 @@ func dashboard(s source, f dashFlags, styles themes.Styles, stdout io.Writer) er
 		}
 		return err
 	}
-	return runTUI(s.Sampler, history, s.badge, f, styles)
+	return runTUI(s.Sampler, history, s.badge, f, styles, stderr)
 }
 
 func newDoctorCmd(stdout io.Writer) *cobra.Command {
@@ -367,15 +368,15 @@ const frameRate = 15
 // runTUI starts the sampler goroutine and the dashboard until the user quits.
 // Snapshots pass through a recorder on their way to the screen, so `r` can
 // record what is shown.
-func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles) error {
+func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	raw, snaps := make(chan sampler.Snapshot, 1), make(chan sampler.Snapshot, 1)
 	rec := newRecordToggle(s)
-	defer rec.Close()
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.Snapshots, opts.Diagnoser, opts.SetInterval = snaps, diagnose.NewEngine(diagnose.Options{}), s.SetInterval
 	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
+	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
 	opts.ReadOnly = f.readonly
@@ -411,8 +412,19 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	signal.Notify(term, syscall.SIGTERM)
 	defer signal.Stop(term)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
-	if _, err := p.Run(); err != nil {
-		return fmt.Errorf("dashboard: %w", err)
+	_, err := p.Run()
+	// A recording open at quit is closed here, once the screen is restored,
+	// so its name and any close error (a full disk, a gzip trailer not
+	// written) are printed where the user sees them.
+	status, rerr := rec.Stop()
+	if status != "" && rerr == nil {
+		fmt.Fprintf(stderr, "gpuscope: %s\n", status)
+	}
+	if err != nil {
+		return errors.Join(fmt.Errorf("dashboard: %w", err), rerr)
+	}
+	if rerr != nil {
+		return rerr
 	}
 	select {
 	case <-term: // delivered with Bubble Tea's copy, before Run could return
@@ -426,12 +438,11 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 // a diagnosis that starts afresh with each recording (as `gpuscope record`).
 func newRecordToggle(s *sampler.Sampler) *record.Toggle {
 	var tracker *diagnose.Tracker
-	return record.NewToggle(".", s.Interval, func(fresh bool, snap sampler.Snapshot) json.RawMessage {
+	return record.NewToggle(".", s.Interval, func(fresh bool, snap sampler.Snapshot) (json.RawMessage, error) {
 		if fresh {
 			tracker = diagnose.NewTracker(diagnose.Options{})
 		}
-		raw, _ := json.Marshal(tracker.Push(snap)) // findings always encode
-		return raw
+		return json.Marshal(tracker.Push(snap))
 	})
 }
 
@@ -443,6 +454,7 @@ type recordFlags struct {
 	demo     string
 	seed     int64
 	realtime bool
+	force    bool
 }
 
 func newRecordCmd(stderr io.Writer) *cobra.Command {
@@ -473,6 +485,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
 	fl.BoolVar(&f.realtime, "realtime", false, "with --demo: sample on the wall clock instead of as fast as possible")
+	fl.BoolVar(&f.force, "force", false, "overwrite FILE if it exists (never through a symbolic link)")
 	return cmd
 }
 
@@ -508,7 +521,13 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 	}
 	rec := recorder{tracker: diagnose.NewTracker(diagnose.Options{})}
 	first := src.Tick(start)
-	if rec.w, err = record.Create(f.out, record.HeaderFor(first, f.interval)); err != nil {
+	create := record.Create
+	if f.force {
+		create = record.Overwrite
+	}
+	if rec.w, err = create(f.out, record.HeaderFor(first, f.interval)); errors.Is(err, fs.ErrExist) {
+		return usagef("%s exists; --force overwrites it", f.out)
+	} else if err != nil {
 		return err
 	}
 	err = rec.write(first)

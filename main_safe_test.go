@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -16,5 +17,28 @@ func TestErrorLinesEscapeControls(t *testing.T) {
 	}
 	if strings.ContainsAny(errb.String(), "\x1b\a") || !strings.Contains(errb.String(), "run^[]0;PWNED^G.jsonl") {
 		t.Errorf("stderr %q", errb.String())
+	}
+}
+
+// TestRecordRefusesExistingFileWithoutForce: record -o over an existing
+// file asks for --force (exit 2, one line) and leaves the file alone.
+func TestRecordRefusesExistingFileWithoutForce(t *testing.T) {
+	path := t.TempDir() + "/run.jsonl"
+	if err := os.WriteFile(path, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"record", "-o", path, "--demo", "--duration", "3s"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--force") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "keep me\n" {
+		t.Fatalf("file changed: %q", b)
+	}
+	errb.Reset()
+	if code := run([]string{"record", "-o", path, "--demo", "--duration", "3s", "--force"}, &out, &errb); code != 0 {
+		t.Fatalf("--force: exit %d, stderr %q", code, errb.String())
+	}
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "keep me") {
+		t.Fatal("--force did not overwrite")
 	}
 }

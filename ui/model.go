@@ -6,6 +6,8 @@ package ui
 import (
 	"os"
 	"os/user"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -62,6 +64,10 @@ type Options struct {
 	// Record starts or stops a recording of the live stream (the r key); it
 	// returns a line for the footer. nil: r is off (replay).
 	Record func() (status string, on bool, err error)
+	// RecordState says, on each snapshot, whether that recording still runs
+	// and, if it stopped by itself (a failed write), why: the badge goes off
+	// and the reason, naming the file, replaces the footer's status.
+	RecordState func() (on bool, failure string)
 	// Kill sends a signal to a process (syscall.Kill); nil: k/K are off.
 	Kill func(pid int, sig syscall.Signal) error
 	// ReadOnly removes the signal action (--readonly).
@@ -190,6 +196,9 @@ func (m Model) Push(s sampler.Snapshot) Model {
 	c := m.c
 	// The one boundary where outside strings (command lines, user and host
 	// names, problems) enter the screen: control characters are escaped.
+	// Problems keep only their first line (a recovered panic's stack is for
+	// logs; the footer shows one line), so no newline is escaped into it.
+	s.Problems = firstLines(s.Problems)
 	s = safe.Clean(s)
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
@@ -203,6 +212,7 @@ func (m Model) Push(s sampler.Snapshot) Model {
 		m = m.resize(m.w, m.h)
 	}
 	m.refreshSide()
+	m.checkRecording()
 	m.invalidateAll()
 	if m.detail.open {
 		m.detail.refresh()
@@ -211,6 +221,37 @@ func (m Model) Push(s sampler.Snapshot) Model {
 		m.gdetail.onData(s.Time)
 	}
 	return m
+}
+
+// firstLines cuts each string at its first newline, copying only if needed.
+func firstLines(ss []string) []string {
+	var out []string
+	for i, p := range ss {
+		if j := strings.IndexByte(p, '\n'); j >= 0 {
+			if out == nil {
+				out = slices.Clone(ss)
+			}
+			out[i] = p[:j]
+		}
+	}
+	if out == nil {
+		return ss
+	}
+	return out
+}
+
+// checkRecording turns the badge off when the recording failed on its own.
+func (m Model) checkRecording() {
+	c := m.c
+	if !c.recording || c.opts.RecordState == nil {
+		return
+	}
+	if on, failure := c.opts.RecordState(); !on {
+		c.recording = false
+		if failure != "" {
+			c.status = failure
+		}
+	}
 }
 
 // refreshSide recomputes the three levels and checklist for the selected GPU.

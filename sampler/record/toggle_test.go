@@ -14,11 +14,11 @@ func TestToggleRecordsOnlyWhileOn(t *testing.T) {
 	dir := t.TempDir()
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	freshSeen := 0
-	tg := NewToggle(dir, func() time.Duration { return time.Second }, func(fresh bool, s sampler.Snapshot) json.RawMessage {
+	tg := NewToggle(dir, func() time.Duration { return time.Second }, func(fresh bool, s sampler.Snapshot) (json.RawMessage, error) {
 		if fresh {
 			freshSeen++
 		}
-		return json.RawMessage(`[]`)
+		return json.RawMessage(`[]`), nil
 	})
 	snap := func(i int) sampler.Snapshot {
 		return sampler.Snapshot{Time: t0.Add(time.Duration(i) * time.Second), Seq: uint64(i),
