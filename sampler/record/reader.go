@@ -52,6 +52,7 @@ type Reader struct {
 	done    bool
 	slow    slowTier // slow-tier parts carried forward (see slowtier.go)
 	stat    statics  // static GPU and process fields carried forward (statics.go)
+	order   OrderCheck
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -162,7 +163,7 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		if !j.terminated {
 			if j.perr == nil { // a final line merely lacking its newline
-				return r.complete(&j.l), nil
+				return r.complete(&j.l, lineNo), nil
 			}
 			r.warn("line %d: torn last line (recording was cut off); read %d snapshots", lineNo, r.read)
 			break
@@ -176,7 +177,7 @@ func (r *Reader) Next() (Entry, error) {
 			r.finish()
 			return Entry{}, fmt.Errorf("%s: line %d: not a snapshot: %v, want one JSON object per line", r.name, lineNo, j.perr)
 		}
-		return r.complete(&j.l), nil
+		return r.complete(&j.l, lineNo), nil
 	}
 	r.finish()
 	return Entry{}, io.EOF
@@ -184,11 +185,14 @@ func (r *Reader) Next() (Entry, error) {
 
 // complete fills in what the writer left out (unchanged static and
 // slow-tier fields) and links GPU processes to their host data.
-func (r *Reader) complete(l *wireEntry) Entry {
+func (r *Reader) complete(l *wireEntry, lineNo int) Entry {
 	r.read++
 	r.stat.restore(l)
 	r.slow.restore(&l.Snapshot)
 	sampler.JoinProcs(&l.Snapshot)
+	for _, w := range r.order.Check(&l.Snapshot, fmt.Sprintf("line %d", lineNo)) {
+		r.warn("%s", w)
+	}
 	return l.Entry
 }
 
