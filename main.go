@@ -152,10 +152,14 @@ simulated 8x H200 node with the same panes.`,
 	return cmd
 }
 
-// demoFlag keeps the --demo value only when the flag was given.
+// demoFlag keeps the --demo value only when the flag was given; --demo=
+// (empty) is the default scenario, as --demo is, never the live node.
 func demoFlag(fl *pflag.FlagSet, v string) string {
 	if !fl.Changed("demo") {
 		return ""
+	}
+	if v == "" {
+		return fl.Lookup("demo").NoOptDefVal
 	}
 	return v
 }
@@ -245,6 +249,9 @@ func checkInterval(d time.Duration) error {
 
 // buildStyles builds the chosen theme; --no-color and NO_COLOR turn colour off.
 func buildStyles(theme string, noColor bool) (themes.Styles, error) {
+	if theme == "" { // themes.Build reads "" as the default; a flag given empty is a mistake
+		return themes.Styles{}, usagef("--theme is empty: use %s", strings.Join(themes.Names(), ", "))
+	}
 	styles, err := themes.Build(theme, !noColor && os.Getenv("NO_COLOR") == "")
 	if err != nil {
 		return styles, usageError{err}
@@ -404,15 +411,8 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 			}
 		}
 	}()
-	// Bubble Tea quits on SIGTERM by itself (terminal restored); this only
-	// notes that it happened, so the exit status can say so. It must not also
-	// ask the program to quit: Bubble Tea v1.3's own handler would then block
-	// for ever sending its QuitMsg, and shutdown waits for it.
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM)
-	defer signal.Stop(term)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
-	_, err := p.Run()
+	err := runProgram(p, "dashboard")
 	// A recording open at quit is closed here, once the screen is restored,
 	// so its name and any close error (a full disk, a gzip trailer not
 	// written) are printed where the user sees them.
@@ -420,15 +420,42 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	if status != "" && rerr == nil {
 		fmt.Fprintf(stderr, "gpuscope: %s\n", status)
 	}
-	if err != nil {
-		return errors.Join(fmt.Errorf("dashboard: %w", err), rerr)
+	var ec exitCode
+	switch {
+	case rerr == nil:
+		return err
+	case err == nil:
+		return rerr // printed by run, exit 1
+	case errors.As(err, &ec): // a signal's status stands; the error is still said
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(rerr.Error()))
+		return err
+	default:
+		return errors.Join(err, rerr)
 	}
-	if rerr != nil {
-		return rerr
+}
+
+// runProgram runs a full-screen program and turns how it ended into the
+// exit status of docs/exit-status.md: a quit key 0; SIGINT 130 and SIGTERM
+// 143 (128 + the signal, as a shell reports a process the signal killed),
+// so a supervisor can tell a kill from a quit. Bubble Tea restores the
+// terminal in every case. Bubble Tea handles both signals itself: on
+// SIGTERM it quits without an error, so this only notes that SIGTERM came;
+// it must not also ask the program to quit (v1.3 would then block for ever
+// sending its QuitMsg, and shutdown waits for it).
+func runProgram(p *tea.Program, what string) error {
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	defer signal.Stop(term)
+	_, err := p.Run()
+	switch {
+	case errors.Is(err, tea.ErrInterrupted): // SIGINT when ^C is not a key (no tty input, kill -INT)
+		return exitCode(128 + int(syscall.SIGINT))
+	case err != nil:
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	select {
 	case <-term: // delivered with Bubble Tea's copy, before Run could return
-		return exitCode(128 + int(syscall.SIGTERM)) // a supervisor can tell a kill from a quit
+		return exitCode(128 + int(syscall.SIGTERM))
 	default:
 		return nil
 	}
@@ -542,6 +569,9 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 		err = cerr
 	}
 	fmt.Fprintf(stderr, "gpuscope: recorded %d snapshots to %s\n", rec.n, f.out)
+	if err == nil && rec.signal != 0 { // stopped by a signal: the file is complete
+		return exitCode(128 + int(rec.signal))
+	}
 	return err
 }
 
@@ -550,6 +580,7 @@ type recorder struct {
 	w       *record.Writer
 	tracker *diagnose.Tracker
 	n       int
+	signal  syscall.Signal // the signal that stopped it, 0 if none
 }
 
 func (r *recorder) write(s sampler.Snapshot) error {
@@ -564,21 +595,27 @@ func (r *recorder) write(s sampler.Snapshot) error {
 	return nil
 }
 
-// live samples on the wall clock until the duration ends or a signal arrives.
+// live samples on the wall clock until the duration ends or SIGINT or
+// SIGTERM arrives (noted in r.signal for the exit status).
 func (r *recorder) live(s *sampler.Sampler, dur time.Duration, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var until <-chan time.Time
 	if dur > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, dur)
-		defer cancel()
+		t := time.NewTimer(dur)
+		defer t.Stop()
+		until = t.C
 	}
 	fmt.Fprintln(stderr, "gpuscope: recording; Ctrl-C stops")
 	tick := time.NewTicker(s.Interval())
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx.Done():
+		case sig := <-sigs:
+			r.signal = sig.(syscall.Signal)
+			return nil
+		case <-until:
 			return nil
 		case now := <-tick.C:
 			if err := r.write(s.Tick(now)); err != nil {
@@ -759,8 +796,5 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		Name:         safe.String(filepath.Base(path)),
 		Speed:        f.speed,
 	})
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run(); err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	return nil
+	return runProgram(tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()), "replay")
 }

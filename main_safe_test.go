@@ -42,3 +42,17 @@ func TestRecordRefusesExistingFileWithoutForce(t *testing.T) {
 		t.Fatal("--force did not overwrite")
 	}
 }
+
+// TestEmptyFlagValues: --theme "" is a mistake (exit 2), and --demo= is the
+// default scenario, as --demo is, not the live node.
+func TestEmptyFlagValues(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--demo", "--theme", ""}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--theme is empty") {
+		t.Errorf("--theme \"\": exit %d, stderr %q", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"--demo=", "--once"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "[demo:mixed]") {
+		t.Errorf("--demo=: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
