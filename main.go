@@ -102,6 +102,7 @@ type dashFlags struct {
 	json         bool
 	cpuprofile   string
 	readonly     bool
+	faults       []string // --demo-fault
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -144,6 +145,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
+	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, all; 'list' lists them)")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
@@ -218,11 +220,20 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	if slices.Contains(f.faults, "list") {
+		for _, fl := range node.Faults() {
+			fmt.Fprintf(stdout, "%-10s %s\n", fl.ID, fl.Summary)
+		}
+		return nil
+	}
+	if len(f.faults) > 0 && f.demo == "" {
+		return usagef("--demo-fault needs --demo: faults are shown on the simulated node")
+	}
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
 		return err
 	}
-	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr)
+	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr, f.faults...)
 	if err != nil {
 		return err
 	}
@@ -269,7 +280,7 @@ type source struct {
 
 // openSource builds the live node, or the demo for a scenario. With fallback
 // and no driver, it says why on stderr and starts the demo instead.
-func openSource(demo string, fallback bool, seed int64, start time.Time, stderr io.Writer) (source, error) {
+func openSource(demo string, fallback bool, seed int64, start time.Time, stderr io.Writer, faults ...string) (source, error) {
 	if demo == "" {
 		live, ok := node.Live()
 		if ok || !fallback {
@@ -281,6 +292,9 @@ func openSource(demo string, fallback bool, seed int64, start time.Time, stderr 
 	}
 	d, err := node.NewDemo(demo, seed, start)
 	if err != nil {
+		return source{}, usageError{err}
+	}
+	if err := d.Inject(faults); err != nil {
 		return source{}, usageError{err}
 	}
 	return source{Sampler: d.Sampler(demo), badge: "DEMO " + demo, simulated: true, start: start}, nil
