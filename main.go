@@ -798,17 +798,21 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		return err
 	}
 	timeline, warnings, err := replay.Load(path)
-	for _, w := range warnings { // before the error too: they say why a log yielded nothing
-		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
-	}
 	if err != nil {
+		for _, w := range warnings { // they say why a log yielded nothing
+			fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
+		}
 		return err
+	}
+	for i, w := range warnings { // shown in the view: stderr is behind the full screen
+		warnings[i] = safe.String(w)
 	}
 	m := replay.New(timeline, replay.Options{
 		UI:           ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
 		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) },
 		Name:         safe.String(filepath.Base(path)),
 		Speed:        f.speed,
+		Warnings:     warnings,
 	})
 	return runProgram(tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()), "replay")
 }

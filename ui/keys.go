@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"syscall"
 	"time"
 
@@ -140,6 +141,9 @@ func (m Model) paneKey(key string) Model {
 			step = focusCount - 1
 		}
 		c.focus = (c.focus + step) % focusCount
+		for !m.shown(c.focus) && c.focus != focusGPUs { // a pane too small to draw takes no focus
+			c.focus = (c.focus + step) % focusCount
+		}
 		m.invalidateAll()
 		// The side pane follows what the new focus points at.
 		if f, ok := m.findings.selected(); ok && c.focus == focusFindings && f.GPU >= 0 {
@@ -166,12 +170,21 @@ func (m Model) paneKey(key string) Model {
 	case "1", "2", "3", "4", "5", "6", "7", "8", "9": // GPU 0…8: nvidia-smi numbers from 0, keys from 1
 		if g := int(key[0] - '1'); g < c.gpuCount {
 			m.gdetail.show(g)
+		} else {
+			c.status = fmt.Sprintf("no GPU %d here: keys 1-%d open GPUs 0-%d", g, min(c.gpuCount, 9), c.gpuCount-1)
+			if c.gpuCount == 0 {
+				c.status = "no GPUs here"
+			}
 		}
 	case "t":
 		m.showTopo, c.topoScroll = true, 0
 	case "T":
 		m.procs.toggleTree()
 	case "/":
+		if !m.shown(focusProcs) {
+			c.status = "the process pane is hidden at this size: enlarge the terminal to filter processes"
+			break
+		}
 		m.procs.startFilter()
 	case "K":
 		m = m.askSignal(syscall.SIGKILL)
@@ -195,6 +208,17 @@ func (m Model) paneKey(key string) Model {
 		m.procs.move(move)
 	}
 	return m
+}
+
+// shown reports whether a focus area's pane is on screen at this size.
+func (m Model) shown(f focusArea) bool {
+	switch f {
+	case focusFindings:
+		return m.layout.Findings.H > 0
+	case focusProcs:
+		return m.layout.Procs.H > 0
+	}
+	return true
 }
 
 // selectGPU points the side pane (three levels, checklist) at gpu.

@@ -281,6 +281,10 @@ func (m Model) resize(w, h int) Model {
 	m.host.SetSize(l.Host.W, l.Host.H)
 	m.detail.SetSize(w, max(0, h-2))
 	m.gdetail.SetSize(w, max(0, h-2))
+	if m.c != nil && !m.shown(m.c.focus) { // its pane no longer fits: back to the GPUs
+		m.c.focus = focusGPUs
+		m.procs.filtering = false
+	}
 	return m
 }
 

@@ -156,4 +156,3 @@ func TestLostGPUComesBack(t *testing.T) {
 		t.Fatalf("problems %q: want lost, then back", problems)
 	}
 }
-

@@ -13,12 +13,12 @@ const hostile = "python \x1b]0;PWNED\a train.py \x1b[2J"
 
 func TestStringEscapesControls(t *testing.T) {
 	for in, want := range map[string]string{
-		"python train.py":      "python train.py",
-		hostile:                "python ^[]0;PWNED^G train.py ^[[2J",
-		"a\tb\nc\rd\x7f":       "a^Ib^Jc^Md^?",
-		"csi8bit\u009b2J":      `csi8bit\x9b2J`,
-		"bad\xffutf8":          `bad\xffutf8`,
-		"rtl\u202eexe.txt":     `rtl\u202eexe.txt`,
+		"python train.py":  "python train.py",
+		hostile:            "python ^[]0;PWNED^G train.py ^[[2J",
+		"a\tb\nc\rd\x7f":   "a^Ib^Jc^Md^?",
+		"csi8bit\u009b2J":  `csi8bit\x9b2J`,
+		"bad\xffutf8":      `bad\xffutf8`,
+		"rtl\u202eexe.txt": `rtl\u202eexe.txt`,
 		"Grüße 日本 émoji 🚀": "Grüße 日本 émoji 🚀",
 	} {
 		if got := String(in); got != want {

@@ -46,3 +46,22 @@ func TestHostileRecordingReplaysEscaped(t *testing.T) {
 		t.Errorf("hostile strings not shown escaped:\n%s", v)
 	}
 }
+
+// TestWarningsShownInTheView: the reader's warnings (a torn last line) are
+// on screen above the timeline until the first key, not on stderr behind
+// the full screen; the view still fits.
+func TestWarningsShownInTheView(t *testing.T) {
+	tl := sharedTimeline(t)[:20]
+	m, _ := newReplayOf(t, tl, Options{Warnings: []string{"run.jsonl: line 21: torn last line (recording was cut off); read 20 snapshots", "x"}}, 120, 30)
+	v := m.View()
+	if !strings.Contains(v, "torn last line") || !strings.Contains(v, "+1 more") {
+		t.Fatalf("warning not in the view:\n%s", v)
+	}
+	if lines := strings.Count(v, "\n") + 1; lines > 30 {
+		t.Errorf("%d lines on a 30-line screen", lines)
+	}
+	m = press(t, m, "right")
+	if v := m.View(); strings.Contains(v, "torn last line") || m.Cursor() != 1 {
+		t.Errorf("a key hides the warning and still acts: cursor %d\n%s", m.Cursor(), v)
+	}
+}
