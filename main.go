@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,6 +34,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
@@ -73,10 +75,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue) || isFlagError(err):
-		fmt.Fprintf(stderr, "gpuscope: %v (see gpuscope --help)\n", err)
+		fmt.Fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", safe.Text(err.Error()))
 		return 2
 	default:
-		fmt.Fprintf(stderr, "gpuscope: %v\n", err)
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(err.Error())) // may quote a file's contents
 		return 1
 	}
 }
@@ -109,6 +111,7 @@ type dashFlags struct {
 	json         bool
 	cpuprofile   string
 	readonly     bool
+	faults       []string // --demo-fault
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -151,6 +154,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
+	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, all; 'list' lists them)")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
@@ -206,10 +210,14 @@ func addCompletions(root *cobra.Command) {
 	walk(root)
 }
 
-// demoFlag keeps the --demo value only when the flag was given.
+// demoFlag keeps the --demo value only when the flag was given; --demo=
+// (empty) is the default scenario, as --demo is, never the live node.
 func demoFlag(fl *pflag.FlagSet, v string) string {
 	if !fl.Changed("demo") {
 		return ""
+	}
+	if v == "" {
+		return fl.Lookup("demo").NoOptDefVal
 	}
 	return v
 }
@@ -339,11 +347,20 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	if slices.Contains(f.faults, "list") {
+		for _, fl := range node.Faults() {
+			fmt.Fprintf(stdout, "%-10s %s\n", fl.ID, fl.Summary)
+		}
+		return nil
+	}
+	if len(f.faults) > 0 && f.demo == "" {
+		return usagef("--demo-fault needs --demo: faults are shown on the simulated node")
+	}
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
 		return err
 	}
-	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr)
+	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr, f.faults...)
 	if err != nil {
 		return err
 	}
@@ -359,7 +376,7 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	return dashboard(src, f, styles, stdout)
+	return dashboard(src, f, styles, stdout, stderr)
 }
 
 func checkInterval(d time.Duration) error {
@@ -371,6 +388,9 @@ func checkInterval(d time.Duration) error {
 
 // buildStyles builds the chosen theme; --no-color and NO_COLOR turn colour off.
 func buildStyles(theme string, noColor bool) (themes.Styles, error) {
+	if theme == "" { // themes.Build reads "" as the default; a flag given empty is a mistake
+		return themes.Styles{}, usagef("--theme is empty: use %s", strings.Join(themes.Names(), ", "))
+	}
 	styles, err := themes.Build(theme, !noColor && os.Getenv("NO_COLOR") == "")
 	if err != nil {
 		return styles, usageError{err}
@@ -388,7 +408,7 @@ type source struct {
 
 // openSource builds the live node, or the demo for a scenario. With fallback
 // and no driver, it says why on stderr and starts the demo instead.
-func openSource(demo string, fallback bool, seed int64, start time.Time, stderr io.Writer) (source, error) {
+func openSource(demo string, fallback bool, seed int64, start time.Time, stderr io.Writer, faults ...string) (source, error) {
 	if demo == "" {
 		live, ok := node.Live()
 		if ok || !fallback {
@@ -402,6 +422,9 @@ func openSource(demo string, fallback bool, seed int64, start time.Time, stderr 
 	if err != nil {
 		return source{}, usageError{err}
 	}
+	if err := d.Inject(faults); err != nil {
+		return source{}, usageError{err}
+	}
 	return source{Sampler: d.Sampler(demo), badge: "DEMO " + demo, simulated: true, start: start}, nil
 }
 
@@ -411,7 +434,7 @@ func openSource(demo string, fallback bool, seed int64, start time.Time, stderr 
 const onceGap = 250 * time.Millisecond
 
 // dashboard runs the chosen sampler as a one-shot print or the TUI.
-func dashboard(s source, f dashFlags, styles themes.Styles, stdout io.Writer) error {
+func dashboard(s source, f dashFlags, styles themes.Styles, stdout, stderr io.Writer) error {
 	s.SetInterval(f.interval)
 	now := time.Now()
 	var history []sampler.Snapshot
@@ -440,7 +463,7 @@ func dashboard(s source, f dashFlags, styles themes.Styles, stdout io.Writer) er
 		}
 		return err
 	}
-	return runTUI(s.Sampler, history, s.badge, f, styles)
+	return runTUI(s.Sampler, history, s.badge, f, styles, stderr)
 }
 
 func newDoctorCmd(stdout io.Writer) *cobra.Command {
@@ -467,7 +490,9 @@ fail, with what was seen and the fix. Exit status 1 when any check fails.`,
 					return err
 				}
 			} else {
-				doctor.WriteText(stdout, checks)
+				var b strings.Builder // environment variables and paths: escaped
+				doctor.WriteText(&b, checks)
+				fmt.Fprint(stdout, safe.Text(b.String()))
 			}
 			if doctor.Failed(checks) {
 				return exitCode(1)
@@ -493,9 +518,8 @@ const frameRate = 15
 // goroutine) and the dashboard until the user quits, then waits for the
 // collector to stop. The collector hands every frame to the recorder before
 // the screen, so `r` records what is shown, findings included.
-func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles) error {
+func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
 	rec := record.NewToggle(".", s.Interval)
-	defer rec.Close()
 	col := pipeline.New(s, pipeline.Options{Record: func(fr pipeline.Frame) error {
 		var findings []diagnose.Finding
 		if fr.Diagnosis != nil {
@@ -506,6 +530,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.SetInterval = col.SetInterval
 	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
+	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
 	opts.ReadOnly = f.readonly
@@ -522,22 +547,53 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	defer wg.Wait() // after cancel (defers run last-in first-out)
-	defer cancel()
-	// Bubble Tea quits on SIGTERM by itself (terminal restored); this only
-	// notes that it happened, so the exit status can say so. It must not also
-	// ask the program to quit: Bubble Tea v1.3's own handler would then block
-	// for ever sending its QuitMsg, and shutdown waits for it.
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
+	err := runProgram(p, "dashboard")
+	cancel()
+	wg.Wait() // the collector no longer writes to the recording
+	// A recording open at quit is closed here, once the screen is restored,
+	// so its name and any close error (a full disk, a gzip trailer not
+	// written) are printed where the user sees them.
+	status, rerr := rec.Stop()
+	if status != "" && rerr == nil {
+		fmt.Fprintf(stderr, "gpuscope: %s\n", status)
+	}
+	var ec exitCode
+	switch {
+	case rerr == nil:
+		return err
+	case err == nil:
+		return rerr // printed by run, exit 1
+	case errors.As(err, &ec): // a signal's status stands; the error is still said
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(rerr.Error()))
+		return err
+	default:
+		return errors.Join(err, rerr)
+	}
+}
+
+// runProgram runs a full-screen program and turns how it ended into the
+// exit status of docs/exit-status.md: a quit key 0; SIGINT 130 and SIGTERM
+// 143 (128 + the signal, as a shell reports a process the signal killed),
+// so a supervisor can tell a kill from a quit. Bubble Tea restores the
+// terminal in every case. Bubble Tea handles both signals itself: on
+// SIGTERM it quits without an error, so this only notes that SIGTERM came;
+// it must not also ask the program to quit (v1.3 would then block for ever
+// sending its QuitMsg, and shutdown waits for it).
+func runProgram(p *tea.Program, what string) error {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM)
 	defer signal.Stop(term)
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
-	if _, err := p.Run(); err != nil {
-		return fmt.Errorf("dashboard: %w", err)
+	_, err := p.Run()
+	switch {
+	case errors.Is(err, tea.ErrInterrupted): // SIGINT when ^C is not a key (no tty input, kill -INT)
+		return exitCode(128 + int(syscall.SIGINT))
+	case err != nil:
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	select {
 	case <-term: // delivered with Bubble Tea's copy, before Run could return
-		return exitCode(128 + int(syscall.SIGTERM)) // a supervisor can tell a kill from a quit
+		return exitCode(128 + int(syscall.SIGTERM))
 	default:
 		return nil
 	}
@@ -551,6 +607,7 @@ type recordFlags struct {
 	demo     string
 	seed     int64
 	realtime bool
+	force    bool
 }
 
 func newRecordCmd(stderr io.Writer) *cobra.Command {
@@ -581,6 +638,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
 	fl.BoolVar(&f.realtime, "realtime", false, "with --demo: sample on the wall clock instead of as fast as possible")
+	fl.BoolVar(&f.force, "force", false, "overwrite FILE if it exists (never through a symbolic link)")
 	return cmd
 }
 
@@ -617,7 +675,13 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 	}
 	rec := recorder{tracker: diagnose.NewTracker(diagnose.Options{})}
 	first := src.Tick(start)
-	if rec.w, err = record.Create(f.out, record.HeaderFor(first, f.interval)); err != nil {
+	create := record.Create
+	if f.force {
+		create = record.Overwrite
+	}
+	if rec.w, err = create(f.out, record.HeaderFor(first, f.interval)); errors.Is(err, fs.ErrExist) {
+		return usagef("%s exists; --force overwrites it", f.out)
+	} else if err != nil {
 		return err
 	}
 	err = rec.write(first)
@@ -632,6 +696,9 @@ func runRecord(f recordFlags, stderr io.Writer) error {
 		err = cerr
 	}
 	fmt.Fprintf(stderr, "gpuscope: recorded %d snapshots to %s\n", rec.n, f.out)
+	if err == nil && rec.signal != 0 { // stopped by a signal: the file is complete
+		return exitCode(128 + int(rec.signal))
+	}
 	return err
 }
 
@@ -640,6 +707,7 @@ type recorder struct {
 	w       *record.Writer
 	tracker *diagnose.Tracker
 	n       int
+	signal  syscall.Signal // the signal that stopped it, 0 if none
 }
 
 func (r *recorder) write(s sampler.Snapshot) error {
@@ -654,21 +722,27 @@ func (r *recorder) write(s sampler.Snapshot) error {
 	return nil
 }
 
-// live samples on the wall clock until the duration ends or a signal arrives.
+// live samples on the wall clock until the duration ends or SIGINT or
+// SIGTERM arrives (noted in r.signal for the exit status).
 func (r *recorder) live(s *sampler.Sampler, dur time.Duration, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var until <-chan time.Time
 	if dur > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, dur)
-		defer cancel()
+		t := time.NewTimer(dur)
+		defer t.Stop()
+		until = t.C
 	}
 	fmt.Fprintln(stderr, "gpuscope: recording; Ctrl-C stops")
 	tick := time.NewTicker(s.Interval())
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx.Done():
+		case sig := <-sigs:
+			r.signal = sig.(syscall.Signal)
+			return nil
+		case <-until:
 			return nil
 		case now := <-tick.C:
 			if err := r.write(s.Tick(now)); err != nil {
@@ -837,20 +911,21 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		return err
 	}
 	timeline, warnings, err := replay.Load(path)
-	for _, w := range warnings { // before the error too: they say why a log yielded nothing
-		fmt.Fprintf(stderr, "gpuscope: %s\n", w)
-	}
 	if err != nil {
+		for _, w := range warnings { // they say why a log yielded nothing
+			fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
+		}
 		return err
+	}
+	for i, w := range warnings { // shown in the view: stderr is behind the full screen
+		warnings[i] = safe.String(w)
 	}
 	m := replay.New(timeline, replay.Options{
 		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
 		NewTracker: func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) },
-		Name:       filepath.Base(path),
+		Name:       safe.String(filepath.Base(path)),
 		Speed:      f.speed,
+		Warnings:   warnings,
 	})
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()).Run(); err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	return nil
+	return runProgram(tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()), "replay")
 }

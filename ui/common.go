@@ -20,7 +20,8 @@ type common struct {
 	st           *themes.Styles
 	hist         *history
 	window       []sampler.Snapshot  // the newest Options.Window of hist (node balance)
-	diag         *diagnose.Diagnosis // the collector's, nil before one
+	diag         *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
+	diagSrc      *diagnose.Diagnosis // the collector's as received, to tell a new one
 	findings     []diagnose.Finding  // diag's, sorted by sortFindings
 	levels       diagnose.Levels
 	hasLevels    bool

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"syscall"
 	"time"
 
@@ -168,6 +169,9 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 			step = focusCount - 1
 		}
 		c.focus = (c.focus + step) % focusCount
+		for !m.shown(c.focus) && c.focus != focusGPUs { // a pane too small to draw takes no focus
+			c.focus = (c.focus + step) % focusCount
+		}
 		m.invalidateAll()
 		// The side pane follows what the new focus points at.
 		if f, ok := m.findings.selected(); ok && c.focus == focusFindings && f.GPU >= 0 {
@@ -194,12 +198,21 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 	case key.Matches(k, km.GPUDetail): // GPU 0…8: nvidia-smi numbers from 0, keys from 1
 		if g := int(k.String()[0] - '1'); g < c.gpuCount {
 			m.gdetail.show(g)
+		} else {
+			c.status = fmt.Sprintf("no GPU %d here: keys 1-%d open GPUs 0-%d", g, min(c.gpuCount, 9), c.gpuCount-1)
+			if c.gpuCount == 0 {
+				c.status = "no GPUs here"
+			}
 		}
 	case key.Matches(k, km.Topology):
 		m.topo.show()
 	case key.Matches(k, km.Tree):
 		m.procs.toggleTree()
 	case key.Matches(k, km.Filter):
+		if !m.shown(focusProcs) {
+			c.status = "the process pane is hidden at this size: enlarge the terminal to filter processes"
+			break
+		}
 		m.procs.startFilter()
 	case key.Matches(k, km.Kill):
 		m = m.askSignal(syscall.SIGKILL)
@@ -220,6 +233,17 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 		m.procs.move(move)
 	}
 	return m
+}
+
+// shown reports whether a focus area's pane is on screen at this size.
+func (m Model) shown(f focusArea) bool {
+	switch f {
+	case focusFindings:
+		return m.layout.Findings.H > 0
+	case focusProcs:
+		return m.layout.Procs.H > 0
+	}
+	return true
 }
 
 // selectGPU points the side pane (three levels, checklist) at gpu.

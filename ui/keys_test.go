@@ -88,7 +88,7 @@ func TestSortKeys(t *testing.T) {
 		t.Error("worker count not shown")
 	}
 	m = m.resize(80, 24) // the command is cut, the worker count stays
-	if v := m.View(); !strings.Contains(v, "python train.… (+8)") {
+	if v := m.View(); !strings.Contains(v, "python train… (+8)") {
 		t.Errorf("worker count lost when the command is cut:\n%s", v)
 	}
 }

@@ -6,12 +6,15 @@ package ui
 import (
 	"os"
 	"os/user"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 )
 
@@ -38,6 +41,10 @@ type Options struct {
 	// Record starts or stops a recording of the live stream (the r key); it
 	// returns a line for the footer. nil: r is off (replay).
 	Record func() (status string, on bool, err error)
+	// RecordState says, on each snapshot, whether that recording still runs
+	// and, if it stopped by itself (a failed write), why: the badge goes off
+	// and the reason, naming the file, replaces the footer's status.
+	RecordState func() (on bool, failure string)
 	// Kill sends a signal to a process (syscall.Kill); nil: k/K are off.
 	Kill func(pid int, sig syscall.Signal) error
 	// ReadOnly removes the signal action (--readonly).
@@ -165,10 +172,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) Push(f pipeline.Frame) Model {
 	c := m.c
 	s := f.Snapshot
+	// The one boundary where outside strings (command lines, user and host
+	// names, problems) enter the screen: control characters are escaped.
+	// Problems keep only their first line (a recovered panic's stack is for
+	// logs; the footer shows one line), so no newline is escaped into it.
+	s.Problems = firstLines(s.Problems)
+	s = safe.Clean(s)
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
-	if f.Diagnosis != c.diag || f.Diagnosis == nil {
-		c.diag = f.Diagnosis
+	if f.Diagnosis != c.diagSrc || f.Diagnosis == nil {
+		// Findings, levels and checklists quote command lines too.
+		c.diagSrc, c.diag = f.Diagnosis, safe.Clean(f.Diagnosis)
 		c.findings = nil
 		if c.diag != nil {
 			c.findings = sortFindings(c.diag.Findings)
@@ -180,6 +194,7 @@ func (m Model) Push(f pipeline.Frame) Model {
 		m = m.resize(m.w, m.h)
 	}
 	m.refreshSide()
+	m.checkRecording()
 	m.invalidateAll()
 	if m.detail.open {
 		m.detail.refresh()
@@ -188,6 +203,37 @@ func (m Model) Push(f pipeline.Frame) Model {
 		m.gdetail.onData(s.Time)
 	}
 	return m
+}
+
+// firstLines cuts each string at its first newline, copying only if needed.
+func firstLines(ss []string) []string {
+	var out []string
+	for i, p := range ss {
+		if j := strings.IndexByte(p, '\n'); j >= 0 {
+			if out == nil {
+				out = slices.Clone(ss)
+			}
+			out[i] = p[:j]
+		}
+	}
+	if out == nil {
+		return ss
+	}
+	return out
+}
+
+// checkRecording turns the badge off when the recording failed on its own.
+func (m Model) checkRecording() {
+	c := m.c
+	if !c.recording || c.opts.RecordState == nil {
+		return
+	}
+	if on, failure := c.opts.RecordState(); !on {
+		c.recording = false
+		if failure != "" {
+			c.status = failure
+		}
+	}
 }
 
 // refreshSide picks the selected GPU's three levels and checklist from the
@@ -220,6 +266,10 @@ func (m Model) resize(w, h int) Model {
 	m.detail.SetSize(w, max(0, h-2))
 	m.gdetail.SetSize(w, max(0, h-2))
 	m.topo.SetSize(w, max(0, h-2))
+	if m.c != nil && !m.shown(m.c.focus) { // its pane no longer fits: back to the GPUs
+		m.c.focus = focusGPUs
+		m.procs.filtering = false
+	}
 	return m
 }
 

@@ -78,7 +78,8 @@ func newProcPane(c *common) *procPane {
 		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.pid()) },
 			key: func(r *procRow) float64 { return float64(r.p.PID) }},
 		{name: "USER", width: 8, cell: func(r *procRow) string { return orDash(hostOf(r).User) }},
-		{name: "GPU", width: 3, right: true, cell: gpuSide(func(r *procRow) string { return fmt.Sprint(r.gpu) }),
+		// 4 wide: "GPU▼" when sorted by it (3 cut it to "GP…" at 80 columns).
+		{name: "GPU", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return fmt.Sprint(r.gpu) }),
 			key: func(r *procRow) float64 { return float64(r.gpu) }},
 		{name: "T", width: 3, cell: gpuSide(func(r *procRow) string { return r.p.Type })},
 		{name: "GPU-MEM", width: 8, right: true, cell: gpuSide(func(r *procRow) string { return fmtMetricBytes(r.p.MemUsed) }), key: metric(gpuMem)},

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 )
 
 // r toggles the injected recorder, shows its outcome in the footer and a REC
@@ -37,5 +39,25 @@ func TestRecordKey(t *testing.T) {
 	m.c.opts.Record = nil
 	if v := press(m, "r").View(); !strings.Contains(v, "recording is off here") {
 		t.Error("missing recorder not explained")
+	}
+}
+
+// TestRecordFailureShownAtOnce: a recording that fails (disk full) turns
+// the REC badge off on the next snapshot and says why, naming the file,
+// instead of the sticky "recording to …" line.
+func TestRecordFailureShownAtOnce(t *testing.T) {
+	m, _ := fixtureModel(30, 120, 40)
+	on, failure := true, ""
+	m.c.opts.Record = func() (string, bool, error) { return "recording to gpuscope-x.jsonl.gz (r stops)", true, nil }
+	m.c.opts.RecordState = func() (bool, string) { return on, failure }
+	m = press(m, "r")
+	on, failure = false, "recording stopped: gpuscope-x.jsonl.gz: write: no space left on device; 12 snapshots kept in gpuscope-x.jsonl.gz"
+	m = m.Push(pipeline.Frame{Snapshot: fixtureSnapshot(30)})
+	v := m.View()
+	if strings.Contains(strings.SplitN(v, "\n", 2)[0], "REC") {
+		t.Error("REC badge still on over a failed recording")
+	}
+	if !strings.Contains(v, "no space left on device") {
+		t.Errorf("failure not shown:\n%s", v)
 	}
 }

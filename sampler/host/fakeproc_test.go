@@ -156,3 +156,25 @@ func TestProcTreeFollowsReparenting(t *testing.T) {
 		t.Fatalf("stat of a settled process was re-read: shown = %v", got)
 	}
 }
+
+// TestProcessVanishesBetweenListAndRead: NVML listed a PID whose /proc
+// entry is gone, or half gone (the directory listed, its stat file already
+// removed as the process exited): it is left out without an error, and the
+// other processes are read.
+func TestProcessVanishesBetweenListAndRead(t *testing.T) {
+	root := t.TempDir()
+	fakeProc(t, root, 1, statLine(1, "init", 'S', 0, 0, 0, 1, 1, 100), "/sbin/init\x00", "", "")
+	fakeProc(t, root, 101, statLine(101, "python", 'R', 1, 1000, 200, 40, 6000, 25600), "python\x00train.py\x00", aliceStatus, "")
+	if err := os.MkdirAll(filepath.Join(root, "202"), 0o755); err != nil { // exiting: no stat, no cmdline
+		t.Fatal(err)
+	}
+	src := New(Options{ProcRoot: root, SysRoot: filepath.Join(root, "nosys"), TicksPerSec: 100,
+		LookupUser: func(string) (string, error) { return "alice", nil }})
+	h, err := src.Sample(time.Date(2026, 1, 2, 4, 0, 0, 0, time.UTC), []int{101, 202, 303})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := slices.Sorted(maps.Keys(h.Procs)); !slices.Equal(got, []int{101}) || h.Procs[101].Cmdline != "python train.py" {
+		t.Fatalf("Procs = %v, want only 101 read", got)
+	}
+}

@@ -90,6 +90,9 @@ func OpenWith(path string, o Options) (Stream, Format, error) {
 		f.Close()
 		return nil, format, err
 	}
+	if format != Gpuscope { // a recording's reader checks it, with line numbers
+		s = Checked(s)
+	}
 	return closeWith{s, f}, format, nil
 }
 

@@ -23,8 +23,11 @@ const GPUs = 8
 // simulated clock to now before reading, so the simulated world moves with
 // whatever clock drives the sampler (wall time live, a fast clock in record).
 type Demo struct {
-	node *sim.Node
-	nvml *nvmlsource.Source
+	node   *sim.Node
+	nvml   *nvmlsource.Source
+	fake   *fakenvml.Fake
+	start  time.Time
+	faults map[string]bool // --demo-fault (faults.go)
 }
 
 // NewDemo builds the demo node for a scenario id (see sim.Scenarios).
@@ -38,11 +41,11 @@ func NewDemoWithOptions(scenario string, seed int64, start time.Time, opts sim.O
 	if err != nil {
 		return nil, err
 	}
-	d := &Demo{node: node}
+	d := &Demo{node: node, start: start, faults: map[string]bool{}}
 	// Truth, not GPUs: the fake answers ~200 NVML calls a tick from it, and
 	// Truth shares one read-only copy until the clock moves.
-	fake := fakenvml.New(fakenvml.Config{GPUs: GPUs, Truth: node.Truth, Topology: node.Topology()})
-	if d.nvml, err = nvmlsource.New(fake.Interface(), nvmlsource.Options{}); err != nil {
+	d.fake = fakenvml.New(fakenvml.Config{GPUs: GPUs, Truth: node.Truth, Topology: node.Topology()})
+	if d.nvml, err = nvmlsource.New(d.fake.Interface(), nvmlsource.Options{}); err != nil {
 		return nil, fmt.Errorf("demo: start the NVML reader on the simulated node: %w", err)
 	}
 	return d, nil
@@ -50,9 +53,13 @@ func NewDemoWithOptions(scenario string, seed int64, start time.Time, opts sim.O
 
 // Sampler returns a sampler wired to the simulated GPUs and host.
 func (s *Demo) Sampler(scenario string) *sampler.Sampler {
+	host := s.node.HostSource()
+	if s.faults["hostile"] {
+		host = hostileHost{host}
+	}
 	return &sampler.Sampler{
 		GPU:      s,
-		Host:     s.node.HostSource(),
+		Host:     host,
 		Hostname: s.node.Hostname(),
 		Source:   "demo:" + scenario,
 	}
@@ -64,6 +71,7 @@ func (s *Demo) Node() sampler.Node { return s.nvml.Node() }
 // Sample implements sampler.GPUSource.
 func (s *Demo) Sample(now time.Time) ([]sampler.GPU, []string) {
 	s.node.AdvanceTo(now)
+	s.applySchedule(now)
 	return s.nvml.Sample(now)
 }
 

@@ -1,6 +1,9 @@
 package nvmlsource
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -110,10 +113,31 @@ func (g *gpuReader) ok(c call, ret nvml.Return) bool {
 		g.note(c, reasonNotSupported)
 	case nvml.ERROR_GPU_IS_LOST:
 		g.lost = true
+	case nvml.ERROR_NO_PERMISSION:
+		g.note(c, reasonNoPermission)
 	default:
 		g.note(c, reasonFor(ret))
+		g.failedOnce(c, ret)
 	}
 	return false
+}
+
+// failedOnce queues a problem line the first time call c fails with ret (a
+// timeout, a power or memory error, the driver unloaded): the field is n/a
+// every tick, but the line is said once per GPU, field and error.
+func (g *gpuReader) failedOnce(c call, ret nvml.Return) {
+	type cause struct {
+		c   call
+		ret nvml.Return
+	}
+	if g.said == nil {
+		g.said = map[any]bool{}
+	}
+	if k := (cause{c, ret}); !g.said[k] {
+		g.said[k] = true
+		g.problems = append(g.problems, fmt.Sprintf("GPU %d: reading %s failed (NVML %s); shown as n/a while it fails",
+			g.index, strings.Join(callFields[c], ", "), ret.Error()))
+	}
 }
 
 // reasonFor is the NA text for a failed call.

@@ -55,6 +55,9 @@ type gpuReader struct {
 	failed       string // the handle could not be opened: never read
 	lost         bool
 	lostReported bool
+	backReported bool
+	said         map[any]bool // failed calls already said (failedOnce)
+	problems     []string     // lines queued for this tick's Sample
 
 	skip   [numCalls]bool // calls that answered NOT_SUPPORTED
 	na     []naEntry      // this tick's reasons (scratch)
@@ -134,11 +137,20 @@ func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 	var problems []string
 	out := make([]sampler.GPU, len(s.gpus))
 	for i, g := range s.gpus {
+		if g.lost && slow && s.reopen(i) {
+			g = s.gpus[i]
+			if !g.backReported {
+				g.backReported = true
+				problems = append(problems, fmt.Sprintf("GPU %d (%s) answers again (reset?); read again from now", i, g.slow.BusID))
+			}
+		}
 		out[i] = s.readGPU(g, now, slow)
 		if g.lost && !g.lostReported {
 			g.lostReported = true
 			problems = append(problems, lostProblem(g))
 		}
+		problems = append(problems, g.problems...)
+		g.problems = g.problems[:0]
 	}
 	if slow {
 		s.lastSlow, s.slowDone = now, true
@@ -148,8 +160,34 @@ func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 }
 
 func lostProblem(g *gpuReader) string {
-	return fmt.Sprintf("GPU %d (%s) fell off the bus (NVML: GPU is lost); no longer read — "+
-		"look for Xid 79 in `dmesg`; the GPU needs a reset or the node a reboot", g.index, g.slow.BusID)
+	return fmt.Sprintf("GPU %d (%s) fell off the bus (NVML: GPU is lost); tried again every %s — "+
+		"look for Xid 79 in `dmesg`; the GPU needs a reset (nvidia-smi -r) or the node a reboot", g.index, g.slow.BusID, DefaultSlowEvery)
+}
+
+// reopen tries a lost GPU again on the slow tier: after `nvidia-smi -r` (or
+// a driver recovery) the index answers again, and is read as a new GPU with
+// fresh state (its caches belonged to the device that was lost). It reports
+// whether the GPU is back.
+func (s *Source) reopen(i int) bool {
+	dev, r := s.lib.DeviceGetHandleByIndex(i)
+	if r != nvml.SUCCESS || dev == nil {
+		return false
+	}
+	if _, r := dev.GetUUID(); r != nvml.SUCCESS {
+		return false
+	}
+	old := s.gpus[i]
+	old.gpm.free()
+	old.mig.free()
+	// What was said stays said: a GPU that flaps (lost, back, lost) gives
+	// one line each way, not one per flap; Lost in the data shows each.
+	g := &gpuReader{index: i, dev: dev, lostReported: old.lostReported, backReported: old.backReported, said: old.said}
+	g.slow.BusID = old.slow.BusID // named in the line saying it is back
+	if s.events != nil {
+		_ = dev.RegisterEvents(nvml.EventTypeXidCriticalError, s.events)
+	}
+	s.gpus[i] = g
+	return true
 }
 
 // readGPU reads one GPU. A lost or unopened GPU returns its identity only.

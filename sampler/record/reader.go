@@ -20,6 +20,9 @@ type Options struct {
 	// Lenient skips lines that are not snapshots (counting them in Warnings)
 	// instead of failing at the first one.
 	Lenient bool
+	// bufBytes overrides readBufBytes (tests): FuzzReader's inputs are a few
+	// KB, and zeroing two 256 KiB buffers was most of an exec's 0.9 ms.
+	bufBytes int
 }
 
 // Limits chosen here: a snapshot with thousands of processes is a few MB, so
@@ -51,6 +54,7 @@ type Reader struct {
 	done    bool
 	slow    slowTier // slow-tier parts carried forward (see slowtier.go)
 	stat    statics  // static GPU and process fields carried forward (statics.go)
+	order   OrderCheck
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -74,13 +78,17 @@ func OpenOptions(path string, o Options) (*Reader, error) {
 
 // NewReader reads a recording from src; name is used in messages.
 func NewReader(src io.Reader, name string, o Options) (*Reader, error) {
-	br := bufio.NewReaderSize(src, readBufBytes)
+	size := readBufBytes
+	if o.bufBytes > 0 {
+		size = o.bufBytes
+	}
+	br := bufio.NewReaderSize(src, size)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
 		}
-		br = bufio.NewReaderSize(gz, readBufBytes)
+		br = bufio.NewReaderSize(gz, size)
 	}
 	r := &Reader{name: name, opts: o, lines: lineReader{br: br}}
 	if err := r.readHeader(); err != nil {
@@ -115,6 +123,9 @@ func (r *Reader) readHeader() error {
 	}
 	if *probe.Version > Version {
 		return fmt.Errorf("%s: recording format version %d is newer than this gpuscope reads (%d); upgrade gpuscope", r.name, *probe.Version, Version)
+	}
+	if err := checkShape(line); err != nil {
+		return fmt.Errorf("%s: line %d: damaged header: %v", r.name, r.lines.no, err)
 	}
 	if err := json.Unmarshal(line, &r.hdr); err != nil {
 		return fmt.Errorf("%s: line %d: damaged header: %v; want {\"gpuscope_recording\":1,\"host\":...}", r.name, r.lines.no, err)
@@ -154,7 +165,7 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		if !j.terminated {
 			if j.perr == nil { // a final line merely lacking its newline
-				return r.complete(&j.l), nil
+				return r.complete(&j.l, lineNo), nil
 			}
 			r.warn("line %d: torn last line (recording was cut off); read %d snapshots", lineNo, r.read)
 			break
@@ -168,7 +179,7 @@ func (r *Reader) Next() (Entry, error) {
 			r.finish()
 			return Entry{}, fmt.Errorf("%s: line %d: not a snapshot: %v, want one JSON object per line", r.name, lineNo, j.perr)
 		}
-		return r.complete(&j.l), nil
+		return r.complete(&j.l, lineNo), nil
 	}
 	r.finish()
 	return Entry{}, io.EOF
@@ -176,11 +187,14 @@ func (r *Reader) Next() (Entry, error) {
 
 // complete fills in what the writer left out (unchanged static and
 // slow-tier fields) and links GPU processes to their host data.
-func (r *Reader) complete(l *wireEntry) Entry {
+func (r *Reader) complete(l *wireEntry, lineNo int) Entry {
 	r.read++
 	r.stat.restore(l)
 	r.slow.restore(&l.Snapshot)
 	sampler.JoinProcs(&l.Snapshot)
+	for _, w := range r.order.Check(&l.Snapshot, fmt.Sprintf("line %d", lineNo)) {
+		r.warn("%s", w)
+	}
 	return l.Entry
 }
 
@@ -202,6 +216,9 @@ func decodeEntry(text []byte, l *wireEntry) error {
 	}
 	if bytes.HasPrefix(t, []byte(`{"gpuscope_recording"`)) {
 		return errors.New("it is a second recording header (recordings concatenated? report each file on its own)")
+	}
+	if err := checkShape(text); err != nil {
+		return err
 	}
 	return jsonv1.Unmarshal(text, l)
 }

@@ -1,11 +1,14 @@
 package record
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sync"
 	"time"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -14,15 +17,20 @@ import (
 // called for every snapshot from the collector's side, with the findings
 // the collector computed (what the screen shows); Flip from the UI. Safe
 // for use from both goroutines.
+//
+// A recording that fails (disk full, an entry that does not encode) is
+// stopped at once, keeping what was written; State says so with the file's
+// name, so the dashboard never shows a recording badge over a dead file.
 type Toggle struct {
 	dir      string
 	interval func() time.Duration
 
-	mu   sync.Mutex
-	w    *Writer
-	path string
-	n    int
-	last *sampler.Snapshot // newest snapshot seen, for the header
+	mu      sync.Mutex
+	w       *Writer
+	path    string
+	n       int
+	last    *sampler.Snapshot // newest snapshot seen, for the header
+	failure string            // why the last recording stopped by itself; "" if it did not
 }
 
 // NewToggle records into dir (created files are named by the start time).
@@ -30,28 +38,52 @@ func NewToggle(dir string, interval func() time.Duration) *Toggle {
 	return &Toggle{dir: dir, interval: interval}
 }
 
-// Flip starts a recording to dir/gpuscope-YYYYMMDD-HHMMSS.jsonl.gz, or stops
-// the current one. It returns a line for the user.
+// maxSameSecond bounds the suffixes tried for recordings started within one
+// second (-2, -3, ...): far more than a person can press r.
+const maxSameSecond = 100
+
+// Flip starts a recording to dir/gpuscope-YYYYMMDD-HHMMSS.jsonl.gz (with a
+// -2, -3 ... suffix when that name exists: a recording is never
+// overwritten), or stops the current one. It returns a line for the user.
 func (t *Toggle) Flip(now time.Time) (status string, on bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.w != nil {
-		err := t.w.Close()
-		status = fmt.Sprintf("recording stopped: %d snapshots in %s", t.n, t.path)
-		t.w, t.n = nil, 0
+		status, err := t.stop()
 		return status, false, err
 	}
-	path := filepath.Join(t.dir, "gpuscope-"+now.Format("20060102-150405")+".jsonl.gz")
 	var first sampler.Snapshot
 	if t.last != nil {
 		first = *t.last
 	}
-	w, err := Create(path, HeaderFor(first, t.interval()))
-	if err != nil {
-		return "", false, err
+	base := filepath.Join(t.dir, "gpuscope-"+now.Format("20060102-150405"))
+	for i := 1; i <= maxSameSecond; i++ {
+		path := base + ".jsonl.gz"
+		if i > 1 {
+			path = fmt.Sprintf("%s-%d.jsonl.gz", base, i)
+		}
+		w, err := Create(path, HeaderFor(first, t.interval()))
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", false, err
+		}
+		t.w, t.path, t.n, t.failure = w, path, 0, ""
+		return "recording to " + path + " (r stops)", true, nil
 	}
-	t.w, t.path = w, path
-	return "recording to " + path + " (r stops)", true, nil
+	return "", false, fmt.Errorf("%s.jsonl.gz and %d more names like it exist; not overwriting", base, maxSameSecond-1)
+}
+
+// stop closes the open recording and says what it holds.
+func (t *Toggle) stop() (string, error) {
+	err := t.w.Close()
+	status := fmt.Sprintf("recording stopped: %d snapshots in %s", t.n, t.path)
+	t.w = nil
+	if err != nil {
+		return status, fmt.Errorf("recording %s did not close cleanly (%d snapshots written): %w", t.path, t.n, err)
+	}
+	return status, nil
 }
 
 // Recording reports whether a recording is open.
@@ -61,8 +93,18 @@ func (t *Toggle) Recording() bool {
 	return t.w != nil
 }
 
+// State reports whether a recording is open and, when the last one stopped
+// by itself (a failed write), why, naming the file.
+func (t *Toggle) State() (on bool, failure string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.w != nil, t.failure
+}
+
 // Write appends s and findings (JSON-encoded here, only while recording)
-// to the open recording, if any.
+// to the open recording, if any. When that fails the recording is stopped
+// (what was written stays readable) and the error, naming the file, is
+// returned once; later calls return nil.
 func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -71,28 +113,41 @@ func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 		return nil
 	}
 	e := Entry{Snapshot: s}
+	var err error
 	if findings != nil {
-		raw, err := json.Marshal(findings)
-		if err != nil {
-			return fmt.Errorf("record: encode findings: %w", err)
+		var raw []byte
+		if raw, err = jsonv1.Marshal(findings); err != nil {
+			err = fmt.Errorf("encode findings: %w", err)
 		}
 		e.Findings = raw
 	}
-	if err := t.w.Write(e); err != nil {
-		return err
+	if err == nil {
+		err = t.w.Write(e)
 	}
-	t.n++
-	return nil
+	if err == nil {
+		t.n++
+		return nil
+	}
+	_, cerr := t.stop()
+	err = fmt.Errorf("recording stopped: %w; %d snapshots kept in %s", errors.Join(err, cerr), t.n, t.path)
+	t.failure = err.Error()
+	return err
 }
 
-// Close ends an open recording (on quit).
-func (t *Toggle) Close() error {
+// Stop ends an open recording (on quit) and returns a line naming the file,
+// or "" when none was open. The error says when the file did not close
+// cleanly (a missing gzip trailer, a full disk).
+func (t *Toggle) Stop() (status string, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.w == nil {
-		return nil
+		return "", nil
 	}
-	err := t.w.Close()
-	t.w = nil
+	return t.stop()
+}
+
+// Close is Stop without the status line.
+func (t *Toggle) Close() error {
+	_, err := t.Stop()
 	return err
 }

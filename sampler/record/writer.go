@@ -3,9 +3,11 @@ package record
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
@@ -23,13 +25,30 @@ type Writer struct {
 	stat statics      // static GPU and process fields already written
 }
 
-// Create starts a recording at path (truncating it) and writes the header.
-// A path ending in ".gz" is gzip-compressed. A zero h.Version is set to Version.
+// Create starts a new recording at path and writes the header. It never
+// replaces anything: an existing path, or a symbolic link planted in a shared
+// directory (the dashboard's names are predictable), is an error wrapping
+// fs.ErrExist. The file is private (mode 0600): recordings hold other users'
+// command lines and user names. A path ending in ".gz" is gzip-compressed.
+// A zero h.Version is set to Version.
 func Create(path string, h Header) (*Writer, error) {
+	return create(path, h, os.O_EXCL)
+}
+
+// Overwrite is Create that truncates an existing regular file (record
+// --force). It still refuses to write through a symbolic link.
+func Overwrite(path string, h Header) (*Writer, error) {
+	return create(path, h, os.O_TRUNC)
+}
+
+func create(path string, h Header, how int) (*Writer, error) {
 	if h.Version == 0 {
 		h.Version = Version
 	}
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|how, 0o600)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("create recording: %s is a symbolic link; gpuscope does not write through links (choose another name)", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create recording: %w", err)
 	}
@@ -76,19 +95,24 @@ func (w *Writer) writeLine(v any) error {
 	return nil
 }
 
-// Close finishes the gzip stream (if any) and closes the file.
+// Path is the file being written.
+func (w *Writer) Path() string { return w.path }
+
+// Close finishes the gzip stream (if any) and closes the file. Every
+// failure is reported (wrapped, so errors.Is sees ENOSPC), not only the
+// first.
 func (w *Writer) Close() error {
 	var errs []error
 	if w.gz != nil {
 		if err := w.gz.Close(); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("gzip trailer: %w", err))
 		}
 	}
 	if err := w.f.Close(); err != nil {
 		errs = append(errs, err)
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s: close: %v", w.path, errs[0])
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%s: close: %w", w.path, err)
 	}
 	return nil
 }

@@ -9,10 +9,14 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
 // Write prints the snapshot. Lines never depend on terminal width.
+// Outside strings (command lines, user and host names) are escaped
+// (sampler/safe): the terminal shows control characters, never obeys them.
 func Write(w io.Writer, s sampler.Snapshot) error {
+	s = safe.Clean(s)
 	var b strings.Builder
 	n := s.Node
 	fmt.Fprintf(&b, "%s  driver %s  CUDA %s  %d GPUs  %s  [%s]\n",

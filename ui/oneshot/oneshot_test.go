@@ -82,3 +82,25 @@ func TestWriteHealthFlags(t *testing.T) {
 		t.Errorf("an idle downtrained link flagged:\n%s", b.String())
 	}
 }
+
+// TestWriteEscapesHostileStrings: a command line, user or host name with
+// escape sequences is printed escaped (^[ for ESC), never sent raw.
+func TestWriteEscapesHostileStrings(t *testing.T) {
+	snap := sampler.Snapshot{
+		Node: sampler.Node{Hostname: "node\x1b[2J"},
+		GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200\a", Procs: []sampler.GPUProc{{PID: 1, Type: "C",
+			Host: &sampler.Proc{User: "mal\x1b]0;x\a", Cmdline: "python \x1b]0;PWNED\a train.py \x1b[2J"}}}}},
+		Problems: []string{"log: \x1b[31mred"},
+	}
+	var b strings.Builder
+	if err := Write(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\a") {
+		t.Errorf("control characters reach the terminal:\n%q", out)
+	}
+	if !strings.Contains(out, "python ^[]0;PWNED^G train.py ^[[2J") || !strings.Contains(out, "node^[[2J") {
+		t.Errorf("hostile strings not shown escaped:\n%s", out)
+	}
+}

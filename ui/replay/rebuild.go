@@ -49,6 +49,10 @@ func (m Model) frame(j int) pipeline.Frame {
 // handleKey: timeline keys here; space never reaches the dashboard (its
 // pause would freeze the replay's pushes); the rest goes to the dashboard.
 func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.warnShown { // the first key hides the warnings line; the key still acts
+		m.warnShown = false
+		m, _ = m.updateInner(m.innerSize())
+	}
 	if m.typing() && k.String() != "ctrl+c" {
 		return m.forward(k)
 	}

@@ -36,6 +36,11 @@ type Options struct {
 	Speed float64
 	// Paused starts the replay paused instead of playing.
 	Paused bool
+	// Warnings are what the reader tolerated (a torn last line, skipped
+	// lines, time going backwards). They are shown on a line above the
+	// timeline until the first key: on stderr they would be hidden behind
+	// the full screen.
+	Warnings []string
 }
 
 // Speeds are the playback speeds the speed keys step through.
@@ -84,6 +89,7 @@ type Model struct {
 	keys     []tea.KeyMsg      // navigation keys sent to inner, replayed after a rebuild
 	// filterGuess: the dashboard is reading a process filter (see typing).
 	filterGuess bool
+	warnShown   bool // the warnings line is on screen
 }
 
 var _ tea.Model = Model{}
@@ -91,7 +97,7 @@ var _ tea.Model = Model{}
 // New builds a replay of timeline (oldest first, at least one snapshot),
 // showing its first snapshot.
 func New(timeline []sampler.Snapshot, opts Options) Model {
-	m := Model{opts: opts, timeline: timeline, interval: medianGap(timeline), playing: !opts.Paused}
+	m := Model{opts: opts, timeline: timeline, interval: medianGap(timeline), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0}
 	if opts.Speed <= 0 {
 		opts.Speed = 1
 	}
@@ -147,7 +153,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) innerSize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: m.w, Height: max(0, m.h-1)}
+	return tea.WindowSizeMsg{Width: m.w, Height: max(0, m.h-1-m.warnRows())}
+}
+
+// warnRows is the height of the warnings line: 1 while shown, on screens
+// tall enough to spare it.
+func (m Model) warnRows() int {
+	if m.warnShown && m.h > 2 {
+		return 1
+	}
+	return 0
 }
 
 func (m Model) updateInner(msg tea.Msg) (Model, tea.Cmd) {

@@ -22,7 +22,21 @@ func (m Model) View() string {
 	case m.h == 1:
 		return m.timelineLine(m.w)
 	}
+	if m.warnRows() > 0 {
+		return m.inner.View() + "\n" + m.warningLine(m.w) + "\n" + m.timelineLine(m.w)
+	}
 	return m.inner.View() + "\n" + m.timelineLine(m.w)
+}
+
+// warningLine is the first warning, with how many more, in w cells.
+func (m Model) warningLine(w int) string {
+	st := m.opts.UI.Styles
+	ws := m.opts.Warnings
+	text := ws[0]
+	if len(ws) > 1 {
+		text += fmt.Sprintf(" (+%d more: gpuscope report lists them)", len(ws)-1)
+	}
+	return ansi.Truncate(st.Warn.Render("▲ ")+text+st.Muted.Render(" · any key hides"), w, "…")
 }
 
 // timelineLine is

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
 // figure is one compared number: how to read it from a GPU, show it, and
@@ -130,7 +131,7 @@ func (c *Comparison) Text(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s\n", findingLine(fc))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
 	return err
 }
 
@@ -156,7 +157,7 @@ func (c *Comparison) Markdown(w io.Writer) error {
 			fmt.Fprintf(&b, "- %s\n", md(findingLine(fc)))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
 	return err
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
 // Text writes the report for a terminal: one block per GPU, then findings.
@@ -57,7 +59,7 @@ func (r *Report) Text(w io.Writer) error {
 			fmt.Fprintf(&b, "    try: %s\n", f.Hint)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
 	return err
 }
 
@@ -123,7 +125,7 @@ func (r *Report) Markdown(w io.Writer) error {
 		}
 	}
 	b.WriteString(recordNextTime)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
 	return err
 }
 

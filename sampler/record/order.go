@@ -1,0 +1,53 @@
+package record
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// earliestPlausible is the first date a snapshot can hold (chosen here:
+// NVML and the tools whose logs gpuscope reads do not predate 2010). An
+// earlier time, typically 1970-01-01, comes from a machine whose clock was
+// never set or a zero field.
+var earliestPlausible = time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// OrderCheck notices what a recording or log should not hold, each kind
+// once: time going backwards (a report's range would come out negative), a
+// snapshot dated before 2010, a negative GPU index. The data is kept as it
+// is, in file order; the warnings say where to look. The zero value is
+// ready to use; importers use it too, so every format is checked alike.
+type OrderCheck struct {
+	prev                       time.Time
+	backwards, early, negative bool
+}
+
+// Check looks at the next snapshot; where names it in a warning ("line 12").
+// It returns the warnings this snapshot raised for the first time.
+func (c *OrderCheck) Check(s *sampler.Snapshot, where string) []string {
+	var out []string
+	if !c.prev.IsZero() && !s.Time.IsZero() && s.Time.Before(c.prev) && !c.backwards {
+		c.backwards = true
+		out = append(out, fmt.Sprintf("%s: time goes backwards (%s, after %s): is the file out of order or were files joined? kept in file order; time ranges may be wrong",
+			where, stamp(s.Time), stamp(c.prev)))
+	}
+	// A zero time is a line without one (tests, hand-written files), not a
+	// clock that was wrong.
+	if !s.Time.IsZero() && s.Time.Before(earliestPlausible) && !c.early {
+		c.early = true
+		out = append(out, fmt.Sprintf("%s: dated %s, before any GPU log could be: was the clock of the machine that wrote it set?", where, stamp(s.Time)))
+	}
+	for _, g := range s.GPUs {
+		if g.Index < 0 && !c.negative {
+			c.negative = true
+			out = append(out, fmt.Sprintf("%s: GPU index %d; indices count from 0 (nvidia-smi -L): the file is damaged", where, g.Index))
+		}
+	}
+	if s.Time.After(c.prev) {
+		c.prev = s.Time
+	}
+	return out
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }

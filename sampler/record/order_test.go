@@ -1,0 +1,67 @@
+package record
+
+import (
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// TestReaderWarnsImplausibleSnapshots: time going backwards, a snapshot
+// dated 1970 and a negative GPU index are each warned about once, with the
+// line, and every snapshot is still returned in file order.
+func TestReaderWarnsImplausibleSnapshots(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "odd.jsonl")
+	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	snaps := []sampler.Snapshot{
+		{Time: t0, GPUs: []sampler.GPU{{Index: 0}}},
+		{Time: t0.Add(time.Second), GPUs: []sampler.GPU{{Index: 0}}},
+		{Time: t0.Add(-24 * time.Hour), GPUs: []sampler.GPU{{Index: 0}}}, // line 4
+		{Time: t0.Add(-23 * time.Hour), GPUs: []sampler.GPU{{Index: 0}}},
+		{Time: time.Unix(0, 0), GPUs: []sampler.GPU{{Index: -1}}}, // line 6
+		{Time: time.Unix(5, 0), GPUs: []sampler.GPU{{Index: -2}}},
+	}
+	w, err := Create(path, HeaderFor(snaps[0], time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range snaps {
+		if err := w.Write(Entry{Snapshot: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.Time.Equal(snaps[n].Time) {
+			t.Fatalf("entry %d: %v, want file order", n, e.Time)
+		}
+		n++
+	}
+	warns := strings.Join(r.Warnings(), "\n")
+	for _, want := range []string{"line 4: time goes backwards", "line 6: dated 1970-01-01", "line 6: GPU index -1"} {
+		if strings.Count(warns, want) != 1 {
+			t.Errorf("want %q once in:\n%s", want, warns)
+		}
+	}
+	if c := strings.Count(warns, "\n") + 1; c != 3 {
+		t.Errorf("%d warnings, want 3 (each kind once):\n%s", c, warns)
+	}
+}

@@ -1,0 +1,72 @@
+package safe
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// hostile is what a user on a shared node can put in argv: retitle the
+// terminal (OSC 0 ... BEL) and clear it (CSI 2J).
+const hostile = "python \x1b]0;PWNED\a train.py \x1b[2J"
+
+func TestStringEscapesControls(t *testing.T) {
+	for in, want := range map[string]string{
+		"python train.py":  "python train.py",
+		hostile:            "python ^[]0;PWNED^G train.py ^[[2J",
+		"a\tb\nc\rd\x7f":   "a^Ib^Jc^Md^?",
+		"csi8bit\u009b2J":  `csi8bit\x9b2J`,
+		"bad\xffutf8":      `bad\xffutf8`,
+		"rtl\u202eexe.txt": `rtl\u202eexe.txt`,
+		"Grüße 日本 émoji 🚀": "Grüße 日本 émoji 🚀",
+	} {
+		if got := String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTextKeepsLayout(t *testing.T) {
+	if got, want := Text("a\tb\n"+hostile+"\n"), "a\tb\npython ^[]0;PWNED^G train.py ^[[2J\n"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
+func TestStringNoAllocWhenClean(t *testing.T) {
+	s := strings.Repeat("python train.py --rank 0 ", 8)
+	if n := testing.AllocsPerRun(100, func() { _ = String(s) }); n != 0 {
+		t.Errorf("clean string allocated %v times", n)
+	}
+}
+
+func TestCleanSnapshotCopiesOnWrite(t *testing.T) {
+	p := &sampler.Proc{PID: 7, User: "mallory\x1b[2J", Cmdline: hostile}
+	s := sampler.Snapshot{
+		Node:     sampler.Node{Hostname: "node\a"},
+		GPUs:     []sampler.GPU{{Index: 0, Name: "H200"}, {Index: 1, Procs: []sampler.GPUProc{{PID: 7, Host: p}}}},
+		Host:     &sampler.Host{Procs: map[int]*sampler.Proc{7: p}},
+		Problems: []string{"fine", "x\x1b]52;c;ZXZpbA==\a"},
+	}
+	c := Clean(s)
+	if got := c.GPUs[1].Procs[0].Host.Cmdline; got != "python ^[]0;PWNED^G train.py ^[[2J" {
+		t.Errorf("cmdline = %q", got)
+	}
+	if c.Host.Procs[7].User != "mallory^[[2J" || c.Node.Hostname != "node^G" || c.Problems[1] != "x^[]52;c;ZXZpbA==^G" {
+		t.Errorf("not cleaned: %q %q %q", c.Host.Procs[7].User, c.Node.Hostname, c.Problems[1])
+	}
+	// The original is shared with other goroutines: never written.
+	if p.Cmdline != hostile || s.Node.Hostname != "node\a" || s.Problems[1][1] != 0x1b {
+		t.Error("Clean modified its input")
+	}
+	if &c.GPUs[0] == &s.GPUs[0] {
+		t.Error("a changed slice must be copied")
+	}
+	if c.GPUs[0].Name != "H200" || c.Time != s.Time || c.GPUs[1].Procs[0].PID != 7 {
+		t.Error("Clean lost data")
+	}
+	clean := sampler.Snapshot{GPUs: []sampler.GPU{{Name: "H200"}}}
+	if c := Clean(clean); &c.GPUs[0] != &clean.GPUs[0] {
+		t.Error("a clean snapshot must be shared, not copied")
+	}
+}

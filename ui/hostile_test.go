@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui/uitest"
+)
+
+// hostileCmd is what any user of a shared node can put in a command line:
+// retitle every viewer's terminal and clear it.
+const hostileCmd = "python \x1b]0;PWNED\a train.py \x1b[2J"
+
+// withHostileProc gives process 6100 (GPU 4) and its user escape sequences,
+// without writing to the shared fixture.
+func withHostileProc(s sampler.Snapshot) sampler.Snapshot {
+	p := *s.Host.Procs[6100]
+	p.Cmdline, p.Name, p.User = hostileCmd, "python\x1b[2J", "mal\x1b]0;x\alory"
+	procs := map[int]*sampler.Proc{}
+	for pid, hp := range s.Host.Procs {
+		procs[pid] = hp
+	}
+	procs[6100] = &p
+	h := *s.Host
+	h.Procs = procs
+	s.Host = &h
+	s.Node.Hostname = "node\x1b[2J"
+	s.Problems = append(s.Problems[:len(s.Problems):len(s.Problems)], "nvml: \x1b]0;TITLE\a")
+	s.GPUs = append([]sampler.GPU(nil), s.GPUs...)
+	for gi := range s.GPUs {
+		s.GPUs[gi].Procs = append([]sampler.GPUProc(nil), s.GPUs[gi].Procs...)
+		for pi := range s.GPUs[gi].Procs {
+			if s.GPUs[gi].Procs[pi].PID == 6100 {
+				s.GPUs[gi].Procs[pi].Host = &p
+			}
+		}
+	}
+	return s
+}
+
+// TestHostileCommandLineIsShownNotObeyed: no escape sequence from a process
+// reaches the terminal, in the main view, the process pane's detail and the
+// GPU detail; the text is still shown, escaped (^[ for ESC, ^G for BEL).
+func TestHostileCommandLineIsShownNotObeyed(t *testing.T) {
+	m, _ := fixtureModel(0, 200, 60)
+	for i := 0; i < 5; i++ {
+		m = m.Push(pipeline.Frame{Snapshot: withHostileProc(fixtureSnapshot(i))})
+	}
+	views := map[string]string{"main": m.View()}
+	m = m.paneKey(uitest.Key("5")) // GPU 4's detail lists its processes
+	views["gpu detail"] = m.View()
+	for name, v := range views {
+		if strings.ContainsAny(v, "\x1b\a") {
+			t.Errorf("%s view sends a control character to the terminal:\n%q", name, v)
+		}
+	}
+	if !strings.Contains(views["main"], "^[]0;PWNED^G") && !strings.Contains(views["main"], "mal^[]0;x^Glory") {
+		t.Errorf("the hostile process is not shown escaped:\n%s", views["main"])
+	}
+}
