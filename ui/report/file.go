@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"io"
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/importer"
@@ -15,24 +16,34 @@ type File struct {
 	Format string
 	rec    *record.Reader
 	imp    importer.Stream
+	src    io.Closer
 }
 
-// OpenFile detects the format of path and opens it for streaming.
+// OpenFile detects the format of path ("-": standard input) and opens it
+// for streaming. The input is read once, from a peeked prefix, so a pipe,
+// /dev/stdin or a shell's <(...) works like a file.
 func OpenFile(path string) (*File, error) {
-	stream, format, err := importer.Open(path)
+	src, err := importer.OpenSource(path, nil)
 	if err != nil {
 		return nil, err
 	}
+	name := importer.DisplayName(path)
+	br, format := importer.Sniff(src)
 	if format != importer.Gpuscope {
-		return &File{Format: string(format), imp: stream}, nil
+		// The importer reads recordings too, but drops their findings.
+		stream, format, err := importer.NewStream(br, name, importer.Options{}.ForPath(path))
+		if err != nil {
+			src.Close()
+			return nil, err
+		}
+		return &File{Format: string(format), imp: stream, src: src}, nil
 	}
-	// The importer reads recordings too, but drops their findings.
-	stream.Close()
-	r, err := record.Open(path)
+	r, err := record.NewReader(br, name, record.Options{})
 	if err != nil {
+		src.Close()
 		return nil, err
 	}
-	return &File{Format: string(format), rec: r}, nil
+	return &File{Format: string(format), rec: r, src: src}, nil
 }
 
 // Next implements Source.
@@ -56,10 +67,16 @@ func (f *File) Warnings() []string {
 
 // Close releases the file.
 func (f *File) Close() error {
+	var err error
 	if f.rec != nil {
-		return f.rec.Close()
+		err = f.rec.Close()
+	} else {
+		err = f.imp.Close()
 	}
-	return f.imp.Close()
+	if cerr := f.src.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // BuildFile opens path, builds its report and adds the reader's warnings.
@@ -69,7 +86,7 @@ func BuildFile(path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer f.Close()
-	opts.File, opts.Format = path, f.Format
+	opts.File, opts.Format = importer.DisplayName(path), f.Format
 	r, err := Build(f, opts)
 	if err != nil {
 		return nil, err // Build's errors name the file
