@@ -115,7 +115,15 @@ func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
 		return nil, Unknown, fmt.Errorf("%s: empty file; want one of: %s", name, recognised)
 	}
 	if format == Unknown {
-		return nil, Unknown, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s%s", name, recognised, csvHint(head))
+		ls, err := readText(br, name)
+		if err != nil {
+			return nil, Unknown, err
+		}
+		s, err := newPaste([]textInput{{lines: ls}}, name, o)
+		if err != nil {
+			return nil, Unknown, fmt.Errorf("%w%s", err, csvHint(head))
+		}
+		return s, Pasted, nil
 	}
 	s, err := newParser(format, br, name, o)
 	return s, format, err
