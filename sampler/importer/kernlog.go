@@ -45,9 +45,16 @@ func parseKernel(sec *section) *part {
 		return g
 	}
 	xids, lost, sxids := 0, 0, 0
+	lastBus := "" // a message split over lines names the GPU first
 	for i, l := range sec.lines {
 		no := sec.first + i
 		at := kernelTime(l)
+		if b := tblBusRE.FindString(l); b != "" && strings.Contains(l, "NVRM") {
+			lastBus = b
+		}
+		if lastBus != "" && strings.Contains(l, "fallen off the bus") && !offBusRE.MatchString(l) && !xidRE.MatchString(l) {
+			l = "GPU " + lastBus + " " + l
+		}
 		if m := xidRE.FindStringSubmatch(l); m != nil {
 			code, _ := strconv.ParseUint(m[2], 10, 64)
 			g := gpu(m[1])

@@ -58,6 +58,21 @@ func cleanLine(s string) string {
 	return strings.TrimRight(s, " ")
 }
 
+// unquote removes markdown's marks around a pasted line: a blockquote
+// "> " and an escaped "\#" at the start.
+func unquote(s string) string {
+	if s == ">" || s == "%" {
+		return ""
+	}
+	if strings.HasPrefix(s, "> ") || strings.HasPrefix(s, "% ") { // a blockquote; MATLAB's comment
+		s = s[2:]
+	}
+	if strings.HasPrefix(strings.TrimLeft(s, " "), `\#`) {
+		s = strings.Replace(s, `\#`, "#", 1)
+	}
+	return s
+}
+
 var (
 	fenceRE   = regexp.MustCompile("^\\s*(```|~~~)")
 	promptRE  = regexp.MustCompile(`^\s*([\w.-]+@[\w.-]+[^$#>]*[$#]|\$|#|>|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>]*>)\s*(sudo\s+)?(nvidia-smi|nvidia-bug-report|dmesg|journalctl|dcgmi|watch|cat|grep|gpuscope)\b`)
@@ -79,7 +94,7 @@ func splitPaste(file string, raw []string) []section {
 		if fenceRE.MatchString(l) {
 			l = "" // a markdown fence is a boundary, not content
 		}
-		ls[i] = cleanLine(l)
+		ls[i] = unquote(cleanLine(l))
 	}
 	var out []section
 	other := -1
@@ -117,7 +132,7 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) })
 	case isTableStart(ls, i):
 		return kindTable, Unknown, tableRun(ls, i)
-	case qStartRE.MatchString(l):
+	case qStartRE.MatchString(l) || isQueryFragment(ls, i):
 		return kindQuery, Unknown, queryRun(ls, i)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
@@ -149,7 +164,8 @@ func isTableStart(ls []string, i int) bool {
 	for j := i; j < len(ls) && j < i+8; j++ {
 		s := ls[j]
 		if strings.Contains(s, "NVIDIA-SMI") || strings.Contains(s, "Bus-Id") || strings.Contains(s, "Processes:") ||
-			strings.Contains(s, "MIG devices") || strings.Contains(s, "Persistence-M") || strings.Contains(s, "GPU-Util") {
+			strings.Contains(s, "MIG devices") || strings.Contains(s, "Persistence-M") || strings.Contains(s, "GPU-Util") ||
+			strings.HasPrefix(strings.TrimSpace(s), "|") && tblMemRE.MatchString(s) { // a GPU box cut from its table
 			return true
 		}
 	}
@@ -198,6 +214,24 @@ func queryRun(ls []string, i int) int {
 		}
 	}
 	return last
+}
+
+// isQueryFragment: a piece cut out of -q text (often by grep -A): an
+// indented heading with deeper-indented "Key : value" lines under it.
+func isQueryFragment(ls []string, i int) bool {
+	l := ls[i]
+	if l == "" || l[0] != ' ' || strings.Contains(l, " : ") || strings.ContainsAny(strings.TrimSpace(l), "|+#[") {
+		return false
+	}
+	ind := len(l) - len(strings.TrimLeft(l, " "))
+	for j := i + 1; j < len(ls) && j < i+3; j++ {
+		n := ls[j]
+		if strings.TrimSpace(n) == "" {
+			continue
+		}
+		return len(n)-len(strings.TrimLeft(n, " ")) > ind && strings.Contains(n, " : ")
+	}
+	return false
 }
 
 // isElision is an author's mark for cut text: "[...]", "...", "(snip)".
@@ -249,7 +283,7 @@ func streamRun(ls []string, i int) (Format, int) {
 		}
 		return f, runWhile(ls, i, func(s string) bool {
 			s = strings.TrimSpace(s)
-			return s == "" || strings.HasPrefix(s, "#") || isDataRow(s)
+			return s == "" || strings.HasPrefix(s, "#") || isDataRow(s) || s == "ID" || strings.HasPrefix(s, "ID ")
 		})
 	case strings.Contains(t, ","):
 		cells := splitCSV(t)

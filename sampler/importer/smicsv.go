@@ -129,8 +129,13 @@ func (s *smiCSV) setHeader(cells []string, line string) {
 		s.cols[i], s.units[i] = col, unit
 	}
 	if len(unknown) > 0 {
-		s.addOnce("unknown:"+strings.Join(unknown, ","), "line %d: columns gpuscope does not use, ignored: %s",
-			s.in.no, strings.Join(unknown, ", "))
+		shown := unknown
+		more := ""
+		if len(shown) > 8 { // a full-field-list query has 150+: name a few
+			shown, more = shown[:8], fmt.Sprintf(" and %d more", len(unknown)-8)
+		}
+		s.addOnce("unknown:"+strings.Join(unknown, ","), "line %d: %d columns gpuscope does not use, ignored: %s%s",
+			s.in.no, len(unknown), strings.Join(shown, ", "), more)
 	}
 }
 

@@ -86,7 +86,7 @@ func parseTable(sec *section) *part {
 				readTableGPULine(cur, cells, no)
 			}
 		case "mig":
-			readMIGLine(gpus, cells, no)
+			readMIGLine(&gpus, cells, no)
 		case "procs":
 			readProcLine(&gpus, t, no)
 		}
@@ -182,7 +182,7 @@ func computeMode(s string) string {
 }
 
 // readMIGLine takes a MIG devices row: "GPU GI CI MIG-dev | mem | SM ECC | ...".
-func readMIGLine(gpus []*tableGPU, cells []string, no int) {
+func readMIGLine(gpus *[]*tableGPU, cells []string, no int) {
 	f := strings.Fields(cells[0])
 	if len(f) < 4 || len(cells) < 2 {
 		return
@@ -195,7 +195,14 @@ func readMIGLine(gpus []*tableGPU, cells []string, no int) {
 		}
 		ids[i] = n
 	}
-	for _, tg := range gpus {
+	found := false
+	for _, tg := range *gpus {
+		found = found || tg.g.Index == ids[0]
+	}
+	if !found { // the MIG block alone: the GPU is known only by index
+		*gpus = append(*gpus, &tableGPU{g: sampler.GPU{Index: ids[0]}, lines: map[string]int{}})
+	}
+	for _, tg := range *gpus {
 		if tg.g.Index != ids[0] {
 			continue
 		}

@@ -93,7 +93,12 @@ func (q *qState) line(l string, no int) {
 		return
 	}
 	if q.gpu == nil {
-		return
+		if q.p.snaps != nil || (q.cur != nil && len(q.cur.GPUs) > 0) {
+			return
+		}
+		// A fragment without its "GPU <bus id>" heading: one GPU.
+		q.gpu = &sampler.GPU{Index: 0}
+		q.p.note("a fragment without its GPU heading, read as GPU 0")
 	}
 	path := make([]string, 0, len(q.stack)+1)
 	for _, h := range q.stack {
