@@ -2,9 +2,9 @@ package importer
 
 import (
 	"bytes"
-	"regexp"
 	"compress/gzip"
 	"io"
+	"regexp"
 	"strings"
 )
 
