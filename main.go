@@ -738,7 +738,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	}
 	m := replay.New(timeline, replay.Options{
 		UI:           ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
-		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEngine(diagnose.Options{}) },
+		NewDiagnoser: func() ui.Diagnoser { return diagnose.NewEvidenceEngine(diagnose.Options{}) },
 		Name:         filepath.Base(importer.DisplayName(path)),
 		Speed:        f.speed,
 	})

@@ -87,6 +87,9 @@ func BuildFile(path string, opts Options) (*Report, error) {
 	}
 	defer f.Close()
 	opts.File, opts.Format = importer.DisplayName(path), f.Format
+	if ev, ok := f.imp.(importer.Evidence); ok {
+		opts.Sections, opts.Where = ev.Sections(), ev.Where
+	}
 	r, err := Build(f, opts)
 	if err != nil {
 		return nil, err // Build's errors name the file
