@@ -116,17 +116,21 @@ func (e *evCtx) health(g *sampler.GPU) {
 			}
 		}
 	}
+	at := ""
+	if g.BusID != "" {
+		at = " (PCI " + g.BusID + ")"
+	}
 	switch {
 	case g.Lost:
-		e.add(RuleXidError, Critical, g.Index, fmt.Sprintf("GPU %d is lost: the driver cannot reach it", g.Index),
-			"the input reports it fallen off the bus or unreachable"+xidList(codes), xidHint(79, codes), "",
+		e.add(RuleXidError, Critical, g.Index, fmt.Sprintf("GPU %d%s is lost: the driver cannot reach it", g.Index, at),
+			"the input reports it fallen off the bus, failed to initialise or unreachable"+xidList(codes), xidHint(79, codes), "",
 			Use{g.Index, "lost"}, Use{g.Index, "xids"})
 	case len(codes) > 0:
 		sev := Warning
 		if hw {
 			sev = Critical
 		}
-		e.add(RuleXidError, sev, g.Index, fmt.Sprintf("GPU %d reported %d Xid error(s)", g.Index, len(codes)),
+		e.add(RuleXidError, sev, g.Index, fmt.Sprintf("GPU %d%s reported %d Xid error(s)", g.Index, at, len(codes)),
 			strings.TrimPrefix(xidList(codes), "; "), xidHint(codes[len(codes)-1], codes), "", Use{g.Index, "xids"})
 	}
 	dbe := g.ECCUncorrected.OK && g.ECCUncorrected.V > 0

@@ -46,9 +46,13 @@ func (e *evCtx) memory(g *sampler.GPU) {
 }
 
 // idleHolding: 0 % GPU-Util with more than evHeldBytes of memory, not an
-// encoder/decoder load (NVENC/NVDEC work leaves GPU-Util at 0) and not MIG.
+// encoder/decoder load (NVENC/NVDEC work leaves GPU-Util at 0), not MIG,
+// and not drawing half its power limit or more: a board at its power
+// limit is working whatever GPU-Util says (a mining rig in the corpus,
+// smi-table-4xgtx1070-..., reads 0 % at 100 W of 100 W).
 func idleHolding(g *sampler.GPU) bool {
-	return g.Util.OK && g.Util.V == 0 && g.MemUsed.OK && g.MemUsed.V >= evHeldBytes && !g.MIG && !codecBusy(g)
+	drawing := g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V >= 0.5*g.PowerLimit.V
+	return g.Util.OK && g.Util.V == 0 && g.MemUsed.OK && g.MemUsed.V >= evHeldBytes && !g.MIG && !codecBusy(g) && !drawing
 }
 
 func codecBusy(g *sampler.GPU) bool {

@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ import (
 
 var (
 	xidRE      = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
+	// initFailRE: the driver could not bring the GPU up; nvidia-smi then
+	// cannot reach it either.
+	initFailRE = regexp.MustCompile(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
 	offBusRE   = regexp.MustCompile(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
 	sxidRE     = regexp.MustCompile(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
 	dmesgTRE   = regexp.MustCompile(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
@@ -44,7 +48,7 @@ func parseKernel(sec *section) *part {
 		order = append(order, k)
 		return g
 	}
-	xids, lost, sxids := 0, 0, 0
+	xids, lost, sxids, initFail := 0, 0, 0, 0
 	lastBus := "" // a message split over lines names the GPU first
 	for i, l := range sec.lines {
 		no := sec.first + i
@@ -75,6 +79,15 @@ func parseKernel(sec *section) *part {
 			p.where(g.Index, "lost", no)
 			continue
 		}
+		if m := initFailRE.FindStringSubmatch(l); m != nil {
+			g := gpu(m[1])
+			if !g.Lost {
+				initFail++
+			}
+			g.Lost = true
+			p.where(g.Index, "lost", no)
+			continue
+		}
 		if sxidRE.MatchString(l) {
 			sxids++
 		}
@@ -86,6 +99,7 @@ func parseKernel(sec *section) *part {
 		return p.skip("kernel lines without an NVIDIA Xid or fallen-off-the-bus message")
 	}
 	snap := sampler.Snapshot{}
+	sort.Strings(order) // nvidia-smi numbers GPUs in PCI bus order by default
 	for _, k := range order {
 		snap.GPUs = append(snap.GPUs, *byBus[k])
 	}
@@ -93,6 +107,9 @@ func parseKernel(sec *section) *part {
 	p.note(fmt.Sprintf("%d Xid line(s) on %s", xids, countGPUs(len(order))))
 	if lost > 0 {
 		p.note(fmt.Sprintf("%d fallen-off-the-bus message(s)", lost))
+	}
+	if initFail > 0 {
+		p.note(fmt.Sprintf("%d GPU(s) the driver failed to initialise (RmInitAdapter failed)", initFail))
 	}
 	if sxids > 0 {
 		p.note(fmt.Sprintf("%d NVSwitch SXid line(s) (not tied to a GPU)", sxids))
