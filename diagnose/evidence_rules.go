@@ -50,9 +50,23 @@ func (e *evCtx) memory(g *sampler.GPU) {
 // and not drawing half its power limit or more: a board at its power
 // limit is working whatever GPU-Util says (a mining rig in the corpus,
 // smi-table-4xgtx1070-..., reads 0 % at 100 W of 100 W).
+//
+// When processes are listed, compute processes must hold that much: a
+// desktop's compositor, browser and editor (graphics processes) hold
+// memory on an idle display GPU by design (corpus: smi-q-x-rtx4000sffada-...).
 func idleHolding(g *sampler.GPU) bool {
 	drawing := g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V >= 0.5*g.PowerLimit.V
-	return g.Util.OK && g.Util.V == 0 && g.MemUsed.OK && g.MemUsed.V >= evHeldBytes && !g.MIG && !codecBusy(g) && !drawing
+	held := g.MemUsed.OK && g.MemUsed.V >= evHeldBytes
+	if len(g.Procs) > 0 {
+		compute := 0.0
+		for _, p := range g.Procs {
+			if strings.Contains(p.Type, "C") {
+				compute += p.MemUsed.Or(evHeldBytes) // unknown: count it as holding
+			}
+		}
+		held = held && compute >= evHeldBytes
+	}
+	return g.Util.OK && g.Util.V == 0 && held && !g.MIG && !codecBusy(g) && !drawing
 }
 
 func codecBusy(g *sampler.GPU) bool {

@@ -107,7 +107,8 @@ func (r Result) Markdown() string {
 	b.WriteString("`alarms` counts seeds with any warning or critical finding; `max opens` is the most times one\n")
 	b.WriteString("finding (rule, GPU) opened within a seed (1 = no flapping).\n\n")
 	b.WriteString("The simulator is not the world: these figures check that each rule fires on the pattern it was\n")
-	b.WriteString("written for and stays quiet elsewhere; real recordings are the real test.\n\n")
+	b.WriteString("written for and stays quiet elsewhere; real recordings are the real test.\n")
+	b.WriteString("The accuracy on a public corpus of real outputs is in [corpus-accuracy.md](corpus-accuracy.md).\n\n")
 	cols := r.reportedRules()
 	b.WriteString("| scenario | own rule | alarms | max opens |")
 	for _, c := range cols {

@@ -82,7 +82,7 @@ var (
 	legendRE  = regexp.MustCompile(`^\s+(X|SYS|NODE|PHB|PXB|PIX|NV#|NV\d*|NIC\d+)\s*[=:]`)
 	kernelRE  = regexp.MustCompile(`NVRM:|nvidia-modeset|nvidia-nvlink|nvidia-uvm|\bkernel:|^\s*\[\s*\d+\.\d+\]`)
 	dateRE    = regexp.MustCompile(`^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4}\s*$`)
-	smiErrRE  = regexp.MustCompile(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle))`)
+	smiErrRE  = regexp.MustCompile(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
 )
 
 // splitPaste cuts cleaned lines into sections of known kinds; what is none
