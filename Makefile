@@ -42,6 +42,8 @@ accuracy:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzPaste -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzSections -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 
 bench:

@@ -3,11 +3,27 @@ package importer
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
+
+// maxPictureGPUs bounds the GPUs of one merged node (chosen here: the
+// largest nodes have 8-16 GPUs, an NVL72 rack 72; text claiming hundreds of
+// distinct GPUs is damaged, and each one is copied into every snapshot).
+const maxPictureGPUs = 128
+
+func (pic *picture) warnOnce(format string, args ...any) {
+	w := fmt.Sprintf(format, args...)
+	for _, x := range pic.warn {
+		if x == w {
+			return
+		}
+	}
+	pic.warn = append(pic.warn, w)
+}
 
 // picture is the merged view of every section: the timeline (the longest
 // series, or one snapshot) filled in with what the other sections say.
@@ -49,14 +65,7 @@ func merge(parts []*part, o Options) picture {
 	}
 	date(pic.snaps, timeline, o, &pic)
 	pic.remember(timeline, placeUnknown(pic.snaps))
-	for _, p := range parts {
-		if p == timeline || len(p.snaps) == 0 {
-			continue
-		}
-		for _, s := range p.snaps {
-			pic.fold(p, s)
-		}
-	}
+	pic.apply(pic.gather(parts, timeline))
 	for i := range pic.snaps {
 		pic.snaps[i].Node.Source = string(Pasted)
 		pic.snaps[i].Seq = uint64(i + 1)
@@ -122,7 +131,9 @@ func (pic *picture) remember(p *part, remap map[int]int) {
 		if g, ok := remap[gpu]; ok {
 			gpu = g
 		}
-		pic.at[fieldAt{gpu, k.field}] = pic.loc(p, line)
+		if _, taken := pic.at[fieldAt{gpu, k.field}]; !taken {
+			pic.at[fieldAt{gpu, k.field}] = pic.loc(p, line)
+		}
 	}
 	if len(p.at) == 0 { // a streamed log: only its section is known
 		pic.at[fieldAt{-1, "section:" + p.sec.kind}] = pic.loc(p, 0)
@@ -144,39 +155,90 @@ func (pic *picture) loc(p *part, line int) string {
 	return fmt.Sprintf("%ssection %d (%s) line %d", file, p.no, kind, line)
 }
 
-// fold merges one snapshot of a non-timeline part into every timeline
-// snapshot (events into the last only).
-func (pic *picture) fold(p *part, s sampler.Snapshot) {
-	remap := map[int]int{}
-	last := &pic.snaps[len(pic.snaps)-1]
-	for _, g := range s.GPUs {
-		j := matchGPU(last.GPUs, g)
-		if j < 0 {
-			idx := freeIndex(last.GPUs, g.Index)
-			for i := range pic.snaps {
-				ng := sampler.GPU{Index: idx}
-				pic.snaps[i].GPUs = append(pic.snaps[i].GPUs, ng)
-			}
-			j = len(last.GPUs) - 1
+// gather folds every non-timeline section into one snapshot of facts;
+// slots maps each part's GPU index to its place in it.
+func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map[*part]map[int]int) {
+	var st sampler.Snapshot
+	slots := map[*part]map[int]int{}
+	for _, p := range parts {
+		if p == timeline || len(p.snaps) == 0 {
+			continue
 		}
-		remap[g.Index] = last.GPUs[j].Index
+		m := map[int]int{}
+		for _, s := range p.snaps {
+			for _, g := range s.GPUs {
+				j := matchGPU(st.GPUs, g)
+				switch {
+				case j < 0 && len(st.GPUs) >= maxPictureGPUs:
+					pic.warnOnce("section %d: more than %d GPUs on one node; the rest ignored", p.no, maxPictureGPUs)
+					continue
+				case j < 0:
+					st.GPUs = append(st.GPUs, g)
+					j = len(st.GPUs) - 1
+				default:
+					fillGPU(&st.GPUs[j], &g, true)
+				}
+				m[g.Index] = j
+			}
+			fillString(&st.Node.Driver, s.Node.Driver)
+			fillString(&st.Node.CUDA, s.Node.CUDA)
+			fillString(&st.Node.Hostname, s.Node.Hostname)
+			if st.Topology == nil {
+				st.Topology = s.Topology
+			}
+		}
+		slots[p] = m
+	}
+	return st, slots
+}
+
+// apply fills the timeline with the gathered facts (events into the last
+// snapshot only) and records where they came from.
+func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
+	last := &pic.snaps[len(pic.snaps)-1]
+	final := make([]int, len(st.GPUs))
+	for j := range st.GPUs {
+		sg := &st.GPUs[j]
+		k := matchGPU(last.GPUs, *sg)
+		if k < 0 && len(last.GPUs) >= maxPictureGPUs {
+			final[j] = -1
+			continue
+		}
+		if k < 0 {
+			idx := freeIndex(last.GPUs, sg.Index)
+			for i := range pic.snaps {
+				pic.snaps[i].GPUs = append(pic.snaps[i].GPUs, sampler.GPU{Index: idx})
+			}
+			k = len(last.GPUs) - 1
+		}
+		final[j] = last.GPUs[k].Index
 		for i := range pic.snaps {
-			k := indexOf(pic.snaps[i].GPUs, last.GPUs[j].Index)
-			if k >= 0 {
-				fillGPU(&pic.snaps[i].GPUs[k], &g, i == len(pic.snaps)-1)
+			if x := indexOf(pic.snaps[i].GPUs, final[j]); x >= 0 {
+				fillGPU(&pic.snaps[i].GPUs[x], sg, i == len(pic.snaps)-1)
 			}
 		}
 	}
 	for i := range pic.snaps {
 		n := &pic.snaps[i].Node
-		fillString(&n.Driver, s.Node.Driver)
-		fillString(&n.CUDA, s.Node.CUDA)
-		fillString(&n.Hostname, s.Node.Hostname)
+		fillString(&n.Driver, st.Node.Driver)
+		fillString(&n.CUDA, st.Node.CUDA)
+		fillString(&n.Hostname, st.Node.Hostname)
 		if pic.snaps[i].Topology == nil {
-			pic.snaps[i].Topology = s.Topology
+			pic.snaps[i].Topology = st.Topology
 		}
 	}
-	pic.remember(p, remap)
+	order := make([]*part, 0, len(slots))
+	for p := range slots {
+		order = append(order, p)
+	}
+	sort.Slice(order, func(a, b int) bool { return order[a].no < order[b].no }) // the first section's line wins
+	for _, p := range order {
+		remap := map[int]int{}
+		for gi, j := range slots[p] {
+			remap[gi] = final[j]
+		}
+		pic.remember(p, remap)
+	}
 }
 
 func indexOf(gs []sampler.GPU, idx int) int {

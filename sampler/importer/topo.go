@@ -68,9 +68,9 @@ func parseTopo(sec *section) *part {
 				col++
 			}
 		}
-		rest := f[1+len(devs):]
-		if len(f) < 1+len(devs) {
-			rest = nil
+		var rest []string // the affinity columns, absent on a clipped row
+		if len(f) > 1+len(devs) {
+			rest = f[1+len(devs):]
 		}
 		if len(rest) > 0 && !isNA(rest[0]) {
 			gpus[gi].CPUAffinity = rest[0]
