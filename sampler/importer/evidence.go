@@ -96,6 +96,7 @@ func (p *part) line() string {
 // readSections parses every section of the inputs.
 func readSections(secs []section, o Options) []*part {
 	var parts []*part
+	seen := map[string]bool{}
 	for i := range secs {
 		s := &secs[i]
 		var p *part
@@ -107,7 +108,7 @@ func readSections(secs []section, o Options) []*part {
 		case kindTopo:
 			p = parseTopo(s)
 		case kindKernel:
-			p = parseKernel(s)
+			p = parseKernel(s, seen)
 		case kindSMIError:
 			p = parseSMIErrors(s)
 		case kindStream:

@@ -22,17 +22,18 @@ import (
 // (a table, -q) give it its index.
 
 var (
-	xidRE      = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
+	xidRE = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
 	// initFailRE: the driver could not bring the GPU up; nvidia-smi then
 	// cannot reach it either.
-	initFailRE = regexp.MustCompile(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
-	offBusRE   = regexp.MustCompile(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
-	sxidRE     = regexp.MustCompile(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
-	dmesgTRE   = regexp.MustCompile(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
-	isoStampRE = regexp.MustCompile(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
+	initFailRE  = regexp.MustCompile(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
+	offBusRE    = regexp.MustCompile(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
+	sxidRE      = regexp.MustCompile(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
+	dmesgTRE    = regexp.MustCompile(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
+	bootStampRE = regexp.MustCompile(`\[\s*\d+\.\d+\]`)
+	isoStampRE  = regexp.MustCompile(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
 )
 
-func parseKernel(sec *section) *part {
+func parseKernel(sec *section, seen map[string]bool) *part {
 	p := newPart(sec)
 	byBus := map[string]*sampler.GPU{}
 	var order []string
@@ -48,7 +49,10 @@ func parseKernel(sec *section) *part {
 		order = append(order, k)
 		return g
 	}
-	xids, lost, sxids, initFail := 0, 0, 0, 0
+	xids, lost, sxids, initFail, dups := 0, 0, 0, 0, 0
+	// A bug report copies the same message from /var/log/messages, the
+	// journal and dmesg (sections of their own): seen, shared by the
+	// sections of one input, counts each message once.
 	lastBus := "" // a message split over lines names the GPU first
 	for i, l := range sec.lines {
 		no := sec.first + i
@@ -60,6 +64,14 @@ func parseKernel(sec *section) *part {
 			l = "GPU " + lastBus + " " + l
 		}
 		if m := xidRE.FindStringSubmatch(l); m != nil {
+			// The key is the message with its seconds-since-boot stamp
+			// when the line has one (syslog copies keep it).
+			key := bootStampRE.FindString(l) + l[strings.Index(l, "NVRM:"):]
+			if seen[key] {
+				dups++
+				continue
+			}
+			seen[key] = true
 			code, _ := strconv.ParseUint(m[2], 10, 64)
 			g := gpu(m[1])
 			g.Xids = append(g.Xids, sampler.Xid{Time: at, Code: code})
@@ -93,6 +105,9 @@ func parseKernel(sec *section) *part {
 		}
 	}
 	if len(order) == 0 {
+		if dups > 0 {
+			return p.skip(fmt.Sprintf("%d repeated message(s) counted once (read in an earlier section)", dups))
+		}
 		if sxids > 0 {
 			return p.skip(fmt.Sprintf("%d NVSwitch SXid line(s): switch errors, not tied to one GPU (see NVIDIA's Xid catalogue, SXid section)", sxids))
 		}
@@ -107,6 +122,9 @@ func parseKernel(sec *section) *part {
 	p.note(fmt.Sprintf("%d Xid line(s) on %s", xids, countGPUs(len(order))))
 	if lost > 0 {
 		p.note(fmt.Sprintf("%d fallen-off-the-bus message(s)", lost))
+	}
+	if dups > 0 {
+		p.note(fmt.Sprintf("%d repeated message(s) counted once", dups))
 	}
 	if initFail > 0 {
 		p.note(fmt.Sprintf("%d GPU(s) the driver failed to initialise (RmInitAdapter failed)", initFail))

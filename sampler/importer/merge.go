@@ -10,6 +10,10 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
+// maxSkippedLines: skipped runs of other text listed one by one; beyond,
+// one line counts them (chosen here: a screenful).
+const maxSkippedLines = 8
+
 // maxPictureGPUs bounds the GPUs of one merged node (chosen here: the
 // largest nodes have 8-16 GPUs, an NVL72 rack 72; text claiming hundreds of
 // distinct GPUs is damaged, and each one is copied into every snapshot).
@@ -41,8 +45,14 @@ type picture struct {
 func merge(parts []*part, o Options) picture {
 	var pic picture
 	var timeline *part
+	var skipped []string
 	for _, p := range parts {
-		pic.sections = append(pic.sections, p.line())
+		if p.sec.kind == kindOther {
+			skipped = append(skipped, fmt.Sprintf("%d-%d", p.sec.first, p.sec.first+len(p.sec.lines)-1))
+		}
+		if p.sec.kind != kindOther || len(skipped) <= maxSkippedLines {
+			pic.sections = append(pic.sections, p.line())
+		}
 		for _, w := range p.warn {
 			pic.warn = append(pic.warn, fmt.Sprintf("section %d: %s", p.no, w))
 		}
@@ -53,6 +63,10 @@ func merge(parts []*part, o Options) picture {
 			len(p.snaps) == len(timeline.snaps) && rank(p) > rank(timeline) {
 			timeline = p
 		}
+	}
+	if n := len(skipped) - maxSkippedLines; n > 0 { // a bug report: dozens of other tools' outputs
+		pic.sections = append(pic.sections, fmt.Sprintf("and %d more runs of other text skipped (lines %s ...)",
+			n, strings.Join(skipped[maxSkippedLines:min(len(skipped), maxSkippedLines+5)], ", ")))
 	}
 	if timeline == nil {
 		return pic

@@ -1,6 +1,9 @@
 package importer
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -289,4 +292,43 @@ func readFile(t *testing.T, rel string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// An nvidia-bug-report.log.gz as nvidia-bug-report.sh writes it: sections
+// separated by underscores, the kernel messages from several logs (the
+// same Xid twice), dmesg, then nvidia-smi --query.
+func TestBugReportGzip(t *testing.T) {
+	sep := "____________________________________________\n\n"
+	xid := "NVRM: Xid (PCI:0000:41:00): 48, pid=1234, name=python, An uncorrectable double bit error (DBE) has been detected\n"
+	q := readFile(t, "real/smi-q-h100-590.48.01-nvgpuexporter-capture.txt")
+	bus := tblBusRE.FindString(q)
+	q = strings.Replace(q, bus, "00000000:41:00.0", -1)
+	var b strings.Builder
+	b.WriteString(sep + "Start of NVIDIA bug report log file.  Please include this file, along\nwith a detailed description of your problem, when reporting a graphics\ndriver bug via the NVIDIA Linux forum.\n\n")
+	b.WriteString("nvidia-bug-report.sh Version: 34097148\n\nDate: Tue Jul 14 08:12:53 UTC 2026\nuname: Linux node 6.8.0-45-generic\n\n")
+	for i := 0; i < 12; i++ {
+		b.WriteString(sep + fmt.Sprintf("/proc/other%d\n\nsome unrelated text %d\n\n", i, i))
+	}
+	b.WriteString(sep + "Scanning kernel log files for NVIDIA kernel messages:\n\n  journalctl -b -0:\nJul 14 08:00:00 node kernel: [  100.000001] " + xid)
+	b.WriteString(sep + "dmesg:\n\n[  100.000001] " + xid + "[  101.5] nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver\n\n")
+	b.WriteString(sep + "/usr/bin/nvidia-smi --query\n\n" + q + "\n" + sep + "End of NVIDIA bug report log file.\n")
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(b.String()))
+	w.Close()
+	s, f, err := NewStream(&gz, "nvidia-bug-report.log.gz", Options{Start: fixedStart})
+	if err != nil || f != Pasted {
+		t.Fatalf("format %q, err %v", f, err)
+	}
+	snap, err := s.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.GPUs) != 1 || snap.GPUs[0].Name != "NVIDIA H100 80GB HBM3" || len(snap.GPUs[0].Xids) != 1 {
+		t.Fatalf("read %d GPUs; GPU 0 %q with Xids %v (want the Xid once, on the -q GPU at 41:00)", len(snap.GPUs), snap.GPUs[0].Name, snap.GPUs[0].Xids)
+	}
+	secs := s.(Evidence).Sections()
+	if all := strings.Join(secs, "\n"); len(secs) > 10 || !strings.Contains(all, "repeated message(s) counted once") {
+		t.Errorf("%d section lines, want few, and the dmesg copy of the Xid named as a repeat:\n%s", len(secs), all)
+	}
 }
