@@ -573,7 +573,7 @@ var reportFormats = []string{"text", "markdown", "json", "html"}
 func newReportCmd(stdout io.Writer) *cobra.Command {
 	var format, from, to string
 	cmd := &cobra.Command{
-		Use:   "report FILE (- for standard input)",
+		Use:   "report FILE... (- for standard input)",
 		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
 		Long: `report reads a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
 wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
@@ -586,14 +586,15 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
   gpuscope report run.jsonl --format markdown > benchmark.md
   gpuscope report run.jsonl.gz --format html > run.html
   gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"
-  nvidia-smi -q | gpuscope report -`,
-		Args: cobra.ExactArgs(1),
+  nvidia-smi -q | gpuscope report -
+  gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
 			if err != nil {
 				return err
 			}
-			r, err := report.BuildFile(args[0], opts)
+			r, err := report.BuildFiles(args, opts)
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/importer"
@@ -95,5 +96,32 @@ func BuildFile(path string, opts Options) (*Report, error) {
 		return nil, err // Build's errors name the file
 	}
 	r.Warnings = append(r.Warnings, f.Warnings()...)
+	return r, nil
+}
+
+// BuildFiles reads several files of one node ("report A B C": a table, a
+// topo -m, a dmesg) as one picture and builds its report.
+func BuildFiles(paths []string, opts Options) (*Report, error) {
+	if len(paths) == 1 {
+		return BuildFile(paths[0], opts)
+	}
+	stream, err := importer.OpenAll(paths, importer.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer stream.Close()
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = importer.DisplayName(p)
+	}
+	opts.File, opts.Format = strings.Join(names, " + "), string(importer.Pasted)
+	if ev, ok := stream.(importer.Evidence); ok {
+		opts.Sections, opts.Where = ev.Sections(), ev.Where
+	}
+	r, err := Build(&File{Format: opts.Format, imp: stream, src: io.NopCloser(nil)}, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(r.Warnings, stream.Warnings()...)
 	return r, nil
 }

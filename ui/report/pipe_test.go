@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -75,5 +77,48 @@ func TestBuildFileRecordingThroughFIFO(t *testing.T) {
 	}
 	if r.FindingsFrom != "recording" || findRule(r, diagnose.RuleECCErrors, 0) == nil || r.Range.Samples != 3 {
 		t.Fatalf("from %q, %d samples, findings %+v; want the recording's ecc finding over 3", r.FindingsFrom, r.Range.Samples, r.Findings)
+	}
+}
+
+// report A B C: a table with processes, its node's topology and its kernel
+// log read as one node; the PCIe-only multi-GPU job and the Xid are found,
+// with the lines they rest on.
+func TestBuildFilesOneNode(t *testing.T) {
+	dir := t.TempDir()
+	table := "+-----------------------------------------------------------------------------+\n" +
+		"| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2     |\n" +
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n" +
+		"|===============================+======================+======================|\n" +
+		"|   0  NVIDIA A10          On   | 00000000:17:00.0 Off |                    0 |\n" +
+		"|  0%   60C    P0   140W / 150W |  20000MiB / 23028MiB |     95%      Default |\n" +
+		"|   1  NVIDIA A10          On   | 00000000:65:00.0 Off |                    0 |\n" +
+		"|  0%   61C    P0   141W / 150W |  20000MiB / 23028MiB |     96%      Default |\n" +
+		"| Processes:                                                                  |\n" +
+		"|    0   N/A  N/A      4001      C   python train.py                 19990MiB |\n" +
+		"|    1   N/A  N/A      4002      C   python train.py                 19990MiB |\n"
+	topo := "        GPU0    GPU1    CPU Affinity    NUMA Affinity\nGPU0     X      SYS     0-23    0\nGPU1    SYS      X      24-47   1\n"
+	dmesg := "[ 5.0] NVRM: Xid (PCI:0000:65:00): 31, pid=4002, name=python, Ch 00000008\n"
+	var paths []string
+	for name, body := range map[string]string{"a-table.txt": table, "b-topo.txt": topo, "c-dmesg.txt": dmesg} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	r, err := BuildFiles(paths, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comm, xid := findRule(r, diagnose.RuleCommBound, -1), findRule(r, diagnose.RuleXidError, 1)
+	if len(r.GPUs) != 2 || comm == nil || xid == nil || len(r.Sections) != 3 {
+		t.Fatalf("GPUs %d, findings %+v, sections %v", len(r.GPUs), r.Findings, r.Sections)
+	}
+	if len(xid.Lines) == 0 || !strings.Contains(xid.Lines[0], "c-dmesg.txt") {
+		t.Errorf("Xid finding read from %v, want the dmesg file", xid.Lines)
+	}
+	var md strings.Builder
+	r.Markdown(&md)
+	if !strings.Contains(md.String(), "Read from:") || !strings.Contains(md.String(), "## What was read") {
+		t.Error("markdown lacks the evidence lines or the sections")
 	}
 }
