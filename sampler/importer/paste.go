@@ -67,6 +67,9 @@ func unquote(s string) string {
 	if strings.HasPrefix(s, "> ") || strings.HasPrefix(s, "% ") { // a blockquote; MATLAB's comment
 		s = s[2:]
 	}
+	if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "# +") || strings.HasPrefix(t, "# |") || t == "#" {
+		return strings.TrimPrefix(t, "#")[min(1, len(t)-1):] // a table commented out line by line
+	}
 	if strings.HasPrefix(strings.TrimLeft(s, " "), `\#`) {
 		s = strings.Replace(s, `\#`, "#", 1)
 	}
@@ -278,6 +281,9 @@ func streamRun(ls []string, i int) (Format, int) {
 		return SMIXML, len(ls) - i
 	case strings.HasPrefix(t, "#"):
 		f := detectHashHeader(t)
+		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart[names[0]]) {
+			f = Unknown // a comment that mentions a GPU, not a header
+		}
 		if f == Unknown {
 			return commentedCSV(ls, i)
 		}
@@ -294,6 +300,9 @@ func streamRun(ls []string, i int) (Format, int) {
 	}
 	return Unknown, 0
 }
+
+// headerStart are the first names of dmon, pmon and dcgmi header lines.
+var headerStart = map[string]bool{"gpu": true, "date": true, "time": true, "entity": true, "#entity": true}
 
 // commentedCSV: a --query-gpu log whose every line was commented out with
 // "#" (seen in pasted notebooks).

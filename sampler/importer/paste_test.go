@@ -332,3 +332,36 @@ func TestBugReportGzip(t *testing.T) {
 		t.Errorf("%d section lines, want few, and the dmesg copy of the Xid named as a repeat:\n%s", len(secs), all)
 	}
 }
+
+// Shapes seen in public pastes: a table commented out with "# " in a
+// shell block; a notebook's output indented by four spaces with a laptop's
+// "N/A" power limit, WDDM and C+G processes whose memory is N/A.
+func TestTableVariantsFromPastes(t *testing.T) {
+	commented := "```bash\n# Check the GPU\nnvidia-smi\n# +------------------------------------------+\n" +
+		"# | NVIDIA-SMI 546.30      Driver Version: 546.30       CUDA Version: 12.3     |\n" +
+		"# | GPU  Name                     TCC/WDDM  | Bus-Id        Disp.A | Volatile Uncorr. ECC |\n" +
+		"# |   0  NVIDIA GeForce RTX 3070 ...  WDDM  | 00000000:01:00.0  On |                  N/A |\n# +----------+\n```\n"
+	snaps, ev := readPaste(t, commented)
+	if g := snaps[0].GPUs; len(g) != 1 || g[0].Name != "NVIDIA GeForce RTX 3070" || g[0].BusID != "00000000:01:00.0" {
+		t.Errorf("commented table read as %+v", g)
+	}
+	if strings.Contains(strings.Join(ev.Sections(), "\n"), "dmon") {
+		t.Errorf("a comment mentioning the GPU was taken for a dmon header: %v", ev.Sections())
+	}
+	indented := "    Wed Jan 11 17:54:04 2023\n" +
+		"    +-----------------------------------------------------------------------------+\n" +
+		"    | NVIDIA-SMI 512.78       Driver Version: 512.78       CUDA Version: 11.6     |\n" +
+		"    | GPU  Name            TCC/WDDM | Bus-Id        Disp.A | Volatile Uncorr. ECC |\n" +
+		"    |===============================+======================+======================|\n" +
+		"    |   0  NVIDIA GeForce ... WDDM  | 00000000:01:00.0  On |                  N/A |\n" +
+		"    | N/A   64C    P0    37W /  N/A |   3320MiB /  8192MiB |      1%      Default |\n" +
+		"    +-------------------------------+----------------------+----------------------+\n" +
+		"    | Processes:                                                                  |\n" +
+		"    |    0   N/A  N/A      1144    C+G   ...b3d8bbwe\\HxOutlook.exe       N/A      |\n" +
+		"    |    0       572    C+G   Insufficient Permissions                   N/A      |\n"
+	snaps, _ = readPaste(t, indented)
+	g := snaps[0].GPUs[0]
+	if g.Power.V != 37 || g.PowerLimit.OK || g.Util.V != 1 || len(g.Procs) != 2 || g.Procs[1].PID != 572 || g.Procs[0].MemUsed.OK {
+		t.Errorf("indented table read as %+v", g)
+	}
+}

@@ -22,7 +22,7 @@ var (
 	tblMemRE    = regexp.MustCompile(`(\d+)\s*(MiB|GiB|MB|KiB)\s*/\s*(\d+)\s*(MiB|GiB|MB|KiB)`)
 	tblTempRE   = regexp.MustCompile(`(?:^|\s)(\d+)C(?:\s|$)`)
 	tblPerfRE   = regexp.MustCompile(`(?:^|\s)P(\d{1,2})(?:\s|$)`)
-	tblPowerRE  = regexp.MustCompile(`(\d+(?:\.\d+)?|N/A|ERR!)\s*W?\s*/\s*(\d+(?:\.\d+)?|N/A|ERR!)\s*W`)
+	tblPowerRE  = regexp.MustCompile(`(\d+(?:\.\d+)?|N/A|ERR!)\s*W?\s*/\s*(\d+(?:\.\d+)?W|N/A|ERR!)`)
 	tblFanRE    = regexp.MustCompile(`^\s*(\d+)%`)
 	tblUtilRE   = regexp.MustCompile(`(\d+)%\s+(Default|E\. Process|E\. Thread|Prohibited|N/A)`)
 	tblUtilNARE = regexp.MustCompile(`N/A\s+(Default|E\. Process|E\. Thread|Prohibited)`)
@@ -121,7 +121,7 @@ func readTableGPULine(tg *tableGPU, cells []string, no int) {
 		g.PState = num(m[1])
 	}
 	if m := tblPowerRE.FindStringSubmatch(c0); m != nil {
-		g.Power, g.PowerLimit = num(m[1]), num(m[2])
+		g.Power, g.PowerLimit = num(m[1]), num(strings.TrimSuffix(m[2], "W"))
 		tg.lines["power"], tg.lines["power_limit"] = no, no
 	}
 	if m := tblFanRE.FindStringSubmatch(c0); m != nil {
