@@ -26,9 +26,9 @@ type smiCSV struct {
 	// byPosition: no identity column at all; the index is the row's place
 	// within its tick.
 	byPosition bool
-	good     int
-	firstBad string
-	done     bool
+	good       int
+	firstBad   string
+	done       bool
 }
 
 func newSMICSV(br *bufio.Reader, name string, o Options) (*smiCSV, error) {
