@@ -67,6 +67,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckShape$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzPaste -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzSections -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 
 bench:

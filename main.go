@@ -32,6 +32,7 @@ import (
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
+	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/safe"
@@ -758,7 +759,7 @@ var reportFormats = []string{"text", "markdown", "json", "html"}
 func newReportCmd(stdout io.Writer) *cobra.Command {
 	var format, from, to string
 	cmd := &cobra.Command{
-		Use:   "report FILE",
+		Use:   "report FILE... (- for standard input)",
 		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
 		Long: `report reads a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
 wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
@@ -770,14 +771,16 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 		Example: `  gpuscope report run.jsonl
   gpuscope report run.jsonl --format markdown > benchmark.md
   gpuscope report run.jsonl.gz --format html > run.html
-  gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"`,
-		Args: cobra.ExactArgs(1),
+  gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"
+  nvidia-smi -q | gpuscope report -
+  gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
 			if err != nil {
 				return err
 			}
-			r, err := report.BuildFile(args[0], opts)
+			r, err := report.BuildFiles(args, opts)
 			if err != nil {
 				return err
 			}
@@ -807,6 +810,9 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			opts, err := reportOptions(format, reportFormats[:3], "", "")
 			if err != nil {
 				return err
+			}
+			if args[0] == importer.Stdin && args[1] == importer.Stdin {
+				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
 			base, err := report.BuildFile(args[0], opts)
 			if err != nil {
@@ -922,10 +928,14 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	}
 	m := replay.New(timeline, replay.Options{
 		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
-		NewTracker: func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) },
-		Name:       safe.String(filepath.Base(path)),
+		NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) },
+		Name:       safe.String(filepath.Base(importer.DisplayName(path))),
 		Speed:      f.speed,
 		Warnings:   warnings,
 	})
-	return runProgram(tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()), "replay")
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()}
+	if path == importer.Stdin { // the log came through stdin: keys come from the terminal
+		popts = append(popts, tea.WithInputTTY())
+	}
+	return runProgram(tea.NewProgram(m, popts...), "replay")
 }

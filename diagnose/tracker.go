@@ -48,15 +48,22 @@ func (d *Diagnosis) Span(interval time.Duration) time.Duration {
 // agree. It is not safe for concurrent use.
 type Tracker struct {
 	hist   History
-	engine *Engine
+	engine evaluator
+	fresh  func() evaluator // a new engine: at start and when replay scrubs back
 	views  bool
 	last   *Diagnosis
+}
+
+// evaluator is the hysteresis Engine, or the EvidenceEngine over it.
+type evaluator interface {
+	Evaluate(window []sampler.Snapshot) []Finding
 }
 
 // NewTracker diagnoses over windows of opts.Window (default DefaultWindow),
 // findings only (Push).
 func NewTracker(opts Options) *Tracker {
-	return &Tracker{hist: History{Span: opts.Window}, engine: NewEngine(opts)}
+	fresh := func() evaluator { return NewEngine(opts) }
+	return &Tracker{hist: History{Span: opts.Window}, engine: fresh(), fresh: fresh}
 }
 
 // NewViewTracker also computes the three levels and checklists of every GPU
@@ -64,6 +71,17 @@ func NewTracker(opts Options) *Tracker {
 func NewViewTracker(opts Options) *Tracker {
 	t := NewTracker(opts)
 	t.views = true
+	return t
+}
+
+// NewEvidenceViewTracker is NewViewTracker whose evaluations also carry the
+// evidence findings (evidence.go) of windows without host data: what an
+// imported log can show, with its confidence. For replay, which shows
+// recordings and other tools' logs alike.
+func NewEvidenceViewTracker(opts Options) *Tracker {
+	t := NewViewTracker(opts)
+	t.fresh = func() evaluator { return NewEvidenceEngine(opts) }
+	t.engine = t.fresh()
 	return t
 }
 
@@ -78,7 +96,7 @@ func (t *Tracker) Observe(s sampler.Snapshot) *Diagnosis {
 	window := t.hist.Push(s)
 	if t.last != nil {
 		if s.Time.Before(t.last.At) { // replay scrubbed back: start over
-			t.engine = NewEngine(Options{Window: t.engine.window})
+			t.engine = t.fresh()
 			window = t.hist.restart()
 		} else if s.Time.Sub(t.last.At) < EvalEvery-evalSlack {
 			return t.last

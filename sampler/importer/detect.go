@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -94,13 +95,23 @@ func hashHeaderNames(line string) []string {
 	return names
 }
 
+// queryFieldRE is the shape of a --query-gpu field name: "pcie.link.gen.max",
+// "vgpu_device_capability.mig_timeSlicing", "clocks_event_reasons.active".
+var queryFieldRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
+
 func isSMICSVHeader(cells []string) bool {
-	known := 0
+	known, shaped := 0, 0
 	for _, c := range cells {
 		name, _ := splitHeaderUnit(c)
 		if _, ok := csvColumns[name]; ok {
 			known++
 		}
+		if queryFieldRE.MatchString(name) {
+			shaped++
+		}
 	}
-	return known > 0 && known*2 >= len(cells) // most cells name a query field
+	// Most cells name a field gpuscope reads; or, for a query of the full
+	// field list (200+ columns, most of them vGPU, inforom, ...), several
+	// do and every cell has a field name's shape.
+	return known > 0 && known*2 >= len(cells) || known >= 3 && shaped == len(cells)
 }

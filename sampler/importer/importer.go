@@ -64,7 +64,10 @@ func (o Options) withDefaults(path string) Options {
 	if o.Interval <= 0 {
 		o.Interval = time.Second // nvidia-smi dmon -d and dcgmi dmon -d default
 	}
-	if o.Start.IsZero() && path != "" {
+	if o.Start.IsZero() && path == Stdin {
+		o.Start = time.Now().UTC().Truncate(time.Second) // a pipe has no date: label it when read
+	}
+	if o.Start.IsZero() && path != "" && path != Stdin {
 		if st, err := os.Stat(path); err == nil {
 			o.Start = st.ModTime().UTC().Truncate(time.Second)
 		}
@@ -72,20 +75,21 @@ func (o Options) withDefaults(path string) Options {
 	return o
 }
 
-// Open detects the format of the log at path and returns its snapshots.
+// ForPath fills the defaults that depend on the input's path (the start
+// time of logs without timestamps: the file's modification time).
+func (o Options) ForPath(path string) Options { return o.withDefaults(path) }
+
+// Open detects the format of the log at path ("-": standard input) and
+// returns its snapshots. The input is read once, so pipes work.
 func Open(path string) (Stream, Format, error) { return OpenWith(path, Options{}) }
 
 // OpenWith is Open with options.
 func OpenWith(path string, o Options) (Stream, Format, error) {
-	f, err := os.Open(path)
+	f, err := OpenSource(path, nil)
 	if err != nil {
-		return nil, Unknown, fmt.Errorf("open log: %w", err)
+		return nil, Unknown, err
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, Unknown, fmt.Errorf("%s is a directory: give a recording or a log file", path)
-	}
-	s, format, err := NewStream(f, path, o.withDefaults(path))
+	s, format, err := NewStream(f, DisplayName(path), o.withDefaults(path))
 	if err != nil {
 		f.Close()
 		return nil, format, err
@@ -114,7 +118,15 @@ func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
 		return nil, Unknown, fmt.Errorf("%s: empty file; want one of: %s", name, recognised)
 	}
 	if format == Unknown {
-		return nil, Unknown, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s%s", name, recognised, csvHint(head))
+		ls, err := readText(br, name)
+		if err != nil {
+			return nil, Unknown, err
+		}
+		s, err := newPaste([]textInput{{lines: ls}}, name, o)
+		if err != nil {
+			return nil, Unknown, fmt.Errorf("%w%s", err, csvHint(head))
+		}
+		return s, Pasted, nil
 	}
 	s, err := newParser(format, br, name, o)
 	return s, format, err

@@ -23,9 +23,12 @@ type smiCSV struct {
 	header   string // the header line as read, to skip repeats
 	headerAt int
 	uuids    map[string]int // index by UUID or bus id when there is no index column
-	good     int
-	firstBad string
-	done     bool
+	// byPosition: no identity column at all; the index is the row's place
+	// within its tick.
+	byPosition bool
+	good       int
+	firstBad   string
+	done       bool
 }
 
 func newSMICSV(br *bufio.Reader, name string, o Options) (*smiCSV, error) {
@@ -129,8 +132,13 @@ func (s *smiCSV) setHeader(cells []string, line string) {
 		s.cols[i], s.units[i] = col, unit
 	}
 	if len(unknown) > 0 {
-		s.addOnce("unknown:"+strings.Join(unknown, ","), "line %d: columns gpuscope does not use, ignored: %s",
-			s.in.no, strings.Join(unknown, ", "))
+		shown := unknown
+		more := ""
+		if len(shown) > 8 { // a full-field-list query has 150+: name a few
+			shown, more = shown[:8], fmt.Sprintf(" and %d more", len(unknown)-8)
+		}
+		s.addOnce("unknown:"+strings.Join(unknown, ","), "line %d: %d columns gpuscope does not use, ignored: %s%s",
+			s.in.no, len(unknown), strings.Join(shown, ", "), more)
 	}
 }
 
@@ -199,6 +207,9 @@ func (s *smiCSV) row(cells []string) (sampler.Snapshot, bool, error) {
 	}
 	s.identify(&g, &r)
 	done, ready := s.k.start(r)
+	if s.byPosition {
+		g.Index = len(s.k.cur) // the row's place in its tick
+	}
 	if driver != "" {
 		s.k.nodeTmpl.Driver = driver
 	}
@@ -224,12 +235,16 @@ func (s *smiCSV) identify(g *sampler.GPU, r *row) {
 		}
 		g.Index, r.key, r.index = n, id, n
 	default:
-		// No identity at all: each row (or each timestamp) is one GPU 0.
-		g.Index = 0
+		// No identity column: GPUs are told apart by their position
+		// within a tick. A tick is the rows of one timestamp; without
+		// timestamps, the rows until a GPU name repeats (so GPUs of one
+		// model and no timestamps read as one GPU: warned).
+		s.byPosition = true
 		if !r.hasT {
-			r.key = "0"
+			r.key = "name:" + g.Name
 		}
-		s.addOnce("noid", "the log has no index, uuid or pci.bus_id column; every row is read as GPU 0")
+		s.addOnce("noid", "the log has no index, uuid or pci.bus_id column; GPUs are told apart by their "+
+			"position within each tick (the rows of one timestamp, or until a GPU name repeats)")
 	}
 }
 

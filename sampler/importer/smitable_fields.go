@@ -16,6 +16,7 @@ type dmonColumn struct {
 var dmonColumns = map[string]dmonColumn{
 	"pwr":   {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }},
 	"gtemp": {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }},
+	"temp":  {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }}, // dmon before driver 410
 	// dmon's "sm" is NVML's GPU utilisation (the same number as
 	// utilization.gpu), not GPM SM activity.
 	"sm":    {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Util }},

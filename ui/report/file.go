@@ -2,6 +2,8 @@ package report
 
 import (
 	"encoding/json"
+	"io"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/importer"
@@ -15,24 +17,34 @@ type File struct {
 	Format string
 	rec    *record.Reader
 	imp    importer.Stream
+	src    io.Closer
 }
 
-// OpenFile detects the format of path and opens it for streaming.
+// OpenFile detects the format of path ("-": standard input) and opens it
+// for streaming. The input is read once, from a peeked prefix, so a pipe,
+// /dev/stdin or a shell's <(...) works like a file.
 func OpenFile(path string) (*File, error) {
-	stream, format, err := importer.Open(path)
+	src, err := importer.OpenSource(path, nil)
 	if err != nil {
 		return nil, err
 	}
+	name := importer.DisplayName(path)
+	br, format := importer.Sniff(src)
 	if format != importer.Gpuscope {
-		return &File{Format: string(format), imp: stream}, nil
+		// The importer reads recordings too, but drops their findings.
+		stream, format, err := importer.NewStream(br, name, importer.Options{}.ForPath(path))
+		if err != nil {
+			src.Close()
+			return nil, err
+		}
+		return &File{Format: string(format), imp: stream, src: src}, nil
 	}
-	// The importer reads recordings too, but drops their findings.
-	stream.Close()
-	r, err := record.Open(path)
+	r, err := record.NewReader(br, name, record.Options{})
 	if err != nil {
+		src.Close()
 		return nil, err
 	}
-	return &File{Format: string(format), rec: r}, nil
+	return &File{Format: string(format), rec: r, src: src}, nil
 }
 
 // Next implements Source.
@@ -56,10 +68,16 @@ func (f *File) Warnings() []string {
 
 // Close releases the file.
 func (f *File) Close() error {
+	var err error
 	if f.rec != nil {
-		return f.rec.Close()
+		err = f.rec.Close()
+	} else {
+		err = f.imp.Close()
 	}
-	return f.imp.Close()
+	if cerr := f.src.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // BuildFile opens path, builds its report and adds the reader's warnings.
@@ -69,11 +87,41 @@ func BuildFile(path string, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer f.Close()
-	opts.File, opts.Format = path, f.Format
+	opts.File, opts.Format = importer.DisplayName(path), f.Format
+	if ev, ok := f.imp.(importer.Evidence); ok {
+		opts.Sections, opts.Where = ev.Sections(), ev.Where
+	}
 	r, err := Build(f, opts)
 	if err != nil {
 		return nil, err // Build's errors name the file
 	}
 	r.Warnings = append(r.Warnings, f.Warnings()...)
+	return r, nil
+}
+
+// BuildFiles reads several files of one node ("report A B C": a table, a
+// topo -m, a dmesg) as one picture and builds its report.
+func BuildFiles(paths []string, opts Options) (*Report, error) {
+	if len(paths) == 1 {
+		return BuildFile(paths[0], opts)
+	}
+	stream, err := importer.OpenAll(paths, importer.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer stream.Close()
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = importer.DisplayName(p)
+	}
+	opts.File, opts.Format = strings.Join(names, " + "), string(importer.Pasted)
+	if ev, ok := stream.(importer.Evidence); ok {
+		opts.Sections, opts.Where = ev.Sections(), ev.Where
+	}
+	r, err := Build(&File{Format: opts.Format, imp: stream, src: io.NopCloser(nil)}, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(r.Warnings, stream.Warnings()...)
 	return r, nil
 }

@@ -38,6 +38,9 @@ type Finding struct {
 	// time from first to last sighting.
 	Episodes    int     `json:"episodes"`
 	OpenSeconds float64 `json:"open_seconds"`
+	// Lines are the input lines the finding rests on ("section 2
+	// (nvidia-smi table) line 14"), where the input says (pasted text).
+	Lines []string `json:"lines,omitempty"`
 }
 
 type findingKey struct {
@@ -127,7 +130,14 @@ func (t *findingTracker) sorted() []Finding {
 		}
 		out = append(out, tf.f)
 	}
-	sort.Slice(out, func(i, j int) bool {
+	sortFindings(out)
+	return out
+}
+
+// sortFindings orders worst first, then longest open, then in the
+// canonical rule order.
+func sortFindings(out []Finding) {
+	sort.SliceStable(out, func(i, j int) bool {
 		a, b := &out[i], &out[j]
 		if a.Severity != b.Severity {
 			return a.Severity > b.Severity
@@ -143,7 +153,6 @@ func (t *findingTracker) sorted() []Finding {
 		}
 		return a.PID < b.PID
 	})
-	return out
 }
 
 func ruleOrder(id string) int {
@@ -247,14 +256,16 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 
 // finish evaluates the last snapshot if the stride skipped it, so that
 // last_seen reaches the end of the range.
-func (s *findingSource) finish() ([]Finding, string) {
+func (s *findingSource) finish(where func(int, string) string) ([]Finding, string) {
 	if s.recorded {
 		return s.tracker.sorted(), "recording"
 	}
 	if !s.evaluated && len(s.window) > 0 {
 		s.evaluate(s.window[len(s.window)-1].Time)
 	}
-	return s.tracker.sorted(), "recomputed"
+	out := addEvidence(s.tracker.sorted(), s.window, where)
+	sortFindings(out)
+	return out, "recomputed"
 }
 
 func (s *findingSource) warnings() []string {

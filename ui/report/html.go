@@ -96,12 +96,13 @@ var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 </table>
 {{range .R.Absent}}<p class="note">{{.}}</p>
 {{end}}{{range .R.Warnings}}<p class="note">warning: {{.}}</p>
+{{end}}{{range .R.Sections}}<p class="note">{{.}}</p>
 {{end}}
 <h2>Findings</h2>
 <p class="note">{{.From}}</p>
 {{if .Findings}}<table>
 <tr><th>severity</th><th>rule</th><th>where</th><th>PID</th><th>first seen</th><th>last seen</th><th>open</th><th>evidence</th><th>first thing to try</th></tr>
-{{range .Findings}}<tr><td class="{{.Severity}}">{{.Severity}}</td><td><code>{{.Rule}}</code><br>{{.Title}}</td><td>{{.Where}}</td><td>{{.PIDText}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.Open}}</td><td>{{.Evidence}}</td><td>{{.Hint}}</td></tr>
+{{range .Findings}}<tr><td class="{{.Severity}}">{{.Severity}}</td><td><code>{{.Rule}}</code><br>{{.Title}}</td><td>{{.Where}}</td><td>{{.PIDText}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.Open}}</td><td>{{.Evidence}}{{with .Estimated}}<br><i>{{.}}</i>{{end}}{{range .Lines}}<br><small>read from {{.}}</small>{{end}}</td><td>{{.Hint}}</td></tr>
 {{end}}</table>{{else}}<p>None.</p>{{end}}
 <h2>GPUs</h2>
 {{range .GPUs}}<h3>GPU {{.Index}} {{.Name}} ({{.Samples}} samples){{if .Lost}} — lost{{end}}</h3>

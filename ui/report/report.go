@@ -36,6 +36,11 @@ type Options struct {
 	// Warnings are the reader's (a torn last line, skipped rows); they are
 	// carried into the report.
 	Warnings []string
+	// Sections say what each section of pasted text was read as; Where
+	// locates a GPU's reading in the input (both from importer.Evidence;
+	// nil for other inputs).
+	Sections []string
+	Where    func(gpu int, field string) string
 	// DiagnoseEvery is how often, in log time, the diagnosis runs when the
 	// findings are recomputed (zero: defaultDiagnoseEvery).
 	DiagnoseEvery time.Duration
@@ -52,6 +57,9 @@ type Report struct {
 	// FindingsFrom is "recording" (the findings stored with each snapshot)
 	// or "recomputed" (the diagnosis run over the snapshots here).
 	FindingsFrom string `json:"findings_from"`
+	// Sections say, one line each, what every section of pasted text was
+	// read as or why it was skipped.
+	Sections []string `json:"sections,omitempty"`
 	// Absent says what the input lacks and what therefore cannot be judged.
 	Absent   []string `json:"absent,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -250,7 +258,8 @@ func (b *builder) finish() *Report {
 	for _, m := range order {
 		r.Environment.GPUModels = append(r.Environment.GPUModels, fmt.Sprintf("%d× %s", models[m], m))
 	}
-	r.Findings, r.FindingsFrom = b.findings.finish()
+	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
+	r.Sections = b.opts.Sections
 	r.Warnings = append(r.Warnings, b.findings.warnings()...)
 	r.Absent = absent(r)
 	return r

@@ -208,7 +208,7 @@ func TestUnreadableRecordedFindingsWarn(t *testing.T) {
 	if err := fs.add(s, []byte(`{"not":"a list"}`)); err != nil {
 		t.Fatal(err)
 	}
-	got, from := fs.finish()
+	got, from := fs.finish(nil)
 	if len(got) != 0 || from != "recording" || len(fs.warnings()) != 1 {
 		t.Errorf("findings %v from %s, warnings %q", got, from, fs.warnings())
 	}

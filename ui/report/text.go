@@ -27,6 +27,9 @@ func (r *Report) Text(w io.Writer) error {
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning    %s\n", wn)
 	}
+	for _, s := range r.Sections {
+		fmt.Fprintf(&b, "read       %s\n", s)
+	}
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
 		fmt.Fprintf(&b, "\nGPU %d  %s  (%d samples)", g.Index, orNA(g.Name), g.Samples)
@@ -57,6 +60,9 @@ func (r *Report) Text(w io.Writer) error {
 		}
 		if f.Hint != "" {
 			fmt.Fprintf(&b, "    try: %s\n", f.Hint)
+		}
+		for _, l := range f.Lines {
+			fmt.Fprintf(&b, "    read from: %s\n", l)
 		}
 	}
 	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
@@ -115,7 +121,19 @@ func (r *Report) Markdown(w io.Writer) error {
 			if f.Hint != "" {
 				fmt.Fprintf(&b, " — %s", md(f.Hint))
 			}
+			if f.Estimated != "" {
+				fmt.Fprintf(&b, " (%s)", md(f.Estimated))
+			}
+			if len(f.Lines) > 0 {
+				fmt.Fprintf(&b, " Read from: %s.", md(strings.Join(f.Lines, "; ")))
+			}
 			b.WriteString("\n")
+		}
+	}
+	if len(r.Sections) > 0 {
+		b.WriteString("\n## What was read\n\n")
+		for _, s := range r.Sections {
+			fmt.Fprintf(&b, "- %s\n", md(s))
 		}
 	}
 	if len(r.Absent)+len(r.Warnings) > 0 {

@@ -1,0 +1,223 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// The evidence path: what one snapshot (a pasted nvidia-smi table, -q) or a
+// short series (a few dmon / --query-gpu rows) can prove, with the
+// confidence that much data gives. The live rules need a window and
+// hysteresis; a paste has neither, so these are separate pure functions
+// over the same snapshots, using the same rule ids.
+
+// Use names one reading a finding rests on, so a report can point at the
+// input line it came from.
+type Use struct {
+	GPU   int    `json:"gpu"`
+	Field string `json:"field"` // snapshot JSON name: "mem_used", "util", "xids" ...
+}
+
+// EvidenceFinding is a finding with the readings behind it.
+type EvidenceFinding struct {
+	Finding
+	Uses []Use `json:"uses,omitempty"`
+}
+
+// Thresholds of the one-snapshot rules.
+const (
+	// evMemFull: memory this full leaves no headroom for a larger batch or
+	// fragmentation (seed 002 §6.1: "显存占满"); the live rule's level.
+	evMemFull = 95.0
+	// evHeldBytes: memory held at 0 % that is more than a desktop's or a
+	// CUDA context's few hundred MiB (chosen here: 1 GiB).
+	evHeldBytes = 1 << 30
+	// evBusyUtil: a GPU this busy is under load (PCIe Gen1 on an idle GPU is
+	// power saving: NVIDIA's nvidia-smi documentation, "PCIe Generation").
+	evBusyUtil = 50.0
+	// evSpinUtil / evSpinPower: GPU-Util at the top while the board draws at
+	// most this share of its power limit. An idle data-centre GPU draws
+	// ~10-20 % of its limit and dense kernels 60-100 % (the corpus tables in
+	// sampler/importer/testdata/real show both); a third separates them.
+	evSpinUtil  = 95.0
+	evSpinPower = 0.33
+	// evSeriesMin is the fewest samples a series rule judges; evConfirm is
+	// the length that would confirm it (the live rules' 60 s sustain).
+	evSeriesMin = 3
+	evConfirm   = 60 * time.Second
+)
+
+// Evidence judges snapshots without a window: the last snapshot for the
+// facts one instant proves, every snapshot for events (Xids), and the series
+// for patterns when it has at least evSeriesMin samples. Findings are
+// ranked worst first. It keeps no state.
+func Evidence(snaps []sampler.Snapshot) []EvidenceFinding {
+	if len(snaps) == 0 {
+		return nil
+	}
+	e := &evCtx{snaps: snaps, last: &snaps[len(snaps)-1]}
+	for i := range e.last.GPUs {
+		g := &e.last.GPUs[i]
+		e.health(g)
+		e.memory(g)
+		e.busy(g)
+	}
+	e.multiGPU()
+	if len(snaps) >= evSeriesMin {
+		e.series()
+	}
+	sort.SliceStable(e.out, func(i, j int) bool {
+		a, b := &e.out[i], &e.out[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		return a.GPU < b.GPU
+	})
+	return e.out
+}
+
+type evCtx struct {
+	snaps []sampler.Snapshot
+	last  *sampler.Snapshot
+	out   []EvidenceFinding
+}
+
+func (e *evCtx) add(rule string, sev Severity, gpu int, title, ev, hint, conf string, uses ...Use) {
+	e.out = append(e.out, EvidenceFinding{
+		Finding: Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title, Evidence: ev, Hint: hint,
+			Estimated: conf, Since: e.snaps[0].Time, LastSeen: e.last.Time},
+		Uses: uses,
+	})
+}
+
+// oneShot says how much one instant proves.
+func (e *evCtx) oneShot(what string) string {
+	if len(e.snaps) == 1 {
+		return "one snapshot at " + e.last.Time.UTC().Format("15:04:05") + "; " + what
+	}
+	return fmt.Sprintf("the last of %d snapshots; %s", len(e.snaps), what)
+}
+
+// health: lost GPUs, Xids (with the catalogue), ECC and row remapping.
+func (e *evCtx) health(g *sampler.GPU) {
+	var codes []uint64
+	hw := false
+	for i := range e.snaps {
+		if x := gpuIn(&e.snaps[i], g.Index); x != nil {
+			for _, xe := range x.Xids {
+				codes = append(codes, xe.Code)
+				if info, ok := LookupXid(xe.Code); ok && info.Hardware {
+					hw = true
+				}
+			}
+		}
+	}
+	at := ""
+	if g.BusID != "" {
+		at = " (PCI " + g.BusID + ")"
+	}
+	switch {
+	case g.Lost:
+		e.add(RuleXidError, Critical, g.Index, fmt.Sprintf("GPU %d%s is lost: the driver cannot reach it", g.Index, at),
+			"the input reports it fallen off the bus, failed to initialise or unreachable"+xidList(codes), xidHint(79, codes), "",
+			Use{g.Index, "lost"}, Use{g.Index, "xids"})
+	case len(codes) > 0:
+		sev := Warning
+		if hw {
+			sev = Critical
+		}
+		e.add(RuleXidError, sev, g.Index, fmt.Sprintf("GPU %d%s reported %d Xid error(s)", g.Index, at, len(codes)),
+			strings.TrimPrefix(xidList(codes), "; "), xidHint(codes[len(codes)-1], codes), "", Use{g.Index, "xids"})
+	}
+	dbe := g.ECCUncorrected.OK && g.ECCUncorrected.V > 0
+	switch {
+	case dbe || g.RemapFailed:
+		ev := ""
+		if dbe {
+			ev = fmt.Sprintf("volatile uncorrectable ECC errors: %.0f", g.ECCUncorrected.V)
+		}
+		if g.RemapFailed {
+			ev = joinNonEmpty(ev, "row remapping failed")
+		}
+		e.add(RuleECCErrors, Critical, g.Index, fmt.Sprintf("GPU %d uncorrectable memory errors", g.Index), ev, hintECC, "",
+			Use{g.Index, "ecc_uncorrected"}, Use{g.Index, "remap_failed"})
+	case g.RemapPending:
+		e.add(RuleECCErrors, Warning, g.Index, fmt.Sprintf("GPU %d memory row remap (or page retirement) pending", g.Index),
+			"pending: takes effect at the next GPU reset", hintECCPending, "", Use{g.Index, "remap_pending"})
+	}
+}
+
+// xidList names up to five codes with their catalogue meaning.
+func xidList(codes []uint64) string {
+	if len(codes) == 0 {
+		return ""
+	}
+	count := map[uint64]int{}
+	var order []uint64
+	for _, c := range codes {
+		if count[c] == 0 {
+			order = append(order, c)
+		}
+		count[c]++
+	}
+	var parts []string
+	for i, c := range order {
+		if i == 5 { // chosen here: five codes make the point
+			parts = append(parts, fmt.Sprintf("+%d more codes", len(order)-5))
+			break
+		}
+		s := describeXid(c)
+		if count[c] > 1 {
+			s += fmt.Sprintf(" ×%d", count[c])
+		}
+		parts = append(parts, s)
+	}
+	return "; " + strings.Join(parts, ", ")
+}
+
+// xidHint is the catalogue's action for the most telling code.
+func xidHint(code uint64, codes []uint64) string {
+	for _, c := range codes { // a hardware code outranks the latest
+		if info, ok := LookupXid(c); ok && info.Hardware {
+			code = c
+			break
+		}
+	}
+	if info, ok := LookupXid(code); ok {
+		return fmt.Sprintf("Xid %d: %s (NVIDIA Xid catalogue, %s)", code, info.Action, XidURL)
+	}
+	return "Look the code up in NVIDIA's Xid catalogue (" + XidURL + "); collect nvidia-bug-report.sh if it repeats"
+}
+
+// EvidenceEngine is the live Engine plus the evidence path, for replaying
+// imported logs: a pasted snapshot or a short series gets the findings the
+// evidence proves, which the live rules (sustained windows) cannot give.
+// Snapshots with host data (gpuscope recordings) get the live rules only.
+type EvidenceEngine struct{ e *Engine }
+
+// NewEvidenceEngine returns an EvidenceEngine over NewEngine(o).
+func NewEvidenceEngine(o Options) *EvidenceEngine { return &EvidenceEngine{NewEngine(o)} }
+
+// Evaluate returns the live findings plus the evidence findings for a
+// rule and GPU the live rules did not report.
+func (x *EvidenceEngine) Evaluate(window []sampler.Snapshot) []Finding {
+	out := x.e.Evaluate(window)
+	if len(window) == 0 || window[len(window)-1].Host != nil {
+		return out
+	}
+	for _, ef := range Evidence(window) {
+		dup := false
+		for i := range out {
+			dup = dup || out[i].Rule == ef.Rule && out[i].GPU == ef.GPU
+		}
+		if !dup {
+			out = append(out, ef.Finding)
+		}
+	}
+	Rank(out)
+	return out
+}

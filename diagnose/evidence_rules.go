@@ -1,0 +1,240 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+const (
+	hintSpin = "GPU-Util counts time a kernel ran, not work done (seed 000 §1): at this power the kernels are " +
+		"spinning or use a few SMs. Check that the job advances (step counter, loss); py-spy dump --pid <PID> " +
+		"shows where the host waits; in a multi-GPU job NCCL_DEBUG=INFO and a stack dump of every rank find a hung collective"
+	hintSwing = "Tell input from sync apart: while GPU-Util dips, is a DataLoader worker at 100 % CPU " +
+		"(top -H -p <PID>; gpuscope live shows it) — then input (seed 000 §3.1 §4.1) — or only the main thread " +
+		"— then a host sync (.item(), logging) (seed 000 §2.4 §4.5); one profiled step (torch.profiler or " +
+		"nsys profile --trace=cuda,osrt) shows which"
+	hintIdleSnapshot = "Check whether the GPU stays idle: nvidia-smi dmon -s um -c 30 (30 s); if it does, the job " +
+		"holds more GPUs than it uses (CUDA_VISIBLE_DEVICES) or an idle process keeps its memory (seed 002 §6.1 §8.1)"
+)
+
+// memory: nearly full memory; memory held while the GPU is idle.
+func (e *evCtx) memory(g *sampler.GPU) {
+	if g.MemUsed.OK && g.MemTotal.OK && g.MemTotal.V > 0 {
+		if pct := 100 * g.MemUsed.V / g.MemTotal.V; pct >= evMemFull {
+			e.add(RuleMemoryPressure, Warning, g.Index, fmt.Sprintf("GPU %d memory %.0f %% full", g.Index, pct),
+				fmt.Sprintf("%s of %s used", gib(g.MemUsed.V), gib(g.MemTotal.V)), hintMemPressure,
+				e.oneShot("memory use changes slowly, so one reading is fair evidence"),
+				Use{g.Index, "mem_used"})
+		}
+	}
+	if len(e.snaps) >= evSeriesMin || !idleHolding(g) {
+		return // a series is judged by series(), which sees every sample
+	}
+	ev := fmt.Sprintf("GPU-Util 0 %% while %s of memory is held", gib(g.MemUsed.V))
+	if n := len(g.Procs); n > 0 {
+		ev += fmt.Sprintf(" by %d process(es)", n)
+	}
+	if busy := busyOthers(e.last, g.Index); busy != "" {
+		ev += "; " + busy + " busy at the same time"
+	}
+	e.add(RuleMemoryIdleHeld, Info, g.Index, fmt.Sprintf("GPU %d idle while holding %s", g.Index, gib(g.MemUsed.V)),
+		ev, hintIdleSnapshot, e.oneShot("GPU-Util covers the last sample period only (1/6 s to 1 s): a pause "+
+			"between steps also reads 0 %; 30 s of dmon would confirm"), Use{g.Index, "util"}, Use{g.Index, "mem_used"})
+}
+
+// idleHolding: 0 % GPU-Util with more than evHeldBytes of memory, not an
+// encoder/decoder load (NVENC/NVDEC work leaves GPU-Util at 0), not MIG,
+// and not drawing half its power limit or more: a board at its power
+// limit is working whatever GPU-Util says (a mining rig in the corpus,
+// smi-table-4xgtx1070-..., reads 0 % at 100 W of 100 W).
+//
+// When processes are listed, compute processes must hold that much: a
+// desktop's compositor, browser and editor (graphics processes) hold
+// memory on an idle display GPU by design (corpus: smi-q-x-rtx4000sffada-...).
+func idleHolding(g *sampler.GPU) bool {
+	drawing := g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V >= 0.5*g.PowerLimit.V
+	held := g.MemUsed.OK && g.MemUsed.V >= evHeldBytes
+	if len(g.Procs) > 0 {
+		compute := 0.0
+		for _, p := range g.Procs {
+			if strings.Contains(p.Type, "C") {
+				compute += p.MemUsed.Or(evHeldBytes) // unknown: count it as holding
+			}
+		}
+		held = held && compute >= evHeldBytes
+	}
+	return g.Util.OK && g.Util.V == 0 && held && !g.MIG && !codecBusy(g) && !drawing
+}
+
+func codecBusy(g *sampler.GPU) bool {
+	return g.EncUtil.OK && g.EncUtil.V > 0 || g.DecUtil.OK && g.DecUtil.V > 0
+}
+
+// busyOthers lists the other GPUs above evBusyUtil ("GPU 0, 1").
+func busyOthers(s *sampler.Snapshot, self int) string {
+	var ids []string
+	for i := range s.GPUs {
+		o := &s.GPUs[i]
+		if o.Index != self && o.Util.OK && o.Util.V >= evBusyUtil {
+			ids = append(ids, fmt.Sprint(o.Index))
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return "GPU " + strings.Join(ids, ", ")
+}
+
+// busy: what a loaded GPU's snapshot proves — clocks held down now, a link
+// trained below its capability, 100 % GPU-Util at a small share of power.
+func (e *evCtx) busy(g *sampler.GPU) {
+	ce := g.ClockEvents
+	switch {
+	case ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockSwThermal):
+		sev, hint := Warning, hintThermal
+		if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal) {
+			sev, hint = Critical, hintThermalHW
+		}
+		e.add(RuleThermalThrottle, sev, g.Index, fmt.Sprintf("GPU %d clocks held down now: %s", g.Index,
+			strings.Join(ce.Names(), ", ")), "clock event reasons active at this instant"+tempNote(g), hint,
+			e.oneShot("an active reason is a fact of that instant; how long it lasts needs a series"), Use{g.Index, "clock_events"})
+	case ce.Has(sampler.ClockSwPowerCap|sampler.ClockHwPowerBrake) && (g.Util.OK && g.Util.V > 0 || !g.Util.OK):
+		e.add(RulePowerCapped, Warning, g.Index, fmt.Sprintf("GPU %d clocks held down by the power limit now", g.Index),
+			"clock event reasons active: "+strings.Join(ce.Names(), ", ")+powerNote(g), hintPowerCap,
+			e.oneShot("an active reason is a fact of that instant; how long it lasts needs a series"), Use{g.Index, "clock_events"})
+	}
+	if !g.Util.OK || g.Util.V < evBusyUtil || g.MIG {
+		return // idle: a slow link is power saving; MIG: no device GPU-Util
+	}
+	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeGen.V < g.PCIeGenMax.V ||
+		g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.PCIeWidth.V < g.PCIeWidthMax.V {
+		e.add(RulePCIeLinkDegraded, Warning, g.Index, fmt.Sprintf("GPU %d PCIe link below its capability while busy", g.Index),
+			fmt.Sprintf("Gen %s x%s of Gen %s x%s at %.0f %% GPU-Util", m0(g.PCIeGen), m0(g.PCIeWidth), m0(g.PCIeGenMax),
+				m0(g.PCIeWidthMax), g.Util.V), hintPCIeLink,
+			e.oneShot("the link retrains only on reset, so one busy reading is fair evidence; Max is the GPU's, a host slot may allow less"),
+			Use{g.Index, "pcie_gen"}, Use{g.Index, "util"})
+	}
+	if g.Util.V >= evSpinUtil && g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V <= evSpinPower*g.PowerLimit.V {
+		ev := fmt.Sprintf("GPU-Util %.0f %% at %.0f W of a %.0f W limit (%.0f %%)", g.Util.V, g.Power.V, g.PowerLimit.V,
+			100*g.Power.V/g.PowerLimit.V)
+		if n := e.spinning(); n > 1 {
+			ev += fmt.Sprintf("; %d GPUs look the same: in a multi-GPU job, often a collective waiting on a rank", n)
+		}
+		e.add(RuleLaunchBound, Warning, g.Index, fmt.Sprintf("GPU %d at 100 %% GPU-Util but drawing little power", g.Index),
+			ev, hintSpin, e.oneShot("a series (nvidia-smi dmon -s pu -c 30) would show whether it persists"),
+			Use{g.Index, "util"}, Use{g.Index, "power"})
+	}
+}
+
+// spinning counts the GPUs of the last snapshot in the 100 %-at-low-power state.
+func (e *evCtx) spinning() int {
+	n := 0
+	for i := range e.last.GPUs {
+		g := &e.last.GPUs[i]
+		if g.Util.OK && g.Util.V >= evSpinUtil && g.Power.OK && g.PowerLimit.OK && g.Power.V <= evSpinPower*g.PowerLimit.V {
+			n++
+		}
+	}
+	return n
+}
+
+func tempNote(g *sampler.GPU) string {
+	if g.Temp.OK {
+		return fmt.Sprintf("; %.0f °C", g.Temp.V)
+	}
+	return ""
+}
+
+func powerNote(g *sampler.GPU) string {
+	if g.Power.OK && g.PowerLimit.OK {
+		return fmt.Sprintf("; %.0f W of %.0f W", g.Power.V, g.PowerLimit.V)
+	}
+	return ""
+}
+
+func m0(m sampler.Metric) string {
+	if !m.OK {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f", m.V)
+}
+
+func gib(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
+
+// multiGPU: one job on several GPUs whose links are PCIe (PIX/PXB/PHB/
+// NODE/SYS) with no NVLink. A job is told by a PID on several GPUs, or by
+// the same process name on several (torchrun ranks).
+func (e *evCtx) multiGPU() {
+	t := e.last.Topology
+	if t == nil {
+		return
+	}
+	jobs := map[string][]int{}
+	for i := range e.last.GPUs {
+		g := &e.last.GPUs[i]
+		seen := map[string]bool{}
+		for _, p := range g.Procs {
+			key := fmt.Sprint("pid ", p.PID)
+			if p.Host != nil && p.Host.Name != "" {
+				key = p.Host.Name
+			}
+			if !seen[key] && strings.Contains(p.Type, "C") {
+				seen[key] = true
+				jobs[key] = append(jobs[key], g.Index)
+			}
+		}
+	}
+	keys := make([]string, 0, len(jobs))
+	for k := range jobs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		gpus := jobs[k]
+		if len(gpus) < 2 {
+			continue
+		}
+		links, nv := pairLinks(t, gpus)
+		if nv || links == "" {
+			continue
+		}
+		uses := make([]Use, 0, len(gpus))
+		for _, i := range gpus {
+			uses = append(uses, Use{i, "topology"}, Use{i, "procs"})
+		}
+		e.add(RuleCommBound, Info, -1, fmt.Sprintf("One job (%s) spans GPUs %s connected over PCIe, no NVLink", k, joinInts(gpus)),
+			"links: "+links, hintCommPCIe,
+			"topology and process list only: the links are a fact; whether communication is the bottleneck needs a series "+
+				"(nvidia-smi dmon -s t shows rxpci/txpci while the job runs)", uses...)
+	}
+}
+
+// pairLinks lists the links between every pair of gpus; nv reports any NVLink.
+func pairLinks(t *sampler.Topology, gpus []int) (string, bool) {
+	var parts []string
+	for a := 0; a < len(gpus); a++ {
+		for b := a + 1; b < len(gpus); b++ {
+			i, j := gpus[a], gpus[b]
+			if i >= len(t.Links) || j >= len(t.Links[i]) || t.Links[i][j] == "" {
+				return "", false
+			}
+			l := t.Links[i][j]
+			if strings.HasPrefix(l, "NV") {
+				return "", true
+			}
+			parts = append(parts, fmt.Sprintf("GPU%d-GPU%d %s", i, j, l))
+		}
+	}
+	return strings.Join(parts, ", "), false
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
+}

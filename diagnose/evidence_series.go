@@ -1,0 +1,107 @@
+package diagnose
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Series thresholds: GPU-Util at or below evLow is a gap, at or above
+// evHigh a burst; a swing needs both on at least evSwingShare of the
+// samples (chosen here: a fifth each, so a steady load with one odd reading
+// stays silent). Seed 000 §3.1: GPU-Util swinging between low and high is
+// periodic waiting on input or on sync.
+const (
+	evLow        = 10.0
+	evHigh       = 60.0
+	evSwingShare = 0.2
+)
+
+// series judges patterns over a short series (≥ evSeriesMin samples).
+func (e *evCtx) series() {
+	span := e.last.Time.Sub(e.snaps[0].Time)
+	conf := e.seriesConfidence(span)
+	for i := range e.last.GPUs {
+		g := &e.last.GPUs[i]
+		var util []float64
+		held, heldMin := true, 0.0
+		for j := range e.snaps {
+			x := gpuIn(&e.snaps[j], g.Index)
+			if x == nil {
+				continue
+			}
+			if x.Util.OK {
+				util = append(util, x.Util.V)
+			}
+			if !idleHolding(x) {
+				held = false
+			} else if heldMin == 0 || x.MemUsed.V < heldMin {
+				heldMin = x.MemUsed.V
+			}
+		}
+		if len(util) < evSeriesMin || g.MIG || codecBusy(g) {
+			continue
+		}
+		low, high := 0, 0
+		for _, u := range util {
+			if u <= evLow {
+				low++
+			}
+			if u >= evHigh {
+				high++
+			}
+		}
+		n := float64(len(util))
+		if float64(low) >= evSwingShare*n && float64(high) >= evSwingShare*n {
+			e.add(RuleInputStarved, Warning, g.Index, fmt.Sprintf("GPU %d GPU-Util swings between idle and busy", g.Index),
+				fmt.Sprintf("%d of %d samples at ≤ %.0f %%, %d at ≥ %.0f %%: the GPU waits periodically, on input or on a host sync",
+					low, len(util), evLow, high, evHigh),
+				hintSwing, conf+"; no host data, so input and sync cannot be told apart here", Use{g.Index, "util"})
+		}
+		if held && len(util) == len(e.snaps) {
+			ev := fmt.Sprintf("GPU-Util 0 %% in all %d samples while at least %s is held", len(util), gib(heldMin))
+			title := fmt.Sprintf("GPU %d idle while holding %s", g.Index, gib(heldMin))
+			if busy := seriesBusyOthers(e.snaps, g.Index); busy != "" {
+				ev += "; " + busy + " busy meanwhile: the job holds more GPUs than it uses"
+			}
+			e.add(RuleMemoryIdleHeld, Warning, g.Index, title, ev, hintIdleHeld, conf, Use{g.Index, "util"}, Use{g.Index, "mem_used"})
+		}
+	}
+}
+
+func (e *evCtx) seriesConfidence(span time.Duration) string {
+	if span >= evConfirm {
+		return fmt.Sprintf("%s of data (%d samples)", span.Round(time.Second), len(e.snaps))
+	}
+	return fmt.Sprintf("%s of data (%d samples); %s would confirm", span.Round(time.Second), len(e.snaps), evConfirm)
+}
+
+// seriesBusyOthers lists the other GPUs whose mean GPU-Util is ≥ evBusyUtil.
+func seriesBusyOthers(snaps []sampler.Snapshot, self int) string {
+	sum, cnt := map[int]float64{}, map[int]int{}
+	var order []int
+	for i := range snaps {
+		for j := range snaps[i].GPUs {
+			g := &snaps[i].GPUs[j]
+			if g.Index == self || !g.Util.OK {
+				continue
+			}
+			if cnt[g.Index] == 0 {
+				order = append(order, g.Index)
+			}
+			sum[g.Index] += g.Util.V
+			cnt[g.Index]++
+		}
+	}
+	var ids []int
+	for _, i := range order {
+		if sum[i]/float64(cnt[i]) >= evBusyUtil {
+			ids = append(ids, i)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return "GPU " + joinInts(ids)
+}

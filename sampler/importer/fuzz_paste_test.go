@@ -1,0 +1,73 @@
+package importer
+
+import (
+	"os"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pasteSeeds are the corpus of real outputs plus this package's fixtures.
+func pasteSeeds(f *testing.F) {
+	for _, glob := range []string{"testdata/*", "testdata/real/*"} {
+		files, _ := filepath.Glob(glob)
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
+				f.Add(b)
+			}
+		}
+	}
+	f.Add([]byte(table418))
+}
+
+// FuzzPaste feeds arbitrary text to the section reader and every section
+// parser behind it (table, -q, topo -m, kernel and error lines, embedded
+// logs) and to the merge: none may panic, and what comes out is bounded.
+func FuzzPaste(f *testing.F) {
+	pasteSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := strings.Split(string(data), "\n")
+		s, err := newPaste([]textInput{{lines: lines}}, "fuzz", Options{}.withDefaults(""))
+		if err != nil {
+			return
+		}
+		ev := s.(Evidence)
+		n := 0
+		var last []sampler.GPU
+		for {
+			snap, err := s.Next()
+			if err != nil {
+				break
+			}
+			last = snap.GPUs
+			if n++; n > len(data)+2 {
+				t.Fatalf("more snapshots (%d) than input bytes", n)
+			}
+		}
+		for _, g := range last { // Where scans every location: once per GPU, as a report does per finding
+			_ = ev.Where(g.Index, "")
+		}
+		if len(ev.Sections()) > len(lines) {
+			t.Fatalf("%d sections from %d lines", len(ev.Sections()), len(lines))
+		}
+	})
+}
+
+// FuzzSections runs each section parser on arbitrary lines directly, so
+// that a parser is exercised even when splitPaste would not route the
+// text to it.
+func FuzzSections(f *testing.F) {
+	pasteSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := strings.Split(string(data), "\n")
+		if len(lines) == 0 {
+			return
+		}
+		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError} {
+			sec := section{kind: kind, first: 1, lines: lines}
+			_ = readSections([]section{sec}, Options{}.withDefaults(""))
+		}
+	})
+}

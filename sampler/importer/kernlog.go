@@ -1,0 +1,181 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Kernel log lines of the NVIDIA driver (dmesg, dmesg -T, journalctl -k,
+// /var/log/messages, the kernel section of nvidia-bug-report.log):
+//
+//	NVRM: Xid (PCI:0000:41:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.
+//	NVRM: Xid (0000:03:00): 31, Ch 00000010, engmask 00000101 ...   (older drivers)
+//	NVRM: GPU at PCI:0000:01:00: GPU has fallen off the bus.         (also without an Xid)
+//
+// Each GPU is known by its PCI address; other sections of the same node
+// (a table, -q) give it its index.
+
+var (
+	xidRE = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
+	// initFailRE: the driver could not bring the GPU up; nvidia-smi then
+	// cannot reach it either.
+	initFailRE  = regexp.MustCompile(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
+	offBusRE    = regexp.MustCompile(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
+	sxidRE      = regexp.MustCompile(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
+	dmesgTRE    = regexp.MustCompile(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
+	bootStampRE = regexp.MustCompile(`\[\s*\d+\.\d+\]`)
+	isoStampRE  = regexp.MustCompile(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
+)
+
+func parseKernel(sec *section, seen map[string]bool) *part {
+	p := newPart(sec)
+	byBus := map[string]*sampler.GPU{}
+	var order []string
+	gpu := func(bus string) *sampler.GPU {
+		k := normBus(bus)
+		if g, ok := byBus[k]; ok {
+			return g
+		}
+		// A negative index is "not known here" (merge assigns one);
+		// distinct per GPU so evidence lines stay apart.
+		g := &sampler.GPU{Index: -1 - len(order), BusID: bus}
+		byBus[k] = g
+		order = append(order, k)
+		return g
+	}
+	xids, lost, sxids, initFail, dups := 0, 0, 0, 0, 0
+	// A bug report copies the same message from /var/log/messages, the
+	// journal and dmesg (sections of their own): seen, shared by the
+	// sections of one input, counts each message once.
+	lastBus := "" // a message split over lines names the GPU first
+	for i, l := range sec.lines {
+		no := sec.first + i
+		at := kernelTime(l)
+		if b := tblBusRE.FindString(l); b != "" && strings.Contains(l, "NVRM") {
+			lastBus = b
+		}
+		if lastBus != "" && strings.Contains(l, "fallen off the bus") && !offBusRE.MatchString(l) && !xidRE.MatchString(l) {
+			l = "GPU " + lastBus + " " + l
+		}
+		if m := xidRE.FindStringSubmatch(l); m != nil {
+			// The key is the message with its seconds-since-boot stamp
+			// when the line has one (syslog copies keep it).
+			key := bootStampRE.FindString(l) + l[strings.Index(l, "NVRM:"):]
+			if seen[key] {
+				dups++
+				continue
+			}
+			seen[key] = true
+			code, _ := strconv.ParseUint(m[2], 10, 64)
+			g := gpu(m[1])
+			g.Xids = append(g.Xids, sampler.Xid{Time: at, Code: code})
+			if code == 79 {
+				g.Lost = true
+			}
+			p.where(g.Index, "xids", no)
+			xids++
+			continue
+		}
+		if m := offBusRE.FindStringSubmatch(l); m != nil {
+			g := gpu(m[1])
+			if !g.Lost {
+				lost++
+			}
+			g.Lost = true
+			p.where(g.Index, "lost", no)
+			continue
+		}
+		if m := initFailRE.FindStringSubmatch(l); m != nil {
+			g := gpu(m[1])
+			if !g.Lost {
+				initFail++
+			}
+			g.Lost = true
+			p.where(g.Index, "lost", no)
+			continue
+		}
+		if sxidRE.MatchString(l) {
+			sxids++
+		}
+	}
+	if len(order) == 0 {
+		if dups > 0 {
+			return p.skip(fmt.Sprintf("%d repeated message(s) counted once (read in an earlier section)", dups))
+		}
+		if sxids > 0 {
+			return p.skip(fmt.Sprintf("%d NVSwitch SXid line(s): switch errors, not tied to one GPU (see NVIDIA's Xid catalogue, SXid section)", sxids))
+		}
+		return p.skip("kernel lines without an NVIDIA Xid or fallen-off-the-bus message")
+	}
+	snap := sampler.Snapshot{}
+	sort.Strings(order) // nvidia-smi numbers GPUs in PCI bus order by default
+	for _, k := range order {
+		snap.GPUs = append(snap.GPUs, *byBus[k])
+	}
+	p.snaps = []sampler.Snapshot{snap}
+	p.note(fmt.Sprintf("%d Xid line(s) on %s", xids, countGPUs(len(order))))
+	if lost > 0 {
+		p.note(fmt.Sprintf("%d fallen-off-the-bus message(s)", lost))
+	}
+	if dups > 0 {
+		p.note(fmt.Sprintf("%d repeated message(s) counted once", dups))
+	}
+	if initFail > 0 {
+		p.note(fmt.Sprintf("%d GPU(s) the driver failed to initialise (RmInitAdapter failed)", initFail))
+	}
+	if sxids > 0 {
+		p.note(fmt.Sprintf("%d NVSwitch SXid line(s) (not tied to a GPU)", sxids))
+	}
+	return p
+}
+
+// kernelTime reads a dmesg -T or ISO (journalctl -o short-iso) stamp;
+// plain dmesg's seconds since boot give no date: zero.
+func kernelTime(l string) time.Time {
+	if m := dmesgTRE.FindStringSubmatch(l); m != nil {
+		if t, err := parseTime(m[1], time.UTC); err == nil {
+			return t
+		}
+	}
+	if m := isoStampRE.FindStringSubmatch(l); m != nil {
+		if t, err := time.Parse(time.RFC3339Nano, m[1]); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// nvidia-smi's line for a GPU it cannot reach, printed above the table:
+// "Unable to determine the device handle for GPU0000:41:00.0: Unknown
+// Error", also "for GPU 3: 00000000:41:00.0: GPU is lost".
+var smiErrIdxRE = regexp.MustCompile(`(?i)for gpu\s*(\d{1,2})\s*:\s`)
+
+func parseSMIErrors(sec *section) *part {
+	p := newPart(sec)
+	snap := sampler.Snapshot{}
+	for i, l := range sec.lines {
+		if !strings.Contains(strings.ToLower(l), "device handle") {
+			p.note(strings.TrimSpace(l))
+			continue
+		}
+		g := sampler.GPU{Index: -1 - len(snap.GPUs), BusID: tblBusRE.FindString(l), Lost: true}
+		if m := smiErrIdxRE.FindStringSubmatch(l); m != nil {
+			g.Index, _ = strconv.Atoi(m[1])
+		}
+		p.where(g.Index, "lost", sec.first+i)
+		snap.GPUs = append(snap.GPUs, g)
+	}
+	if len(snap.GPUs) == 0 {
+		p.snaps = nil
+		return p
+	}
+	p.snaps = []sampler.Snapshot{snap}
+	p.note(fmt.Sprintf("%d GPU(s) nvidia-smi cannot reach: reported lost", len(snap.GPUs)))
+	return p
+}

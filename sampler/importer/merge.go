@@ -1,0 +1,365 @@
+package importer
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// maxSkippedLines: skipped runs of other text listed one by one; beyond,
+// one line counts them (chosen here: a screenful).
+const maxSkippedLines = 8
+
+// maxPictureGPUs bounds the GPUs of one merged node (chosen here: the
+// largest nodes have 8-16 GPUs, an NVL72 rack 72; text claiming hundreds of
+// distinct GPUs is damaged, and each one is copied into every snapshot).
+const maxPictureGPUs = 128
+
+func (pic *picture) warnOnce(format string, args ...any) {
+	w := fmt.Sprintf(format, args...)
+	for _, x := range pic.warn {
+		if x == w {
+			return
+		}
+	}
+	pic.warn = append(pic.warn, w)
+}
+
+// picture is the merged view of every section: the timeline (the longest
+// series, or one snapshot) filled in with what the other sections say.
+type picture struct {
+	snaps    []sampler.Snapshot
+	at       map[fieldAt]string // (final GPU index, field) -> "section N (kind) line L"
+	sections []string
+	warn     []string
+}
+
+// merge builds one picture of one node from the parts. The longest series
+// (a -q loop, dmon, CSV ...) is the timeline; every other section's facts
+// fill in what the timeline lacks (names, limits, topology, processes).
+// Xids and lost GPUs are events: they land on the last snapshot.
+func merge(parts []*part, o Options) picture {
+	var pic picture
+	var timeline *part
+	var skipped []string
+	for _, p := range parts {
+		if p.sec.kind == kindOther {
+			skipped = append(skipped, fmt.Sprintf("%d-%d", p.sec.first, p.sec.first+len(p.sec.lines)-1))
+		}
+		if p.sec.kind != kindOther || len(skipped) <= maxSkippedLines {
+			pic.sections = append(pic.sections, p.line())
+		}
+		for _, w := range p.warn {
+			pic.warn = append(pic.warn, fmt.Sprintf("section %d: %s", p.no, w))
+		}
+		if len(p.snaps) == 0 {
+			continue
+		}
+		if timeline == nil || len(p.snaps) > len(timeline.snaps) ||
+			len(p.snaps) == len(timeline.snaps) && rank(p) > rank(timeline) {
+			timeline = p
+		}
+	}
+	if n := len(skipped) - maxSkippedLines; n > 0 { // a bug report: dozens of other tools' outputs
+		pic.sections = append(pic.sections, fmt.Sprintf("and %d more runs of other text skipped (lines %s ...)",
+			n, strings.Join(skipped[maxSkippedLines:min(len(skipped), maxSkippedLines+5)], ", ")))
+	}
+	if timeline == nil {
+		return pic
+	}
+	pic.at = map[fieldAt]string{}
+	pic.snaps = make([]sampler.Snapshot, len(timeline.snaps))
+	for i, s := range timeline.snaps {
+		s.GPUs = append([]sampler.GPU(nil), s.GPUs...)
+		pic.snaps[i] = s
+	}
+	date(pic.snaps, timeline, o, &pic)
+	pic.remember(timeline, placeUnknown(pic.snaps))
+	pic.apply(pic.gather(parts, timeline))
+	for i := range pic.snaps {
+		pic.snaps[i].Node.Source = string(Pasted)
+		pic.snaps[i].Seq = uint64(i + 1)
+	}
+	return pic
+}
+
+// rank prefers, among sections of equal length, the one with readings.
+func rank(p *part) int {
+	switch p.sec.kind {
+	case kindStream, kindQuery, kindTable:
+		return 2
+	case kindTopo:
+		return 1
+	}
+	return 0
+}
+
+// placeUnknown gives GPUs known only by address (kernel lines) an index
+// after the known ones, the same in every snapshot.
+func placeUnknown(snaps []sampler.Snapshot) map[int]int {
+	remap := map[int]int{}
+	for i := range snaps {
+		for j := range snaps[i].GPUs {
+			g := &snaps[i].GPUs[j]
+			if g.Index >= 0 {
+				continue
+			}
+			n, ok := remap[g.Index]
+			if !ok {
+				n = freeIndex(snaps[i].GPUs, -1)
+				remap[g.Index] = n
+			}
+			g.Index = n
+		}
+	}
+	return remap
+}
+
+// date gives untimed snapshots a time: the part's banner, else the
+// synthesized start.
+func date(snaps []sampler.Snapshot, p *part, o Options, pic *picture) {
+	for i := range snaps {
+		if !snaps[i].Time.IsZero() {
+			continue
+		}
+		if p.timed && !p.t.IsZero() {
+			snaps[i].Time = p.t.Add(time.Duration(i) * time.Second)
+			continue
+		}
+		snaps[i].Time = o.Start.Add(time.Duration(i) * o.Interval)
+		if i == 0 {
+			pic.warn = append(pic.warn, fmt.Sprintf("section %d has no timestamp; its time is set to %s", p.no,
+				o.Start.Format(time.RFC3339)))
+		}
+	}
+}
+
+// remember records where the timeline's fields came from.
+func (pic *picture) remember(p *part, remap map[int]int) {
+	for k, line := range p.at {
+		gpu := k.gpu
+		if g, ok := remap[gpu]; ok {
+			gpu = g
+		}
+		if _, taken := pic.at[fieldAt{gpu, k.field}]; !taken {
+			pic.at[fieldAt{gpu, k.field}] = pic.loc(p, line)
+		}
+	}
+	if len(p.at) == 0 { // a streamed log: only its section is known
+		pic.at[fieldAt{-1, "section:" + p.sec.kind}] = pic.loc(p, 0)
+	}
+}
+
+func (pic *picture) loc(p *part, line int) string {
+	kind := p.sec.kind
+	if kind == kindStream {
+		kind = string(p.sec.format)
+	}
+	file := ""
+	if p.sec.file != "" {
+		file = p.sec.file + ", "
+	}
+	if line == 0 {
+		return fmt.Sprintf("%ssection %d (%s) lines %d-%d", file, p.no, kind, p.sec.first, p.sec.first+len(p.sec.lines)-1)
+	}
+	return fmt.Sprintf("%ssection %d (%s) line %d", file, p.no, kind, line)
+}
+
+// gather folds every non-timeline section into one snapshot of facts;
+// slots maps each part's GPU index to its place in it.
+func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map[*part]map[int]int) {
+	var st sampler.Snapshot
+	slots := map[*part]map[int]int{}
+	for _, p := range parts {
+		if p == timeline || len(p.snaps) == 0 {
+			continue
+		}
+		m := map[int]int{}
+		for _, s := range p.snaps {
+			for _, g := range s.GPUs {
+				j := matchGPU(st.GPUs, g)
+				switch {
+				case j < 0 && len(st.GPUs) >= maxPictureGPUs:
+					pic.warnOnce("section %d: more than %d GPUs on one node; the rest ignored", p.no, maxPictureGPUs)
+					continue
+				case j < 0:
+					st.GPUs = append(st.GPUs, g)
+					j = len(st.GPUs) - 1
+				default:
+					fillGPU(&st.GPUs[j], &g, true)
+				}
+				m[g.Index] = j
+			}
+			fillString(&st.Node.Driver, s.Node.Driver)
+			fillString(&st.Node.CUDA, s.Node.CUDA)
+			fillString(&st.Node.Hostname, s.Node.Hostname)
+			if st.Topology == nil {
+				st.Topology = s.Topology
+			}
+		}
+		slots[p] = m
+	}
+	return st, slots
+}
+
+// apply fills the timeline with the gathered facts (events into the last
+// snapshot only) and records where they came from.
+func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
+	last := &pic.snaps[len(pic.snaps)-1]
+	final := make([]int, len(st.GPUs))
+	for j := range st.GPUs {
+		sg := &st.GPUs[j]
+		k := matchGPU(last.GPUs, *sg)
+		if k < 0 && len(last.GPUs) >= maxPictureGPUs {
+			final[j] = -1
+			continue
+		}
+		if k < 0 {
+			idx := freeIndex(last.GPUs, sg.Index)
+			for i := range pic.snaps {
+				pic.snaps[i].GPUs = append(pic.snaps[i].GPUs, sampler.GPU{Index: idx})
+			}
+			k = len(last.GPUs) - 1
+		}
+		final[j] = last.GPUs[k].Index
+		for i := range pic.snaps {
+			if x := indexOf(pic.snaps[i].GPUs, final[j]); x >= 0 {
+				fillGPU(&pic.snaps[i].GPUs[x], sg, i == len(pic.snaps)-1)
+			}
+		}
+	}
+	for i := range pic.snaps {
+		n := &pic.snaps[i].Node
+		fillString(&n.Driver, st.Node.Driver)
+		fillString(&n.CUDA, st.Node.CUDA)
+		fillString(&n.Hostname, st.Node.Hostname)
+		if pic.snaps[i].Topology == nil {
+			pic.snaps[i].Topology = st.Topology
+		}
+	}
+	order := make([]*part, 0, len(slots))
+	for p := range slots {
+		order = append(order, p)
+	}
+	sort.Slice(order, func(a, b int) bool { return order[a].no < order[b].no }) // the first section's line wins
+	for _, p := range order {
+		remap := map[int]int{}
+		for gi, j := range slots[p] {
+			remap[gi] = final[j]
+		}
+		pic.remember(p, remap)
+	}
+}
+
+func indexOf(gs []sampler.GPU, idx int) int {
+	for i := range gs {
+		if gs[i].Index == idx {
+			return i
+		}
+	}
+	return -1
+}
+
+// matchGPU finds g among gs: by PCI bus id when both have one, else by index.
+func matchGPU(gs []sampler.GPU, g sampler.GPU) int {
+	b := normBus(g.BusID)
+	if b != "" {
+		for i := range gs {
+			if normBus(gs[i].BusID) == b {
+				return i
+			}
+		}
+	}
+	if g.Index < 0 {
+		return -1
+	}
+	for i := range gs {
+		if gs[i].Index == g.Index && (b == "" || gs[i].BusID == "") {
+			return i
+		}
+	}
+	return -1
+}
+
+// freeIndex is want when no GPU has it, else one past the highest.
+func freeIndex(gs []sampler.GPU, want int) int {
+	hi := -1
+	taken := false
+	for _, g := range gs {
+		hi = max(hi, g.Index)
+		taken = taken || g.Index == want
+	}
+	if want >= 0 && !taken {
+		return want
+	}
+	return hi + 1
+}
+
+// normBus reduces the spellings of a PCI address ("00000000:41:00.0",
+// "0000:41:00.0", the kernel's "PCI:0000:41:00") to "41:00": bus and
+// device, which tell GPUs apart on one node.
+func normBus(s string) string {
+	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "PCI:"))
+	s = strings.TrimPrefix(s, "pci:")
+	if s == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(s, '.'); i > 0 {
+		s = s[:i]
+	}
+	f := strings.Split(s, ":")
+	if len(f) < 2 {
+		return ""
+	}
+	return f[len(f)-2] + ":" + f[len(f)-1]
+}
+
+var (
+	metricType      = reflect.TypeOf(sampler.Metric{})
+	clockEventsType = reflect.TypeOf(sampler.ClockEvents{})
+)
+
+// fillGPU copies into dst every reading dst lacks and src has. Events
+// (Xids, lost) are copied only when events is set.
+func fillGPU(dst, src *sampler.GPU, events bool) {
+	dv, sv := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
+	for i := 0; i < dv.NumField(); i++ {
+		name := dv.Type().Field(i).Name
+		d, s := dv.Field(i), sv.Field(i)
+		switch {
+		case name == "Index":
+		case name == "Xids" || name == "Lost":
+			if events {
+				if name == "Lost" {
+					dst.Lost = dst.Lost || src.Lost
+				} else {
+					dst.Xids = append(dst.Xids, src.Xids...)
+				}
+			}
+		case d.Type() == metricType:
+			if !d.Interface().(sampler.Metric).OK {
+				d.Set(s)
+			}
+		case d.Type() == clockEventsType:
+			if !d.Interface().(sampler.ClockEvents).OK {
+				d.Set(s)
+			}
+		case d.Kind() == reflect.String || d.Kind() == reflect.Slice || d.Kind() == reflect.Map:
+			if d.Len() == 0 {
+				d.Set(s)
+			}
+		case d.Kind() == reflect.Bool:
+			d.SetBool(d.Bool() || s.Bool())
+		}
+	}
+}
+
+func fillString(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}

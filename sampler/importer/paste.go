@@ -1,0 +1,328 @@
+package importer
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Section kinds of pasted text: what a run of lines was recognised as.
+const (
+	kindTable    = "nvidia-smi table"
+	kindQuery    = "nvidia-smi -q"
+	kindTopo     = "nvidia-smi topo -m"
+	kindKernel   = "kernel log"
+	kindSMIError = "nvidia-smi error lines"
+	kindStream   = "log" // a CSV, dmon, pmon, dcgmi or XML run; its Format says which
+	kindOther    = "other text"
+)
+
+// section is a run of lines of one kind inside pasted text.
+type section struct {
+	kind   string
+	format Format // kindStream only
+	file   string // the input it came from (report A B C)
+	first  int    // 1-based line number of lines[0] in its input
+	lines  []string
+}
+
+// ansiRE matches the terminal escapes a terminal capture leaves in text
+// (CSI colour and cursor sequences, OSC titles).
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-B]`)
+
+// cleanLine removes what a paste adds around the tool's own text: terminal
+// escapes, carriage returns, tabs (expanded to 8-column stops, as a
+// terminal shows them, so indentation survives), trailing spaces.
+func cleanLine(s string) string {
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = ansiRE.ReplaceAllString(s, "")
+	}
+	s = strings.TrimRight(s, "\r")
+	if strings.IndexByte(s, '\r') >= 0 { // a progress line redrawn in place: keep the last drawing
+		s = s[strings.LastIndexByte(s, '\r')+1:]
+	}
+	if strings.IndexByte(s, '\t') >= 0 {
+		var b strings.Builder
+		col := 0
+		for _, r := range s {
+			if r == '\t' {
+				n := 8 - col%8
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+				continue
+			}
+			b.WriteRune(r)
+			col++
+		}
+		s = b.String()
+	}
+	return strings.TrimRight(s, " ")
+}
+
+// unquote removes markdown's marks around a pasted line: a blockquote
+// "> " and an escaped "\#" at the start.
+func unquote(s string) string {
+	if s == ">" || s == "%" {
+		return ""
+	}
+	if strings.HasPrefix(s, "> ") || strings.HasPrefix(s, "% ") { // a blockquote; MATLAB's comment
+		s = s[2:]
+	}
+	if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "# +") || strings.HasPrefix(t, "# |") || t == "#" {
+		return strings.TrimPrefix(t, "#")[min(1, len(t)-1):] // a table commented out line by line
+	}
+	if strings.HasPrefix(strings.TrimLeft(s, " "), `\#`) {
+		s = strings.Replace(s, `\#`, "#", 1)
+	}
+	return s
+}
+
+var (
+	fenceRE   = regexp.MustCompile("^\\s*(```|~~~)")
+	promptRE  = regexp.MustCompile(`^\s*([\w.-]+@[\w.-]+[^$#>]*[$#]|\$|#|>|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>]*>)\s*(sudo\s+)?(nvidia-smi|nvidia-bug-report|dmesg|journalctl|dcgmi|watch|cat|grep|gpuscope)\b`)
+	qStartRE  = regexp.MustCompile(`^(=+\s*NVSMI LOG\s*=+|Timestamp\s+:|Attached GPUs\s+:|Driver Version\s+:|GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$)`)
+	qLineRE   = regexp.MustCompile(`^\S[^:]*\s:(\s|$)`)
+	topoRowRE = regexp.MustCompile(`^\s*(GPU\d+|NIC\d+|mlx\S+|CPU\d+|ib\S*|eth\S*|Legend:?|NIC Legend:?)(\s|$)`)
+	legendRE  = regexp.MustCompile(`^\s+(X|SYS|NODE|PHB|PXB|PIX|NV#|NV\d*|NIC\d+)\s*[=:]`)
+	kernelRE  = regexp.MustCompile(`NVRM:|nvidia-modeset|nvidia-nvlink|nvidia-uvm|\bkernel:|^\s*\[\s*\d+\.\d+\]`)
+	dateRE    = regexp.MustCompile(`^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4}\s*$`)
+	smiErrRE  = regexp.MustCompile(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
+)
+
+// splitPaste cuts cleaned lines into sections of known kinds; what is none
+// of them becomes kindOther. Each recogniser claims a run of lines from its
+// start; the first that claims wins.
+func splitPaste(file string, raw []string) []section {
+	ls := make([]string, len(raw))
+	for i, l := range raw {
+		if fenceRE.MatchString(l) {
+			l = "" // a markdown fence is a boundary, not content
+		}
+		ls[i] = unquote(cleanLine(l))
+	}
+	var out []section
+	other := -1
+	flushOther := func(end int) {
+		if other >= 0 {
+			out = append(out, section{kind: kindOther, file: file, first: other + 1, lines: ls[other:end]})
+			other = -1
+		}
+	}
+	for i := 0; i < len(ls); {
+		kind, format, n := claim(ls, i)
+		if n == 0 {
+			if other < 0 && strings.TrimSpace(ls[i]) != "" {
+				other = i
+			}
+			i++
+			continue
+		}
+		flushOther(i)
+		out = append(out, section{kind: kind, format: format, file: file, first: i + 1, lines: ls[i : i+n]})
+		i += n
+	}
+	flushOther(len(ls))
+	return out
+}
+
+// claim reports the kind and length of the section starting at ls[i], or 0.
+func claim(ls []string, i int) (string, Format, int) {
+	l := ls[i]
+	t := strings.TrimSpace(l)
+	switch {
+	case t == "":
+		return "", Unknown, 0
+	case smiErrRE.MatchString(l):
+		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) })
+	case isTableStart(ls, i):
+		return kindTable, Unknown, tableRun(ls, i)
+	case qStartRE.MatchString(l) || isQueryFragment(ls, i):
+		return kindQuery, Unknown, queryRun(ls, i)
+	case isTopoHeader(l):
+		return kindTopo, Unknown, topoRun(ls, i)
+	case kernelRE.MatchString(l):
+		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return kernelRE.MatchString(s) })
+	}
+	if f, n := streamRun(ls, i); n > 0 {
+		return kindStream, f, n
+	}
+	return "", Unknown, 0
+}
+
+// runWhile counts the lines from i on that ok accepts.
+func runWhile(ls []string, i int, ok func(string) bool) int {
+	n := 0
+	for i+n < len(ls) && ok(ls[i+n]) {
+		n++
+	}
+	return n
+}
+
+// isTableStart: a box-drawing line, or nvidia-smi's date banner, with the
+// table's own words within the next lines.
+func isTableStart(ls []string, i int) bool {
+	t := strings.TrimSpace(ls[i])
+	if !dateRE.MatchString(ls[i]) && !strings.HasPrefix(t, "+-") && !strings.HasPrefix(t, "|") {
+		return false
+	}
+	for j := i; j < len(ls) && j < i+8; j++ {
+		s := ls[j]
+		if strings.Contains(s, "NVIDIA-SMI") || strings.Contains(s, "Bus-Id") || strings.Contains(s, "Processes:") ||
+			strings.Contains(s, "MIG devices") || strings.Contains(s, "Persistence-M") || strings.Contains(s, "GPU-Util") ||
+			strings.HasPrefix(strings.TrimSpace(s), "|") && tblMemRE.MatchString(s) { // a GPU box cut from its table
+			return true
+		}
+	}
+	return false
+}
+
+// tableRun: box lines, blank lines between the GPU, MIG and process
+// blocks, until a line that is none of them.
+func tableRun(ls []string, i int) int {
+	n := 0
+	if dateRE.MatchString(ls[i]) {
+		n = 1
+	}
+	last := n
+	for j := i + n; j < len(ls); j++ {
+		t := strings.TrimSpace(ls[j])
+		switch {
+		case strings.HasPrefix(t, "+") || strings.HasPrefix(t, "|"):
+			last = j - i + 1
+		case t == "":
+			continue
+		default:
+			return last
+		}
+	}
+	return last
+}
+
+// queryRun: -q text is "Key : value" lines, indented blocks and "GPU
+// <bus id>" headings; an unindented line of another shape ends it.
+func queryRun(ls []string, i int) int {
+	last := 1
+	for j := i + 1; j < len(ls); j++ {
+		l := ls[j]
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case l[0] == ' ' || qStartRE.MatchString(l) || qLineRE.MatchString(l) || isElision(t):
+			if isTableStart(ls, j) || isTopoHeader(l) {
+				return last
+			}
+			last = j - i + 1
+		default:
+			return last
+		}
+	}
+	return last
+}
+
+// isQueryFragment: a piece cut out of -q text (often by grep -A): an
+// indented heading with deeper-indented "Key : value" lines under it.
+func isQueryFragment(ls []string, i int) bool {
+	l := ls[i]
+	if l == "" || l[0] != ' ' || strings.Contains(l, " : ") || strings.ContainsAny(strings.TrimSpace(l), "|+#[") {
+		return false
+	}
+	ind := len(l) - len(strings.TrimLeft(l, " "))
+	for j := i + 1; j < len(ls) && j < i+3; j++ {
+		n := ls[j]
+		if strings.TrimSpace(n) == "" {
+			continue
+		}
+		return len(n)-len(strings.TrimLeft(n, " ")) > ind && strings.Contains(n, " : ")
+	}
+	return false
+}
+
+// isElision is an author's mark for cut text: "[...]", "...", "(snip)".
+func isElision(t string) bool {
+	t = strings.Trim(t, "[]()<> ")
+	return t == "..." || t == "…" || strings.EqualFold(t, "snip") || strings.EqualFold(t, "truncated")
+}
+
+func isTopoHeader(l string) bool {
+	f := strings.Fields(l)
+	return len(f) >= 2 && f[0] == "GPU0" && (l[0] == ' ' || strings.HasPrefix(l, "GPU0")) &&
+		(f[1] == "GPU1" || strings.HasPrefix(f[1], "NIC") || strings.HasPrefix(f[1], "mlx") || f[1] == "CPU")
+}
+
+// topoRun: the header, device rows, the legends.
+func topoRun(ls []string, i int) int {
+	last := 1
+	for j := i + 1; j < len(ls); j++ {
+		l := ls[j]
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case topoRowRE.MatchString(l) || legendRE.MatchString(l):
+			last = j - i + 1
+		default:
+			return last
+		}
+	}
+	return last
+}
+
+// streamRun recognises a log the streaming importers read (dmon, pmon,
+// dcgmi dmon, --query-gpu CSV, XML) starting at ls[i], and its extent.
+func streamRun(ls []string, i int) (Format, int) {
+	t := strings.TrimSpace(ls[i])
+	switch {
+	case strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<nvidia_smi_log") || strings.HasPrefix(t, "<!DOCTYPE nvidia_smi_log"):
+		for j := i; j < len(ls); j++ {
+			if strings.Contains(ls[j], "</nvidia_smi_log>") {
+				return SMIXML, j - i + 1
+			}
+		}
+		return SMIXML, len(ls) - i
+	case strings.HasPrefix(t, "#"):
+		f := detectHashHeader(t)
+		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart[names[0]]) {
+			f = Unknown // a comment that mentions a GPU, not a header
+		}
+		if f == Unknown {
+			return commentedCSV(ls, i)
+		}
+		return f, runWhile(ls, i, func(s string) bool {
+			s = strings.TrimSpace(s)
+			return s == "" || strings.HasPrefix(s, "#") || isDataRow(s) || s == "ID" || strings.HasPrefix(s, "ID ")
+		})
+	case strings.Contains(t, ","):
+		cells := splitCSV(t)
+		if !isSMICSVHeader(cells) && !headerlessLayout(cells) {
+			return Unknown, 0
+		}
+		return SMICSV, runWhile(ls, i, func(s string) bool { return strings.Contains(s, ",") || strings.TrimSpace(s) == "" })
+	}
+	return Unknown, 0
+}
+
+// headerStart are the first names of dmon, pmon and dcgmi header lines.
+var headerStart = map[string]bool{"gpu": true, "date": true, "time": true, "entity": true, "#entity": true}
+
+// commentedCSV: a --query-gpu log whose every line was commented out with
+// "#" (seen in pasted notebooks).
+func commentedCSV(ls []string, i int) (Format, int) {
+	cells := splitCSV(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(ls[i]), "#")))
+	if !isSMICSVHeader(cells) {
+		return Unknown, 0
+	}
+	return SMICSV, runWhile(ls, i, func(s string) bool {
+		s = strings.TrimSpace(s)
+		return s == "" || strings.HasPrefix(s, "#") && strings.Contains(s, ",")
+	})
+}
+
+// isDataRow: a dmon/pmon/dcgmi row starts with a digit, a date or an
+// entity name ("GPU 0").
+func isDataRow(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return (c >= '0' && c <= '9') || strings.HasPrefix(s, "GPU ") || strings.HasPrefix(s, "GPU-I") || c == '-'
+}

@@ -1,0 +1,143 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// pasteStream yields the merged picture of pasted text.
+type pasteStream struct {
+	pic picture
+	i   int
+}
+
+func (s *pasteStream) Next() (sampler.Snapshot, error) {
+	if s.i >= len(s.pic.snaps) {
+		return sampler.Snapshot{}, io.EOF
+	}
+	s.i++
+	return s.pic.snaps[s.i-1], nil
+}
+
+func (s *pasteStream) Warnings() []string { return s.pic.warn }
+func (s *pasteStream) Close() error       { return nil }
+func (s *pasteStream) Sections() []string { return s.pic.sections }
+
+// Where implements Evidence; field "" names the first line about the GPU.
+func (s *pasteStream) Where(gpu int, field string) string {
+	if field != "" {
+		return s.pic.at[fieldAt{gpu, field}]
+	}
+	var all []string
+	for k, v := range s.pic.at {
+		if k.gpu == gpu {
+			all = append(all, v)
+		}
+	}
+	sort.Strings(all)
+	if len(all) == 0 {
+		return ""
+	}
+	return all[0]
+}
+
+// readText reads a whole text input, gunzipping it if needed, within
+// maxPasteBytes, as lines.
+func readText(r io.Reader, name string) ([]string, error) {
+	br := bufio.NewReaderSize(r, readBufBytes)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
+		}
+		defer gz.Close()
+		br = bufio.NewReaderSize(gz, readBufBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(br, maxPasteBytes+1))
+	if err != nil && len(data) == 0 {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxPasteBytes {
+		return nil, fmt.Errorf("%s: more than %d MiB of text that is not one log from its first line; "+
+			"cut out the part with the GPU output", name, maxPasteBytes>>20)
+	}
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) && !utf8.Valid(data[:len(data)*3/4]) {
+		return nil, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s; it holds binary data", name, recognisedAll)
+	}
+	text := strings.TrimPrefix(string(data), "\xef\xbb\xbf")
+	return strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), nil
+}
+
+// newPaste reads text of unknown shape section by section.
+func newPaste(inputs []textInput, name string, o Options) (Stream, error) {
+	var secs []section
+	for _, in := range inputs {
+		secs = append(secs, splitPaste(in.file, in.lines)...)
+	}
+	parts := readSections(secs, o)
+	pic := merge(parts, o)
+	if len(pic.snaps) == 0 {
+		return nil, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s; %s", name, recognisedAll, summary(parts))
+	}
+	return &pasteStream{pic: pic}, nil
+}
+
+// textInput is one file's lines (file "" for a single input).
+type textInput struct {
+	file  string
+	lines []string
+}
+
+// summary says in one clause what the sections were.
+func summary(parts []*part) string {
+	if len(parts) == 0 {
+		return "it holds no text"
+	}
+	var kinds []string
+	seen := map[string]bool{}
+	for _, p := range parts {
+		k := p.sec.kind
+		if p.skipped != "" && k != kindOther {
+			k += " (" + p.skipped + ")"
+		}
+		if !seen[k] {
+			seen[k] = true
+			kinds = append(kinds, k)
+		}
+	}
+	return "it holds: " + strings.Join(kinds, "; ")
+}
+
+// recognisedAll lists every readable input, for messages.
+const recognisedAll = recognised + ", the nvidia-smi table, nvidia-smi -q text, nvidia-smi topo -m, " +
+	"kernel log Xid lines, nvidia-bug-report.log, or several of these pasted together"
+
+// OpenAll reads several files of one node ("report A B C") as one
+// picture: each file is cut into sections like pasted text and merged.
+func OpenAll(paths []string, o Options) (Stream, error) {
+	var inputs []textInput
+	for _, path := range paths {
+		src, err := OpenSource(path, nil)
+		if err != nil {
+			return nil, err
+		}
+		ls, err := readText(src, DisplayName(path))
+		src.Close()
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, textInput{file: DisplayName(path), lines: ls})
+	}
+	if len(paths) > 0 {
+		o = o.withDefaults(paths[0])
+	}
+	return newPaste(inputs, strings.Join(paths, " + "), o.withDefaults(""))
+}

@@ -1,0 +1,176 @@
+package importer
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// qMetric is a -q key read as a number into a GPU field; the paths are
+// the spellings drivers 3xx..6xx print (older first, newer after).
+type qMetric struct {
+	field string // snapshot JSON name, for evidence lines
+	kind  kind
+	dst   func(*sampler.GPU) *sampler.Metric
+	// override: a later spelling wins over an earlier one (the enforced
+	// power limit over the configured one).
+	override bool
+}
+
+var qMetrics = map[string]qMetric{
+	"fb memory usage/total":                       {"mem_total", memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemTotal }, false},
+	"fb memory usage/used":                        {"mem_used", memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemUsed }, false},
+	"utilization/gpu":                             {"util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Util }, false},
+	"utilization/memory":                          {"mem_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemUtil }, false},
+	"utilization/encoder":                         {"enc_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.EncUtil }, false},
+	"utilization/decoder":                         {"dec_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.DecUtil }, false},
+	"temperature/gpu current temp":                {"temp", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }, false},
+	"temperature/gpu slowdown temp":               {"temp_slowdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false},
+	"power readings/power draw":                   {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
+	"gpu power readings/power draw":               {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
+	"gpu power readings/instantaneous power draw": {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, true},
+	"gpu power readings/average power draw":       {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
+	"power readings/power limit":                  {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, false},
+	"power readings/enforced power limit":         {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true},
+	"gpu power readings/current power limit":      {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, false},
+	"gpu power readings/enforced power limit":     {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true},
+	"clocks/sm":                             {"sm_clock", plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClock }, false},
+	"clocks/memory":                         {"mem_clock", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClock }, false},
+	"max clocks/sm":                         {"sm_clock_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClockMax }, false},
+	"max clocks/memory":                     {"mem_clock_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClockMax }, false},
+	"pci/gpu link info/pcie generation/max": {"pcie_gen_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGenMax }, false},
+	"pci/gpu link info/pcie generation/device max":     {"pcie_gen_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGenMax }, true},
+	"pci/gpu link info/pcie generation/current":        {"pcie_gen", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGen }, false},
+	"pci/gpu link info/pcie generation/device current": {"pcie_gen", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGen }, true},
+	"pci/gpu link info/link width/max":                 {"pcie_width_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeWidthMax }, false},
+	"pci/gpu link info/link width/current":             {"pcie_width", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeWidth }, false},
+	"pci/replays since reset":                          {"pcie_replays", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }, false},
+	"pci/replay number changes":                        {"pcie_replays", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }, false},
+	"fan speed":                                        {"fan", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Fan }, false},
+	"remapped rows/correctable error":                  {"remapped_rows", plain, func(g *sampler.GPU) *sampler.Metric { return &g.RemappedRows }, false},
+}
+
+// clockReasonBits are the reasons -q lists under "Clocks Throttle
+// Reasons" (drivers before 535) or "Clocks Event Reasons" (535 and later).
+var clockReasonBits = map[string]uint64{
+	"idle":                        sampler.ClockGpuIdle,
+	"applications clocks setting": sampler.ClockAppSetting,
+	"sw power cap":                sampler.ClockSwPowerCap,
+	"hw slowdown":                 sampler.ClockHwSlowdown,
+	"hw thermal slowdown":         sampler.ClockHwThermal,
+	"hw power brake slowdown":     sampler.ClockHwPowerBrake,
+	"sync boost":                  sampler.ClockSyncBoost,
+	"sw thermal slowdown":         sampler.ClockSwThermal,
+	"display clock setting":       sampler.ClockDisplaySetting,
+}
+
+// field reads one "key : value" of the current GPU block.
+func (q *qState) field(path, val string, no int) {
+	g := q.gpu
+	if m, ok := qMetrics[path]; ok {
+		if v, err := parseValue(strings.Trim(val, "[]"), m.kind, ""); err == nil && v.OK && (m.override || !m.dst(g).OK) {
+			*m.dst(g) = v
+			q.p.where(g.Index, m.field, no)
+		}
+		return
+	}
+	head, key, _ := strings.Cut(path, "/")
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		head, key = path[:i], path[i+1:]
+	}
+	switch {
+	case path == "product name":
+		g.Name = val
+	case path == "gpu uuid":
+		g.UUID = val
+	case path == "pci/bus id":
+		g.BusID = val
+	case path == "product architecture":
+		g.Arch = val
+	case path == "persistence mode":
+		g.Persistence = onOff(val)
+	case path == "compute mode":
+		g.ComputeMode = strings.ToLower(strings.ReplaceAll(val, " ", "_"))
+	case path == "performance state":
+		if v, err := parseValue(val, pstate, ""); err == nil {
+			g.PState = v
+		}
+	case path == "mig mode/current":
+		g.MIG = strings.EqualFold(val, "enabled")
+		q.p.where(g.Index, "mig", no)
+	case head == "clocks throttle reasons" || head == "clocks event reasons":
+		if bit, ok := clockReasonBits[key]; ok {
+			if active, ok := activeFlag(val); ok {
+				g.ClockEvents.OK = true
+				if active {
+					g.ClockEvents.Mask |= bit
+				}
+				q.p.where(g.Index, "clock_events", no)
+			}
+		}
+	case strings.HasPrefix(path, "ecc errors/volatile/"):
+		q.ecc(key, strings.TrimPrefix(path, "ecc errors/volatile/"), val, no)
+	case path == "remapped rows/pending":
+		g.RemapPending = strings.EqualFold(val, "yes")
+		q.p.where(g.Index, "remap_pending", no)
+	case path == "remapped rows/remapping failure occurred":
+		g.RemapFailed = strings.EqualFold(val, "yes")
+		q.p.where(g.Index, "remap_failed", no)
+	case path == "retired pages/pending page blacklist" || path == "retired pages/pending":
+		if strings.EqualFold(val, "yes") {
+			g.RemapPending = true // a retirement waiting for a reset: the same action
+			q.p.where(g.Index, "remap_pending", no)
+		}
+	case path == "processes":
+		q.p.procsListed = true // "Processes : None"
+	case strings.HasPrefix(path, "processes/"):
+		q.procField(key, val, no)
+	}
+}
+
+// ecc sums the volatile uncorrectable / correctable counts: "SRAM
+// Uncorrectable" and "DRAM Uncorrectable" (Ampere and newer), "Double Bit /
+// Total" (older); "Aggregate" counts are history since manufacture.
+func (q *qState) ecc(key, rel, val string, no int) {
+	n, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return
+	}
+	add := func(m *sampler.Metric, field string) {
+		*m = sampler.Some(m.Or(0) + n)
+		q.p.where(q.gpu.Index, field, no)
+	}
+	switch {
+	case key == "sram uncorrectable" || key == "dram uncorrectable" || rel == "double bit/total":
+		add(&q.gpu.ECCUncorrected, "ecc_uncorrected")
+	case key == "sram correctable" || key == "dram correctable" || rel == "single bit/total":
+		add(&q.gpu.ECCCorrected, "ecc_corrected")
+	}
+}
+
+// procField reads the Processes block: each "Process ID" opens an entry.
+func (q *qState) procField(key, val string, no int) {
+	switch key {
+	case "process id":
+		q.endProc()
+		pid, err := strconv.Atoi(val)
+		if err != nil {
+			return
+		}
+		q.proc = &sampler.GPUProc{PID: pid}
+		q.p.where(q.gpu.Index, "procs", no)
+	case "type":
+		if q.proc != nil {
+			q.proc.Type = val
+		}
+	case "name", "process name":
+		if q.proc != nil && val != "" {
+			q.proc.Host = &sampler.Proc{PID: q.proc.PID, Name: val}
+		}
+	case "used gpu memory", "used memory":
+		if q.proc != nil {
+			q.proc.MemUsed, _ = parseValue(val, memory, "")
+		}
+	}
+}
