@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
+	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
