@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,9 +34,10 @@ var servingLine = regexp.MustCompile(`serving \S+ \(DEMO \S+\) on http://(\S+):`
 
 // startExporter starts one demo exporter on a free loopback port and waits
 // for its start line, which names the port.
-func startExporter(t *testing.T, bin, scenario string, seed int) *exporter {
+func startExporter(t *testing.T, bin, scenario string, seed int, extra ...string) *exporter {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--demo="+scenario, "--seed", fmt.Sprint(seed), "--listen", "127.0.0.1:0")
+	args := append([]string{"serve", "--demo=" + scenario, "--seed", fmt.Sprint(seed), "--listen", "127.0.0.1:0"}, extra...)
+	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -172,9 +175,76 @@ func eventually(t *testing.T, api promv1.API, what, query string, check func(mod
 	}
 }
 
-// A real Prometheus scrapes four demo exporters: every node's GPUs arrive
-// under both name sets, the input_starved node's finding is a series, and a
-// stopped exporter's target goes down.
+// fleetNode is one node of `gpuscope --prometheus URL --once --json`.
+type fleetNode struct {
+	Name     string `json:"name"`
+	Instance string `json:"instance"`
+	Up       bool   `json:"up"`
+	Gpuscope bool   `json:"gpuscope_exporter"`
+	GPUs     []struct {
+		Index int      `json:"index"`
+		Util  *float64 `json:"util"`
+	} `json:"gpus"`
+	Findings []struct {
+		Rule string `json:"rule"`
+		GPU  int    `json:"gpu"`
+	} `json:"findings"`
+	From      string   `json:"diagnosed_from"`
+	NeedsHost []string `json:"rules_needing_host_data"`
+}
+
+type fleetOut struct {
+	Counts struct {
+		NodesDown int `json:"nodes_down"`
+		Down      int `json:"down"`
+	} `json:"counts"`
+	Findings []struct{ Title string } `json:"fleet_findings"`
+	Nodes    []fleetNode              `json:"nodes"`
+}
+
+func (f fleetOut) node(instance string) *fleetNode {
+	for i := range f.Nodes {
+		if f.Nodes[i].Instance == instance {
+			return &f.Nodes[i]
+		}
+	}
+	return nil
+}
+
+func (n *fleetNode) has(rule string) bool {
+	for _, f := range n.Findings {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// fleetOnce runs `gpuscope --prometheus URL --once --json` until check
+// accepts what it prints.
+func fleetOnce(t *testing.T, bin, url, what string, check func(fleetOut) bool) fleetOut {
+	t.Helper()
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		out, err := exec.Command(bin, "--prometheus", url, "--once", "--json").Output()
+		var f fleetOut
+		if err == nil {
+			err = json.Unmarshal(out, &f)
+		}
+		if err == nil && check(f) {
+			return f
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: after 40 s the fleet view printed (err %v):\n%s", what, err, out)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A real Prometheus scrapes four demo exporters. Through its HTTP API both
+// name sets arrive and the input_starved finding comes from the right node;
+// `gpuscope --prometheus` shows every node, diagnoses the input_starved node
+// so from Prometheus data, and shows a stopped exporter as down, not idle.
 func TestPrometheusScrapesDemoExporters(t *testing.T) {
 	bin := buildBinary(t)
 	scenarios := []string{"input_starved", "healthy", "xid_error", "memory_idle_held"}
@@ -202,11 +272,58 @@ func TestPrometheusScrapesDemoExporters(t *testing.T) {
 	if inst := string(starved[0].Metric["instance"]); inst != exps[0].addr {
 		t.Errorf("input_starved reported by %s, want the input_starved exporter %s", inst, exps[0].addr)
 	}
-	eventually(t, prom, "no input_starved on the healthy node",
+	eventually(t, prom, "no finding on the healthy node",
 		fmt.Sprintf(`count(gpuscope_finding{instance=%q}) or vector(0)`, exps[1].addr), count(0))
 
+	f := fleetOnce(t, bin, url, "every node, input_starved diagnosed", func(f fleetOut) bool {
+		n := f.node(exps[0].addr)
+		return len(f.Nodes) == 4 && n != nil && n.has("input_starved")
+	})
+	for _, e := range exps {
+		n := f.node(e.addr)
+		if n == nil || !n.Up || !n.Gpuscope || len(n.GPUs) != 8 || !strings.HasPrefix(n.Name, "gpu-node-") {
+			t.Errorf("%s (%s): %+v, want an up gpuscope node of 8 GPUs named by its host", e.scenario, e.addr, n)
+		}
+	}
+	if n := f.node(exps[0].addr); n.From != "the node's gpuscope exporter" {
+		t.Errorf("input_starved diagnosed from %q", n.From)
+	}
+
 	exps[2].stop()
-	eventually(t, prom, "the stopped exporter is down",
-		fmt.Sprintf(`up{instance=%q}`, exps[2].addr), func(v model.Vector) bool { return len(v) == 1 && v[0].Value == 0 })
-	eventually(t, prom, "the others stay up", `sum(up{job="gpuscope"})`, count(3))
+	f = fleetOnce(t, bin, url, "the stopped exporter shows as down", func(f fleetOut) bool {
+		n := f.node(exps[2].addr)
+		return n != nil && !n.Up
+	})
+	if f.Counts.NodesDown != 1 || f.Counts.Down != 8 || len(f.Nodes) != 4 {
+		t.Errorf("counts %+v, want 1 node and its 8 GPUs down, 4 nodes listed", f.Counts)
+	}
+	down := false
+	for _, fd := range f.Findings {
+		down = down || strings.Contains(fd.Title, "exporter down")
+	}
+	if !down {
+		t.Errorf("no fleet finding for the exporter down: %+v", f.Findings)
+	}
+}
+
+// Prometheus holds dcgm-exporter-style series only (gpuscope serve
+// --no-gpuscope-names: DCGM_FI_* names and labels, no host, no processes, no
+// findings): the fleet view diagnoses the GPU-side rules from them and says
+// which rules need host data.
+func TestFleetFromDCGMSeriesOnly(t *testing.T) {
+	bin := buildBinary(t)
+	thermal := startExporter(t, bin, "thermal_throttle", 5, "--no-gpuscope-names")
+	healthy := startExporter(t, bin, "healthy", 6, "--no-gpuscope-names")
+	url := startPrometheus(t, []string{thermal.addr, healthy.addr})
+	f := fleetOnce(t, bin, url, "thermal_throttle diagnosed from DCGM series", func(f fleetOut) bool {
+		n := f.node(thermal.addr)
+		return n != nil && n.has("thermal_throttle")
+	})
+	n := f.node(thermal.addr)
+	if n.Gpuscope || n.From != "rules over its dcgm-exporter series" || !slices.Contains(n.NeedsHost, "input_starved") {
+		t.Errorf("thermal node: %+v, want a dcgm-only node diagnosed from its series, naming the host rules", n)
+	}
+	if h := f.node(healthy.addr); h == nil || !h.Up || len(h.Findings) != 0 {
+		t.Errorf("healthy node: %+v, want up with no findings", h)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -26,15 +27,18 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/diagnose/promexport"
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/fleet"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 	"github.com/gpuscope/gpuscope/ui/replay"
 	"github.com/gpuscope/gpuscope/ui/report"
@@ -103,6 +107,7 @@ type dashFlags struct {
 	json         bool
 	cpuprofile   string
 	readonly     bool
+	prom         promsource.Config
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -145,6 +150,15 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
+	fl.StringVar(&f.prom.URL, "prometheus", "", "show the fleet a Prometheus-compatible server (Prometheus, Thanos, VictoriaMetrics, Mimir) holds")
+	fl.StringVar(&f.prom.Selector, "selector", "", `with --prometheus: label matchers every query gets, e.g. '{cluster="a"}'`)
+	fl.StringVar(&f.prom.BearerTokenFile, "bearer-token-file", "", "with --prometheus: send the token in this file")
+	fl.StringVar(&f.prom.BasicAuthUser, "basic-auth-user", "", "with --prometheus: basic auth user")
+	fl.StringVar(&f.prom.BasicAuthPasswordFile, "basic-auth-password-file", "", "with --prometheus: file holding the basic auth password")
+	fl.StringVar(&f.prom.CAFile, "tls-ca-file", "", "with --prometheus: CA certificate to verify the server")
+	fl.StringVar(&f.prom.CertFile, "tls-cert-file", "", "with --prometheus: client certificate")
+	fl.StringVar(&f.prom.KeyFile, "tls-key-file", "", "with --prometheus: client key")
+	fl.BoolVar(&f.prom.InsecureSkipVerify, "tls-insecure-skip-verify", false, "with --prometheus: do not verify the server's certificate")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
@@ -218,6 +232,9 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
 		return err
+	}
+	if f.prom.URL != "" {
+		return runFleet(f, styles, stdout)
 	}
 	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr)
 	if err != nil {
@@ -832,4 +849,76 @@ func runServe(f serveFlags, stderr io.Writer) error {
 				src.Hostname, src.badge, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])
 		},
 	})
+}
+
+// fleetIdleFor is how long a GPU must sit idle holding memory to be a fleet
+// finding (promsource.Options.IdleFor).
+const fleetIdleFor = 30 * time.Minute
+
+// runFleet shows the fleet a Prometheus server holds: --once prints it,
+// otherwise the fleet view runs with enter opening a node's dashboard.
+func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
+	if f.demo != "" {
+		return usagef("--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
+	}
+	src, err := promsource.New(f.prom)
+	if err != nil {
+		return usageError{err}
+	}
+	load := func(ctx context.Context) (fleet.View, error) { return loadFleet(ctx, src, f.interval) }
+	if f.once {
+		v, err := load(context.Background())
+		if err != nil {
+			return err
+		}
+		if f.json {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(v)
+		}
+		return fleet.WriteText(stdout, v)
+	}
+	history := func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
+		h, err := src.History(ctx, from, time.Now(), f.interval, promsource.NodeMatchers(key)...)
+		return h[key], err
+	}
+	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history,
+		Dashboard: func(badge string) ui.Options { return ui.DefaultOptions(styles, badge, f.interval) }})
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
+		return fmt.Errorf("fleet view: %w", err)
+	}
+	return nil
+}
+
+// loadFleet reads the fleet and diagnoses it: gpuscope exporters bring
+// their own findings; nodes with dcgm-exporter alone are diagnosed from
+// the last few minutes of their series, one query_range per field for all.
+func loadFleet(ctx context.Context, src *promsource.Source, step time.Duration) (fleet.View, error) {
+	now := time.Now()
+	fl, err := src.Fleet(ctx, now, promsource.Options{IdleFor: fleetIdleFor})
+	if err != nil {
+		return fleet.View{}, err
+	}
+	results := map[promsource.NodeKey]fleetdiag.NodeResult{}
+	var others []string
+	for _, n := range fl.Nodes {
+		if n.Gpuscope {
+			results[n.Key] = fleetdiag.Node(n, nil)
+		} else if n.Up {
+			others = append(others, regexp.QuoteMeta(n.Key.Instance))
+		}
+	}
+	if len(others) > 0 {
+		window := diagnose.DefaultWindow + time.Minute
+		hist, err := src.History(ctx, now.Add(-window), now, step, "instance=~"+strconv.Quote(strings.Join(others, "|")))
+		if err != nil {
+			fl.Problems = append(fl.Problems, err.Error())
+		}
+		for _, n := range fl.Nodes {
+			if !n.Gpuscope && n.Up {
+				results[n.Key] = fleetdiag.Node(n, hist[n.Key])
+			}
+		}
+	}
+	return fleet.NewView(src.URL(), fl, fleetIdleFor, results), nil
 }
