@@ -60,7 +60,7 @@ func TestNodeDiagnosisSource(t *testing.T) {
 	for i := range 60 {
 		g := sampler.GPU{Index: 0, Util: sampler.Some(100), Temp: sampler.Some(92), SMClock: sampler.Some(1100), SMClockMax: sampler.Some(1980),
 			ClockEvents: sampler.ClockEvents{Mask: sampler.ClockHwThermal | sampler.ClockSwThermal, OK: true},
-			MemUsed: sampler.Some(10 << 30), MemTotal: sampler.Some(80 << 30), Power: sampler.Some(300), PowerLimit: sampler.Some(700)}
+			MemUsed:     sampler.Some(10 << 30), MemTotal: sampler.Some(80 << 30), Power: sampler.Some(300), PowerLimit: sampler.Some(700)}
 		hist = append(hist, sampler.Snapshot{Time: time.Unix(1_800_000_000, 0).Add(time.Duration(i) * 2 * time.Second), GPUs: []sampler.GPU{g}})
 	}
 	dcgm := Node(promsource.Node{Up: true}, hist)
