@@ -157,9 +157,11 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 		}
 	})
 	step := model.Duration(opts.Step).String()
-	try(fmt.Sprintf("avg_over_time((%s)[1h:%s])", s.idleHeld(), step), func(m model.Metric, v float64) {
+	// Each subquery point idle and held is one step of waste; summing
+	// (not averaging) counts only the time the server has data for.
+	try(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil {
-			g.IdleHeldHours = v // a share of the hour is hours
+			g.IdleHeldHours = v * opts.Step.Hours()
 		}
 	})
 	span := model.Duration(opts.IdleFor).String()

@@ -212,7 +212,7 @@ func (m Model) View() string {
 	}
 	b.WriteString(m.view.Summary() + "\n")
 	nw := nameWidth(m.view.Fleet)
-	b.WriteString(st.Bold.Render(Header(nw)) + "\n")
+	b.WriteString(st.Bold.Render("  "+Header(nw)) + "\n")
 	rows := max(m.h-14, 3)
 	start := max(0, min(m.cursor-rows/2, len(m.view.Fleet.Nodes)-rows))
 	for i := start; i < min(len(m.view.Fleet.Nodes), start+rows); i++ {
