@@ -33,6 +33,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/sampler/podresources"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/sim"
@@ -769,6 +770,7 @@ type serveFlags struct {
 	seed                    int64
 	interval                time.Duration
 	noDCGM, noOwn           bool
+	kubeletSocket           string
 }
 
 func newServeCmd(stderr io.Writer) *cobra.Command {
@@ -802,6 +804,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.BoolVar(&f.noDCGM, "no-dcgm-names", false, "leave out the dcgm-exporter-compatible DCGM_FI_* series")
 	fl.BoolVar(&f.noOwn, "no-gpuscope-names", false, "leave out the gpuscope_* series")
+	fl.StringVar(&f.kubeletSocket, "kubelet-socket", podresources.DefaultSocket, "kubelet pod-resources socket: where readable, GPUs are labelled with their pod")
 	return cmd
 }
 
@@ -832,21 +835,27 @@ func runServe(f serveFlags, stderr io.Writer) error {
 	if src.simulated {
 		history = node.Preroll(src.Sampler, start, time.Now(), f.interval)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: version}
+	pods := ""
+	if _, err := os.Stat(f.kubeletSocket); err == nil && !src.simulated {
+		cache := &podresources.Cache{}
+		go cache.Run(ctx, f.kubeletSocket, 10*time.Second)
+		opts.Pods, pods = cache.Lookup, ", pods from "+f.kubeletSocket
+	}
 	state := promexport.NewState()
 	h, err := promexport.Handler(state, opts)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go promexport.Feed(ctx, src.Sampler, history, state)
 	return promexport.Serve(ctx, h, promexport.ServeConfig{
 		Listen: f.listen, WebConfigFile: f.webConfig,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Started: func(addr net.Addr) {
-			fmt.Fprintf(stderr, "gpuscope: serving %s (%s) on %s%s: /metrics /snapshot /findings /-/healthy /-/ready\n",
-				src.Hostname, src.badge, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])
+			fmt.Fprintf(stderr, "gpuscope: serving %s (%s%s) on %s%s: /metrics /snapshot /findings /-/healthy /-/ready\n",
+				src.Hostname, src.badge, pods, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])
 		},
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
 
 // Options choose the name sets. Both are on by default in `gpuscope serve`.
@@ -19,7 +20,13 @@ type Options struct {
 	Own bool
 	// Version goes into gpuscope_build_info.
 	Version string
+	// Pods says which pod holds a GPU (by UUID): the kubelet's answer,
+	// cached (sampler/podresources). nil off Kubernetes.
+	Pods PodLookup
 }
+
+// PodLookup returns the container a GPU (by UUID) is allocated to.
+type PodLookup func(uuid string) (podresources.Pod, bool)
 
 // gpuMetric is one per-GPU family and how to read its value.
 type gpuMetric struct {
@@ -48,13 +55,13 @@ func (sc *scrape) of(f *family) *batch { return &sc.batches[f.idx] }
 func newMetricSet(opts Options) *metricSet {
 	m := &metricSet{opts: opts}
 	if opts.DCGM {
-		m.dcgm = dcgmMetrics()
+		m.dcgm = dcgmMetrics(opts.Pods != nil)
 		for _, g := range m.dcgm {
 			m.families = append(m.families, g.fam)
 		}
 	}
 	if opts.Own {
-		m.own = newOwnFamilies()
+		m.own = newOwnFamilies(opts.Pods != nil)
 		m.families = append(m.families, m.own.all()...)
 	}
 	sortFamilies(m.families)
@@ -82,11 +89,11 @@ func (m *metricSet) build(st *State) *scrape {
 	if m.opts.DCGM {
 		for i := range snap.GPUs {
 			g := &snap.GPUs[i]
-			addGPU(sc, m.dcgm, g, st.xidsOf(g), newLabelSet(dcgmLabels(snap.Node.Hostname, g)...))
+			addGPU(sc, m.dcgm, g, st.xidsOf(g), newLabelSet(dcgmLabels(snap.Node.Hostname, g, m.opts.Pods)...))
 		}
 	}
 	if m.opts.Own {
-		m.own.collect(sc, st, &snap, findings, m.opts.Version)
+		m.own.collect(sc, st, &snap, findings, m.opts)
 	}
 	for i := range sc.batches {
 		sc.batches[i].sort()

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
 
 func registry(t *testing.T, st *State, opts Options) *prometheus.Registry {
@@ -187,4 +188,28 @@ func gathered(t *testing.T, reg *prometheus.Registry, name string) float64 {
 		}
 	}
 	return sum
+}
+
+// On Kubernetes the kubelet's answer labels the dcgm set as dcgm-exporter
+// does (pod, namespace, container) and gives gpuscope_gpu_pod_info.
+func TestPodLabels(t *testing.T) {
+	pods := func(uuid string) (podresources.Pod, bool) {
+		if uuid == "GPU-00000000-aaaa-bbbb-cccc-000000000000" {
+			return podresources.Pod{Namespace: "ml", Name: "train-0", Container: "trainer"}, true
+		}
+		return podresources.Pod{}, false
+	}
+	reg := registry(t, published(testNode(2, 0)), Options{DCGM: true, Own: true, Pods: pods})
+	want := `
+# HELP gpuscope_gpu_pod_info 1 per GPU the kubelet allocated to a container.
+# TYPE gpuscope_gpu_pod_info gauge
+gpuscope_gpu_pod_info{container="trainer",gpu="0",hostname="node-a",namespace="ml",pod="train-0",uuid="GPU-00000000-aaaa-bbbb-cccc-000000000000"} 1
+# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).
+# TYPE DCGM_FI_DEV_GPU_UTIL gauge
+DCGM_FI_DEV_GPU_UTIL{Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",container="trainer",device="nvidia0",gpu="0",modelName="NVIDIA H200",namespace="ml",pci_bus_id="00000000:18:00.0",pod="train-0"} 90
+DCGM_FI_DEV_GPU_UTIL{Hostname="node-a",UUID="GPU-00000001-aaaa-bbbb-cccc-000000000000",container="",device="nvidia1",gpu="1",modelName="NVIDIA H200",namespace="",pci_bus_id="00000000:19:00.0",pod=""} 90
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gpuscope_gpu_pod_info", "DCGM_FI_DEV_GPU_UTIL"); err != nil {
+		t.Error(err)
+	}
 }

@@ -8,8 +8,17 @@ import "github.com/gpuscope/gpuscope/sampler"
 // "hostname"; Grafana dashboard 12239 and most alert rules use Hostname.
 var dcgmLabelNames = []string{"gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname"}
 
-func dcgmLabels(host string, g *sampler.GPU) []string {
-	return []string{itoa(g.Index), g.UUID, g.BusID, "nvidia" + itoa(g.Index), g.Name, host}
+// dcgmPodLabelNames add the labels dcgm-exporter adds on Kubernetes, where
+// the kubelet says which pod holds the GPU (empty when none does).
+var dcgmPodLabelNames = append(dcgmLabelNames[:len(dcgmLabelNames):len(dcgmLabelNames)], "pod", "namespace", "container")
+
+func dcgmLabels(host string, g *sampler.GPU, pods PodLookup) []string {
+	l := []string{itoa(g.Index), g.UUID, g.BusID, "nvidia" + itoa(g.Index), g.Name, host}
+	if pods != nil {
+		p, _ := pods(g.UUID)
+		l = append(l, p.Name, p.Namespace, p.Container)
+	}
+	return l
 }
 
 const mib = 1 << 20
@@ -19,12 +28,16 @@ const mib = 1 << 20
 // reads, with the same type and unit (MiB, MHz, W, °C, percent for DEV_*
 // utilisation, ratio 0-1 for PROF_*, bytes/s for PROF_*_BYTES). The help texts
 // are dcgm-exporter's. docs/metrics.md lists them with the gpuscope names.
-func dcgmMetrics() []gpuMetric {
+func dcgmMetrics(withPods bool) []gpuMetric {
+	labels := dcgmLabelNames
+	if withPods {
+		labels = dcgmPodLabelNames
+	}
 	g := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily(name, help, false, dcgmLabelNames...), v}
+		return gpuMetric{newFamily(name, help, false, labels...), v}
 	}
 	c := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily(name, help, true, dcgmLabelNames...), v}
+		return gpuMetric{newFamily(name, help, true, labels...), v}
 	}
 	ratio := func(f func(*sampler.GPU) sampler.Metric) func(*sampler.GPU, xidCount) (float64, bool) {
 		return scaled(f, 0.01)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
+
+	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
 
 // The hand-written exposition is byte for byte what client_golang writes
@@ -20,7 +22,9 @@ func TestEncodingMatchesClientGolang(t *testing.T) {
 	st := NewState()
 	findings := testFindings(snap.Time)
 	st.Publish(snap, append(findings, findings[0]))
-	opts := Options{DCGM: true, Own: true, Version: "v1.2.3"}
+	opts := Options{DCGM: true, Own: true, Version: "v1.2.3", Pods: func(uuid string) (podresources.Pod, bool) {
+		return podresources.Pod{Namespace: "ml", Name: "p-" + uuid[:12], Container: "c"}, uuid != snap.GPUs[1].UUID
+	}}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(NewCollector(st, opts))
 	fams, err := reg.Gather()

@@ -69,6 +69,7 @@ type ownFamilies struct {
 	host                                   []hostMetric
 	finding, findingSince                  *family
 	nodeInfo, build                        *family
+	podInfo                                *family // nil off Kubernetes
 }
 
 // procLabels are on every gpuscope_process_* series. container is the
@@ -78,9 +79,14 @@ var procLabels = []string{"hostname", "gpu", "uuid", "pid", "command", "user", "
 
 var findingLabels = []string{"hostname", "rule", "severity", "gpu", "pid"}
 
-func newOwnFamilies() ownFamilies {
+func newOwnFamilies(withPods bool) ownFamilies {
 	g := func(name, help string, labels ...string) *family { return newFamily(name, help, false, labels...) }
+	var podInfo *family
+	if withPods {
+		podInfo = g("gpuscope_gpu_pod_info", "1 per GPU the kubelet allocated to a container.", "hostname", "gpu", "uuid", "namespace", "pod", "container")
+	}
 	return ownFamilies{
+		podInfo:        podInfo,
 		gpu:            ownGPUMetrics(),
 		gpuInfo:        g("gpuscope_gpu_info", "1 per GPU; labels name the model, bus and architecture.", "hostname", "gpu", "uuid", "model", "pci_bus_id", "arch"),
 		gpuLost:        g("gpuscope_gpu_lost", "1 once the GPU fell off the bus (NVML GPU_IS_LOST).", ownGPULabels...),
@@ -106,6 +112,9 @@ func (o *ownFamilies) all() []*family {
 	}
 	for _, m := range o.host {
 		out = append(out, m.fam)
+	}
+	if o.podInfo != nil {
+		out = append(out, o.podInfo)
 	}
 	return append(out, o.gpuInfo, o.gpuLost, o.clockEvent, o.procMem, o.procSM, o.procCPU,
 		o.procWorkers, o.procWorkersCPU, o.procBlock, o.finding, o.findingSince, o.nodeInfo, o.build)

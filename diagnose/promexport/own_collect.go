@@ -34,15 +34,20 @@ func hostMetrics() []hostMetric {
 	}
 }
 
-func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, findings []diagnose.Finding, version string) {
+func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, findings []diagnose.Finding, opts Options) {
 	host := snap.Node.Hostname
-	sc.of(o.build).add(1, version)
+	sc.of(o.build).add(1, opts.Version)
 	sc.of(o.nodeInfo).add(1, host, snap.Node.Driver, snap.Node.CUDA, snap.Node.Source)
 	for i := range snap.GPUs {
 		g := &snap.GPUs[i]
 		labels := newLabelSet(host, itoa(g.Index), g.UUID)
 		sc.of(o.gpuInfo).add(1, host, labels.values[1], g.UUID, g.Name, g.BusID, g.Arch)
 		sc.of(o.gpuLost).addSet(b2f(g.Lost), labels)
+		if o.podInfo != nil {
+			if p, ok := opts.Pods(g.UUID); ok {
+				sc.of(o.podInfo).add(1, host, labels.values[1], g.UUID, p.Namespace, p.Name, p.Container)
+			}
+		}
 		addGPU(sc, o.gpu, g, st.xidsOf(g), labels)
 		if g.ClockEvents.OK && !g.Lost {
 			for _, e := range sampler.ClockEventReasons() {
