@@ -592,6 +592,7 @@ var reportFormats = []string{"text", "markdown", "json", "html"}
 
 func newReportCmd(stdout io.Writer) *cobra.Command {
 	var format, from, to string
+	var pr promReport
 	cmd := &cobra.Command{
 		Use:   "report FILE",
 		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
@@ -606,11 +607,18 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
   gpuscope report run.jsonl --format markdown > benchmark.md
   gpuscope report run.jsonl.gz --format html > run.html
   gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.RangeArgs(0, 1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
 			if err != nil {
 				return err
+			}
+			if pr.cfg.URL != "" || len(args) == 0 {
+				r, err := pr.build(args, opts)
+				if err != nil {
+					return err
+				}
+				return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
 			}
 			r, err := report.BuildFile(args[0], opts)
 			if err != nil {
@@ -623,7 +631,64 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 	fl.StringVar(&format, "format", "text", "text, markdown, json or html")
 	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
 	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
+	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
+	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
+	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")
 	return cmd
+}
+
+// promReport is `report --prometheus URL --node N --from T --to T`.
+type promReport struct {
+	cfg  promsource.Config
+	node string
+	step time.Duration
+}
+
+func (p promReport) build(args []string, opts report.Options) (*report.Report, error) {
+	switch {
+	case p.cfg.URL == "":
+		return nil, usagef("report needs FILE, or --prometheus URL --node N")
+	case len(args) > 0:
+		return nil, usagef("report: FILE and --prometheus: choose one")
+	case p.node == "":
+		return nil, usagef("report --prometheus needs --node (a host name or an instance)")
+	case p.step < time.Second:
+		return nil, usagef("--step %s: use 1s or more", p.step)
+	}
+	if opts.To.IsZero() {
+		opts.To = time.Now()
+	}
+	if opts.From.IsZero() {
+		opts.From = opts.To.Add(-time.Hour)
+	}
+	src, err := promsource.New(p.cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	ctx := context.Background()
+	key, err := src.Resolve(ctx, p.node, opts.To)
+	if err != nil {
+		return nil, err
+	}
+	// The diagnosis window reaches back before From, as it does in a file.
+	hist, err := src.History(ctx, opts.From.Add(-diagnose.DefaultWindow), opts.To, p.step, promsource.NodeMatchers(key)...)
+	if err != nil {
+		return nil, err
+	}
+	opts.File, opts.Format = src.URL()+" "+key.Instance, "prometheus"
+	return report.Build(&snapshotList{snaps: hist[key]}, opts)
+}
+
+// snapshotList is a report.Source over snapshots in memory.
+type snapshotList struct{ snaps []sampler.Snapshot }
+
+func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if len(l.snaps) == 0 {
+		return sampler.Snapshot{}, nil, io.EOF
+	}
+	s := l.snaps[0]
+	l.snaps = l.snaps[1:]
+	return s, nil, nil
 }
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -222,4 +223,35 @@ func finishGPU(g *gpuAt, prevXid, prevTotal *sampler.Metric, at time.Time) {
 // NodeMatchers selects one node's series.
 func NodeMatchers(k NodeKey) []string {
 	return []string{fmt.Sprintf("job=%s", strconv.Quote(k.Job)), fmt.Sprintf("instance=%s", strconv.Quote(k.Instance))}
+}
+
+// Resolve finds the node a person names: its host name label (Hostname or
+// hostname) or its instance, among the targets with GPU series in the hour
+// before at. Two targets with that host name are ambiguous: name the instance.
+func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (NodeKey, error) {
+	vec, err := s.query(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), at)
+	if err != nil {
+		return NodeKey{}, err
+	}
+	found := map[NodeKey]bool{}
+	for _, smp := range vec {
+		m := smp.Metric
+		if string(m["instance"]) == name || string(m["Hostname"]) == name || string(m["hostname"]) == name {
+			found[keyOf(m)] = true
+		}
+	}
+	switch len(found) {
+	case 0:
+		return NodeKey{}, fmt.Errorf("no node %q with GPU series in the hour before %s: name its host or its instance", name, at.Format(time.RFC3339))
+	case 1:
+		for k := range found {
+			return k, nil
+		}
+	}
+	var keys []string
+	for k := range found {
+		keys = append(keys, k.Instance)
+	}
+	slices.Sort(keys)
+	return NodeKey{}, fmt.Errorf("%q names %d targets (%s): name the instance", name, len(keys), strings.Join(keys, ", "))
 }
