@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -29,16 +32,21 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
+	"github.com/gpuscope/gpuscope/diagnose/promexport"
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/sampler/podresources"
+	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/fleet"
 	"github.com/gpuscope/gpuscope/ui/markdown"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 	"github.com/gpuscope/gpuscope/ui/replay"
@@ -113,6 +121,7 @@ type dashFlags struct {
 	cpuprofile   string
 	readonly     bool
 	faults       []string // --demo-fault
+	prom         promsource.Config
 }
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -156,11 +165,20 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
 	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, all; 'list' lists them)")
+	fl.StringVar(&f.prom.URL, "prometheus", "", "show the fleet a Prometheus-compatible server (Prometheus, Thanos, VictoriaMetrics, Mimir) holds")
+	fl.StringVar(&f.prom.Selector, "selector", "", `with --prometheus: label matchers every query gets, e.g. '{cluster="a"}'`)
+	fl.StringVar(&f.prom.BearerTokenFile, "bearer-token-file", "", "with --prometheus: send the token in this file")
+	fl.StringVar(&f.prom.BasicAuthUser, "basic-auth-user", "", "with --prometheus: basic auth user")
+	fl.StringVar(&f.prom.BasicAuthPasswordFile, "basic-auth-password-file", "", "with --prometheus: file holding the basic auth password")
+	fl.StringVar(&f.prom.CAFile, "tls-ca-file", "", "with --prometheus: CA certificate to verify the server")
+	fl.StringVar(&f.prom.CertFile, "tls-cert-file", "", "with --prometheus: client certificate")
+	fl.StringVar(&f.prom.KeyFile, "tls-key-file", "", "with --prometheus: client key")
+	fl.BoolVar(&f.prom.InsecureSkipVerify, "tls-insecure-skip-verify", false, "with --prometheus: do not verify the server's certificate")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
 	cmd.AddCommand(newVersionCmd(stdout), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout),
-		newReplayCmd(stderr))
+		newReplayCmd(stderr), newServeCmd(stderr))
 	addCompletions(cmd)
 	return cmd
 }
@@ -360,6 +378,9 @@ func runDashboard(f dashFlags, stdout, stderr io.Writer) error {
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
 		return err
+	}
+	if f.prom.URL != "" {
+		return runFleet(f, styles, stdout)
 	}
 	src, err := openSource(f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr, f.faults...)
 	if err != nil {
@@ -758,6 +779,7 @@ var reportFormats = []string{"text", "markdown", "json", "html"}
 
 func newReportCmd(stdout io.Writer) *cobra.Command {
 	var format, from, to string
+	var pr promReport
 	cmd := &cobra.Command{
 		Use:   "report FILE... (- for standard input)",
 		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
@@ -774,11 +796,18 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
   gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"
   nvidia-smi -q | gpuscope report -
   gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
 			if err != nil {
 				return err
+			}
+			if pr.cfg.URL != "" || len(args) == 0 {
+				r, err := pr.build(args, opts)
+				if err != nil {
+					return err
+				}
+				return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
 			}
 			r, err := report.BuildFiles(args, opts)
 			if err != nil {
@@ -791,7 +820,64 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 	fl.StringVar(&format, "format", "text", "text, markdown, json or html")
 	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
 	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
+	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
+	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
+	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")
 	return cmd
+}
+
+// promReport is `report --prometheus URL --node N --from T --to T`.
+type promReport struct {
+	cfg  promsource.Config
+	node string
+	step time.Duration
+}
+
+func (p promReport) build(args []string, opts report.Options) (*report.Report, error) {
+	switch {
+	case p.cfg.URL == "":
+		return nil, usagef("report needs FILE, or --prometheus URL --node N")
+	case len(args) > 0:
+		return nil, usagef("report: FILE and --prometheus: choose one")
+	case p.node == "":
+		return nil, usagef("report --prometheus needs --node (a host name or an instance)")
+	case p.step < time.Second:
+		return nil, usagef("--step %s: use 1s or more", p.step)
+	}
+	if opts.To.IsZero() {
+		opts.To = time.Now()
+	}
+	if opts.From.IsZero() {
+		opts.From = opts.To.Add(-time.Hour)
+	}
+	src, err := promsource.New(p.cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	ctx := context.Background()
+	key, err := src.Resolve(ctx, p.node, opts.To)
+	if err != nil {
+		return nil, err
+	}
+	// The diagnosis window reaches back before From, as it does in a file.
+	hist, err := src.History(ctx, opts.From.Add(-diagnose.DefaultWindow), opts.To, p.step, promsource.NodeMatchers(key)...)
+	if err != nil {
+		return nil, err
+	}
+	opts.File, opts.Format = src.URL()+" "+key.Instance, "prometheus"
+	return report.Build(&snapshotList{snaps: hist[key]}, opts)
+}
+
+// snapshotList is a report.Source over snapshots in memory.
+type snapshotList struct{ snaps []sampler.Snapshot }
+
+func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if len(l.snaps) == 0 {
+		return sampler.Snapshot{}, nil, io.EOF
+	}
+	s := l.snaps[0]
+	l.snaps = l.snaps[1:]
+	return s, nil, nil
 }
 
 func newCompareCmd(stdout io.Writer) *cobra.Command {
@@ -938,4 +1024,172 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		popts = append(popts, tea.WithInputTTY())
 	}
 	return runProgram(tea.NewProgram(m, popts...), "replay")
+}
+
+// serveFlags are the flags of `gpuscope serve`.
+type serveFlags struct {
+	listen, webConfig, demo string
+	seed                    int64
+	interval                time.Duration
+	noDCGM, noOwn           bool
+	kubeletSocket           string
+}
+
+func newServeCmd(stderr io.Writer) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve this node's metrics and findings to Prometheus (/metrics, /snapshot, /findings)",
+		Long: `serve samples this node (or the simulated one) every --interval, diagnoses each
+tick, and serves the latest: /metrics in the Prometheus text format or
+OpenMetrics, with dcgm-exporter's names (DCGM_FI_*) and gpuscope's own
+(gpuscope_*, with per-process series and gpuscope_finding); /snapshot (the
+--once --json document); /findings (JSON); /-/healthy and /-/ready. A scrape
+never reads the GPUs. It binds to loopback unless --listen says otherwise;
+--web.config.file adds TLS and basic auth (the exporter-toolkit file every
+Prometheus exporter reads). docs/metrics.md lists every metric.`,
+		Example: `  gpuscope serve                                  this node on 127.0.0.1:9400
+  gpuscope serve --listen :9400 --web.config.file web.yml
+  gpuscope serve --demo=input_starved --listen 127.0.0.1:9401`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.demo = demoFlag(cmd.Flags(), f.demo)
+			return runServe(f, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:9400", "address to serve on (host:port; :9400 for every interface)")
+	fl.StringVar(&f.webConfig, "web.config.file", "", "exporter-toolkit web config (TLS, basic auth)")
+	fl.StringVar(&f.demo, "demo", "", "serve a simulated node; SCENARIO defaults to mixed")
+	fl.Lookup("demo").NoOptDefVal = "mixed"
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (it also picks its host name)")
+	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
+	fl.BoolVar(&f.noDCGM, "no-dcgm-names", false, "leave out the dcgm-exporter-compatible DCGM_FI_* series")
+	fl.BoolVar(&f.noOwn, "no-gpuscope-names", false, "leave out the gpuscope_* series")
+	fl.StringVar(&f.kubeletSocket, "kubelet-socket", podresources.DefaultSocket, "kubelet pod-resources socket: where readable, GPUs are labelled with their pod")
+	return cmd
+}
+
+func runServe(f serveFlags, stderr io.Writer) error {
+	if err := checkInterval(f.interval); err != nil {
+		return err
+	}
+	if f.noDCGM && f.noOwn {
+		return usagef("--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
+	}
+	if f.demo == "list" {
+		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+	}
+	tls, auth, err := promexport.ValidateWebConfig(f.webConfig)
+	if err != nil {
+		return usageError{err}
+	}
+	start := time.Now().Add(-prerollDemo)
+	src, err := openSource(f.demo, false, f.seed, start, stderr)
+	if err != nil {
+		return err
+	}
+	if e := src.GPUError; e != nil { // still served: the host figures and gpu_error in /snapshot
+		fmt.Fprintf(stderr, "gpuscope: no GPU to export (%s: %s); serving the host only (try gpuscope doctor, or --demo)\n", e.Tried, e.Err)
+	}
+	src.SetInterval(f.interval)
+	var history []sampler.Snapshot
+	if src.simulated {
+		history = node.Preroll(src.Sampler, start, time.Now(), f.interval)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: version}
+	pods := ""
+	if _, err := os.Stat(f.kubeletSocket); err == nil && !src.simulated {
+		cache := &podresources.Cache{}
+		go cache.Run(ctx, f.kubeletSocket, 10*time.Second)
+		opts.Pods, pods = cache.Lookup, ", pods from "+f.kubeletSocket
+	}
+	state := promexport.NewState()
+	h, err := promexport.Handler(state, opts)
+	if err != nil {
+		return err
+	}
+	go promexport.Feed(ctx, src.Sampler, history, state)
+	return promexport.Serve(ctx, h, promexport.ServeConfig{
+		Listen: f.listen, WebConfigFile: f.webConfig,
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Started: func(addr net.Addr) {
+			fmt.Fprintf(stderr, "gpuscope: serving %s (%s%s) on %s%s: /metrics /snapshot /findings /-/healthy /-/ready\n",
+				src.Hostname, src.badge, pods, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])
+		},
+	})
+}
+
+// fleetIdleFor is how long a GPU must sit idle holding memory to be a fleet
+// finding (promsource.Options.IdleFor).
+const fleetIdleFor = 30 * time.Minute
+
+// runFleet shows the fleet a Prometheus server holds: --once prints it,
+// otherwise the fleet view runs with enter opening a node's dashboard.
+func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
+	if f.demo != "" {
+		return usagef("--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
+	}
+	src, err := promsource.New(f.prom)
+	if err != nil {
+		return usageError{err}
+	}
+	load := func(ctx context.Context) (fleet.View, error) { return loadFleet(ctx, src, f.interval) }
+	if f.once {
+		v, err := load(context.Background())
+		if err != nil {
+			return err
+		}
+		if f.json {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(v)
+		}
+		return fleet.WriteText(stdout, v)
+	}
+	history := func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
+		h, err := src.History(ctx, from, time.Now(), f.interval, promsource.NodeMatchers(key)...)
+		return h[key], err
+	}
+	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history,
+		Dashboard: func(badge string) ui.Options { return ui.DefaultOptions(styles, badge, f.interval) }})
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
+		return fmt.Errorf("fleet view: %w", err)
+	}
+	return nil
+}
+
+// loadFleet reads the fleet and diagnoses it: gpuscope exporters bring
+// their own findings; nodes with dcgm-exporter alone are diagnosed from
+// the last few minutes of their series, one query_range per field for all.
+func loadFleet(ctx context.Context, src *promsource.Source, step time.Duration) (fleet.View, error) {
+	now := time.Now()
+	fl, err := src.Fleet(ctx, now, promsource.Options{IdleFor: fleetIdleFor})
+	if err != nil {
+		return fleet.View{}, err
+	}
+	results := map[promsource.NodeKey]fleetdiag.NodeResult{}
+	var others []string
+	for _, n := range fl.Nodes {
+		if n.Gpuscope {
+			results[n.Key] = fleetdiag.Node(n, nil)
+		} else if n.Up {
+			others = append(others, regexp.QuoteMeta(n.Key.Instance))
+		}
+	}
+	if len(others) > 0 {
+		window := diagnose.DefaultWindow + time.Minute
+		hist, err := src.History(ctx, now.Add(-window), now, step, "instance=~"+strconv.Quote(strings.Join(others, "|")))
+		if err != nil {
+			fl.Problems = append(fl.Problems, err.Error())
+		}
+		for _, n := range fl.Nodes {
+			if !n.Gpuscope && n.Up {
+				results[n.Key] = fleetdiag.Node(n, hist[n.Key])
+			}
+		}
+	}
+	return fleet.NewView(src.URL(), fl, fleetIdleFor, results), nil
 }

@@ -108,3 +108,18 @@ func (c *ClockEvents) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// ClockEventReason is one reason bit and its short name.
+type ClockEventReason struct {
+	Bit  uint64
+	Name string
+}
+
+// ClockEventReasons lists every known reason, ordered by bit (a fresh copy).
+func ClockEventReasons() []ClockEventReason {
+	out := make([]ClockEventReason, len(clockEventNames))
+	for i, e := range clockEventNames {
+		out[i] = ClockEventReason{e.bit, e.name}
+	}
+	return out
+}

@@ -214,7 +214,10 @@ type Proc struct {
 	Threads   int       `json:"threads,omitempty"`
 	Start     time.Time `json:"start,omitzero"`
 	Container string    `json:"container,omitempty"` // id from the cgroup
-	Children  []int     `json:"children,omitempty"`  // child PIDs (DataLoader workers)
+	// PodUID is the Kubernetes pod's UID when the cgroup path shows one
+	// (kubepods…pod<uid>), with dashes as the API spells it.
+	PodUID   string `json:"pod_uid,omitempty"`
+	Children []int  `json:"children,omitempty"` // child PIDs (DataLoader workers)
 }
 
 // Topology is the GPU×GPU link matrix that `nvidia-smi topo -m` prints.

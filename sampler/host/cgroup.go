@@ -65,3 +65,50 @@ func lastHexRun(s string, n int) string {
 func isLowerHex(c byte) bool {
 	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f')
 }
+
+// podUIDLen is a UUID's length with its four separators (RFC 4122).
+const podUIDLen = 36
+
+// podUID extracts the Kubernetes pod UID from the text of /proc/PID/cgroup,
+// or "". The kubelet names a pod's cgroup "pod<uid>": with the cgroupfs
+// driver the UID keeps its dashes (/kubepods/burstable/pod6b1b…-…/), with the
+// systemd driver they become underscores (kubepods-burstable-pod6b1b…_….slice)
+// (kubernetes.io/docs/concepts/architecture/cgroups, kubelet cm/cgroup_manager_linux.go).
+func podUID(cgroup string) string {
+	for line := range strings.Lines(cgroup) {
+		if !strings.Contains(line, "kubepods") {
+			continue
+		}
+		for rest := line; ; {
+			i := strings.Index(rest, "pod")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+3:]
+			if len(rest) < podUIDLen {
+				break
+			}
+			if id := strings.ReplaceAll(rest[:podUIDLen], "_", "-"); isUUID(id) {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// isUUID reports the 8-4-4-4-12 lowercase hex form.
+func isUUID(s string) bool {
+	for i := range len(s) {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isLowerHex(s[i]) {
+				return false
+			}
+		}
+	}
+	return len(s) == podUIDLen
+}

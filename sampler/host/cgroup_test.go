@@ -65,3 +65,34 @@ func FuzzContainerID(f *testing.F) {
 		}
 	})
 }
+
+func TestPodUID(t *testing.T) {
+	const uid = "6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f"
+	cases := []struct{ name, cgroup, want string }{
+		{"systemd driver", "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" +
+			strings.ReplaceAll(uid, "-", "_") + ".slice/cri-containerd-" + hexA + ".scope\n", uid},
+		{"cgroupfs driver", "4:memory:/kubepods/burstable/pod" + uid + "/" + hexA + "\n", uid},
+		{"guaranteed, no qos level", "0::/kubepods/pod" + uid + "/" + hexA + "\n", uid},
+		{"docker, no pod", "0::/system.slice/docker-" + hexA + ".scope\n", ""},
+		{"pod outside kubepods", "0::/user.slice/pod" + uid + "\n", ""},
+		{"short", "0::/kubepods/pod6b1b\n", ""},
+		{"not hex", "0::/kubepods/pod" + strings.ToUpper(uid) + "/x\n", ""},
+		{"empty", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := podUID(c.cgroup); got != c.want {
+				t.Errorf("podUID(%q) = %q, want %q", c.cgroup, got, c.want)
+			}
+		})
+	}
+}
+
+func FuzzPodUID(f *testing.F) {
+	f.Add("0::/kubepods/pod6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f/x\n")
+	f.Fuzz(func(t *testing.T, cgroup string) {
+		if id := podUID(cgroup); id != "" && !isUUID(id) {
+			t.Fatalf("podUID(%q) = %q, not a UUID", cgroup, id)
+		}
+	})
+}

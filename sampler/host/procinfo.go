@@ -32,7 +32,7 @@ type procKey struct {
 
 // procStatic is what never changes for a process, read once and cached.
 type procStatic struct {
-	user, cmdline, container string
+	user, cmdline, container, podUID string
 }
 
 // cpuMark is a process's cumulative CPU time at one tick.
@@ -110,7 +110,7 @@ func (s *Source) readProc(dirfd, pid int, now time.Time, buf []byte) (*sampler.P
 		static = s.readStatic(dirfd, dirName)
 		s.procs.static[key] = static
 	}
-	p.User, p.Cmdline, p.Container = static.user, static.cmdline, static.container
+	p.User, p.Cmdline, p.Container, p.PodUID = static.user, static.cmdline, static.container, static.podUID
 	return p, key, true
 }
 
@@ -133,6 +133,7 @@ func (s *Source) readStatic(dirfd int, dirName string) procStatic {
 	}
 	if n, err := readAt(dirfd, dirName+"/cgroup", buf); err == nil {
 		st.container = containerID(string(buf[:n]))
+		st.podUID = podUID(string(buf[:n]))
 	}
 	return st
 }

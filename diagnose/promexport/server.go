@@ -1,0 +1,177 @@
+package promexport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/exporter-toolkit/web"
+	"go.yaml.in/yaml/v2"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+)
+
+// Paths the exporter serves.
+const (
+	MetricsPath  = "/metrics"
+	SnapshotPath = "/snapshot"
+	FindingsPath = "/findings"
+	HealthyPath  = "/-/healthy"
+	ReadyPath    = "/-/ready"
+)
+
+// Handler serves the five paths over state.
+func Handler(state *State, opts Options) (http.Handler, error) {
+	if !opts.DCGM && !opts.Own {
+		return nil, errors.New("exporter: no name set chosen")
+	}
+	set := newMetricSet(opts)
+	mux := http.NewServeMux()
+	mux.HandleFunc(MetricsPath, func(w http.ResponseWriter, r *http.Request) {
+		serveMetrics(w, r, set, state)
+	})
+	mux.HandleFunc(SnapshotPath, func(w http.ResponseWriter, _ *http.Request) {
+		snap, _, ok := state.Latest()
+		writeJSON(w, snap, ok)
+	})
+	mux.HandleFunc(FindingsPath, func(w http.ResponseWriter, _ *http.Request) {
+		_, findings, ok := state.Latest()
+		if findings == nil {
+			findings = []diagnose.Finding{} // [] not null: "nothing wrong" is an answer
+		}
+		writeJSON(w, findings, ok)
+	})
+	mux.HandleFunc(HealthyPath, func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintln(w, "gpuscope exporter is healthy.")
+	})
+	mux.HandleFunc(ReadyPath, func(w http.ResponseWriter, _ *http.Request) {
+		if _, _, ok := state.Latest(); !ok {
+			http.Error(w, "gpuscope exporter is not ready: no snapshot taken yet.", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "gpuscope exporter is ready.")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, "gpuscope exporter: %s %s %s %s %s\n", MetricsPath, SnapshotPath, FindingsPath, HealthyPath, ReadyPath)
+	})
+	return mux, nil
+}
+
+// writeJSON answers 503 until the first tick, so a client never reads an
+// empty snapshot as "a node without GPUs".
+func writeJSON(w http.ResponseWriter, v any, ok bool) {
+	if !ok {
+		http.Error(w, "no snapshot taken yet", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v) // a failed write is the client gone
+}
+
+// ServeConfig is where and how to serve.
+type ServeConfig struct {
+	Listen string // host:port
+	// WebConfigFile is the exporter-toolkit web configuration (TLS, basic
+	// auth), the file every Prometheus exporter reads; "" serves plain HTTP.
+	WebConfigFile string
+	Logger        *slog.Logger
+	// Started is told the bound address once the socket listens (a port of
+	// 0 picks a free one).
+	Started func(addr net.Addr)
+}
+
+// ValidateWebConfig checks the web configuration file before anything
+// starts, so a typo is one line at startup, not a failure at the first
+// scrape. It reports whether the file turns TLS on and basic auth on.
+func ValidateWebConfig(path string) (tls, auth bool, err error) {
+	if path == "" {
+		return false, false, nil
+	}
+	if err := web.Validate(path); err != nil {
+		return false, false, fmt.Errorf("--web.config.file %s: %w", path, err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return false, false, fmt.Errorf("--web.config.file: %w", err)
+	}
+	var c web.Config
+	if err := yaml.Unmarshal(raw, &c); err != nil {
+		return false, false, fmt.Errorf("--web.config.file %s: %w", path, err)
+	}
+	t := c.TLSConfig
+	return t.TLSCertPath != "" || t.TLSCert != "", len(c.Users) > 0, nil
+}
+
+// Serve listens and serves h until ctx ends.
+func Serve(ctx context.Context, h http.Handler, cfg ServeConfig) error {
+	l, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	if cfg.Started != nil {
+		cfg.Started(l.Addr())
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() {
+		file := cfg.WebConfigFile
+		done <- web.Serve(l, srv, &web.FlagConfig{WebListenAddresses: &[]string{cfg.Listen}, WebConfigFile: &file}, cfg.Logger)
+	}()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve on %s: %w", l.Addr(), err)
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+		if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}
+
+// URL is how a person reaches addr: https when TLS is on.
+func URL(addr net.Addr, tls bool) string {
+	scheme := "http"
+	if tls {
+		scheme = "https"
+	}
+	return scheme + "://" + addr.String()
+}
+
+// serveMetrics answers in the format the scraper asks for: OpenMetrics when
+// its Accept header prefers it (Prometheus does), else the text format. The
+// body is not compressed: gzip would cost more CPU than the scrape itself.
+func serveMetrics(w http.ResponseWriter, r *http.Request, set *metricSet, state *State) {
+	format := expfmt.NegotiateIncludingOpenMetrics(r.Header)
+	om := format.FormatType() == expfmt.TypeOpenMetrics
+	if !om {
+		format = expfmt.NewFormat(expfmt.TypeTextPlain)
+	}
+	w.Header().Set("Content-Type", string(format))
+	sc := set.build(state)
+	if sc == nil {
+		if om {
+			_, _ = io.WriteString(w, "# EOF\n")
+		}
+		return
+	}
+	defer set.release(sc)
+	sc.body = appendExposition(sc.body[:0], sc, om)
+	_, _ = w.Write(sc.body) // a failed write is the scraper gone
+}

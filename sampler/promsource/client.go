@@ -1,0 +1,138 @@
+// Package promsource reads GPU fleets from a Prometheus-compatible server
+// (Prometheus, Thanos, VictoriaMetrics, Mimir speak the same HTTP API) and
+// yields plain values: a Fleet (one row per node) and, for one node, the
+// snapshots the dashboard and the diagnosis already understand. It reads
+// what `gpuscope serve` and NVIDIA's dcgm-exporter export. The UI never
+// queries Prometheus itself.
+package promsource
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/api"
+	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	promconfig "github.com/prometheus/common/config"
+	"github.com/prometheus/common/model"
+)
+
+// Config says where the server is and how to authenticate.
+type Config struct {
+	URL string
+	// Selector narrows every query, e.g. `{cluster="a"}`.
+	Selector              string
+	BearerTokenFile       string
+	BasicAuthUser         string
+	BasicAuthPasswordFile string
+	CAFile                string
+	CertFile, KeyFile     string // client certificate
+	InsecureSkipVerify    bool
+	Timeout               time.Duration // per query; 30 s when zero
+}
+
+// Source queries one server. Safe for concurrent use.
+type Source struct {
+	api      promv1.API
+	matchers string // the selector's matchers without braces, "" for none
+	timeout  time.Duration
+	url      string
+}
+
+// New checks the configuration and builds the client; it does not connect.
+func New(cfg Config) (*Source, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--prometheus %q: want a URL such as http://prometheus:9090", cfg.URL)
+	}
+	matchers, err := selectorMatchers(cfg.Selector)
+	if err != nil {
+		return nil, err
+	}
+	hc := promconfig.DefaultHTTPClientConfig
+	hc.BearerTokenFile = cfg.BearerTokenFile
+	if cfg.BasicAuthUser != "" {
+		hc.BasicAuth = &promconfig.BasicAuth{Username: cfg.BasicAuthUser, PasswordFile: cfg.BasicAuthPasswordFile}
+	}
+	hc.TLSConfig = promconfig.TLSConfig{CAFile: cfg.CAFile, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
+		InsecureSkipVerify: cfg.InsecureSkipVerify}
+	if err := hc.Validate(); err != nil {
+		return nil, fmt.Errorf("--prometheus authentication/TLS flags: %w", err)
+	}
+	client, err := promconfig.NewClientFromConfig(hc, "gpuscope")
+	if err != nil {
+		return nil, fmt.Errorf("--prometheus: %w", err)
+	}
+	c, err := api.NewClient(api.Config{Address: cfg.URL, Client: client})
+	if err != nil {
+		return nil, fmt.Errorf("--prometheus: %w", err)
+	}
+	timeout := cfg.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	return &Source{api: promv1.NewAPI(c), matchers: matchers, timeout: timeout, url: cfg.URL}, nil
+}
+
+// URL is the server's address, for titles.
+func (s *Source) URL() string { return s.url }
+
+// selectorMatchers turns `{a="b", c=~"d"}` into `a="b", c=~"d"`, so each
+// query can add its own matchers inside one pair of braces.
+func selectorMatchers(sel string) (string, error) {
+	sel = strings.TrimSpace(sel)
+	if sel == "" {
+		return "", nil
+	}
+	if !strings.HasPrefix(sel, "{") || !strings.HasSuffix(sel, "}") {
+		return "", fmt.Errorf(`--selector %q: want label matchers in braces, e.g. '{cluster="a"}'`, sel)
+	}
+	return strings.TrimSpace(sel[1 : len(sel)-1]), nil
+}
+
+// sel returns `name{selector, extra}`.
+func (s *Source) sel(name string, extra ...string) string {
+	var ms []string
+	if s.matchers != "" {
+		ms = append(ms, s.matchers)
+	}
+	ms = append(ms, extra...)
+	return name + "{" + strings.Join(ms, ",") + "}"
+}
+
+// names matches any of the series names: `{__name__=~"a|b", selector}`.
+func (s *Source) names(names []string, extra ...string) string {
+	return s.sel("", append([]string{`__name__=~"` + strings.Join(names, "|") + `"`}, extra...)...)
+}
+
+// query runs an instant query and returns its vector.
+func (s *Source) query(ctx context.Context, q string, at time.Time) (model.Vector, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	v, _, err := s.api.Query(ctx, q, at)
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", q, err)
+	}
+	vec, ok := v.(model.Vector)
+	if !ok {
+		return nil, fmt.Errorf("query %s: got a %s, want a vector", q, v.Type())
+	}
+	return vec, nil
+}
+
+// queryRange runs a range query and returns its matrix.
+func (s *Source) queryRange(ctx context.Context, q string, r promv1.Range) (model.Matrix, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	v, _, err := s.api.QueryRange(ctx, q, r)
+	if err != nil {
+		return nil, fmt.Errorf("query_range %s: %w", q, err)
+	}
+	m, ok := v.(model.Matrix)
+	if !ok {
+		return nil, fmt.Errorf("query_range %s: got a %s, want a matrix", q, v.Type())
+	}
+	return m, nil
+}

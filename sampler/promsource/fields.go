@@ -1,0 +1,91 @@
+package promsource
+
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// gpuAt is one GPU at one step while a snapshot is built: the snapshot's
+// GPU and the readings that become other fields once all are in.
+type gpuAt struct {
+	g            sampler.GPU
+	memFree      sampler.Metric // DCGM_FI_DEV_FB_FREE: total = used + free
+	clockMask    sampler.Metric
+	remapPending sampler.Metric
+	xidLast      sampler.Metric // DCGM_FI_DEV_XID_ERRORS: the last Xid's code
+	xidTotal     sampler.Metric // gpuscope_gpu_xid_errors_total
+}
+
+// gpuField is one snapshot field and the series that carry it, preferred
+// first: dcgm-exporter's name, DCGM 4.x's renamed field where there is one,
+// then gpuscope's own. A node exporting several (gpuscope serves both sets)
+// gets the first.
+type gpuField struct {
+	names []string
+	field func(g *gpuAt) *sampler.Metric
+}
+
+func f(names []string, field func(g *gpuAt) *sampler.Metric) gpuField { return gpuField{names, field} }
+
+func n(names ...string) []string { return names }
+
+var gpuFields = []gpuField{
+	f(utilNames, func(g *gpuAt) *sampler.Metric { return &g.g.Util }),
+	f(n("DCGM_FI_DEV_MEM_COPY_UTIL", "gpuscope_gpu_memory_utilization_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.MemUtil }),
+	f(n("DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_UTIL_RATIO", "gpuscope_gpu_sm_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.SMActive }),
+	f(n("DCGM_FI_PROF_SM_OCCUPANCY", "gpuscope_gpu_sm_occupancy_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.SMOccupancy }),
+	f(n("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_TENSOR_UTIL_RATIO", "gpuscope_gpu_tensor_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.TensorActive }),
+	f(n("DCGM_FI_PROF_DRAM_ACTIVE", "gpuscope_gpu_dram_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.DRAMActive }),
+	f(memUsedNames, func(g *gpuAt) *sampler.Metric { return &g.g.MemUsed }),
+	f(memTotalNames, func(g *gpuAt) *sampler.Metric { return &g.g.MemTotal }),
+	f(n("DCGM_FI_DEV_FB_FREE"), func(g *gpuAt) *sampler.Metric { return &g.memFree }),
+	f(n("DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_GPU_TEMP_CELSIUS", "gpuscope_gpu_temperature_celsius"), func(g *gpuAt) *sampler.Metric { return &g.g.Temp }),
+	f(n("DCGM_FI_DEV_SLOWDOWN_TEMP", "gpuscope_gpu_slowdown_temperature_celsius"), func(g *gpuAt) *sampler.Metric { return &g.g.TempSlowdown }),
+	f(powerNames, func(g *gpuAt) *sampler.Metric { return &g.g.Power }),
+	f(n("DCGM_FI_DEV_POWER_MGMT_LIMIT", "gpuscope_gpu_power_limit_watts"), func(g *gpuAt) *sampler.Metric { return &g.g.PowerLimit }),
+	f(n("DCGM_FI_DEV_SM_CLOCK", "gpuscope_gpu_sm_clock_hertz"), func(g *gpuAt) *sampler.Metric { return &g.g.SMClock }),
+	f(n("DCGM_FI_DEV_MEM_CLOCK", "gpuscope_gpu_memory_clock_hertz"), func(g *gpuAt) *sampler.Metric { return &g.g.MemClock }),
+	f(n("DCGM_FI_DEV_MAX_SM_CLOCK", "gpuscope_gpu_sm_clock_max_hertz"), func(g *gpuAt) *sampler.Metric { return &g.g.SMClockMax }),
+	f(n("DCGM_FI_PROF_PCIE_RX_BYTES", "gpuscope_gpu_pcie_receive_bytes_per_second"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeRx }),
+	f(n("DCGM_FI_PROF_PCIE_TX_BYTES", "gpuscope_gpu_pcie_transmit_bytes_per_second"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeTx }),
+	f(n("DCGM_FI_PROF_NVLINK_RX_BYTES", "gpuscope_gpu_nvlink_receive_bytes_per_second"), func(g *gpuAt) *sampler.Metric { return &g.g.NVLinkRx }),
+	f(n("DCGM_FI_PROF_NVLINK_TX_BYTES", "gpuscope_gpu_nvlink_transmit_bytes_per_second"), func(g *gpuAt) *sampler.Metric { return &g.g.NVLinkTx }),
+	f(n("DCGM_FI_DEV_PCIE_LINK_GEN", "gpuscope_gpu_pcie_link_generation"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeGen }),
+	f(n("DCGM_FI_DEV_PCIE_LINK_WIDTH", "gpuscope_gpu_pcie_link_width"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeWidth }),
+	f(n("DCGM_FI_DEV_PCIE_MAX_LINK_GEN", "gpuscope_gpu_pcie_link_generation_max"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeGenMax }),
+	f(n("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", "gpuscope_gpu_pcie_link_width_max"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeWidthMax }),
+	f(n("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "gpuscope_gpu_pcie_replays_total"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeReplays }),
+	f(n("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.g.ECCUncorrected }),
+	f(n("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "gpuscope_gpu_ecc_corrected_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.g.ECCCorrected }),
+	f(n("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "gpuscope_gpu_remapped_rows"), func(g *gpuAt) *sampler.Metric { return &g.g.RemappedRows }),
+	f(n("DCGM_FI_DEV_ROW_REMAP_PENDING", "gpuscope_gpu_row_remap_pending"), func(g *gpuAt) *sampler.Metric { return &g.remapPending }),
+	f(n("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"), func(g *gpuAt) *sampler.Metric { return &g.clockMask }),
+	f(n("DCGM_FI_DEV_XID_ERRORS"), func(g *gpuAt) *sampler.Metric { return &g.xidLast }),
+	f(n("gpuscope_gpu_xid_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.xidTotal }),
+}
+
+// scaleOf converts a series to the snapshot's unit (docs/metrics.md):
+// dcgm-exporter's MiB to bytes, ratios to percent, hertz to MHz.
+func scaleOf(name string) float64 {
+	switch {
+	case strings.HasPrefix(name, "DCGM_FI_DEV_FB_"):
+		return mib
+	case strings.HasPrefix(name, "DCGM_FI_PROF_") && !strings.HasSuffix(name, "_BYTES"),
+		strings.HasSuffix(name, "_RATIO"), strings.HasSuffix(name, "_ratio"):
+		return 100
+	case strings.HasSuffix(name, "_hertz"):
+		return 1e-6
+	}
+	return 1
+}
+
+// rank is a series name's place in its field's list (lower wins).
+func (f gpuField) rank(name string) int {
+	for i, n := range f.names {
+		if n == name {
+			return i
+		}
+	}
+	return len(f.names)
+}

@@ -1,0 +1,314 @@
+package promsource
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/common/model"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// Fleet is every GPU node the server knows, at one instant.
+type Fleet struct {
+	At    time.Time
+	Nodes []Node // sorted by waste, most first, then name
+	// Problems are queries that failed; the rest of the fleet is still shown.
+	Problems []string
+}
+
+// Node is one scrape target that exported GPU series in the last hour.
+type Node struct {
+	Key  NodeKey
+	Name string // host name label, else the instance
+	Up   bool   // the target's last scrape succeeded
+	// Gpuscope is true when the target is a gpuscope exporter: its findings
+	// are the node's own diagnosis, with host data.
+	Gpuscope bool
+	GPUs     []GPU
+	Findings []Finding // from gpuscope_finding
+	// WasteGPUHours: GPU-hours idle while memory was held, last hour.
+	WasteGPUHours float64
+}
+
+// GPU is one GPU's latest figures and its last hour.
+type GPU struct {
+	Index          int
+	UUID, Model    string
+	Namespace, Pod string         // where the labels give them
+	Util           sampler.Metric // percent
+	MemUsed        sampler.Metric // bytes
+	MemTotal       sampler.Metric // bytes
+	Power          sampler.Metric // W
+	// IdleHeldHours is the time idle while holding memory in the last hour.
+	IdleHeldHours float64
+	// IdleHeldLong: idle while holding memory for all of Options.IdleFor.
+	IdleHeldLong bool
+	Xid          bool // an Xid in the last hour
+	ECC          bool // uncorrected ECC errors rose in the last hour
+}
+
+// Finding is one open gpuscope_finding series.
+type Finding struct {
+	Rule, Severity string
+	GPU, PID       int
+	Since          time.Time
+}
+
+// Options tune the fleet queries.
+type Options struct {
+	// IdleFor is how long a GPU must have been idle while holding memory to
+	// count as wasted now: 30 min by default (utilisation audits look at
+	// 15-30 min spans; diagnose's rule uses 90 s for a live view).
+	IdleFor time.Duration
+	// Step is the subquery resolution; 1 min by default, which a 30 s
+	// dcgm-exporter interval fills.
+	Step time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.IdleFor == 0 {
+		o.IdleFor = 30 * time.Minute
+	}
+	if o.Step == 0 {
+		o.Step = time.Minute
+	}
+	return o
+}
+
+// Series names, each family's spellings: gpuscope's own, dcgm-exporter's,
+// and DCGM 4.x's renamed fields, which newer exporters may emit (the old
+// names stay as aliases). The scale turns each into the snapshot's unit.
+var (
+	utilNames     = []string{"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_GPU_UTIL_RATIO", "gpuscope_gpu_utilization_ratio"}
+	memUsedNames  = []string{"DCGM_FI_DEV_FB_USED", "gpuscope_gpu_memory_used_bytes"}
+	memTotalNames = []string{"DCGM_FI_DEV_FB_TOTAL", "gpuscope_gpu_memory_total_bytes"}
+	powerNames    = []string{"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_BOARD_POWER_WATTS", "gpuscope_gpu_power_watts"}
+)
+
+// idleHeld is 1 while a GPU is idle (util < 10%) and holds ≥ 10% of its
+// memory, 0 otherwise: diagnose's memory_idle_held thresholds
+// (diagnose/rule_memory.go), in both name sets.
+func (s *Source) idleHeld() string {
+	dcgm := fmt.Sprintf(`((%s < bool 10) * (%s / (%s + %s) >= bool 0.1))`,
+		s.sel("DCGM_FI_DEV_GPU_UTIL"), s.sel("DCGM_FI_DEV_FB_USED"), s.sel("DCGM_FI_DEV_FB_USED"), s.sel("DCGM_FI_DEV_FB_FREE"))
+	own := fmt.Sprintf(`((%s < bool 0.1) * (%s / %s >= bool 0.1))`,
+		s.sel("gpuscope_gpu_utilization_ratio"), s.sel("gpuscope_gpu_memory_used_bytes"), s.sel("gpuscope_gpu_memory_total_bytes"))
+	return dcgm + " or " + own
+}
+
+// Fleet reads the fleet at now with one query per figure, each aggregated
+// over every node by the server (not one query per node).
+func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet, error) {
+	opts = opts.withDefaults()
+	f := Fleet{At: now}
+	b := newFleetBuilder()
+	// The inventory: every target with GPU series in the last hour, so a
+	// target that went down is still listed (as down).
+	inv, err := s.query(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), now)
+	if err != nil {
+		return f, err // nothing to show without it
+	}
+	for _, smp := range inv {
+		b.gpu(smp.Metric)
+	}
+	try := func(q string, each func(model.Metric, float64)) {
+		vec, err := s.query(ctx, q, now)
+		if err != nil {
+			f.Problems = append(f.Problems, err.Error())
+			return
+		}
+		for _, smp := range vec {
+			each(smp.Metric, float64(smp.Value))
+		}
+	}
+	try(s.sel("up"), func(m model.Metric, v float64) {
+		if n := b.nodes[keyOf(m)]; n != nil {
+			n.Up = v == 1
+		}
+	})
+	try(s.names(utilNames), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil && !g.Util.OK {
+			g.Util = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+		}
+	})
+	try(s.names(memUsedNames), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil && !g.MemUsed.OK {
+			g.MemUsed = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+		}
+	})
+	try(s.names(memTotalNames), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil && !g.MemTotal.OK {
+			g.MemTotal = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+		}
+	})
+	try(s.sel("DCGM_FI_DEV_FB_FREE"), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
+		if g := b.gpu(m); g != nil && !g.MemTotal.OK && g.MemUsed.OK {
+			g.MemTotal = sampler.Some(g.MemUsed.V + v*mib)
+		}
+	})
+	try(s.names(powerNames), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil && !g.Power.OK {
+			g.Power = sampler.Some(v)
+		}
+	})
+	step := model.Duration(opts.Step).String()
+	// Each subquery point idle and held is one step of waste; summing
+	// (not averaging) counts only the time the server has data for.
+	try(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.IdleHeldHours = v * opts.Step.Hours()
+		}
+	})
+	span := model.Duration(opts.IdleFor).String()
+	// Held all of IdleFor, and the server has (nearly) all of IdleFor: a
+	// target scraped for two minutes has not been idle for 30.
+	need := int(0.9 * float64(opts.IdleFor/opts.Step))
+	try(fmt.Sprintf("(min_over_time((%[1]s)[%[2]s:%[3]s]) == 1) and (count_over_time((%[1]s)[%[2]s:%[3]s]) >= %[4]d)",
+		s.idleHeld(), span, step, need), func(m model.Metric, _ float64) {
+		if g := b.gpu(m); g != nil {
+			g.IdleHeldLong = true
+		}
+	})
+	try(fmt.Sprintf("max_over_time(%s[1h]) > 0 or increase(%s[1h]) > 0",
+		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total")), func(m model.Metric, _ float64) {
+		if g := b.gpu(m); g != nil {
+			g.Xid = true
+		}
+	})
+	// increase() handles counter resets (a driver reload zeroes them).
+	try(fmt.Sprintf("increase(%s[1h]) > 0", s.names([]string{"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"})),
+		func(m model.Metric, _ float64) {
+			if g := b.gpu(m); g != nil {
+				g.ECC = true
+			}
+		})
+	since := map[string]time.Time{}
+	try(s.sel("gpuscope_finding_since_timestamp_seconds"), func(m model.Metric, v float64) {
+		since[findingID(m)] = time.UnixMilli(int64(v * 1e3))
+	})
+	try(s.sel("gpuscope_finding"), func(m model.Metric, _ float64) {
+		n := b.nodes[keyOf(m)]
+		if n == nil {
+			return
+		}
+		gpu, _ := strconv.Atoi(string(m["gpu"]))
+		pid, _ := strconv.Atoi(string(m["pid"]))
+		n.Findings = append(n.Findings, Finding{Rule: string(m["rule"]), Severity: string(m["severity"]),
+			GPU: gpu, PID: pid, Since: since[findingID(m)]})
+	})
+	try(fmt.Sprintf("group by (job, instance) (%s)", s.sel("gpuscope_build_info")), func(m model.Metric, _ float64) {
+		if n := b.nodes[keyOf(m)]; n != nil {
+			n.Gpuscope = true
+		}
+	})
+	f.Nodes = b.finish()
+	return f, nil
+}
+
+const mib = 1 << 20
+
+func findingID(m model.Metric) string {
+	return string(m["job"]) + "\x00" + string(m["instance"]) + "\x00" + string(m["rule"]) + "\x00" + string(m["gpu"]) + "\x00" + string(m["pid"])
+}
+
+// fleetBuilder gathers series into nodes and GPUs.
+type fleetBuilder struct {
+	nodes map[NodeKey]*Node
+	gpus  map[gpuRef]*GPU
+	order map[NodeKey][]int
+}
+
+func newFleetBuilder() *fleetBuilder {
+	return &fleetBuilder{nodes: map[NodeKey]*Node{}, gpus: map[gpuRef]*GPU{}, order: map[NodeKey][]int{}}
+}
+
+// gpu returns the GPU a series belongs to, creating it (and its node) on
+// first sight; nil for a series that is not one physical GPU's.
+func (b *fleetBuilder) gpu(m model.Metric) *GPU {
+	ref, ok := refOf(m)
+	if !ok {
+		return nil
+	}
+	n := b.nodes[ref.node]
+	if n == nil {
+		n = &Node{Key: ref.node, Name: hostOf(m)}
+		b.nodes[ref.node] = n
+	}
+	g := b.gpus[ref]
+	if g == nil {
+		g = &GPU{Index: ref.gpu}
+		b.gpus[ref] = g
+		b.order[ref.node] = append(b.order[ref.node], ref.gpu)
+	}
+	if g.UUID == "" {
+		g.UUID = string(m["UUID"])
+		if g.UUID == "" {
+			g.UUID = string(m["uuid"])
+		}
+	}
+	if g.Model == "" {
+		g.Model = string(m["modelName"])
+	}
+	if ns, pod := podOf(m); pod != "" && g.Pod == "" {
+		g.Namespace, g.Pod = ns, pod
+	}
+	return g
+}
+
+// finish orders GPUs by index and nodes by waste (most first), then name.
+func (b *fleetBuilder) finish() []Node {
+	out := make([]Node, 0, len(b.nodes))
+	for key, n := range b.nodes {
+		idx := b.order[key]
+		slices.Sort(idx)
+		for _, i := range idx {
+			g := b.gpus[gpuRef{key, i}]
+			n.GPUs = append(n.GPUs, *g)
+			n.WasteGPUHours += g.IdleHeldHours
+		}
+		slices.SortFunc(n.Findings, func(a, b Finding) int {
+			if ra, rb := severityRank(a.Severity), severityRank(b.Severity); ra != rb {
+				return rb - ra
+			}
+			return strings.Compare(a.Rule, b.Rule)
+		})
+		out = append(out, *n)
+	}
+	names := map[string]int{}
+	for _, n := range out {
+		names[n.Name]++
+	}
+	for i := range out { // same host name on two targets: still two nodes
+		if names[out[i].Name] > 1 {
+			out[i].Name += " (" + out[i].Key.Instance + ")"
+		}
+	}
+	slices.SortFunc(out, func(a, b Node) int {
+		if a.WasteGPUHours != b.WasteGPUHours {
+			if a.WasteGPUHours > b.WasteGPUHours {
+				return -1
+			}
+			return 1
+		}
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Key.Instance, b.Key.Instance)
+	})
+	return out
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 2
+	case "warning":
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,288 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui"
+)
+
+// Options wire the fleet view to its data; main builds the functions over
+// a promsource.Source.
+type Options struct {
+	Styles   themes.Styles
+	Interval time.Duration // refresh period
+	Load     func(ctx context.Context) (View, error)
+	// History returns a node's snapshots from from to now.
+	History func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error)
+	// Dashboard returns the options of a node's dashboard.
+	Dashboard func(badge string) ui.Options
+}
+
+// nodeHistory is how far back a node's dashboard starts: the diagnosis
+// window and a minute of sparkline.
+const nodeHistory = diagnose.DefaultWindow + time.Minute
+
+// Model is the fleet view; with a node open, that node's dashboard.
+type Model struct {
+	opts   Options
+	view   View
+	err    error
+	loaded bool
+	cursor int
+	w, h   int
+	node   *nodeView
+}
+
+// nodeView is an open node: the ordinary dashboard fed from Prometheus.
+type nodeView struct {
+	key     promsource.NodeKey
+	name    string
+	dash    tea.Model
+	tracker *diagnose.Tracker
+	last    time.Time
+}
+
+type loadedMsg struct {
+	v   View
+	err error
+}
+type refreshMsg struct{}
+type nodeMsg struct {
+	key   promsource.NodeKey
+	snaps []sampler.Snapshot
+	err   error
+	first bool
+}
+type nodeTickMsg struct{ key promsource.NodeKey }
+
+// New builds the fleet view.
+func New(opts Options) Model {
+	if opts.Interval <= 0 {
+		opts.Interval = time.Second
+	}
+	return Model{opts: opts}
+}
+
+// Init loads the fleet.
+func (m Model) Init() tea.Cmd { return m.load() }
+
+func (m Model) load() tea.Cmd {
+	return func() tea.Msg {
+		v, err := m.opts.Load(context.Background())
+		return loadedMsg{v, err}
+	}
+}
+
+func (m Model) fetchNode(key promsource.NodeKey, from time.Time, first bool) tea.Cmd {
+	return func() tea.Msg {
+		snaps, err := m.opts.History(context.Background(), key, from)
+		return nodeMsg{key, snaps, err, first}
+	}
+}
+
+// Update routes messages to the fleet or, with a node open, its dashboard.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		if m.node != nil {
+			var cmd tea.Cmd
+			m.node.dash, cmd = m.node.dash.Update(msg)
+			return m, cmd
+		}
+		return m, nil
+	case loadedMsg:
+		m.loaded, m.err = true, msg.err
+		if msg.err == nil {
+			m.view = msg.v
+			m.cursor = min(m.cursor, max(len(m.view.Fleet.Nodes)-1, 0))
+		}
+		return m, tea.Tick(m.opts.Interval, func(time.Time) tea.Msg { return refreshMsg{} })
+	case refreshMsg:
+		if m.node != nil {
+			return m, nil // the fleet refreshes again when the node closes
+		}
+		return m, m.load()
+	case nodeMsg:
+		return m.nodeData(msg)
+	case nodeTickMsg:
+		if m.node == nil || m.node.key != msg.key {
+			return m, nil
+		}
+		return m, m.fetchNode(msg.key, m.node.last.Add(time.Millisecond), false)
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	if m.node != nil {
+		var cmd tea.Cmd
+		m.node.dash, cmd = m.node.dash.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.node != nil {
+		if k.String() == "b" {
+			m.node = nil
+			return m, m.load()
+		}
+		var cmd tea.Cmd
+		m.node.dash, cmd = m.node.dash.Update(k)
+		return m, cmd
+	}
+	switch k.String() {
+	case "q", "ctrl+c":
+		return m, tea.Quit
+	case "up", "k":
+		m.cursor = max(m.cursor-1, 0)
+	case "down", "j":
+		m.cursor = min(m.cursor+1, max(len(m.view.Fleet.Nodes)-1, 0))
+	case "enter":
+		if m.cursor < len(m.view.Fleet.Nodes) {
+			n := m.view.Fleet.Nodes[m.cursor]
+			return m, m.fetchNode(n.Key, time.Now().Add(-nodeHistory), true)
+		}
+	}
+	return m, nil
+}
+
+// nodeData opens a node's dashboard on its first history, and feeds it
+// what each later query brings.
+func (m Model) nodeData(msg nodeMsg) (tea.Model, tea.Cmd) {
+	tick := tea.Tick(m.opts.Interval, func(time.Time) tea.Msg { return nodeTickMsg{msg.key} })
+	if msg.first {
+		if msg.err != nil || len(msg.snaps) == 0 {
+			m.err = fmt.Errorf("node %s: no GPU series in the last %s (%v)", msg.key.Instance, nodeHistory, msg.err)
+			return m, nil
+		}
+		name := msg.snaps[len(msg.snaps)-1].Node.Hostname
+		opts := m.opts.Dashboard("PROM " + name)
+		// The node's own diagnosis, as the dashboard of that node would make
+		// it from the same series (one Tracker, at most once a second).
+		tracker := diagnose.NewViewTracker(diagnose.Options{})
+		dash := ui.New(opts)
+		for _, s := range msg.snaps {
+			dash = dash.Push(pipeline.Frame{Snapshot: s, Diagnosis: tracker.Observe(s)})
+		}
+		m.node = &nodeView{key: msg.key, name: name, dash: dash, tracker: tracker, last: msg.snaps[len(msg.snaps)-1].Time}
+		var cmd tea.Cmd
+		m.node.dash, cmd = m.node.dash.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
+		return m, tea.Batch(cmd, tick)
+	}
+	if m.node == nil || m.node.key != msg.key {
+		return m, nil
+	}
+	if d, ok := m.node.dash.(ui.Model); ok {
+		for _, s := range msg.snaps {
+			if s.Time.After(m.node.last) {
+				d = d.Push(pipeline.Frame{Snapshot: s, Diagnosis: m.node.tracker.Observe(s)})
+				m.node.last = s.Time
+			}
+		}
+		m.node.dash = d
+	}
+	return m, tick
+}
+
+// View draws the fleet, or the open node's dashboard.
+func (m Model) View() string {
+	if m.node != nil {
+		return m.node.dash.View()
+	}
+	st := m.opts.Styles
+	var b strings.Builder
+	b.WriteString(st.Header.Render("gpuscope fleet · "+m.view.Source) + "  " + st.Muted.Render(time.Now().Format("15:04:05")) + "\n")
+	switch {
+	case m.err != nil:
+		b.WriteString(st.Crit.Render("error: "+m.err.Error()) + "\n")
+	case !m.loaded:
+		b.WriteString(st.Muted.Render("querying Prometheus…") + "\n")
+	}
+	if !m.loaded {
+		return b.String()
+	}
+	b.WriteString(m.view.Summary() + "\n")
+	nw := nameWidth(m.view.Fleet)
+	b.WriteString(st.Bold.Render("  "+Header(nw)) + "\n")
+	rows := max(m.h-14, 3)
+	start := max(0, min(m.cursor-rows/2, len(m.view.Fleet.Nodes)-rows))
+	for i := start; i < min(len(m.view.Fleet.Nodes), start+rows); i++ {
+		n := m.view.Fleet.Nodes[i]
+		line := m.colourRow(n, nw)
+		if i == m.cursor {
+			line = "› " + line
+		} else {
+			line = "  " + line
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n" + st.Bold.Render("Findings") + "\n")
+	for _, f := range m.view.Findings {
+		b.WriteString(m.mark(f.Severity) + " " + f.Title + ": " + strings.Join(f.Nodes, ", ") + "\n")
+	}
+	if m.cursor < len(m.view.Fleet.Nodes) {
+		n := m.view.Fleet.Nodes[m.cursor]
+		r := m.view.Nodes[n.Key]
+		for _, f := range r.Findings {
+			b.WriteString(fmt.Sprintf("%s %s GPU %d %s (%s)\n", m.mark(f.Severity), n.Name, f.GPU, f.Rule, r.From))
+		}
+		if len(r.NeedsHost) > 0 {
+			b.WriteString(st.Muted.Render(n.Name+": "+strings.Join(r.NeedsHost, ", ")+" need host data (gpuscope serve on the node)") + "\n")
+		}
+	}
+	b.WriteString(st.Muted.Render("↑↓ move · enter node dashboard (b back) · q quit · refresh every "+m.opts.Interval.String()) + "\n")
+	return b.String()
+}
+
+func (m Model) mark(s diagnose.Severity) string {
+	st := m.opts.Styles
+	switch s {
+	case diagnose.Critical:
+		return st.Crit.Render("✖")
+	case diagnose.Warning:
+		return st.Warn.Render("▲")
+	}
+	return st.Info.Render("●")
+}
+
+// colourRow is Row with each GPU cell coloured: busy green, idle while
+// holding memory amber, idle and empty grey, down red.
+func (m Model) colourRow(n promsource.Node, nw int) string {
+	plain := Row(n, nw)
+	st := m.opts.Styles
+	var cells strings.Builder
+	for _, g := range n.GPUs {
+		cells.WriteString(cellStyle(st, g, n.Up).Render(string(Cell(g, n.Up))))
+	}
+	// The cells start after the name column; the rest of the row is plain.
+	runes := []rune(plain)
+	rest := string(runes[min(nw+1+len(n.GPUs), len(runes)):])
+	return string(runes[:nw+1]) + cells.String() + rest
+}
+
+func cellStyle(st themes.Styles, g promsource.GPU, up bool) lipgloss.Style {
+	switch {
+	case !up:
+		return st.Crit
+	case !g.Util.OK:
+		return st.Muted
+	case g.Util.V >= fleetdiag.BusyUtil:
+		return st.OK
+	case g.MemTotal.OK && g.MemUsed.Or(0) >= 0.1*g.MemTotal.V:
+		return st.Warn
+	}
+	return st.Muted
+}

@@ -1,0 +1,61 @@
+package fleet
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui"
+)
+
+// The fleet view lists the nodes; enter opens the node's dashboard over its
+// history; b comes back to the fleet.
+func TestFleetViewOpensANode(t *testing.T) {
+	st, _ := themes.Build("mono", false)
+	v := testView()
+	var asked promsource.NodeKey
+	m := New(Options{Styles: st, Interval: time.Second,
+		Load: func(context.Context) (View, error) { return v, nil },
+		History: func(_ context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
+			asked = key
+			var out []sampler.Snapshot
+			for i := range 5 {
+				out = append(out, sampler.Snapshot{Time: from.Add(time.Duration(i) * time.Second), Node: sampler.Node{Hostname: "gpu-a"},
+					GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200", Util: sampler.Some(77), MemUsed: sampler.Some(1 << 30), MemTotal: sampler.Some(80 << 30)}}})
+			}
+			return out, nil
+		},
+		Dashboard: func(badge string) ui.Options { return ui.DefaultOptions(st, badge, time.Second) },
+	})
+	step := func(msg tea.Msg) tea.Cmd {
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		return cmd
+	}
+	step(tea.WindowSizeMsg{Width: 120, Height: 40})
+	step(m.Init()())
+	if out := m.View(); !strings.Contains(out, "gpu-a") || !strings.Contains(out, "DOWN") || !strings.Contains(out, "› gpu-a") {
+		t.Fatalf("fleet view:\n%s", out)
+	}
+	cmd := step(tea.KeyMsg{Type: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter did not ask for the node's history")
+	}
+	step(cmd())
+	if asked.Instance != "a:9400" || m.node == nil {
+		t.Fatalf("opened %+v", asked)
+	}
+	if out := m.View(); !strings.Contains(out, "PROM gpu-a") || !strings.Contains(out, "77%") {
+		t.Errorf("node dashboard:\n%s", out)
+	}
+	step(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b")})
+	if m.node != nil || !strings.Contains(m.View(), "gpu-b") {
+		t.Errorf("b did not return to the fleet")
+	}
+}
