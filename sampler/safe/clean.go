@@ -7,18 +7,32 @@ import "reflect"
 // a snapshot or a list of findings made safe in one call, including fields
 // added later. Values that need no change are shared with v, never written:
 // snapshots are shared between goroutines, so Clean copies a struct, slice or
-// map only on the path to a string it changes.
+// map only on the path to a string it changes. A pointer reached twice (a
+// process both in Host.Procs and under its GPU) stays one pointer.
 func Clean[T any](v T) T {
-	out, changed := clean(reflect.ValueOf(&v).Elem())
+	c := cleaner{strs: map[reflect.Type]bool{}, fields: map[reflect.Type][]int{}}
+	out, changed := c.clean(reflect.ValueOf(&v).Elem())
 	if !changed {
 		return v
 	}
 	return out.Interface().(T)
 }
 
+// cleaner holds one Clean call's memos: which types can hold a string at
+// all (most of a snapshot is numbers, skipped without a walk), and what each
+// pointer became.
+type cleaner struct {
+	strs   map[reflect.Type]bool
+	fields map[reflect.Type][]int    // a struct's exported fields that can hold a string
+	ptrs   map[uintptr]reflect.Value // pointer → its cleaned copy, or itself
+}
+
 // clean returns a cleaned copy of v and true, or v and false when nothing in
 // it needs escaping.
-func clean(v reflect.Value) (reflect.Value, bool) {
+func (c *cleaner) clean(v reflect.Value) (reflect.Value, bool) {
+	if !c.holdsStrings(v.Type()) {
+		return v, false
+	}
 	switch v.Kind() {
 	case reflect.String:
 		s := v.String()
@@ -30,41 +44,29 @@ func clean(v reflect.Value) (reflect.Value, bool) {
 		out.SetString(e)
 		return out, true
 	case reflect.Struct:
-		return cleanStruct(v)
+		return c.cleanStruct(v)
 	case reflect.Slice:
-		if v.IsNil() || !mayHoldStrings(v.Type().Elem()) {
+		if v.IsNil() {
 			return v, false
 		}
-		return cleanElems(v, func() reflect.Value {
+		return c.cleanElems(v, func() reflect.Value {
 			out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 			reflect.Copy(out, v)
 			return out
 		})
 	case reflect.Array:
-		if !mayHoldStrings(v.Type().Elem()) {
-			return v, false
-		}
-		return cleanElems(v, func() reflect.Value {
+		return c.cleanElems(v, func() reflect.Value {
 			out := reflect.New(v.Type()).Elem()
 			out.Set(v)
 			return out
 		})
 	case reflect.Pointer:
-		if v.IsNil() {
-			return v, false
-		}
-		e, changed := clean(v.Elem())
-		if !changed {
-			return v, false
-		}
-		out := reflect.New(v.Type().Elem())
-		out.Elem().Set(e)
-		return out, true
+		return c.cleanPointer(v)
 	case reflect.Interface:
 		if v.IsNil() {
 			return v, false
 		}
-		e, changed := clean(v.Elem())
+		e, changed := c.clean(v.Elem())
 		if !changed {
 			return v, false
 		}
@@ -72,19 +74,37 @@ func clean(v reflect.Value) (reflect.Value, bool) {
 		out.Set(e)
 		return out, true
 	case reflect.Map:
-		return cleanMap(v)
+		return c.cleanMap(v)
 	}
 	return v, false
 }
 
-func cleanStruct(v reflect.Value) (reflect.Value, bool) {
+func (c *cleaner) cleanPointer(v reflect.Value) (reflect.Value, bool) {
+	if v.IsNil() {
+		return v, false
+	}
+	if done, ok := c.ptrs[v.Pointer()]; ok {
+		return done, done.Pointer() != v.Pointer()
+	}
+	if c.ptrs == nil {
+		c.ptrs = map[uintptr]reflect.Value{}
+	}
+	c.ptrs[v.Pointer()] = v // a cycle back here sees the original
+	e, changed := c.clean(v.Elem())
+	if !changed {
+		return v, false
+	}
+	out := reflect.New(v.Type().Elem())
+	out.Elem().Set(e)
+	c.ptrs[v.Pointer()] = out
+	return out, true
+}
+
+func (c *cleaner) cleanStruct(v reflect.Value) (reflect.Value, bool) {
 	var out reflect.Value
 	t := v.Type()
-	for i := range v.NumField() {
-		if !t.Field(i).IsExported() {
-			continue // time.Time and the like: nothing a user wrote
-		}
-		f, changed := clean(v.Field(i))
+	for _, i := range c.fields[t] { // filled by holdsStrings, which clean asked first
+		f, changed := c.clean(v.Field(i))
 		if !changed {
 			continue
 		}
@@ -102,10 +122,10 @@ func cleanStruct(v reflect.Value) (reflect.Value, bool) {
 
 // cleanElems cleans a slice's or array's elements, copying it (dup) at the
 // first change.
-func cleanElems(v reflect.Value, dup func() reflect.Value) (reflect.Value, bool) {
+func (c *cleaner) cleanElems(v reflect.Value, dup func() reflect.Value) (reflect.Value, bool) {
 	var out reflect.Value
 	for i := range v.Len() {
-		e, changed := clean(v.Index(i))
+		e, changed := c.clean(v.Index(i))
 		if !changed {
 			continue
 		}
@@ -120,36 +140,62 @@ func cleanElems(v reflect.Value, dup func() reflect.Value) (reflect.Value, bool)
 	return out, true
 }
 
-func cleanMap(v reflect.Value) (reflect.Value, bool) {
+// cleanMap copies the map only when a key or value changes.
+func (c *cleaner) cleanMap(v reflect.Value) (reflect.Value, bool) {
 	if v.IsNil() {
 		return v, false
 	}
-	t := v.Type()
-	if !mayHoldStrings(t.Key()) && !mayHoldStrings(t.Elem()) {
-		return v, false
-	}
-	changed := false
-	out := reflect.MakeMapWithSize(t, v.Len())
+	var out reflect.Value
 	for it := v.MapRange(); it.Next(); {
-		k, kc := clean(it.Key())
-		e, ec := clean(it.Value())
-		changed = changed || kc || ec
+		k, kc := c.clean(it.Key())
+		e, ec := c.clean(it.Value())
+		if !kc && !ec {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.MakeMapWithSize(v.Type(), v.Len())
+			for all := v.MapRange(); all.Next(); {
+				out.SetMapIndex(all.Key(), all.Value())
+			}
+		}
+		if kc {
+			out.SetMapIndex(it.Key(), reflect.Value{}) // the escaped key replaces it
+		}
 		out.SetMapIndex(k, e)
 	}
-	if !changed {
+	if !out.IsValid() {
 		return v, false
 	}
 	return out, true
 }
 
-// mayHoldStrings is false for element types that cannot hold a string
-// (numbers, bools, []byte): their slices are skipped without a walk.
-func mayHoldStrings(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.Func, reflect.Chan:
-		return false
+// holdsStrings reports whether a value of type t can hold a string, so
+// that numbers, readings (sampler.Metric) and []float64 are skipped without
+// a walk. Computed once per type and Clean call.
+func (c *cleaner) holdsStrings(t reflect.Type) bool {
+	if h, ok := c.strs[t]; ok {
+		return h
 	}
-	return true
+	c.strs[t] = true // assumed while computing: a recursive type is walked
+	h := false
+	switch t.Kind() {
+	case reflect.String, reflect.Interface:
+		h = true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		h = c.holdsStrings(t.Elem())
+	case reflect.Map:
+		h = c.holdsStrings(t.Key()) || c.holdsStrings(t.Elem())
+	case reflect.Struct:
+		var idx []int
+		for i := range t.NumField() {
+			// Unexported fields (time.Time's) hold nothing a user wrote.
+			if f := t.Field(i); f.IsExported() && c.holdsStrings(f.Type) {
+				idx = append(idx, i)
+			}
+		}
+		c.fields[t] = idx
+		h = len(idx) > 0
+	}
+	c.strs[t] = h
+	return h
 }

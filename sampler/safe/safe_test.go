@@ -70,3 +70,21 @@ func TestCleanSnapshotCopiesOnWrite(t *testing.T) {
 		t.Error("a clean snapshot must be shared, not copied")
 	}
 }
+
+// TestCleanKeepsSharedPointersShared: a process is both in Host.Procs and
+// under its GPU; after cleaning, both still point at one (cleaned) Proc.
+func TestCleanKeepsSharedPointersShared(t *testing.T) {
+	s := benchSnapshot(true)
+	s.GPUs[0].Procs[0].Host.Cmdline = hostile // PID 1000, shared with Host.Procs[1000]
+	c := Clean(s)
+	if c.GPUs[0].Procs[0].Host != c.Host.Procs[1000] {
+		t.Error("a shared process was copied twice")
+	}
+	if c.Host.Procs[1000].Cmdline == hostile || c.Host.Procs[1001] != s.Host.Procs[1001] {
+		t.Error("want the hostile process cleaned and the others shared with the input")
+	}
+	m := Clean(map[string]any{"k\x1b": "v\a", "ok": 1})
+	if m["k^["] != "v^G" || m["ok"] != 1 || len(m) != 2 {
+		t.Errorf("map keys and interface values: %v", m)
+	}
+}
