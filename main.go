@@ -83,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.As(err, &ec):
 		return int(ec)
-	case errors.As(err, &ue) || isFlagError(err):
+	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", safe.Text(err.Error()))
 		return 2
 	default:
@@ -97,15 +97,17 @@ type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 
-// isFlagError recognises cobra/pflag parse failures, which carry no type.
-func isFlagError(err error) bool {
-	msg := err.Error()
-	for _, s := range []string{"unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "unknown command", "accepts ", "requires "} {
-		if strings.Contains(msg, s) {
-			return true
+// usageArgs marks what an argument validator rejects (a missing file, an
+// unknown command) as the user's to fix; flag errors are marked by the
+// root's FlagErrorFunc, which subcommands inherit. Cobra's errors carry no
+// type, so they are marked where they arise rather than recognised by text.
+func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := v(cmd, args); err != nil {
+			return usageError{err}
 		}
+		return nil
 	}
-	return false
 }
 
 // dashFlags are the flags of the dashboard (root command).
@@ -142,7 +144,7 @@ simulated 8x H200 node with the same panes.`,
   gpuscope --once                one snapshot as text (like gpustat)
   gpuscope --once --json         one snapshot as JSON (docs/snapshot-json.md)
   gpuscope explain input_starved the playbook page of a rule`,
-		Args:          cobra.NoArgs,
+		Args:          usageArgs(cobra.NoArgs),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -245,7 +247,7 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
-		Args:  cobra.NoArgs,
+		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
 			fmt.Fprintf(stdout, "gpuscope %s (commit %s, %s/%s, snapshot format %d)\n",
 				version, commit, runtime.GOOS, runtime.GOARCH, sampler.FormatVersion)
@@ -270,7 +272,7 @@ LANGUAGE, LC_ALL, LC_MESSAGES or LANG) gives the Chinese page.`,
   gpuscope explain input_starved   what it means, how it is detected, how to confirm and fix it
   gpuscope explain input_starved --lang zh
   gpuscope explain input_starved --raw > input_starved.md`,
-		Args: cobra.MaximumNArgs(1),
+		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			lang, err := chooseLang(lang, os.Getenv)
 			if err != nil {
@@ -498,7 +500,7 @@ the /dev/nvidia* device nodes, whether this is a container and whether GPUs were
 passed in, WSL2's /dev/dxg, CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES (what
 they hide or renumber), persistence mode and MIG mode. Each check is ok, warn or
 fail, with what was seen and the fix. Exit status 1 when any check fails.`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
 			env := doctor.System()
 			if env.InitErr == nil {
@@ -646,7 +648,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 		Example: `  gpuscope record -o run.jsonl --duration 10m        ten minutes of this node
   gpuscope record -o base.jsonl.gz --interval 500ms    until Ctrl-C, compressed
   gpuscope record -o starved.jsonl --demo=input_starved --duration 3m`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
 			return runRecord(f, stderr)
@@ -891,7 +893,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 (seed 000 §8.1, seed 002 §2.3).`,
 		Example: `  gpuscope compare before.jsonl after.jsonl
   gpuscope compare before.jsonl after.jsonl --format markdown >> benchmark.md`,
-		Args: cobra.ExactArgs(2),
+		Args: usageArgs(cobra.ExactArgs(2)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats[:3], "", "")
 			if err != nil {
@@ -980,7 +982,7 @@ read a 24 h recording with "gpuscope report" instead.`,
 		Example: `  gpuscope replay run.jsonl
   gpuscope replay run.jsonl.gz --speed 10
   gpuscope replay dmon.log                 nvidia-smi dmon -o DT output`,
-		Args: cobra.ExactArgs(1),
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error { return runReplay(args[0], f, stderr) },
 	}
 	fl := cmd.Flags()

@@ -30,6 +30,11 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{"json without once", []string{"--demo", "--json"}, "--json needs --once"},
 		{"unknown rule", []string{"explain", "nosuch"}, "unknown rule"},
 		{"stray argument", []string{"extra"}, "unknown command"},
+		{"subcommand unknown flag", []string{"report", "--bogus", "x.jsonl"}, "unknown flag: --bogus"},
+		{"subcommand missing argument", []string{"report"}, "accepts 1 arg"},
+		{"compare with one file", []string{"compare", "a.jsonl"}, "accepts 2 arg"},
+		{"explain with two rules", []string{"explain", "a", "b"}, "accepts at most 1 arg"},
+		{"record flag without value", []string{"record", "-o"}, "flag needs an argument"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

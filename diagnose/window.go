@@ -34,15 +34,17 @@ func summarise(vals []float64) stats {
 		sum += v
 		hi = max(hi, v)
 	}
-	k5, k50, k95 := rankIndex(n, 5), rankIndex(n, 50), rankIndex(n, 95)
+	k5, k50, k95 := RankIndex(n, 5), RankIndex(n, 50), RankIndex(n, 95)
 	selectKth(vals, k50)
 	selectKth(vals[:k50+1], k5)
 	selectKth(vals[k50:], k95-k50)
 	return stats{n: n, mean: sum / float64(n), p5: vals[k5], p50: vals[k50], p95: vals[k95], max: hi}
 }
 
-// rankIndex is the 0-based index of the p-th percentile (nearest rank).
-func rankIndex(n int, p float64) int {
+// RankIndex is the 0-based index, among n sorted values, of the p-th
+// percentile by the nearest-rank method: the one percentile definition of
+// gpuscope (the rules' window statistics and report's histograms).
+func RankIndex(n int, p float64) int {
 	return min(max(int(math.Ceil(p/100*float64(n)))-1, 0), n-1)
 }
 
@@ -86,14 +88,6 @@ func selectKth(v []float64, k int) {
 			return
 		}
 	}
-}
-
-// nearestRank is the p-th percentile of sorted vals (nearest-rank method).
-func nearestRank(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	return sorted[rankIndex(len(sorted), p)]
 }
 
 // median of vals (sorted in place).

@@ -35,3 +35,9 @@ func TestPearson(t *testing.T) {
 		t.Fatalf("flat series: %v", r)
 	}
 }
+
+// nearestRank is the p-th percentile of sorted vals, the reference summarise
+// is checked against.
+func nearestRank(sorted []float64, p float64) float64 {
+	return sorted[RankIndex(len(sorted), p)]
+}

@@ -10,7 +10,7 @@ import (
 )
 
 // gpmNA is why GPM charts are empty on pre-Hopper GPUs (GPM is Hopper+).
-const gpmNA = "needs Hopper or newer (GPM)"
+const gpmNA = sampler.ReasonNoGPM
 
 // pcieLaneGBs is the usable one-direction rate of one PCIe lane in GB/s
 // by generation, after line encoding (PCI-SIG base specs: 2.5/5 GT/s with
@@ -28,27 +28,19 @@ func pcieCapacity(g *sampler.GPU) float64 {
 
 // naReason says why field (its JSON name) is n/a on g.
 func naReason(g *sampler.GPU, field string, gpm bool) string {
-	preHopper := !gpmArch(g.Arch)
+	preHopper := !sampler.ArchHasGPM(g.Arch)
 	if r := g.NA[field]; r != "" {
+		// The NVML reader says ReasonNoGPM itself; recordings made before
+		// it did say "not supported".
 		if gpm && r == "not supported" && preHopper {
 			return gpmNA
 		}
 		return r
 	}
-	if gpm && preHopper {
+	if gpm && preHopper { // logs of other tools carry no reasons
 		return gpmNA
 	}
 	return "not reported by this GPU"
-}
-
-// gpmArch reports an architecture with GPM metrics (Hopper and newer, per
-// nvml.h's GPM API). An unknown architecture counts as older.
-func gpmArch(arch string) bool {
-	switch arch {
-	case "Hopper", "Blackwell", "Rubin":
-		return true
-	}
-	return false
 }
 
 // gpuCharts are the detail view's charts for g; a chart whose metric g
@@ -61,7 +53,7 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 	util := chartSpec{title: "GPU-Util", unit: "%", top: func(*sampler.GPU) float64 { return 100 },
 		series: []chartSeries{se("util", 0, func(g *sampler.GPU) sampler.Metric { return g.Util })}}
 	if !g.Util.OK {
-		util.na = naReason(g, "util", false)
+		util.na = naReason(g, sampler.NAUtil, false)
 	}
 	if g.SMActive.OK {
 		util.series = append(util.series,
@@ -69,16 +61,16 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 			se("occ", 2, func(g *sampler.GPU) sampler.Metric { return g.SMOccupancy }),
 			se("tensor", 3, func(g *sampler.GPU) sampler.Metric { return g.TensorActive }))
 	} else {
-		util.note = "SM activity " + naReason(g, "sm_active", true)
+		util.note = "SM activity " + naReason(g, sampler.NASMActive, true)
 	}
 
 	dram := chartSpec{title: "DRAM bandwidth", unit: "% busy", top: func(*sampler.GPU) float64 { return 100 },
 		series: []chartSeries{se("DRAM", 2, func(g *sampler.GPU) sampler.Metric { return g.DRAMActive })}}
 	if !g.DRAMActive.OK {
-		dram.title, dram.note = "memory-controller util", "DRAM active "+naReason(g, "dram_active", true)
+		dram.title, dram.note = "memory-controller util", "DRAM active "+naReason(g, sampler.NADRAMActive, true)
 		dram.series = []chartSeries{se("mem ctl", 2, func(g *sampler.GPU) sampler.Metric { return g.MemUtil })}
 		if !g.MemUtil.OK {
-			dram.na = naReason(g, "mem_util", false)
+			dram.na = naReason(g, sampler.NAMemUtil, false)
 		}
 	}
 
@@ -86,7 +78,7 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 		top:    func(g *sampler.GPU) float64 { return g.MemTotal.Or(0) },
 		series: []chartSeries{se("used", 2, func(g *sampler.GPU) sampler.Metric { return g.MemUsed })}}
 	if !g.MemUsed.OK {
-		mem.na = naReason(g, "mem_used", false)
+		mem.na = naReason(g, sampler.NAMemUsed, false)
 	}
 
 	power := chartSpec{title: "power", unit: "W, limit " + fmtUnit(g.PowerLimit, "W"),
@@ -94,7 +86,7 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 		series: []chartSeries{se("power", 0, func(g *sampler.GPU) sampler.Metric { return g.Power }),
 			se("limit", 4, func(g *sampler.GPU) sampler.Metric { return g.PowerLimit })}}
 	if !g.Power.OK {
-		power.na = naReason(g, "power", false)
+		power.na = naReason(g, sampler.NAPower, false)
 	}
 
 	temp := chartSpec{title: "temperature", unit: "°C, slowdown " + fmtUnit(g.TempSlowdown, "°C"),
@@ -102,7 +94,7 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 		series: []chartSeries{se("temp", 3, func(g *sampler.GPU) sampler.Metric { return g.Temp }),
 			se("slowdown", 4, func(g *sampler.GPU) sampler.Metric { return g.TempSlowdown })}}
 	if !g.Temp.OK {
-		temp.na = naReason(g, "temp", false)
+		temp.na = naReason(g, sampler.NATemp, false)
 	}
 
 	clocks := chartSpec{title: "clocks", unit: fmt.Sprintf("MHz, max SM %s mem %s", fmtUnit(g.SMClockMax, ""), fmtUnit(g.MemClockMax, "")),
@@ -110,7 +102,7 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 		series: []chartSeries{se("SM", 0, func(g *sampler.GPU) sampler.Metric { return g.SMClock }),
 			se("mem", 2, func(g *sampler.GPU) sampler.Metric { return g.MemClock })}}
 	if !g.SMClock.OK && !g.MemClock.OK {
-		clocks.na = naReason(g, "sm_clock", false)
+		clocks.na = naReason(g, sampler.NASMClock, false)
 	}
 
 	capacity := "link capacity n/a"
@@ -122,15 +114,15 @@ func gpuCharts(st *themes.Styles, g *sampler.GPU) []chartSpec {
 		series: []chartSeries{se("rx", 1, func(g *sampler.GPU) sampler.Metric { return g.PCIeRx }),
 			se("tx", 3, func(g *sampler.GPU) sampler.Metric { return g.PCIeTx })}}
 	if !g.PCIeRx.OK && !g.PCIeTx.OK {
-		pcie.na = naReason(g, "pcie_rx", false)
+		pcie.na = naReason(g, sampler.NAPCIeRx, false)
 	}
 
 	nvl := chartSpec{title: "NVLink", unit: "GB/s", scale: 1e9,
 		series: []chartSeries{se("rx", 1, func(g *sampler.GPU) sampler.Metric { return g.NVLinkRx }),
 			se("tx", 3, func(g *sampler.GPU) sampler.Metric { return g.NVLinkTx })}}
 	if !g.NVLinkRx.OK && !g.NVLinkTx.OK {
-		nvl.na = naReason(g, "nvlink_rx", true)
-		if r := g.NA["nvlink_rx"]; len(g.NVLinks) == 0 && (r == "" || r == "not supported") {
+		nvl.na = naReason(g, sampler.NANVLinkRx, true)
+		if r := g.NA[sampler.NANVLinkRx]; len(g.NVLinks) == 0 && (r == "" || r == "not supported") {
 			nvl.na = "no NVLink on this GPU"
 		}
 	}

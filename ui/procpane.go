@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -48,8 +49,9 @@ type procPane struct {
 	// cmdWidth is what the COMMAND column gets at the current width.
 	cmdWidth int
 	tree     bool // T: children (DataLoader workers) under each GPU process
-	filter   string
-	// filtering is set while the user types the filter after /.
+	// filter is the text typed after / (bubbles/textinput: cursor keys,
+	// ctrl+w, paste); filtering is set while it has the keys.
+	filter    textinput.Model
 	filtering bool
 	// firstRowLine is the pane line of the first table row (mouse clicks).
 	firstRowLine int
@@ -66,7 +68,8 @@ func hostOf(r *procRow) *sampler.Proc {
 }
 
 func newProcPane(c *common) *procPane {
-	p := &procPane{c: c}
+	p := &procPane{c: c, filter: textinput.New()}
+	p.filter.Prompt = ""
 	metric := func(f func(r *procRow) sampler.Metric) func(r *procRow) float64 {
 		return func(r *procRow) float64 { return f(r).Or(-1) }
 	}
@@ -223,9 +226,11 @@ func (p *procPane) render() []string {
 	lines := []string{title(st, "Processes", info, focused, p.w)}
 	switch {
 	case p.filtering:
-		lines = append(lines, "  "+st.Key.Render("/")+" "+p.filter+"▏"+st.Muted.Render("  user, command or gpu:N · enter keep · esc clear"))
-	case p.filter != "":
-		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter+st.Muted.Render("  (/ to change)"))
+		v := []rune(p.filter.Value())
+		at := min(p.filter.Position(), len(v))
+		lines = append(lines, "  "+st.Key.Render("/")+" "+string(v[:at])+"▏"+string(v[at:])+st.Muted.Render("  user, command or gpu:N · enter keep · esc clear"))
+	case p.filter.Value() != "":
+		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter.Value()+st.Muted.Render("  (/ to change)"))
 	}
 	if h := c.latest(); h != nil && h.Host != nil && h.Host.ForeignPIDs {
 		// Said once instead of a column of "not found" (gpuscope in a container).

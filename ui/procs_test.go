@@ -60,8 +60,8 @@ func TestFilter(t *testing.T) {
 		}
 		// q typed into the filter is text, not quit; esc clears.
 		fm = press(fm, "/", "q", "esc")
-		if fm.procs.filter != "" || fm.procs.filtering {
-			t.Errorf("esc left filter %q (typing %v)", fm.procs.filter, fm.procs.filtering)
+		if fm.procs.filter.Value() != "" || fm.procs.filtering {
+			t.Errorf("esc left filter %q (typing %v)", fm.procs.filter.Value(), fm.procs.filtering)
 		}
 	}
 }
@@ -260,5 +260,24 @@ func TestMouse(t *testing.T) {
 	m = click(m, 2+7+1+8+1+1, l.Procs.Y+m.procs.firstRowLine-1) // header: the GPU column
 	if m.procs.cols[m.procs.sortBy].name != "GPU" {
 		t.Errorf("header click sorts by %s, want GPU", m.procs.cols[m.procs.sortBy].name)
+	}
+}
+
+// The filter is a text input: the cursor moves and edits in place.
+func TestFilterEditsAtTheCursor(t *testing.T) {
+	m := fixtureModelN(2, 8, 200, 50, nil)
+	m = press(m, "/", "b", "o", "left", "x", "right", "b")
+	if got := m.procs.filter.Value(); got != "bxob" {
+		t.Fatalf("filter %q, want bxob", got)
+	}
+	if v := m.View(); !strings.Contains(v, "/ bxob▏") {
+		t.Errorf("filter line does not show the text and cursor:\n%s", v)
+	}
+	m = press(m, "left", "left")
+	if v := m.View(); !strings.Contains(v, "/ bx▏ob") {
+		t.Errorf("cursor not drawn where it is")
+	}
+	if m = press(m, "enter"); m.procs.filtering || m.procs.filter.Value() != "bxob" {
+		t.Errorf("enter: filtering %v value %q", m.procs.filtering, m.procs.filter.Value())
 	}
 }

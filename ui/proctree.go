@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -33,7 +34,7 @@ func withChildren(rows []procRow, h *sampler.Host) []procRow {
 // matches applies the filter: "gpu:N" selects a GPU, anything else is a
 // case-insensitive substring of the user or the command.
 func (p *procPane) matches(r *procRow) bool {
-	f := strings.ToLower(strings.TrimSpace(p.filter))
+	f := strings.ToLower(strings.TrimSpace(p.filter.Value()))
 	if f == "" {
 		return true
 	}
@@ -53,23 +54,26 @@ func (p *procPane) toggleTree() {
 
 func (p *procPane) startFilter() {
 	p.filtering = true
+	p.filter.Focus()
+	p.filter.CursorEnd()
 	p.c.focus = focusProcs
 	p.invalidate()
 }
 
-// filterKey edits the filter: enter keeps it, esc clears it.
+// filterKey edits the filter: enter keeps it, esc clears it, the rest is
+// textinput's editing.
 func (p *procPane) filterKey(k tea.KeyMsg) {
-	switch k.Type {
-	case tea.KeyEnter:
+	km := &p.c.keys
+	switch {
+	case key.Matches(k, km.FilterKeep):
 		p.filtering = false
-	case tea.KeyEsc:
-		p.filtering, p.filter = false, ""
-	case tea.KeyBackspace:
-		if r := []rune(p.filter); len(r) > 0 {
-			p.filter = string(r[:len(r)-1])
-		}
-	case tea.KeyRunes, tea.KeySpace:
-		p.filter += string(k.Runes)
+		p.filter.Blur()
+	case key.Matches(k, km.FilterClear):
+		p.filtering = false
+		p.filter.Blur()
+		p.filter.Reset()
+	default:
+		p.filter, _ = p.filter.Update(k) // its cursor blinks only on messages we never send
 	}
 	p.cursor, p.top = 0, 0
 	p.invalidate()

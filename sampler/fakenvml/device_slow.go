@@ -168,7 +168,7 @@ func (d *device) GetMigMode() (int, int, nvml.Return) {
 	if r != nvml.SUCCESS {
 		return 0, 0, r
 	}
-	if _, na := g.NA["mig"]; na {
+	if _, na := g.NA[sampler.NAMIG]; na {
 		return 0, 0, naReturn(g, "mig")
 	}
 	if g.MIG {

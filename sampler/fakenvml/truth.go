@@ -39,7 +39,7 @@ func SwitchLinks(n int) []sampler.NVLink {
 }
 
 // gpmFields are the JSON names of the GPM readings.
-var gpmFields = [...]string{"sm_active", "sm_occupancy", "tensor_active", "dram_active", "nvlink_rx", "nvlink_tx"}
+var gpmFields = [...]string{sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx}
 
 // BaseTruth is an idle node of n GPUs of model (ModelH200 or ModelA100) with
 // plausible limits and identity: a starting point a scenario or test edits.
@@ -65,7 +65,7 @@ func BaseTruth(n int, model string) []sampler.GPU {
 			PCIeReplays: sampler.Some(0), ECCUncorrected: sampler.Some(0), ECCCorrected: sampler.Some(0),
 			RemappedRows: sampler.Some(0), Persistence: "on", ComputeMode: "default",
 			NVLinks: SwitchLinks(18),
-			NA:      map[string]string{"fan": "not supported"}, // SXM boards have no fan of their own
+			NA:      map[string]string{sampler.NAFan: "not supported"}, // SXM boards have no fan of their own
 		}
 		// Two sockets, GPUs split between them; 56 cores + SMT siblings each
 		// (a dual Xeon 8480 as in a DGX H100/H200).
@@ -86,7 +86,7 @@ func BaseTruth(n int, model string) []sampler.GPU {
 			g.PCIeGen, g.PCIeGenMax = sampler.Some(4), sampler.Some(4)
 			g.NVLinks = SwitchLinks(12)
 			for _, f := range gpmFields {
-				g.NA[f] = "not supported"
+				g.NA[f] = sampler.ReasonNoGPM // what the reader says of an A100's GPM
 			}
 			g.SMActive, g.SMOccupancy, g.TensorActive = sampler.NA, sampler.NA, sampler.NA
 			g.DRAMActive, g.NVLinkRx, g.NVLinkTx = sampler.NA, sampler.NA, sampler.NA
@@ -102,7 +102,7 @@ func naReturn(g *sampler.GPU, field string) nvml.Return {
 	switch g.NA[field] {
 	case "no permission":
 		return nvml.ERROR_NO_PERMISSION
-	case "", "not supported":
+	case "", "not supported", sampler.ReasonNoGPM:
 		return nvml.ERROR_NOT_SUPPORTED
 	default:
 		return nvml.ERROR_UNKNOWN

@@ -6,6 +6,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
 // detectBytes is how much of a file Detect looks at: enough for the longest
@@ -15,7 +17,7 @@ const detectBytes = 8 << 10
 // Detect names the format of a log from its first bytes (gzip is looked
 // through). It never fails: Unknown means none matched.
 func Detect(head []byte) Format {
-	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+	if record.IsGzip(head) {
 		zr, err := gzip.NewReader(bytes.NewReader(head))
 		if err != nil {
 			return Unknown

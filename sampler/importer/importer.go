@@ -8,13 +8,13 @@ package importer
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
 // Format names a log format; it is also the snapshots' Node.Source.
@@ -104,13 +104,9 @@ func OpenWith(path string, o Options) (Stream, Format, error) {
 // used in messages. The caller closes src.
 func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
 	o = o.withDefaults("")
-	br := bufio.NewReaderSize(src, readBufBytes)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, Unknown, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
-		}
-		br = bufio.NewReaderSize(gz, readBufBytes)
+	br, err := record.Decompressed(bufio.NewReaderSize(src, readBufBytes), name)
+	if err != nil {
+		return nil, Unknown, err
 	}
 	head, _ := br.Peek(detectBytes)
 	format := Detect(head)

@@ -63,20 +63,20 @@ const (
 // callFields are the GPU JSON field names each call fills; its NA reason is
 // recorded under each. A read-only table.
 var callFields = [numCalls][]string{
-	cUtil: {"util", "mem_util"}, cMemV2: {"mem_used", "mem_total"}, cMem: {"mem_used", "mem_total"},
-	cTemp: {"temp"}, cPower: {"power"}, cPowerLimit: {"power_limit"},
-	cSMClock: {"sm_clock"}, cMemClock: {"mem_clock"}, cClockEvents: {"clock_events"},
-	cFan: {"fan"}, cPState: {"pstate"}, cPCIeRx: {"pcie_rx"}, cPCIeTx: {"pcie_tx"},
-	cPCIeGen: {"pcie_gen"}, cPCIeWidth: {"pcie_width"}, cEnc: {"enc_util"}, cDec: {"dec_util"},
-	cCompute: {"procs"}, cGraphics: {"procs_graphics"}, cProcUtil: {"proc_util"},
-	cGPM:  {"sm_active", "sm_occupancy", "tensor_active", "dram_active", "nvlink_rx", "nvlink_tx"},
-	cName: {"name"}, cUUID: {"uuid"}, cPCI: {"bus_id"}, cArch: {"arch"},
-	cSMClockMax: {"sm_clock_max"}, cMemClockMax: {"mem_clock_max"}, cTempSlowdown: {"temp_slowdown"},
-	cPCIeGenMax: {"pcie_gen_max"}, cPCIeWidthMax: {"pcie_width_max"}, cReplays: {"pcie_replays"},
-	cECCUncorrected: {"ecc_uncorrected"}, cECCCorrected: {"ecc_corrected"}, cRemap: {"remapped_rows"},
-	cNVLink: {"nvlinks"}, cPersistence: {"persistence"}, cComputeMode: {"compute_mode"}, cMIG: {"mig"},
-	cMIGDevices: {"mig_devices"},
-	cAffinity:   {"cpu_affinity"}, cNUMA: {"numa_node"},
+	cUtil: {sampler.NAUtil, sampler.NAMemUtil}, cMemV2: {sampler.NAMemUsed, sampler.NAMemTotal}, cMem: {sampler.NAMemUsed, sampler.NAMemTotal},
+	cTemp: {sampler.NATemp}, cPower: {sampler.NAPower}, cPowerLimit: {sampler.NAPowerLimit},
+	cSMClock: {sampler.NASMClock}, cMemClock: {sampler.NAMemClock}, cClockEvents: {sampler.NAClockEvents},
+	cFan: {sampler.NAFan}, cPState: {sampler.NAPState}, cPCIeRx: {sampler.NAPCIeRx}, cPCIeTx: {sampler.NAPCIeTx},
+	cPCIeGen: {sampler.NAPCIeGen}, cPCIeWidth: {sampler.NAPCIeWidth}, cEnc: {sampler.NAEncUtil}, cDec: {sampler.NADecUtil},
+	cCompute: {sampler.NAProcs}, cGraphics: {sampler.NAProcsGraphics}, cProcUtil: {sampler.NAProcUtil},
+	cGPM:  {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx},
+	cName: {sampler.NAName}, cUUID: {sampler.NAUUID}, cPCI: {sampler.NABusID}, cArch: {sampler.NAArch},
+	cSMClockMax: {sampler.NASMClockMax}, cMemClockMax: {sampler.NAMemClockMax}, cTempSlowdown: {sampler.NATempSlowdown},
+	cPCIeGenMax: {sampler.NAPCIeGenMax}, cPCIeWidthMax: {sampler.NAPCIeWidthMax}, cReplays: {sampler.NAPCIeReplays},
+	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows},
+	cNVLink: {sampler.NANVLinks}, cPersistence: {sampler.NAPersistence}, cComputeMode: {sampler.NAComputeMode}, cMIG: {sampler.NAMIG},
+	cMIGDevices: {sampler.NAMIGDevices},
+	cAffinity:   {sampler.NACPUAffinity}, cNUMA: {sampler.NANUMANode},
 }
 
 // NA reasons, as sampler.GPU.NA documents them.
@@ -95,7 +95,7 @@ func (g *gpuReader) want(c call) bool {
 		return false
 	}
 	if g.skip[c] {
-		g.note(c, reasonNotSupported)
+		g.note(c, g.skipReason(c))
 		return false
 	}
 	return true
@@ -110,7 +110,7 @@ func (g *gpuReader) ok(c call, ret nvml.Return) bool {
 		return true
 	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
 		g.skip[c] = true
-		g.note(c, reasonNotSupported)
+		g.note(c, g.skipReason(c))
 	case nvml.ERROR_GPU_IS_LOST:
 		g.lost = true
 	case nvml.ERROR_NO_PERMISSION:
@@ -138,6 +138,16 @@ func (g *gpuReader) failedOnce(c call, ret nvml.Return) {
 		g.problems = append(g.problems, fmt.Sprintf("GPU %d: reading %s failed (NVML %s); shown as n/a while it fails",
 			g.index, strings.Join(callFields[c], ", "), ret.Error()))
 	}
+}
+
+// skipReason is why a call that answered NOT_SUPPORTED is n/a: GPM on a
+// GPU older than Hopper says so (the slow tier, read first, knows the
+// architecture); anything else is plainly "not supported".
+func (g *gpuReader) skipReason(c call) string {
+	if c == cGPM && g.slow.Arch != "" && !sampler.ArchHasGPM(g.slow.Arch) {
+		return sampler.ReasonNoGPM
+	}
+	return reasonNotSupported
 }
 
 // reasonFor is the NA text for a failed call.
@@ -190,3 +200,30 @@ func (g *gpuReader) naMap() map[string]string {
 }
 
 func some[T uint32 | uint64 | int](v T) sampler.Metric { return sampler.Some(float64(v)) }
+
+// read makes call c when it is wanted and hands a SUCCESS answer to set.
+// Every other answer is handled once, here: NOT_SUPPORTED is cached and
+// noted, NO_PERMISSION and errors noted, GPU_IS_LOST marks the GPU (want, ok).
+func read[T any](g *gpuReader, c call, get func() (T, nvml.Return), set func(T)) {
+	if !g.want(c) {
+		return
+	}
+	if v, r := get(); g.ok(c, r) {
+		set(v)
+	}
+}
+
+// readMetric is read for a number stored as it comes, as a Metric.
+func readMetric[T uint32 | uint64 | int](g *gpuReader, c call, get func() (T, nvml.Return), dst *sampler.Metric) {
+	read(g, c, get, func(v T) { *dst = some(v) })
+}
+
+// arg binds a one-argument NVML query for read (GetClockInfo(CLOCK_SM)).
+func arg[A, T any](get func(A) (T, nvml.Return), a A) func() (T, nvml.Return) {
+	return func() (T, nvml.Return) { return get(a) }
+}
+
+// args binds a two-argument NVML query for read.
+func args[A, B, T any](get func(A, B) (T, nvml.Return), a A, b B) func() (T, nvml.Return) {
+	return func() (T, nvml.Return) { return get(a, b) }
+}

@@ -24,71 +24,25 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 		}
 	}
 	readMemory(g, out)
-	if g.want(cTemp) {
-		if v, r := d.GetTemperature(nvml.TEMPERATURE_GPU); g.ok(cTemp, r) {
-			out.Temp = some(v)
+	readMetric(g, cTemp, arg(d.GetTemperature, nvml.TEMPERATURE_GPU), &out.Temp)
+	read(g, cPower, d.GetPowerUsage, func(v uint32) { out.Power = sampler.Some(float64(v) / 1000) }) // mW → W
+	read(g, cPowerLimit, d.GetEnforcedPowerLimit, func(v uint32) { out.PowerLimit = sampler.Some(float64(v) / 1000) })
+	readMetric(g, cSMClock, arg(d.GetClockInfo, nvml.CLOCK_SM), &out.SMClock)
+	readMetric(g, cMemClock, arg(d.GetClockInfo, nvml.CLOCK_MEM), &out.MemClock)
+	read(g, cClockEvents, d.GetCurrentClocksEventReasons, func(v uint64) { out.ClockEvents = sampler.ClockEvents{Mask: v, OK: true} })
+	readMetric(g, cFan, d.GetFanSpeed, &out.Fan)
+	read(g, cPState, d.GetPerformanceState, func(v nvml.Pstates) {
+		if v == nvml.PSTATE_UNKNOWN {
+			g.note(cPState, "unknown")
+		} else {
+			out.PState = some(uint32(v))
 		}
-	}
-	if g.want(cPower) {
-		if v, r := d.GetPowerUsage(); g.ok(cPower, r) {
-			out.Power = sampler.Some(float64(v) / 1000) // mW → W
-		}
-	}
-	if g.want(cPowerLimit) {
-		if v, r := d.GetEnforcedPowerLimit(); g.ok(cPowerLimit, r) {
-			out.PowerLimit = sampler.Some(float64(v) / 1000)
-		}
-	}
-	if g.want(cSMClock) {
-		if v, r := d.GetClockInfo(nvml.CLOCK_SM); g.ok(cSMClock, r) {
-			out.SMClock = some(v)
-		}
-	}
-	if g.want(cMemClock) {
-		if v, r := d.GetClockInfo(nvml.CLOCK_MEM); g.ok(cMemClock, r) {
-			out.MemClock = some(v)
-		}
-	}
-	if g.want(cClockEvents) {
-		if v, r := d.GetCurrentClocksEventReasons(); g.ok(cClockEvents, r) {
-			out.ClockEvents = sampler.ClockEvents{Mask: v, OK: true}
-		}
-	}
-	if g.want(cFan) {
-		if v, r := d.GetFanSpeed(); g.ok(cFan, r) {
-			out.Fan = some(v)
-		}
-	}
-	if g.want(cPState) {
-		if v, r := d.GetPerformanceState(); g.ok(cPState, r) {
-			if v == nvml.PSTATE_UNKNOWN {
-				g.note(cPState, "unknown")
-			} else {
-				out.PState = some(uint32(v))
-			}
-		}
-	}
-	if g.want(cPCIeRx) {
-		if v, r := d.GetPcieThroughput(nvml.PCIE_UTIL_RX_BYTES); g.ok(cPCIeRx, r) {
-			out.PCIeRx = some(uint64(v) * pcieUnit)
-		}
-	}
-	if g.want(cPCIeTx) {
-		if v, r := d.GetPcieThroughput(nvml.PCIE_UTIL_TX_BYTES); g.ok(cPCIeTx, r) {
-			out.PCIeTx = some(uint64(v) * pcieUnit)
-		}
-	}
-	if g.want(cPCIeGen) {
-		if v, r := d.GetCurrPcieLinkGeneration(); g.ok(cPCIeGen, r) {
-			out.PCIeGen = some(v)
-		}
-	}
-	if g.want(cPCIeWidth) {
-		if v, r := d.GetCurrPcieLinkWidth(); g.ok(cPCIeWidth, r) {
-			out.PCIeWidth = some(v)
-		}
-	}
-	if g.want(cEnc) {
+	})
+	read(g, cPCIeRx, arg(d.GetPcieThroughput, nvml.PCIE_UTIL_RX_BYTES), func(v uint32) { out.PCIeRx = some(uint64(v) * pcieUnit) })
+	read(g, cPCIeTx, arg(d.GetPcieThroughput, nvml.PCIE_UTIL_TX_BYTES), func(v uint32) { out.PCIeTx = some(uint64(v) * pcieUnit) })
+	readMetric(g, cPCIeGen, d.GetCurrPcieLinkGeneration, &out.PCIeGen)
+	readMetric(g, cPCIeWidth, d.GetCurrPcieLinkWidth, &out.PCIeWidth)
+	if g.want(cEnc) { // value, sampling period: the period is not kept
 		if v, _, r := d.GetEncoderUtilization(); g.ok(cEnc, r) {
 			out.EncUtil = some(v)
 		}

@@ -31,7 +31,7 @@ type migState struct {
 
 // migInst is one MIG device and its GPM sample pair.
 type migInst struct {
-	dev   nvml.Device
+	dev   Device
 	id    sampler.MIGDevice // identity fields only
 	memV1 bool              // GetMemoryInfo_v2 unsupported here: use v1
 	// GPM, as gpmState: samples used alternately.

@@ -19,56 +19,16 @@ const affinityCPUs = 1024
 func (s *Source) readSlow(g *gpuReader) {
 	d := g.dev
 	sl := sampler.GPU{Index: g.index}
-	if g.want(cName) {
-		if v, r := d.GetName(); g.ok(cName, r) {
-			sl.Name = v
-		}
-	}
-	if g.want(cUUID) {
-		if v, r := d.GetUUID(); g.ok(cUUID, r) {
-			sl.UUID = v
-		}
-	}
-	if g.want(cPCI) {
-		if p, r := d.GetPciInfo(); g.ok(cPCI, r) {
-			sl.BusID = cString(p.BusId[:])
-		}
-	}
-	if g.want(cArch) {
-		if a, r := d.GetArchitecture(); g.ok(cArch, r) {
-			sl.Arch = nvmlarch.Name(a)
-		}
-	}
-	if g.want(cSMClockMax) {
-		if v, r := d.GetMaxClockInfo(nvml.CLOCK_SM); g.ok(cSMClockMax, r) {
-			sl.SMClockMax = some(v)
-		}
-	}
-	if g.want(cMemClockMax) {
-		if v, r := d.GetMaxClockInfo(nvml.CLOCK_MEM); g.ok(cMemClockMax, r) {
-			sl.MemClockMax = some(v)
-		}
-	}
-	if g.want(cTempSlowdown) {
-		if v, r := d.GetTemperatureThreshold(nvml.TEMPERATURE_THRESHOLD_SLOWDOWN); g.ok(cTempSlowdown, r) {
-			sl.TempSlowdown = some(v)
-		}
-	}
-	if g.want(cPCIeGenMax) {
-		if v, r := d.GetMaxPcieLinkGeneration(); g.ok(cPCIeGenMax, r) {
-			sl.PCIeGenMax = some(v)
-		}
-	}
-	if g.want(cPCIeWidthMax) {
-		if v, r := d.GetMaxPcieLinkWidth(); g.ok(cPCIeWidthMax, r) {
-			sl.PCIeWidthMax = some(v)
-		}
-	}
-	if g.want(cReplays) {
-		if v, r := d.GetPcieReplayCounter(); g.ok(cReplays, r) {
-			sl.PCIeReplays = some(v)
-		}
-	}
+	read(g, cName, d.GetName, func(v string) { sl.Name = v })
+	read(g, cUUID, d.GetUUID, func(v string) { sl.UUID = v })
+	read(g, cPCI, d.GetPciInfo, func(p nvml.PciInfo) { sl.BusID = cString(p.BusId[:]) })
+	read(g, cArch, d.GetArchitecture, func(a nvml.DeviceArchitecture) { sl.Arch = nvmlarch.Name(a) })
+	readMetric(g, cSMClockMax, arg(d.GetMaxClockInfo, nvml.CLOCK_SM), &sl.SMClockMax)
+	readMetric(g, cMemClockMax, arg(d.GetMaxClockInfo, nvml.CLOCK_MEM), &sl.MemClockMax)
+	readMetric(g, cTempSlowdown, arg(d.GetTemperatureThreshold, nvml.TEMPERATURE_THRESHOLD_SLOWDOWN), &sl.TempSlowdown)
+	readMetric(g, cPCIeGenMax, d.GetMaxPcieLinkGeneration, &sl.PCIeGenMax)
+	readMetric(g, cPCIeWidthMax, d.GetMaxPcieLinkWidth, &sl.PCIeWidthMax)
+	readMetric(g, cReplays, d.GetPcieReplayCounter, &sl.PCIeReplays)
 	readHealth(g, &sl)
 	readLinks(g, &sl)
 	if g.lost && g.slow.UUID != "" {
@@ -80,50 +40,28 @@ func (s *Source) readSlow(g *gpuReader) {
 // readHealth reads ECC, row remapping, modes and CPU/NUMA affinity.
 func readHealth(g *gpuReader, sl *sampler.GPU) {
 	d := g.dev
-	if g.want(cECCUncorrected) {
-		if v, r := d.GetTotalEccErrors(nvml.MEMORY_ERROR_TYPE_UNCORRECTED, nvml.VOLATILE_ECC); g.ok(cECCUncorrected, r) {
-			sl.ECCUncorrected = some(v)
-		}
-	}
-	if g.want(cECCCorrected) {
-		if v, r := d.GetTotalEccErrors(nvml.MEMORY_ERROR_TYPE_CORRECTED, nvml.VOLATILE_ECC); g.ok(cECCCorrected, r) {
-			sl.ECCCorrected = some(v)
-		}
-	}
-	if g.want(cRemap) {
+	readMetric(g, cECCUncorrected, args(d.GetTotalEccErrors, nvml.MEMORY_ERROR_TYPE_UNCORRECTED, nvml.VOLATILE_ECC), &sl.ECCUncorrected)
+	readMetric(g, cECCCorrected, args(d.GetTotalEccErrors, nvml.MEMORY_ERROR_TYPE_CORRECTED, nvml.VOLATILE_ECC), &sl.ECCCorrected)
+	if g.want(cRemap) { // five results: not read's shape
 		if corr, unc, pending, failed, r := d.GetRemappedRows(); g.ok(cRemap, r) {
 			sl.RemappedRows = some(corr + unc)
 			sl.RemapPending, sl.RemapFailed = pending, failed
 		}
 	}
-	if g.want(cPersistence) {
-		if v, r := d.GetPersistenceMode(); g.ok(cPersistence, r) {
-			sl.Persistence = "off"
-			if v == nvml.FEATURE_ENABLED {
-				sl.Persistence = "on"
-			}
+	read(g, cPersistence, d.GetPersistenceMode, func(v nvml.EnableState) {
+		sl.Persistence = "off"
+		if v == nvml.FEATURE_ENABLED {
+			sl.Persistence = "on"
 		}
-	}
-	if g.want(cComputeMode) {
-		if v, r := d.GetComputeMode(); g.ok(cComputeMode, r) {
-			sl.ComputeMode = computeModeName(v)
-		}
-	}
-	if g.want(cMIG) {
+	})
+	read(g, cComputeMode, d.GetComputeMode, func(v nvml.ComputeMode) { sl.ComputeMode = computeModeName(v) })
+	if g.want(cMIG) { // three results
 		if cur, _, r := d.GetMigMode(); g.ok(cMIG, r) {
 			sl.MIG = cur == nvml.DEVICE_MIG_ENABLE
 		}
 	}
-	if g.want(cAffinity) {
-		if words, r := d.GetCpuAffinity(affinityCPUs); g.ok(cAffinity, r) {
-			sl.CPUAffinity = cpuList(words)
-		}
-	}
-	if g.want(cNUMA) {
-		if v, r := d.GetNumaNodeId(); g.ok(cNUMA, r) {
-			sl.NUMANode = some(v)
-		}
-	}
+	read(g, cAffinity, arg(d.GetCpuAffinity, affinityCPUs), func(words []uint) { sl.CPUAffinity = cpuList(words) })
+	readMetric(g, cNUMA, d.GetNumaNodeId, &sl.NUMANode)
 }
 
 // readLinks reads every NVLink's state, peer and error counters. Link 0
@@ -170,7 +108,7 @@ func readLinks(g *gpuReader, sl *sampler.GPU) {
 
 // linkCounter is 0 when the counter is unavailable (the counters are plain
 // integers in the snapshot; only their increase matters).
-func linkCounter(d nvml.Device, l int, c nvml.NvLinkErrorCounter) uint64 {
+func linkCounter(d Device, l int, c nvml.NvLinkErrorCounter) uint64 {
 	v, r := d.GetNvLinkErrorCounter(l, c)
 	if r != nvml.SUCCESS {
 		return 0

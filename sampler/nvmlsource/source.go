@@ -34,7 +34,7 @@ var _ sampler.GPUSource = (*Source)(nil)
 // Source is the NVML GPU source. Not safe for concurrent use: the Sampler
 // calls Sample, Topology and Node from one goroutine.
 type Source struct {
-	lib      nvml.Interface
+	lib      Library
 	opts     Options
 	node     sampler.Node
 	gpus     []*gpuReader
@@ -51,8 +51,9 @@ type Source struct {
 // gpuReader is one GPU's reading state, kept between ticks.
 type gpuReader struct {
 	index        int
-	dev          nvml.Device
-	failed       string // the handle could not be opened: never read
+	dev          Device      // the calls the reader makes
+	handle       nvml.Device // the same GPU, as NVML takes it as an argument
+	failed       string      // the handle could not be opened: never read
 	lost         bool
 	lostReported bool
 	backReported bool
@@ -75,7 +76,7 @@ type gpuReader struct {
 
 // New initialises NVML and opens every GPU. On failure the error wraps the
 // nvml.Return (errors.As(err, new(nvml.Return))); pass it to Explain.
-func New(lib nvml.Interface, opts Options) (*Source, error) {
+func New(lib Library, opts Options) (*Source, error) {
 	if opts.SlowEvery <= 0 {
 		opts.SlowEvery = DefaultSlowEvery
 	}
@@ -96,9 +97,11 @@ func New(lib nvml.Interface, opts Options) (*Source, error) {
 	s.gpus = make([]*gpuReader, n)
 	for i := range s.gpus {
 		g := &gpuReader{index: i}
-		g.dev, r = lib.DeviceGetHandleByIndex(i)
-		if r != nvml.SUCCESS || g.dev == nil {
-			g.dev, g.failed = nil, fmt.Sprintf("cannot open GPU %d: %v", i, r)
+		g.handle, r = lib.DeviceGetHandleByIndex(i)
+		if r != nvml.SUCCESS || g.handle == nil {
+			g.handle, g.failed = nil, fmt.Sprintf("cannot open GPU %d: %v", i, r)
+		} else {
+			g.dev = g.handle
 		}
 		s.gpus[i] = g
 	}

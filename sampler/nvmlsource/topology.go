@@ -81,7 +81,7 @@ func (s *Source) pcieLabel(i, j int) string {
 	if a.dev == nil || b.dev == nil || a.lost || b.lost {
 		return "n/a"
 	}
-	level, r := a.dev.GetTopologyCommonAncestor(b.dev)
+	level, r := a.dev.GetTopologyCommonAncestor(b.handle)
 	if r != nvml.SUCCESS {
 		if r == nvml.ERROR_GPU_IS_LOST {
 			a.lost = true

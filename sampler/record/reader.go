@@ -3,7 +3,6 @@ package record
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,13 +81,9 @@ func NewReader(src io.Reader, name string, o Options) (*Reader, error) {
 	if o.bufBytes > 0 {
 		size = o.bufBytes
 	}
-	br := bufio.NewReaderSize(src, size)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
-		}
-		br = bufio.NewReaderSize(gz, size)
+	br, err := Decompressed(bufio.NewReaderSize(src, size), name)
+	if err != nil {
+		return nil, err
 	}
 	r := &Reader{name: name, opts: o, lines: lineReader{br: br}}
 	if err := r.readHeader(); err != nil {

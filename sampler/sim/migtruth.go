@@ -44,7 +44,7 @@ func EnableMIG(g *sampler.GPU, profile string, n int) {
 	for k, v := range g.NA {
 		na[k] = v
 	}
-	na["util"], na["mem_util"], na["proc_util"] = sampler.ReasonMIG, sampler.ReasonMIG, sampler.ReasonMIG
+	na[sampler.NAUtil], na[sampler.NAMemUtil], na[sampler.NAProcUtil] = sampler.ReasonMIG, sampler.ReasonMIG, sampler.ReasonMIG
 	g.NA, g.MIG, g.Util, g.MemUtil = na, true, sampler.NA, sampler.NA
 	g.MIGDevices = make([]sampler.MIGDevice, n)
 	for i := range g.MIGDevices {

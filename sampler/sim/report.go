@@ -64,11 +64,11 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		Persistence:  "on", ComputeMode: "default",
 		CPUAffinity: [2]string{"0-55", "56-111"}[numa], // the cores of the GPU's socket
 		NUMANode:    sampler.Some(float64(numa)),
-		NA:          map[string]string{"fan": "not supported"}, // SXM boards have no fan of their own
+		NA:          map[string]string{sampler.NAFan: "not supported"}, // SXM boards have no fan of their own
 	}
 	if n.pcieOnly {
 		out.NVLinkRx, out.NVLinkTx = sampler.NA, sampler.NA
-		out.NA["nvlink_rx"], out.NA["nvlink_tx"] = "not supported", "not supported"
+		out.NA[sampler.NANVLinkRx], out.NA[sampler.NANVLinkTx] = "not supported", "not supported"
 	} else {
 		out.NVLinks = make([]sampler.NVLink, nvLinksPerGPU)
 		for i := range out.NVLinks {

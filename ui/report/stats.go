@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -43,8 +44,7 @@ func (h *hist) add(m sampler.Metric) {
 // percentile is the nearest-rank p-th percentile (0 < p <= 100), as the
 // centre of its bin.
 func (h *hist) percentile(p float64) float64 {
-	rank := uint64(math.Ceil(p / 100 * float64(h.n)))
-	rank = max(rank, 1)
+	rank := uint64(max(diagnose.RankIndex(h.n, p)+1, 1)) // 1-based; 1 when empty
 	var cum uint64
 	for i, c := range h.bins {
 		cum += uint64(c)
