@@ -57,6 +57,8 @@ type Report struct {
 	// FindingsFrom is "recording" (the findings stored with each snapshot)
 	// or "recomputed" (the diagnosis run over the snapshots here).
 	FindingsFrom string `json:"findings_from"`
+	// Topology summarises the GPUs' links when the input gave them.
+	Topology *Topology `json:"topology,omitempty"`
 	// Sections say, one line each, what every section of pasted text was
 	// read as or why it was skipped.
 	Sections []string `json:"sections,omitempty"`
@@ -184,6 +186,8 @@ type builder struct {
 	env      Environment
 	gpus     map[int]*gpuAcc
 	findings findingSource
+	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
+	topoGPUs []sampler.GPU
 }
 
 func newBuilder(o Options) *builder {
@@ -197,6 +201,9 @@ func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
 	b.samples++
 	b.to = s.Time
 	b.noteEnvironment(&s)
+	if s.Topology != nil {
+		b.topo, b.topoGPUs = s.Topology, s.GPUs
+	}
 	for i := range s.GPUs {
 		g := &s.GPUs[i]
 		a := b.gpus[g.Index]
@@ -260,6 +267,7 @@ func (b *builder) finish() *Report {
 	}
 	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
 	r.Sections = b.opts.Sections
+	r.Topology = topologyOf(b.topo, b.topoGPUs)
 	r.Warnings = append(r.Warnings, b.findings.warnings()...)
 	r.Absent = absent(r)
 	return r
