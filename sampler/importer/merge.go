@@ -92,7 +92,7 @@ func rank(p *part) int {
 	switch p.sec.kind {
 	case kindStream, kindQuery, kindTable:
 		return 2
-	case kindTopo:
+	case kindTopo, kindList:
 		return 1
 	}
 	return 0
@@ -149,8 +149,18 @@ func (pic *picture) remember(p *part, remap map[int]int) {
 			pic.at[fieldAt{gpu, k.field}] = pic.loc(p, line)
 		}
 	}
-	if len(p.at) == 0 { // a streamed log: only its section is known
-		pic.at[fieldAt{-1, "section:" + p.sec.kind}] = pic.loc(p, 0)
+	if p.sec.kind == kindStream { // a streamed log: its rows are not tracked, its section is
+		for _, s := range p.snaps {
+			for _, g := range s.GPUs {
+				gpu := g.Index
+				if r, ok := remap[gpu]; ok {
+					gpu = r
+				}
+				if _, taken := pic.at[fieldAt{gpu, "*"}]; !taken {
+					pic.at[fieldAt{gpu, "*"}] = pic.loc(p, 0)
+				}
+			}
+		}
 	}
 }
 

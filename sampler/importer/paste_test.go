@@ -365,3 +365,19 @@ func TestTableVariantsFromPastes(t *testing.T) {
 		t.Errorf("indented table read as %+v", g)
 	}
 }
+
+// nvidia-smi -L names the GPUs; rows printed with --format=csv,noheader
+// read with the fields the pasted command line names.
+func TestListAndNoheaderRowsFromTheCommandLine(t *testing.T) {
+	in := "$ nvidia-smi -L\nGPU 0: NVIDIA L4 (UUID: GPU-aaaa)\nGPU 1: NVIDIA L4 (UUID: GPU-bbbb)\n\n" +
+		"$ nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv,noheader,nounits -l 1\n" +
+		"0, 90, 20000, 70\n1, 0, 10, 16\n0, 91, 20000, 71\n1, 0, 10, 16\n"
+	snaps, ev := readPaste(t, in)
+	if len(snaps) != 2 || len(snaps[1].GPUs) != 2 || snaps[1].GPUs[0].Util.V != 91 || snaps[1].GPUs[0].Power.V != 71 ||
+		snaps[1].GPUs[1].Name != "NVIDIA L4" || snaps[1].GPUs[1].UUID != "GPU-bbbb" {
+		t.Fatalf("read %+v", snaps)
+	}
+	if w := ev.Where(0, "util"); !strings.Contains(w, "nvidia-smi-csv") {
+		t.Errorf("util located at %q, want the CSV section", w)
+	}
+}
