@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -116,10 +117,15 @@ func TestBuildFilesOneNode(t *testing.T) {
 	if len(xid.Lines) == 0 || !strings.Contains(xid.Lines[0], "c-dmesg.txt") {
 		t.Errorf("Xid finding read from %v, want the dmesg file", xid.Lines)
 	}
-	var md strings.Builder
-	r.Markdown(&md)
-	if !strings.Contains(md.String(), "Read from:") || !strings.Contains(md.String(), "## What was read") {
-		t.Error("markdown lacks the evidence lines or the sections")
+	for name, render := range map[string]func(io.Writer) error{"text": r.Text, "markdown": r.Markdown, "json": r.JSON, "html": r.HTML} {
+		var b strings.Builder
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if !strings.Contains(out, "c-dmesg.txt, section 3 (kernel log) line 1") || !strings.Contains(out, "section 2, ") {
+			t.Errorf("%s lacks the evidence line or the sections:\n%s", name, out)
+		}
 	}
 }
 
