@@ -277,7 +277,7 @@ func (b *builder) finish() *Report {
 func absent(r *Report) []string {
 	var out []string
 	if !r.Environment.HostData {
-		out = append(out, "host data: absent (an imported log); input_starved / io_bound / sync_stall cannot be judged")
+		out = append(out, "host data: absent (an imported log); input_starved / io_bound / sync_stall are not measured: a GPU-Util pattern that points at them names the candidates and the command that tells them apart")
 	}
 	if !r.Environment.Processes {
 		out = append(out, "processes: absent (the input lists none); memory_idle_held / gpu_contention cannot be judged")
