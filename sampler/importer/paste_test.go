@@ -381,3 +381,17 @@ func TestListAndNoheaderRowsFromTheCommandLine(t *testing.T) {
 		t.Errorf("util located at %q, want the CSV section", w)
 	}
 }
+
+// Newer drivers print "HW Slowdown" as a heading over its two causes; the
+// counters block repeats the names with accumulated microseconds.
+func TestQueryReasonsNestedAndCounters(t *testing.T) {
+	in := "GPU 00000000:01:00.0\n    Product Name                          : NVIDIA GeForce RTX 3090\n" +
+		"    Clocks Event Reasons\n        SW Power Cap                 : Not Active\n        HW Slowdown\n" +
+		"            HW Thermal Slowdown      : Active\n        SW Thermal Slowdown          : Not Active\n" +
+		"    Clocks Event Reasons Counters\n        SW Power Capping             : 644864106 us\n        SW Thermal Slowdown          : 644864106 us\n"
+	snaps, _ := readPaste(t, in)
+	ce := snaps[0].GPUs[0].ClockEvents
+	if !ce.OK || !ce.Has(sampler.ClockHwThermal) || ce.Has(sampler.ClockSwThermal|sampler.ClockSwPowerCap) {
+		t.Fatalf("reasons %+v (%v)", ce, ce.Names())
+	}
+}

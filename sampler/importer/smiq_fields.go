@@ -99,7 +99,7 @@ func (q *qState) field(path, val string, no int) {
 	case path == "mig mode/current":
 		g.MIG = strings.EqualFold(val, "enabled")
 		q.p.where(g.Index, "mig", no)
-	case head == "clocks throttle reasons" || head == "clocks event reasons":
+	case isReasonsBlock(head): // "HW Slowdown" is a heading of its own on some drivers
 		if bit, ok := clockReasonBits[key]; ok {
 			if active, ok := activeFlag(val); ok {
 				g.ClockEvents.OK = true
@@ -173,4 +173,11 @@ func (q *qState) procField(key, val string, no int) {
 			q.proc.MemUsed, _ = parseValue(val, memory, "")
 		}
 	}
+}
+
+// isReasonsBlock: the active-now reasons block (any nesting under it), not
+// the "Clocks Event Reasons Counters" block of accumulated time.
+func isReasonsBlock(head string) bool {
+	top, _, _ := strings.Cut(head, "/")
+	return top == "clocks throttle reasons" || top == "clocks event reasons"
 }
