@@ -102,7 +102,7 @@ func readSections(secs []section, o Options) []*part {
 		var p *part
 		switch s.kind {
 		case kindTable:
-			p = parseTable(s)
+			p = parseTable(s, o.Location)
 		case kindQuery:
 			p = parseQuery(s, o.Location)
 		case kindTopo:
