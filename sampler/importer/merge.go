@@ -71,11 +71,7 @@ func merge(parts []*part, o Options) picture {
 		return pic
 	}
 	pic.at = map[fieldAt]string{}
-	pic.snaps = make([]sampler.Snapshot, len(timeline.snaps))
-	for i, s := range timeline.snaps {
-		s.GPUs = append([]sampler.GPU(nil), s.GPUs...)
-		pic.snaps[i] = s
-	}
+	pic.snaps = timeline.snaps // the parts are this merge's own: filled in place
 	date(pic.snaps, timeline, o, &pic)
 	pic.remember(timeline, placeUnknown(pic.snaps))
 	pic.apply(pic.gather(parts, timeline))
@@ -235,9 +231,10 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 			k = len(last.GPUs) - 1
 		}
 		final[j] = last.GPUs[k].Index
-		for i := range pic.snaps {
+		fillGPU(&last.GPUs[k], sg, true)
+		for i := range pic.snaps[:len(pic.snaps)-1] { // the series: what does not change over it
 			if x := indexOf(pic.snaps[i].GPUs, final[j]); x >= 0 {
-				fillGPU(&pic.snaps[i].GPUs[x], sg, i == len(pic.snaps)-1)
+				fillStatic(&pic.snaps[i].GPUs[x], sg)
 			}
 		}
 	}

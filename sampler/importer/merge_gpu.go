@@ -115,3 +115,27 @@ func fillString(dst *string, v string) {
 		*dst = v
 	}
 }
+
+// fillStatic copies the facts that hold over a whole series (identity,
+// limits, capabilities, affinity) into dst where it lacks them; the last
+// snapshot gets everything (fillGPU). Written out rather than by
+// reflection: it runs for every GPU of every snapshot of a long series.
+func fillStatic(dst, src *sampler.GPU) {
+	fillString(&dst.Name, src.Name)
+	fillString(&dst.UUID, src.UUID)
+	fillString(&dst.BusID, src.BusID)
+	fillString(&dst.Arch, src.Arch)
+	fillString(&dst.Persistence, src.Persistence)
+	fillString(&dst.ComputeMode, src.ComputeMode)
+	fillString(&dst.CPUAffinity, src.CPUAffinity)
+	for _, m := range [...]struct{ d, s *sampler.Metric }{
+		{&dst.MemTotal, &src.MemTotal}, {&dst.PowerLimit, &src.PowerLimit}, {&dst.SMClockMax, &src.SMClockMax},
+		{&dst.MemClockMax, &src.MemClockMax}, {&dst.PCIeGenMax, &src.PCIeGenMax}, {&dst.PCIeWidthMax, &src.PCIeWidthMax},
+		{&dst.TempSlowdown, &src.TempSlowdown}, {&dst.NUMANode, &src.NUMANode},
+	} {
+		if !m.d.OK {
+			*m.d = *m.s
+		}
+	}
+	dst.MIG = dst.MIG || src.MIG
+}
