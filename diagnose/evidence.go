@@ -30,14 +30,18 @@ type EvidenceFinding struct {
 
 // Thresholds of the one-snapshot rules.
 const (
-	// evMemFull: memory this full leaves no headroom for a larger batch or
-	// fragmentation (seed 002 §6.1: "显存占满"); the live rule's level.
+	// evMemFull: a snapshot this full is near an out-of-memory error (seed
+	// 002 §6.1, seed 000 §2.5); higher than the live rule's memNearFull (90 %)
+	// because one reading cannot show it is sustained. Severity follows the
+	// live rule: a warning from memVeryFull (97 %).
 	evMemFull = 95.0
 	// evHeldBytes: memory held at 0 % that is more than a desktop's or a
 	// CUDA context's few hundred MiB (chosen here: 1 GiB).
 	evHeldBytes = 1 << 30
-	// evBusyUtil: a GPU this busy is under load (PCIe Gen1 on an idle GPU is
-	// power saving: NVIDIA's nvidia-smi documentation, "PCIe Generation").
+	// evBusyUtil: a GPU at least half busy is under load (chosen here). An
+	// idle GPU's link runs slower to save power: nvidia-smi(1), "GPU Link
+	// Info": the current generation and width "may be reduced when the GPU
+	// is not in use".
 	evBusyUtil = 50.0
 	// evSpinUtil / evSpinPower: GPU-Util at the top while the board draws at
 	// most this share of its power limit. An idle data-centre GPU draws

@@ -24,7 +24,11 @@ const (
 func (e *evCtx) memory(g *sampler.GPU) {
 	if g.MemUsed.OK && g.MemTotal.OK && g.MemTotal.V > 0 {
 		if pct := 100 * g.MemUsed.V / g.MemTotal.V; pct >= evMemFull {
-			e.add(RuleMemoryPressure, Warning, g.Index, fmt.Sprintf("GPU %d memory %.0f %% full", g.Index, pct),
+			sev := Info
+			if pct >= memVeryFull {
+				sev = Warning
+			}
+			e.add(RuleMemoryPressure, sev, g.Index, fmt.Sprintf("GPU %d memory %.0f %% full", g.Index, pct),
 				fmt.Sprintf("%s of %s used", gib(g.MemUsed.V), gib(g.MemTotal.V)), hintMemPressure,
 				e.oneShot("memory use changes slowly, so one reading is fair evidence"),
 				Use{g.Index, "mem_used"})

@@ -102,7 +102,7 @@ func readSections(secs []section, o Options) []*part {
 		var p *part
 		switch s.kind {
 		case kindTable:
-			p = parseTable(s)
+			p = parseTable(s, o.Location)
 		case kindQuery:
 			p = parseQuery(s, o.Location)
 		case kindTopo:
@@ -111,6 +111,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseKernel(s, seen)
 		case kindSMIError:
 			p = parseSMIErrors(s)
+		case kindList:
+			p = parseList(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:
@@ -138,6 +140,10 @@ func parseStreamSection(s *section, o Options) *part {
 	text := strings.Join(s.lines, "\n") + "\n"
 	if s.format == SMICSV && strings.HasPrefix(strings.TrimSpace(s.lines[0]), "#") {
 		text = uncomment(s.lines)
+	}
+	if s.header != "" { // rows printed with noheader: the command line named the fields
+		text = s.header + "\n" + text
+		p.note("header taken from the --query-gpu command line")
 	}
 	st, _, err := NewStream(strings.NewReader(text), "section", o)
 	if err != nil {

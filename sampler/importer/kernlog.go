@@ -172,6 +172,9 @@ func parseSMIErrors(sec *section) *part {
 		snap.GPUs = append(snap.GPUs, g)
 	}
 	if len(snap.GPUs) == 0 {
+		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
+			return p.skip(fmt.Sprintf("nvidia-smi could not reach the driver (%q); gpuscope doctor on that machine says why", p.notes[0]))
+		}
 		p.snaps = nil
 		return p
 	}

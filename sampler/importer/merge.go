@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -72,11 +71,7 @@ func merge(parts []*part, o Options) picture {
 		return pic
 	}
 	pic.at = map[fieldAt]string{}
-	pic.snaps = make([]sampler.Snapshot, len(timeline.snaps))
-	for i, s := range timeline.snaps {
-		s.GPUs = append([]sampler.GPU(nil), s.GPUs...)
-		pic.snaps[i] = s
-	}
+	pic.snaps = timeline.snaps // the parts are this merge's own: filled in place
 	date(pic.snaps, timeline, o, &pic)
 	pic.remember(timeline, placeUnknown(pic.snaps))
 	pic.apply(pic.gather(parts, timeline))
@@ -92,7 +87,7 @@ func rank(p *part) int {
 	switch p.sec.kind {
 	case kindStream, kindQuery, kindTable:
 		return 2
-	case kindTopo:
+	case kindTopo, kindList:
 		return 1
 	}
 	return 0
@@ -149,8 +144,18 @@ func (pic *picture) remember(p *part, remap map[int]int) {
 			pic.at[fieldAt{gpu, k.field}] = pic.loc(p, line)
 		}
 	}
-	if len(p.at) == 0 { // a streamed log: only its section is known
-		pic.at[fieldAt{-1, "section:" + p.sec.kind}] = pic.loc(p, 0)
+	if p.sec.kind == kindStream { // a streamed log: its rows are not tracked, its section is
+		for _, s := range p.snaps {
+			for _, g := range s.GPUs {
+				gpu := g.Index
+				if r, ok := remap[gpu]; ok {
+					gpu = r
+				}
+				if _, taken := pic.at[fieldAt{gpu, "*"}]; !taken {
+					pic.at[fieldAt{gpu, "*"}] = pic.loc(p, 0)
+				}
+			}
+		}
 	}
 }
 
@@ -226,9 +231,10 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 			k = len(last.GPUs) - 1
 		}
 		final[j] = last.GPUs[k].Index
-		for i := range pic.snaps {
+		fillGPU(&last.GPUs[k], sg, true)
+		for i := range pic.snaps[:len(pic.snaps)-1] { // the series: what does not change over it
 			if x := indexOf(pic.snaps[i].GPUs, final[j]); x >= 0 {
-				fillGPU(&pic.snaps[i].GPUs[x], sg, i == len(pic.snaps)-1)
+				fillStatic(&pic.snaps[i].GPUs[x], sg)
 			}
 		}
 	}
@@ -255,111 +261,3 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 	}
 }
 
-func indexOf(gs []sampler.GPU, idx int) int {
-	for i := range gs {
-		if gs[i].Index == idx {
-			return i
-		}
-	}
-	return -1
-}
-
-// matchGPU finds g among gs: by PCI bus id when both have one, else by index.
-func matchGPU(gs []sampler.GPU, g sampler.GPU) int {
-	b := normBus(g.BusID)
-	if b != "" {
-		for i := range gs {
-			if normBus(gs[i].BusID) == b {
-				return i
-			}
-		}
-	}
-	if g.Index < 0 {
-		return -1
-	}
-	for i := range gs {
-		if gs[i].Index == g.Index && (b == "" || gs[i].BusID == "") {
-			return i
-		}
-	}
-	return -1
-}
-
-// freeIndex is want when no GPU has it, else one past the highest.
-func freeIndex(gs []sampler.GPU, want int) int {
-	hi := -1
-	taken := false
-	for _, g := range gs {
-		hi = max(hi, g.Index)
-		taken = taken || g.Index == want
-	}
-	if want >= 0 && !taken {
-		return want
-	}
-	return hi + 1
-}
-
-// normBus reduces the spellings of a PCI address ("00000000:41:00.0",
-// "0000:41:00.0", the kernel's "PCI:0000:41:00") to "41:00": bus and
-// device, which tell GPUs apart on one node.
-func normBus(s string) string {
-	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "PCI:"))
-	s = strings.TrimPrefix(s, "pci:")
-	if s == "" {
-		return ""
-	}
-	if i := strings.LastIndexByte(s, '.'); i > 0 {
-		s = s[:i]
-	}
-	f := strings.Split(s, ":")
-	if len(f) < 2 {
-		return ""
-	}
-	return f[len(f)-2] + ":" + f[len(f)-1]
-}
-
-var (
-	metricType      = reflect.TypeOf(sampler.Metric{})
-	clockEventsType = reflect.TypeOf(sampler.ClockEvents{})
-)
-
-// fillGPU copies into dst every reading dst lacks and src has. Events
-// (Xids, lost) are copied only when events is set.
-func fillGPU(dst, src *sampler.GPU, events bool) {
-	dv, sv := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
-	for i := 0; i < dv.NumField(); i++ {
-		name := dv.Type().Field(i).Name
-		d, s := dv.Field(i), sv.Field(i)
-		switch {
-		case name == "Index":
-		case name == "Xids" || name == "Lost":
-			if events {
-				if name == "Lost" {
-					dst.Lost = dst.Lost || src.Lost
-				} else {
-					dst.Xids = append(dst.Xids, src.Xids...)
-				}
-			}
-		case d.Type() == metricType:
-			if !d.Interface().(sampler.Metric).OK {
-				d.Set(s)
-			}
-		case d.Type() == clockEventsType:
-			if !d.Interface().(sampler.ClockEvents).OK {
-				d.Set(s)
-			}
-		case d.Kind() == reflect.String || d.Kind() == reflect.Slice || d.Kind() == reflect.Map:
-			if d.Len() == 0 {
-				d.Set(s)
-			}
-		case d.Kind() == reflect.Bool:
-			d.SetBool(d.Bool() || s.Bool())
-		}
-	}
-}
-
-func fillString(dst *string, v string) {
-	if *dst == "" {
-		*dst = v
-	}
-}

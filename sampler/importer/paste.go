@@ -12,6 +12,7 @@ const (
 	kindTopo     = "nvidia-smi topo -m"
 	kindKernel   = "kernel log"
 	kindSMIError = "nvidia-smi error lines"
+	kindList     = "nvidia-smi -L"
 	kindStream   = "log" // a CSV, dmon, pmon, dcgmi or XML run; its Format says which
 	kindOther    = "other text"
 )
@@ -23,6 +24,9 @@ type section struct {
 	file   string // the input it came from (report A B C)
 	first  int    // 1-based line number of lines[0] in its input
 	lines  []string
+	// header is a CSV header taken from the command line above rows
+	// printed with --format=csv,noheader ("" when the rows carry one).
+	header string
 }
 
 // ansiRE matches the terminal escapes a terminal capture leaves in text
@@ -101,6 +105,7 @@ func splitPaste(file string, raw []string) []section {
 	}
 	var out []section
 	other := -1
+	pendingHeader := "" // from a "--query-gpu=... --format=csv,noheader" command line
 	flushOther := func(end int) {
 		if other >= 0 {
 			out = append(out, section{kind: kindOther, file: file, first: other + 1, lines: ls[other:end]})
@@ -108,7 +113,14 @@ func splitPaste(file string, raw []string) []section {
 		}
 	}
 	for i := 0; i < len(ls); {
+		if h := queryHeader(ls[i]); h != "" {
+			pendingHeader = h
+		}
 		kind, format, n := claim(ls, i)
+		if n == 0 && pendingHeader != "" {
+			n = noheaderRun(ls, i, pendingHeader)
+			kind, format = kindStream, SMICSV
+		}
 		if n == 0 {
 			if other < 0 && strings.TrimSpace(ls[i]) != "" {
 				other = i
@@ -117,7 +129,12 @@ func splitPaste(file string, raw []string) []section {
 			continue
 		}
 		flushOther(i)
-		out = append(out, section{kind: kind, format: format, file: file, first: i + 1, lines: ls[i : i+n]})
+		sec := section{kind: kind, format: format, file: file, first: i + 1, lines: ls[i : i+n]}
+		if kind == kindStream && format == SMICSV && pendingHeader != "" && !isSMICSVHeader(splitCSV(strings.TrimSpace(ls[i]))) {
+			sec.header = pendingHeader
+		}
+		pendingHeader = ""
+		out = append(out, sec)
 		i += n
 	}
 	flushOther(len(ls))
@@ -137,6 +154,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindTable, Unknown, tableRun(ls, i)
 	case qStartRE.MatchString(l) || isQueryFragment(ls, i):
 		return kindQuery, Unknown, queryRun(ls, i)
+	case isListLine(l):
+		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
 	case kernelRE.MatchString(l):
@@ -267,62 +286,3 @@ func topoRun(ls []string, i int) int {
 	return last
 }
 
-// streamRun recognises a log the streaming importers read (dmon, pmon,
-// dcgmi dmon, --query-gpu CSV, XML) starting at ls[i], and its extent.
-func streamRun(ls []string, i int) (Format, int) {
-	t := strings.TrimSpace(ls[i])
-	switch {
-	case strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<nvidia_smi_log") || strings.HasPrefix(t, "<!DOCTYPE nvidia_smi_log"):
-		for j := i; j < len(ls); j++ {
-			if strings.Contains(ls[j], "</nvidia_smi_log>") {
-				return SMIXML, j - i + 1
-			}
-		}
-		return SMIXML, len(ls) - i
-	case strings.HasPrefix(t, "#"):
-		f := detectHashHeader(t)
-		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart[names[0]]) {
-			f = Unknown // a comment that mentions a GPU, not a header
-		}
-		if f == Unknown {
-			return commentedCSV(ls, i)
-		}
-		return f, runWhile(ls, i, func(s string) bool {
-			s = strings.TrimSpace(s)
-			return s == "" || strings.HasPrefix(s, "#") || isDataRow(s) || s == "ID" || strings.HasPrefix(s, "ID ")
-		})
-	case strings.Contains(t, ","):
-		cells := splitCSV(t)
-		if !isSMICSVHeader(cells) && !headerlessLayout(cells) {
-			return Unknown, 0
-		}
-		return SMICSV, runWhile(ls, i, func(s string) bool { return strings.Contains(s, ",") || strings.TrimSpace(s) == "" })
-	}
-	return Unknown, 0
-}
-
-// headerStart are the first names of dmon, pmon and dcgmi header lines.
-var headerStart = map[string]bool{"gpu": true, "date": true, "time": true, "entity": true, "#entity": true}
-
-// commentedCSV: a --query-gpu log whose every line was commented out with
-// "#" (seen in pasted notebooks).
-func commentedCSV(ls []string, i int) (Format, int) {
-	cells := splitCSV(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(ls[i]), "#")))
-	if !isSMICSVHeader(cells) {
-		return Unknown, 0
-	}
-	return SMICSV, runWhile(ls, i, func(s string) bool {
-		s = strings.TrimSpace(s)
-		return s == "" || strings.HasPrefix(s, "#") && strings.Contains(s, ",")
-	})
-}
-
-// isDataRow: a dmon/pmon/dcgmi row starts with a digit, a date or an
-// entity name ("GPU 0").
-func isDataRow(s string) bool {
-	if s == "" {
-		return false
-	}
-	c := s[0]
-	return (c >= '0' && c <= '9') || strings.HasPrefix(s, "GPU ") || strings.HasPrefix(s, "GPU-I") || c == '-'
-}

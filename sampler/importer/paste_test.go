@@ -365,3 +365,33 @@ func TestTableVariantsFromPastes(t *testing.T) {
 		t.Errorf("indented table read as %+v", g)
 	}
 }
+
+// nvidia-smi -L names the GPUs; rows printed with --format=csv,noheader
+// read with the fields the pasted command line names.
+func TestListAndNoheaderRowsFromTheCommandLine(t *testing.T) {
+	in := "$ nvidia-smi -L\nGPU 0: NVIDIA L4 (UUID: GPU-aaaa)\nGPU 1: NVIDIA L4 (UUID: GPU-bbbb)\n\n" +
+		"$ nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv,noheader,nounits -l 1\n" +
+		"0, 90, 20000, 70\n1, 0, 10, 16\n0, 91, 20000, 71\n1, 0, 10, 16\n"
+	snaps, ev := readPaste(t, in)
+	if len(snaps) != 2 || len(snaps[1].GPUs) != 2 || snaps[1].GPUs[0].Util.V != 91 || snaps[1].GPUs[0].Power.V != 71 ||
+		snaps[1].GPUs[1].Name != "NVIDIA L4" || snaps[1].GPUs[1].UUID != "GPU-bbbb" {
+		t.Fatalf("read %+v", snaps)
+	}
+	if w := ev.Where(0, "util"); !strings.Contains(w, "nvidia-smi-csv") {
+		t.Errorf("util located at %q, want the CSV section", w)
+	}
+}
+
+// Newer drivers print "HW Slowdown" as a heading over its two causes; the
+// counters block repeats the names with accumulated microseconds.
+func TestQueryReasonsNestedAndCounters(t *testing.T) {
+	in := "GPU 00000000:01:00.0\n    Product Name                          : NVIDIA GeForce RTX 3090\n" +
+		"    Clocks Event Reasons\n        SW Power Cap                 : Not Active\n        HW Slowdown\n" +
+		"            HW Thermal Slowdown      : Active\n        SW Thermal Slowdown          : Not Active\n" +
+		"    Clocks Event Reasons Counters\n        SW Power Capping             : 644864106 us\n        SW Thermal Slowdown          : 644864106 us\n"
+	snaps, _ := readPaste(t, in)
+	ce := snaps[0].GPUs[0].ClockEvents
+	if !ce.OK || !ce.Has(sampler.ClockHwThermal) || ce.Has(sampler.ClockSwThermal|sampler.ClockSwPowerCap) {
+		t.Fatalf("reasons %+v (%v)", ce, ce.Names())
+	}
+}

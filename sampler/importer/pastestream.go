@@ -31,10 +31,18 @@ func (s *pasteStream) Warnings() []string { return s.pic.warn }
 func (s *pasteStream) Close() error       { return nil }
 func (s *pasteStream) Sections() []string { return s.pic.sections }
 
-// Where implements Evidence; field "" names the first line about the GPU.
+// Where implements Evidence. A field read from a streamed log (CSV, dmon)
+// is located by its section; field "" names the section of the GPU's
+// series, else the first line about it.
 func (s *pasteStream) Where(gpu int, field string) string {
+	if w := s.pic.at[fieldAt{gpu, field}]; w != "" && field != "" {
+		return w
+	}
+	if w := s.pic.at[fieldAt{gpu, "*"}]; w != "" {
+		return w
+	}
 	if field != "" {
-		return s.pic.at[fieldAt{gpu, field}]
+		return ""
 	}
 	var all []string
 	for k, v := range s.pic.at {

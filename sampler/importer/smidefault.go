@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -35,8 +36,11 @@ type tableGPU struct {
 }
 
 // parseTable reads one default-table section into a part.
-func parseTable(sec *section) *part {
+func parseTable(sec *section, loc *time.Location) *part {
 	p := newPart(sec)
+	if loc != nil {
+		p.loc = loc // the banner's time is the machine's local time
+	}
 	snap := sampler.Snapshot{}
 	var cur *tableGPU
 	var gpus []*tableGPU

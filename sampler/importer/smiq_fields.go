@@ -99,7 +99,7 @@ func (q *qState) field(path, val string, no int) {
 	case path == "mig mode/current":
 		g.MIG = strings.EqualFold(val, "enabled")
 		q.p.where(g.Index, "mig", no)
-	case head == "clocks throttle reasons" || head == "clocks event reasons":
+	case isReasonsBlock(head): // "HW Slowdown" is a heading of its own on some drivers
 		if bit, ok := clockReasonBits[key]; ok {
 			if active, ok := activeFlag(val); ok {
 				g.ClockEvents.OK = true
@@ -130,8 +130,9 @@ func (q *qState) field(path, val string, no int) {
 }
 
 // ecc sums the volatile uncorrectable / correctable counts: "SRAM
-// Uncorrectable" and "DRAM Uncorrectable" (Ampere and newer), "Double Bit /
-// Total" (older); "Aggregate" counts are history since manufacture.
+// Uncorrectable" (550+: "... Parity" and "... SEC-DED") and "DRAM
+// Uncorrectable" (Ampere and newer), "Double Bit / Total" (older);
+// "Aggregate" counts are history since manufacture.
 func (q *qState) ecc(key, rel, val string, no int) {
 	n, err := strconv.ParseFloat(val, 64)
 	if err != nil {
@@ -142,7 +143,8 @@ func (q *qState) ecc(key, rel, val string, no int) {
 		q.p.where(q.gpu.Index, field, no)
 	}
 	switch {
-	case key == "sram uncorrectable" || key == "dram uncorrectable" || rel == "double bit/total":
+	case strings.HasPrefix(key, "sram uncorrectable") || key == "dram uncorrectable" || rel == "double bit/total":
+		// 550+ split SRAM into "Parity" and "SEC-DED"; any of them > 0 is the fact
 		add(&q.gpu.ECCUncorrected, "ecc_uncorrected")
 	case key == "sram correctable" || key == "dram correctable" || rel == "single bit/total":
 		add(&q.gpu.ECCCorrected, "ecc_corrected")
@@ -173,4 +175,11 @@ func (q *qState) procField(key, val string, no int) {
 			q.proc.MemUsed, _ = parseValue(val, memory, "")
 		}
 	}
+}
+
+// isReasonsBlock: the active-now reasons block (any nesting under it), not
+// the "Clocks Event Reasons Counters" block of accumulated time.
+func isReasonsBlock(head string) bool {
+	top, _, _ := strings.Cut(head, "/")
+	return top == "clocks throttle reasons" || top == "clocks event reasons"
 }

@@ -97,7 +97,9 @@ var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .R.Absent}}<p class="note">{{.}}</p>
 {{end}}{{range .R.Warnings}}<p class="note">warning: {{.}}</p>
 {{end}}{{range .R.Sections}}<p class="note">{{.}}</p>
-{{end}}
+{{end}}{{with .R.Topology}}<h2>Topology</h2>
+{{range .Summary}}<p>{{.}}</p>
+{{end}}{{end}}
 <h2>Findings</h2>
 <p class="note">{{.From}}</p>
 {{if .Findings}}<table>

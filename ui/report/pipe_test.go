@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -116,9 +117,35 @@ func TestBuildFilesOneNode(t *testing.T) {
 	if len(xid.Lines) == 0 || !strings.Contains(xid.Lines[0], "c-dmesg.txt") {
 		t.Errorf("Xid finding read from %v, want the dmesg file", xid.Lines)
 	}
-	var md strings.Builder
-	r.Markdown(&md)
-	if !strings.Contains(md.String(), "Read from:") || !strings.Contains(md.String(), "## What was read") {
-		t.Error("markdown lacks the evidence lines or the sections")
+	for name, render := range map[string]func(io.Writer) error{"text": r.Text, "markdown": r.Markdown, "json": r.JSON, "html": r.HTML} {
+		var b strings.Builder
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if !strings.Contains(out, "c-dmesg.txt, section 3 (kernel log) line 1") || !strings.Contains(out, "section 2, ") {
+			t.Errorf("%s lacks the evidence line or the sections:\n%s", name, out)
+		}
+	}
+}
+
+// A topology alone is a report of its own: the links by kind, the lack of
+// NVLink, the CPU/NUMA affinity of each group of GPUs.
+func TestTopologyAloneSummarised(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "topo.txt")
+	os.WriteFile(p, []byte("\tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tPHB\tSYS\t0-7\t0\n"+
+		"GPU1\tPHB\t X \tSYS\t0-7\t0\nGPU2\tSYS\tSYS\t X \t8-15\t1\n"), 0o644)
+	r, err := BuildFile(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Topology == nil {
+		t.Fatal("no topology in the report")
+	}
+	all := strings.Join(r.Topology.Summary, "\n")
+	for _, want := range []string{"PHB (PCIe through the CPU's host bridge): GPU pairs 0-1", "SYS", "no NVLink", "GPUs 0, 1: CPUs 0-7, NUMA 0", "GPUs 2: CPUs 8-15, NUMA 1"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("summary lacks %q:\n%s", want, all)
+		}
 	}
 }

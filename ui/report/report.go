@@ -57,6 +57,8 @@ type Report struct {
 	// FindingsFrom is "recording" (the findings stored with each snapshot)
 	// or "recomputed" (the diagnosis run over the snapshots here).
 	FindingsFrom string `json:"findings_from"`
+	// Topology summarises the GPUs' links when the input gave them.
+	Topology *Topology `json:"topology,omitempty"`
 	// Sections say, one line each, what every section of pasted text was
 	// read as or why it was skipped.
 	Sections []string `json:"sections,omitempty"`
@@ -184,6 +186,8 @@ type builder struct {
 	env      Environment
 	gpus     map[int]*gpuAcc
 	findings findingSource
+	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
+	topoGPUs []sampler.GPU
 }
 
 func newBuilder(o Options) *builder {
@@ -197,6 +201,9 @@ func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
 	b.samples++
 	b.to = s.Time
 	b.noteEnvironment(&s)
+	if s.Topology != nil {
+		b.topo, b.topoGPUs = s.Topology, s.GPUs
+	}
 	for i := range s.GPUs {
 		g := &s.GPUs[i]
 		a := b.gpus[g.Index]
@@ -260,6 +267,7 @@ func (b *builder) finish() *Report {
 	}
 	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
 	r.Sections = b.opts.Sections
+	r.Topology = topologyOf(b.topo, b.topoGPUs)
 	r.Warnings = append(r.Warnings, b.findings.warnings()...)
 	r.Absent = absent(r)
 	return r
@@ -269,7 +277,7 @@ func (b *builder) finish() *Report {
 func absent(r *Report) []string {
 	var out []string
 	if !r.Environment.HostData {
-		out = append(out, "host data: absent (an imported log); input_starved / io_bound / sync_stall cannot be judged")
+		out = append(out, "host data: absent (an imported log); input_starved / io_bound / sync_stall are not measured: a GPU-Util pattern that points at them names the candidates and the command that tells them apart")
 	}
 	if !r.Environment.Processes {
 		out = append(out, "processes: absent (the input lists none); memory_idle_held / gpu_contention cannot be judged")

@@ -165,7 +165,7 @@ func TestFromToFilter(t *testing.T) {
 
 func TestNoHostData(t *testing.T) {
 	r := build(t, &synth{n: 60, gpus: 2}, Options{})
-	want := "host data: absent (an imported log); input_starved / io_bound / sync_stall cannot be judged"
+	want := "host data: absent (an imported log); input_starved / io_bound / sync_stall are not measured: a GPU-Util pattern that points at them names the candidates and the command that tells them apart"
 	if len(r.Absent) == 0 || r.Absent[0] != want {
 		t.Errorf("absent = %q, want first %q", r.Absent, want)
 	}

@@ -30,6 +30,11 @@ func (r *Report) Text(w io.Writer) error {
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "read       %s\n", s)
 	}
+	if r.Topology != nil {
+		for _, s := range r.Topology.Summary {
+			fmt.Fprintf(&b, "topology   %s\n", s)
+		}
+	}
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
 		fmt.Fprintf(&b, "\nGPU %d  %s  (%d samples)", g.Index, orNA(g.Name), g.Samples)
@@ -128,6 +133,12 @@ func (r *Report) Markdown(w io.Writer) error {
 				fmt.Fprintf(&b, " Read from: %s.", md(strings.Join(f.Lines, "; ")))
 			}
 			b.WriteString("\n")
+		}
+	}
+	if r.Topology != nil {
+		b.WriteString("\n## Topology\n\n")
+		for _, s := range r.Topology.Summary {
+			fmt.Fprintf(&b, "- %s\n", md(s))
 		}
 	}
 	if len(r.Sections) > 0 {

@@ -1,0 +1,62 @@
+package importer
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// `nvidia-smi -L`: one line per GPU, with its MIG devices indented under it:
+//
+//	GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-4b2f...)
+//	  MIG 3g.40gb     Device  0: (UUID: MIG-8a1c...)
+var (
+	listGPURE = regexp.MustCompile(`^GPU (\d+): (.+?) \(UUID: ([^)]+)\)\s*$`)
+	listMIGRE = regexp.MustCompile(`^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)]+)\)`)
+)
+
+func isListLine(l string) bool { return listGPURE.MatchString(l) || listMIGRE.MatchString(l) }
+
+func parseList(sec *section) *part {
+	p := newPart(sec)
+	var snap sampler.Snapshot
+	for i, l := range sec.lines {
+		if m := listGPURE.FindStringSubmatch(l); m != nil {
+			idx, _ := strconv.Atoi(m[1])
+			snap.GPUs = append(snap.GPUs, sampler.GPU{Index: idx, Name: m[2], UUID: m[3]})
+			p.where(idx, "name", sec.first+i)
+			continue
+		}
+		if m := listMIGRE.FindStringSubmatch(l); m != nil && len(snap.GPUs) > 0 {
+			g := &snap.GPUs[len(snap.GPUs)-1]
+			n, _ := strconv.Atoi(m[2])
+			g.MIG = true
+			g.MIGDevices = append(g.MIGDevices, sampler.MIGDevice{Index: n, Profile: m[1], UUID: m[3]})
+		}
+	}
+	if len(snap.GPUs) == 0 {
+		return p.skip("no GPU lines")
+	}
+	p.snaps = []sampler.Snapshot{snap}
+	p.note(countGPUs(len(snap.GPUs)) + " (names and UUIDs)")
+	return p
+}
+
+// queryArgRE finds the field list of a --query-gpu command line in a paste,
+// so that rows printed with --format=csv,noheader can still be read.
+var queryArgRE = regexp.MustCompile(`--query-gpu[= ]([A-Za-z0-9_.,]+)`)
+
+// queryHeader returns the header the command on line l would have printed
+// (without units), or "".
+func queryHeader(l string) string {
+	if !strings.Contains(l, "noheader") {
+		return ""
+	}
+	m := queryArgRE.FindStringSubmatch(l)
+	if m == nil {
+		return ""
+	}
+	return strings.Join(strings.Split(strings.Trim(m[1], ","), ","), ", ")
+}
