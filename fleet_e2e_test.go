@@ -130,6 +130,10 @@ scrape_configs:
 
 func freePort(t *testing.T) string {
 	t.Helper()
+	return freePortB(t)
+}
+
+func freePortB(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
