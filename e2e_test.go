@@ -17,7 +17,7 @@ import (
 )
 
 // buildBinary compiles gpuscope once for the end-to-end tests.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "gpuscope")
 	cmd := exec.Command("go", "build", "-o", bin, ".")

@@ -130,6 +130,10 @@ scrape_configs:
 
 func freePort(t *testing.T) string {
 	t.Helper()
+	return freePortB(t)
+}
+
+func freePortB(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -315,9 +319,9 @@ func TestFleetFromDCGMSeriesOnly(t *testing.T) {
 	thermal := startExporter(t, bin, "thermal_throttle", 5, "--no-gpuscope-names")
 	healthy := startExporter(t, bin, "healthy", 6, "--no-gpuscope-names")
 	url := startPrometheus(t, []string{thermal.addr, healthy.addr})
-	f := fleetOnce(t, bin, url, "thermal_throttle diagnosed from DCGM series", func(f fleetOut) bool {
-		n := f.node(thermal.addr)
-		return n != nil && n.has("thermal_throttle")
+	f := fleetOnce(t, bin, url, "both nodes, thermal_throttle diagnosed from DCGM series", func(f fleetOut) bool {
+		n, h := f.node(thermal.addr), f.node(healthy.addr)
+		return n != nil && n.has("thermal_throttle") && h != nil && h.Up
 	})
 	n := f.node(thermal.addr)
 	if n.Gpuscope || n.From != "rules over its dcgm-exporter series" || !slices.Contains(n.NeedsHost, "input_starved") {

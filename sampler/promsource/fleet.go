@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/common/model"
@@ -116,16 +117,15 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	for _, smp := range inv {
 		b.gpu(smp.Metric)
 	}
-	try := func(q string, each func(model.Metric, float64)) {
-		vec, err := s.query(ctx, q, now)
-		if err != nil {
-			f.Problems = append(f.Problems, err.Error())
-			return
-		}
-		for _, smp := range vec {
-			each(smp.Metric, float64(smp.Value))
-		}
+	// The figures are queried concurrently (the server evaluates them in
+	// parallel) and applied in the order written, so the result does not
+	// depend on which answer came first.
+	type pending struct {
+		q    string
+		each func(model.Metric, float64)
 	}
+	var queue []pending
+	try := func(q string, each func(model.Metric, float64)) { queue = append(queue, pending{q, each}) }
 	try(s.sel("up"), func(m model.Metric, v float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
 			n.Up = v == 1
@@ -206,6 +206,29 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			n.Gpuscope = true
 		}
 	})
+	results := make([]model.Vector, len(queue))
+	errs := make([]error, len(queue))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, p := range queue {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = s.query(ctx, p.q, now)
+		}()
+	}
+	wg.Wait()
+	for i, p := range queue {
+		if errs[i] != nil {
+			f.Problems = append(f.Problems, errs[i].Error())
+			continue
+		}
+		for _, smp := range results[i] {
+			p.each(smp.Metric, float64(smp.Value))
+		}
+	}
 	f.Nodes = b.finish()
 	return f, nil
 }

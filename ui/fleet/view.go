@@ -23,6 +23,9 @@ type View struct {
 	// Nodes holds each node's diagnosis, by key.
 	Nodes   map[promsource.NodeKey]fleetdiag.NodeResult
 	IdleFor time.Duration
+	// Undiagnosed counts dcgm-exporter-only nodes this refresh did not
+	// diagnose (beyond the cap); opening one diagnoses it.
+	Undiagnosed int
 }
 
 // NewView tallies and diagnoses a fleet.
@@ -141,6 +144,9 @@ func WriteText(w io.Writer, v View) error {
 	}
 	if !any {
 		b.WriteString("  none open\n")
+	}
+	if v.Undiagnosed > 0 {
+		fmt.Fprintf(&b, "  · %d more nodes with dcgm-exporter only were not diagnosed here (the most wasteful are); open one to diagnose it\n", v.Undiagnosed)
 	}
 	for _, p := range v.Fleet.Problems {
 		fmt.Fprintf(&b, "problem: %s\n", p)
