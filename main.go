@@ -1053,7 +1053,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 		Example: `  gpuscope serve                                  this node on 127.0.0.1:9400
   gpuscope serve --listen :9400 --web.config.file web.yml
   gpuscope serve --demo=input_starved --listen 127.0.0.1:9401`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
 			return runServe(f, stderr)
