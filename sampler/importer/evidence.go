@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -145,10 +146,13 @@ func parseStreamSection(s *section, o Options) *part {
 		text = s.header + "\n" + text
 		p.note("header taken from the --query-gpu command line")
 	}
-	st, _, err := NewStream(strings.NewReader(text), "section", o)
+	// The section's reader directly, not NewStream: detection could send
+	// text the section finder took for a log back to the paste reader.
+	st, err := newParser(s.format, bufio.NewReaderSize(strings.NewReader(text), readBufBytes), "section", o)
 	if err != nil {
 		return p.skip(err.Error())
 	}
+	defer st.Close()
 	for {
 		snap, err := st.Next()
 		if err == io.EOF {
