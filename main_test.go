@@ -30,6 +30,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{"json without once", []string{"--demo", "--json"}, "--json needs --once"},
 		{"unknown rule", []string{"explain", "nosuch"}, "unknown rule"},
 		{"stray argument", []string{"extra"}, "unknown command"},
+		{"compare stdin twice", []string{"compare", "-", "-"}, "standard input can be read once"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
