@@ -76,6 +76,9 @@ func (p *part) skip(why string) *part {
 func (p *part) line() string {
 	s := p.sec
 	where := fmt.Sprintf("lines %d-%d", s.first, s.first+len(s.lines)-1)
+	if len(s.lines) == 1 {
+		where = fmt.Sprintf("line %d", s.first)
+	}
 	if s.file != "" {
 		where = s.file + " " + where
 	}
