@@ -787,8 +787,11 @@ func newReportCmd(stdout io.Writer) *cobra.Command {
 		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
 		Long: `report reads a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
 wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
-nvidia-smi -q -x XML — detected from its content, and prints the environment,
-per GPU the distribution of GPU-Util / SM activity / tensor activity, memory
+nvidia-smi -q -x XML — or whatever GPU output was pasted: the nvidia-smi table,
+-q text, topo -m, kernel Xid lines, nvidia-bug-report.log, several of them with
+prompts and prose around (one line per section says what was read). Several
+files are read as one node; "-" is standard input. Detected from the content,
+it prints the environment, per GPU the distribution of GPU-Util / SM activity / tensor activity, memory
 peak, power, temperature and time throttled, and the findings with evidence
 and time ranges. The markdown form is a benchmark.md to keep in the project
 (seed 000 §8.1); html is one self-contained page with charts.`,
@@ -968,8 +971,9 @@ func newReplayCmd(stderr io.Writer) *cobra.Command {
 		Use:   "replay FILE",
 		Short: "Play a recording or an nvidia-smi / dcgmi log in the dashboard, with a timeline",
 		Long: `replay shows a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
-wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
-nvidia-smi -q -x XML, detected from its content — in the same dashboard, on any
+wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon,
+nvidia-smi -q -x XML, or pasted output report reads ("-": standard input),
+detected from its content — in the same dashboard, on any
 machine, with a timeline at the bottom. The diagnosis is recomputed at each
 point as it was live.
 

@@ -35,6 +35,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{"compare with one file", []string{"compare", "a.jsonl"}, "accepts 2 arg"},
 		{"explain with two rules", []string{"explain", "a", "b"}, "accepts at most 1 arg"},
 		{"record flag without value", []string{"record", "-o"}, "flag needs an argument"},
+		{"compare stdin twice", []string{"compare", "-", "-"}, "standard input can be read once"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -75,6 +76,9 @@ func (p *part) skip(why string) *part {
 func (p *part) line() string {
 	s := p.sec
 	where := fmt.Sprintf("lines %d-%d", s.first, s.first+len(s.lines)-1)
+	if len(s.lines) == 1 {
+		where = fmt.Sprintf("line %d", s.first)
+	}
 	if s.file != "" {
 		where = s.file + " " + where
 	}
@@ -145,10 +149,13 @@ func parseStreamSection(s *section, o Options) *part {
 		text = s.header + "\n" + text
 		p.note("header taken from the --query-gpu command line")
 	}
-	st, _, err := NewStream(strings.NewReader(text), "section", o)
+	// The section's reader directly, not NewStream: detection could send
+	// text the section finder took for a log back to the paste reader.
+	st, err := newParser(s.format, bufio.NewReaderSize(strings.NewReader(text), readBufBytes), "section", o)
 	if err != nil {
 		return p.skip(err.Error())
 	}
+	defer st.Close()
 	for {
 		snap, err := st.Next()
 		if err == io.EOF {

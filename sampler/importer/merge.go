@@ -260,4 +260,3 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 		pic.remember(p, remap)
 	}
 }
-

@@ -285,4 +285,3 @@ func topoRun(ls []string, i int) int {
 	}
 	return last
 }
-

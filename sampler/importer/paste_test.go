@@ -395,3 +395,15 @@ func TestQueryReasonsNestedAndCounters(t *testing.T) {
 		t.Fatalf("reasons %+v (%v)", ce, ce.Names())
 	}
 }
+
+// A run the section finder takes for XML but detection does not (no
+// <nvidia_smi_log> element in it) is read by the XML reader and skipped; it
+// used to go back to the paste reader, which found the same run again,
+// until the stack overflowed (found by FuzzPaste).
+func TestSectionNotSentBackToThePasteReader(t *testing.T) {
+	in := "<!DOCTYPE nvidia_smi_log SYSTEM \"nvsmi_device_v11.dtd\">\n<gpu id=\"1\"><x>1</x></gpu>\n"
+	_, _, err := NewStream(strings.NewReader(in), "paste", Options{Start: fixedStart})
+	if err == nil || !strings.Contains(err.Error(), "not a log gpuscope can read") {
+		t.Fatalf("err %v", err)
+	}
+}
