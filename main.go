@@ -794,7 +794,7 @@ files are read as one node; "-" is standard input. Detected from the content,
 it prints the environment, per GPU the distribution of GPU-Util / SM activity / tensor activity, memory
 peak, power, temperature and time throttled, and the findings with evidence
 and time ranges. The markdown form is a benchmark.md to keep in the project
-(seed 000 §8.1); html is one self-contained page with charts.`,
+([gpu-idle-pipeline] §8.1); html is one self-contained page with charts.`,
 		Example: `  gpuscope report run.jsonl
   gpuscope report run.jsonl --format markdown > benchmark.md
   gpuscope report run.jsonl.gz --format html > run.html
@@ -893,7 +893,7 @@ func newCompareCmd(stdout io.Writer) *cobra.Command {
 		Long: `compare reports both files and prints, per GPU, the figures of BASE and AFTER
 with the change, the findings that went away, appeared or persisted, and a
 one-line verdict. Record a baseline, change one thing, record again, compare
-(seed 000 §8.1, seed 002 §2.3).`,
+([gpu-idle-pipeline] §8.1, [gpu-idle-handbook] §2.3).`,
 		Example: `  gpuscope compare before.jsonl after.jsonl
   gpuscope compare before.jsonl after.jsonl --format markdown >> benchmark.md`,
 		Args: usageArgs(cobra.ExactArgs(2)),

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +133,38 @@ func TestExplainLangAndRaw(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"explain", "--lang", "fr"}, &out, &errb); code != 2 || strings.Count(errb.String(), "\n") != 1 {
 		t.Fatalf("--lang fr: exit %d, stderr %q; want 2 and one line", code, errb.String())
+	}
+}
+
+// User-facing text cites what a user can open: a key of docs/references.md
+// and its section, not the repository's internal names for its sources
+// ("seed 000 §1", "anchors §A"). Hints, help, reports and error lines are
+// all Go strings, so every Go file is held to it (tests too: they assert
+// the texts users see).
+func TestNoInternalCitationsInCode(t *testing.T) {
+	internal := regexp.MustCompile(`seed 00\d|anchors §`)
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || path == "man_test.go" || path == "docs/references_test.go" { // the two checks name what they look for
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if internal.MatchString(line) {
+				t.Errorf("%s:%d cites an internal name; use a docs/references.md key: %s", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

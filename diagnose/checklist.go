@@ -9,7 +9,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Step is one step of seed 002 §7.1's troubleshooting order, checked live.
+// Step is one step of [gpu-idle-handbook] §7.1's troubleshooting order, checked live.
 type Step struct {
 	N      int
 	Title  string
@@ -17,10 +17,10 @@ type Step struct {
 	Detail string
 }
 
-// minObserve: "observe at least 60 seconds" [src: seed 002 §7.1 step 2].
+// minObserve: "observe at least 60 seconds" [src: [gpu-idle-handbook] §7.1 step 2].
 const minObserve = 60 * time.Second
 
-// stepTitles are seed 002 §7.1's seven steps, in order.
+// stepTitles are [gpu-idle-handbook] §7.1's seven steps, in order.
 var stepTitles = [7]string{
 	"Is the process really on the GPU?",
 	"Utilisation curve over ≥ 60 s",
@@ -44,7 +44,7 @@ func stepsOf(rule string) []int {
 		return []int{4}
 	case RulePowerCapped, RuleThermalThrottle:
 		return []int{5}
-	case RuleLaunchBound: // seed 002 §7.1 step 5: power far below TDP = no heavy compute
+	case RuleLaunchBound: // [gpu-idle-handbook] §7.1 step 5: power far below TDP = no heavy compute
 		return []int{5, 7}
 	case RuleStraggler, RuleCommBound, RulePCIeLinkDegraded, RulePCIeErrors:
 		return []int{6}
@@ -52,7 +52,7 @@ func stepsOf(rule string) []int {
 	return []int{7}
 }
 
-// Checklist walks seed 002 §7.1's seven steps over the window, marking each
+// Checklist walks [gpu-idle-handbook] §7.1's seven steps over the window, marking each
 // with the findings that belong to it.
 func Checklist(window []sampler.Snapshot, findings []Finding) []Step {
 	if len(window) == 0 {

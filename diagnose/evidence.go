@@ -31,7 +31,7 @@ type EvidenceFinding struct {
 // Thresholds of the one-snapshot rules.
 const (
 	// evMemFull: a snapshot this full is near an out-of-memory error (seed
-	// 002 §6.1, seed 000 §2.5); higher than the live rule's memNearFull (90 %)
+	// 002 §6.1, [gpu-idle-pipeline] §2.5); higher than the live rule's memNearFull (90 %)
 	// because one reading cannot show it is sustained. Severity follows the
 	// live rule: a warning from memVeryFull (97 %).
 	evMemFull = 95.0

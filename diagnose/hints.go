@@ -1,63 +1,63 @@
 package diagnose
 
-// Hints: the first fix to try, in the seeds' priority order (seed 000 §8.4:
+// Hints: the first fix to try, in the seeds' priority order ([gpu-idle-pipeline] §8.4:
 // data loading, batch size, mixed precision, kernel fusion, multi-GPU; seed
 // 002 §8.2 the same, with batching for inference).
 const (
 	hintNumWorkers = "Load data in worker processes: DataLoader(num_workers=4..16, pin_memory=True, " +
-		"persistent_workers=True, prefetch_factor=4); try 2, 4, 8 and watch GPU-Util (seed 002 §3.1, seed 000 §4.1)"
+		"persistent_workers=True, prefetch_factor=4); try 2, 4, 8 and watch GPU-Util ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1)"
 	hintWorkersSaturated = "Every DataLoader worker is CPU-bound: add workers if cores are free, else make " +
-		"preprocessing cheaper (cache decoded samples in lmdb/webdataset, resize offline, GPU augmentation) (seed 000 §4.1)"
+		"preprocessing cheaper (cache decoded samples in lmdb/webdataset, resize offline, GPU augmentation) ([gpu-idle-pipeline] §4.1)"
 	hintHostSaturated = "The host's CPUs are all busy: free cores (other jobs), cache decoded data " +
-		"(lmdb/webdataset) or move augmentation to the GPU before adding workers (seed 000 §4.1, seed 002 §7.1)"
+		"(lmdb/webdataset) or move augmentation to the GPU before adding workers ([gpu-idle-pipeline] §4.1, [gpu-idle-handbook] §7.1)"
 	hintIO = "Reads are the bottleneck: copy the dataset to local NVMe or RAM, pack small files into " +
-		"shards (webdataset/lmdb/tfrecord) for sequential reads; more workers will not help a saturated disk (seed 002 §3.1, seed 000 §4.1)"
+		"shards (webdataset/lmdb/tfrecord) for sequential reads; more workers will not help a saturated disk ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1)"
 	hintSync = "Remove per-step host syncs (.item(), .cpu(), print(tensor), torch.cuda.synchronize()) from the " +
-		"loop; log and checkpoint every N steps or asynchronously (seed 000 §2.4 §4.5)"
+		"loop; log and checkpoint every N steps or asynchronously ([gpu-idle-pipeline] §2.4 §4.5)"
 	hintLaunch = "Kernels are too small: raise the batch size (use gradient accumulation if memory is short), " +
-		"then fuse launches with torch.compile(mode=\"reduce-overhead\") / CUDA Graphs (seed 002 §3.2, seed 000 §2.2 §4.4)"
+		"then fuse launches with torch.compile(mode=\"reduce-overhead\") / CUDA Graphs ([gpu-idle-handbook] §3.2, [gpu-idle-pipeline] §2.2 §4.4)"
 	hintMemBW = "Memory bandwidth, not compute, is the limit: fuse elementwise ops (torch.compile) and use " +
-		"bf16/fp16 to halve the bytes moved; a bigger batch will not help much (seed 000 §2.3 §4.3 §4.4)"
+		"bf16/fp16 to halve the bytes moved; a bigger batch will not help much ([gpu-idle-pipeline] §2.3 §4.3 §4.4)"
 	hintAMP = "Turn on mixed precision: torch.autocast(device_type=\"cuda\", dtype=torch.bfloat16), or at least " +
-		"TF32 (torch.backends.cuda.matmul.allow_tf32 = True) so matmuls use tensor cores (seed 000 §4.3, seed 002 §3.2)"
+		"TF32 (torch.backends.cuda.matmul.allow_tf32 = True) so matmuls use tensor cores ([gpu-idle-pipeline] §4.3, [gpu-idle-handbook] §3.2)"
 	hintCopy = "Overlap copies with compute: pin_memory=True and .to(device, non_blocking=True); keep tensors " +
-		"on the GPU between steps instead of moving them back and forth (seed 000 §4.1 §2.5)"
+		"on the GPU between steps instead of moving them back and forth ([gpu-idle-pipeline] §4.1 §2.5)"
 	hintIdleHeld = "Free the memory or the GPU: end the idle process, or release cached memory " +
-		"(del tensors; torch.cuda.empty_cache()) so other jobs can use the card (seed 002 §6.1 §8.1)"
+		"(del tensors; torch.cuda.empty_cache()) so other jobs can use the card ([gpu-idle-handbook] §6.1 §8.1)"
 	hintIdleNotebook = "An idle notebook kernel holds this GPU: shut the kernel down (or del models + " +
-		"torch.cuda.empty_cache()) when not computing (seed 002 §6.1 §8.1)"
+		"torch.cuda.empty_cache()) when not computing ([gpu-idle-handbook] §6.1 §8.1)"
 	hintMemPressure = "Measure the peak with torch.cuda.max_memory_allocated(); if it is near the card's size use " +
 		"gradient checkpointing or a smaller micro-batch with gradient accumulation; " +
-		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation (seed 002 §6.1 §3.2, seed 000 §2.5)"
+		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation ([gpu-idle-handbook] §6.1 §3.2, [gpu-idle-pipeline] §2.5)"
 	hintLoadImbalance = "Give each job or rank its own GPU: CUDA_VISIBLE_DEVICES=N per job, or torchrun with " +
-		"torch.cuda.set_device(local_rank) in every rank (seed 002 §3.3 §5.1)"
+		"torch.cuda.set_device(local_rank) in every rank ([gpu-idle-handbook] §3.3 §5.1)"
 	hintStraggler = "Find why this rank is slower: uneven data shards or sequence lengths, a throttled or " +
-		"shared GPU, a slower link; balance the work so no rank waits (seed 002 §3.3, seed 000 §4.5)"
+		"shared GPU, a slower link; balance the work so no rank waits ([gpu-idle-handbook] §3.3, [gpu-idle-pipeline] §4.5)"
 	hintCommPCIe = "Ranks wait on each other over PCIe: overlap communication with compute (DDP bucket_cap_mb, " +
-		"no_sync() with gradient accumulation) or run on NVLink-connected GPUs (nvidia-smi topo -m) (seed 002 §3.3, seed 000 §4.5)"
+		"no_sync() with gradient accumulation) or run on NVLink-connected GPUs (nvidia-smi topo -m) ([gpu-idle-handbook] §3.3, [gpu-idle-pipeline] §4.5)"
 	hintCommNVLink = "Communication dominates: sync less often (gradient accumulation with no_sync()), overlap " +
-		"it with compute (DDP buckets), avoid torch.cuda.synchronize() before collectives (seed 000 §4.5)"
+		"it with compute (DDP buckets), avoid torch.cuda.synchronize() before collectives ([gpu-idle-pipeline] §4.5)"
 	hintContention = "Several jobs share this GPU: move one to a free GPU (CUDA_VISIBLE_DEVICES), or partition " +
-		"with MIG/MPS or set exclusive compute mode (seed 002 §8.1 §5.1)"
+		"with MIG/MPS or set exclusive compute mode ([gpu-idle-handbook] §8.1 §5.1)"
 	hintPowerCap = "Check the power limit (nvidia-smi -q -d POWER,CLOCK): restore the default if it was lowered " +
-		"with nvidia-smi -pl; at the default limit this is the card's power envelope (seed 002 §6.2)"
+		"with nvidia-smi -pl; at the default limit this is the card's power envelope ([gpu-idle-handbook] §6.2)"
 	hintThermal = "Cool the card: check airflow, inlet temperature and fans/chassis (nvidia-smi -q -d " +
-		"TEMPERATURE,PERFORMANCE); a steady lower power limit beats oscillating throttling (seed 002 §6.2)"
+		"TEMPERATURE,PERFORMANCE); a steady lower power limit beats oscillating throttling ([gpu-idle-handbook] §6.2)"
 	hintThermalHW = "Hardware slowdown cuts clocks by half or more: check cooling, power supply and power-brake " +
-		"signals now (nvidia-smi -q -d PERFORMANCE; dmesg) (seed 002 §6.2)"
+		"signals now (nvidia-smi -q -d PERFORMANCE; dmesg) ([gpu-idle-handbook] §6.2)"
 	hintPCIeLink = "Check the slot, riser and cables and the BIOS PCIe setting; compare Current vs Max in " +
-		"nvidia-smi -q -d PCIE and reseat the card (seed 002 §6.3)"
+		"nvidia-smi -q -d PCIE and reseat the card ([gpu-idle-handbook] §6.3)"
 	hintPCIeErrors = "Link errors keep rising: check power, slot seating and risers/cables first, dmesg | grep -i " +
-		"pcie; if they persist, test at a lower PCIe generation in the BIOS before replacing the card (seed 002 §6.3)"
+		"pcie; if they persist, test at a lower PCIe generation in the BIOS before replacing the card ([gpu-idle-handbook] §6.3)"
 	hintXidApp = "Usually an application fault (illegal address / MMU fault): rerun with CUDA_LAUNCH_BLOCKING=1 " +
-		"or compute-sanitizer; check dmesg for the full Xid line (seed 002 §7.1)"
+		"or compute-sanitizer; check dmesg for the full Xid line ([gpu-idle-handbook] §7.1)"
 	hintXidHW = "Hardware or driver error: drain the node, check dmesg and nvidia-smi -q -d ECC,ROW_REMAPPER, " +
 		"reset the GPU; repeated occurrences mean RMA (NVIDIA Xid catalogue)"
 	hintECC = "Uncorrectable memory errors: drain jobs from this GPU and reset it (nvidia-smi -r) to apply " +
-		"row remapping; a remap failure means the card needs replacement (seed 002 §6.1; DCGM)"
+		"row remapping; a remap failure means the card needs replacement ([gpu-idle-handbook] §6.1; DCGM)"
 	hintECCPending     = "A row remap is pending: reset the GPU (nvidia-smi -r or reboot) when idle to activate it (DCGM)"
 	hintServingDynamic = "Batch requests: enable dynamic batching (Triton dynamic_batching {preferred_batch_size, " +
-		"max_queue_delay_microseconds}); if latency already meets its target, low util is fine (seed 002 §4.1 §4.2)"
+		"max_queue_delay_microseconds}); if latency already meets its target, low util is fine ([gpu-idle-handbook] §4.1 §4.2)"
 	hintServingContinuous = "The server already batches continuously: raise concurrency (--max-num-seqs, more " +
-		"clients) or consolidate replicas onto fewer GPUs; if latency meets its target, low util is fine (seed 002 §4.1 §4.2)"
+		"clients) or consolidate replicas onto fewer GPUs; if latency meets its target, low util is fine ([gpu-idle-handbook] §4.1 §4.2)"
 )

@@ -6,14 +6,14 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Level is one of seed 000 §1's three levels for one GPU over a window.
+// Level is one of [gpu-idle-pipeline] §1's three levels for one GPU over a window.
 type Level struct {
 	Value   sampler.Metric // the median over the window, n/a when unknown
 	Label   string         // e.g. "GPU-Util p50 97%"
 	Verdict string         // "yes", "partly", "no" or "n/a"
 }
 
-// Levels answers seed 000 §1: is a kernel running (GPU-Util), are the SMs
+// Levels answers [gpu-idle-pipeline] §1: is a kernel running (GPU-Util), are the SMs
 // filled (SM activity), and are they computing rather than waiting (tensor
 // activity)? Only the first is visible without GPM (Hopper and newer).
 type Levels struct{ KernelRunning, SMFilled, Computing Level }

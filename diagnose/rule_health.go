@@ -31,7 +31,7 @@ const (
 	// transient retrain is not a degraded link).
 	linkDegradedShare = 0.5
 	// lowLimitShare: a power limit below 95% of the highest limit on the node
-	// was lowered on purpose (nvidia-smi -pl; seed 002 §6.2). Chosen here.
+	// was lowered on purpose (nvidia-smi -pl; [gpu-idle-handbook] §6.2). Chosen here.
 	lowLimitShare = 0.95
 	// defaultReplayLimit: replays per minute for Gen4 x16 [src: DCGM health,
 	// ceil(16 GT/s × 60/1000 × 16)]; used when the link is unknown.

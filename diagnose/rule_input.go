@@ -24,7 +24,7 @@ const (
 	// hostSaturated: whole-host CPU ≥ 90% [src: anchors B, SageMaker CPUBottleneck].
 	hostSaturated = 90.0
 	// fewWorkers: num_workers 0 or 1 loads data in (or next to) the training
-	// loop (seed 000 §2.1: default num_workers=0).
+	// loop ([gpu-idle-pipeline] §2.1: default num_workers=0).
 	fewWorkers = 1
 	// ioWaitHigh: iowait share counted as I/O-bound. SageMaker IOBottleneck uses
 	// > 50% [src: anchors B]; chosen here 20% (docs/scenarios.md) because a
@@ -38,7 +38,7 @@ const (
 )
 
 // Thresholds of sync_stall (chosen here unless cited: no tool names this
-// pattern from 1 Hz counters; it rests on seed 000 §2.4's sync points).
+// pattern from 1 Hz counters; it rests on [gpu-idle-pipeline] §2.4's sync points).
 // Dips must be resolved in time: at 2 s ticks a 3-5 s period aliases and the
 // rule loses most of its sensitivity (simulator: 1 of 4 seeds at 2 s, 4 of 4
 // at 1 s and 0.5 s).
@@ -59,7 +59,7 @@ const (
 )
 
 // ruleInputStarved: the GPU idles in bursts while the host side that feeds it
-// is saturated (seed 000 §2.1; seed 002 §3.1, §7.1 step 3).
+// is saturated ([gpu-idle-pipeline] §2.1; [gpu-idle-handbook] §3.1, §7.1 step 3).
 func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || g.util.p95 < everRuns {
 		return Finding{}, false
@@ -102,7 +102,7 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 }
 
 // ruleIOBound: low GPU time with the job's processes waiting on storage
-// (seed 002 §7.1 step 4; seed 000 §4.1 on small-file random reads).
+// ([gpu-idle-handbook] §7.1 step 4; [gpu-idle-pipeline] §4.1 on small-file random reads).
 func (c *ctx) ruleIOBound(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || !c.hostSeen || g.util.mean >= lowUtilMean {
 		return Finding{}, false
@@ -129,7 +129,7 @@ func (c *ctx) ruleIOBound(g *gpuCtx) (Finding, bool) {
 }
 
 // ruleSyncStall: regular short dips in an otherwise busy GPU while nothing on
-// the host is saturated: the training loop stops at a sync point (seed 000 §2.4:
+// the host is saturated: the training loop stops at a sync point ([gpu-idle-pipeline] §2.4:
 // .item(), tensor.cuda(), synchronize; logging or checkpoints every N steps).
 func (c *ctx) ruleSyncStall(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || !c.hostSeen || g.util.mean < syncUtilMin || g.util.mean > syncUtilMax {

@@ -67,7 +67,7 @@ func linkPeak(x *sampler.GPU) float64 {
 }
 
 // ruleLaunchBound: kernels run all the time but occupy few SMs: the GPU is
-// "busy" doing little (seed 000 §1 three levels, §2.2 launch overhead).
+// "busy" doing little ([gpu-idle-pipeline] §1 three levels, §2.2 launch overhead).
 func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server {
 		return Finding{}, false
@@ -109,7 +109,7 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 }
 
 // ruleMemoryBandwidth: DRAM bandwidth saturated while compute waits on it
-// (seed 000 §2.3).
+// ([gpu-idle-pipeline] §2.3).
 func (c *ctx) ruleMemoryBandwidth(g *gpuCtx) (Finding, bool) {
 	if !g.workload() {
 		return Finding{}, false
@@ -133,7 +133,7 @@ func (c *ctx) ruleMemoryBandwidth(g *gpuCtx) (Finding, bool) {
 }
 
 // ruleTensorCoresIdle: SMs busy with no tensor-core work: FP32 math where
-// mixed precision would use tensor cores (seed 000 §4.3). GPM only: without
+// mixed precision would use tensor cores ([gpu-idle-pipeline] §4.3). GPM only: without
 // tensor activity the rule cannot decide and stays silent.
 func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || !g.tensor.ok(g.samples) || !g.sm.ok(g.samples) {
@@ -155,7 +155,7 @@ func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
 }
 
 // ruleCopyBound: the GPU idles while PCIe moves data: copies are not
-// overlapped with compute (seed 000 §2.5, §4.1 pin_memory).
+// overlapped with compute ([gpu-idle-pipeline] §2.5, §4.1 pin_memory).
 func (c *ctx) ruleCopyBound(g *gpuCtx) (Finding, bool) {
 	if !g.workload() {
 		return Finding{}, false

@@ -26,7 +26,7 @@ const (
 	// memVeryFull: p50 ≥ 97% leaves < 5 GB on a 141 GB card, one activation
 	// spike from OOM (chosen here): raised to a warning.
 	memVeryFull = 97.0
-	// servingUtilMax: a server below 40% mean util has room to batch; seed 002
+	// servingUtilMax: a server below 40% mean util has room to batch; [gpu-idle-handbook]
 	// §4.1: 40% can be right if latency meets its target, hence info.
 	servingUtilMax = 40.0
 	// servingHogMem: a server with no traffic (util < idleUtil) holding ≥ 80% of
@@ -35,7 +35,7 @@ const (
 )
 
 // ruleMemoryIdleHeld: a process holds memory on a GPU that does nothing
-// (seed 002 §6.1: memory full is not compute busy; §8.1 other processes).
+// ([gpu-idle-handbook] §6.1: memory full is not compute busy; §8.1 other processes).
 func (c *ctx) ruleMemoryIdleHeld(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || g.span < idleHeldSpan {
 		return Finding{}, false
@@ -73,7 +73,7 @@ func idleSample(x *sampler.GPU) bool {
 	return x.Util.V < idleUtil && x.EncUtil.Or(0) < idleUtil && x.DecUtil.Or(0) < idleUtil
 }
 
-// ruleMemoryPressure: memory nearly full under load (seed 000 §2.5; seed 002 §6.1).
+// ruleMemoryPressure: memory nearly full under load ([gpu-idle-pipeline] §2.5; [gpu-idle-handbook] §6.1).
 func (c *ctx) ruleMemoryPressure(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || !g.mem.ok(g.samples) {
 		return Finding{}, false
@@ -97,7 +97,7 @@ func (c *ctx) ruleMemoryPressure(g *gpuCtx) (Finding, bool) {
 
 // ruleServingUnderfilled: an inference server leaves the GPU mostly idle;
 // the advice is batching requests, never a bigger training batch
-// (seed 002 §4.1-4.2).
+// ([gpu-idle-handbook] §4.1-4.2).
 func (c *ctx) ruleServingUnderfilled(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || !g.server || g.util.mean >= servingUtilMax {
 		return Finding{}, false

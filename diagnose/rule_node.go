@@ -39,7 +39,7 @@ const (
 )
 
 // ruleLoadImbalance: work piled on one GPU while others sit empty: several
-// processes on one card (seed 002 §3.3: "one card works, the rest watch" when
+// processes on one card ([gpu-idle-handbook] §3.3: "one card works, the rest watch" when
 // CUDA_VISIBLE_DEVICES / set_device is forgotten), or a job whose other GPUs
 // idle. It is the node's view; gpu_contention may report the same card's
 // time-slicing as that GPU's view.
@@ -122,7 +122,7 @@ func (c *ctx) independentProcs(g *gpuCtx) (n int, users string) {
 }
 
 // ruleStraggler: in one job, one GPU works much harder while the others are
-// "busy" with few SMs active: they wait for it in collectives (seed 002 §3.3).
+// "busy" with few SMs active: they wait for it in collectives ([gpu-idle-handbook] §3.3).
 func (c *ctx) ruleStraggler(j *job) (Finding, int, bool) {
 	if len(j.gpus) < 3 {
 		return Finding{}, -1, false
@@ -181,7 +181,7 @@ func (c *ctx) ruleStraggler(j *job) (Finding, int, bool) {
 }
 
 // ruleCommBound: a job's GPUs dip in lockstep over a PCIe path, or NVLink is
-// busy while SMs idle (seed 000 §2.4; seed 002 §3.3 and §7.1 step 6).
+// busy while SMs idle ([gpu-idle-pipeline] §2.4; [gpu-idle-handbook] §3.3 and §7.1 step 6).
 func (c *ctx) ruleCommBound(j *job) (Finding, bool) {
 	if len(j.gpus) < 2 {
 		return Finding{}, false

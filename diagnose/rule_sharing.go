@@ -17,7 +17,7 @@ const (
 )
 
 // ruleGPUContention: several independent processes compete for one GPU
-// (seed 002 §8.1: "is another process using the GPU?").
+// ([gpu-idle-handbook] §8.1: "is another process using the GPU?").
 func (c *ctx) ruleGPUContention(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || len(g.last.Procs) < 2 {
 		return Finding{}, false

@@ -89,7 +89,7 @@ type SlowPair struct {
 }
 
 // SlowPairs are the GPU pairs of one job whose link is not NVLink: where
-// collective communication waits come from (seed 002 §3.3). A pair is
+// collective communication waits come from ([gpu-idle-handbook] §3.3). A pair is
 // listed once, under the first job (by Key) that uses it.
 func SlowPairs(s *sampler.Snapshot) []SlowPair {
 	if s.Topology == nil {

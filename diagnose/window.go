@@ -187,7 +187,7 @@ func procLabel(pid int, p *sampler.Proc) string {
 	return fmt.Sprintf("PID %d `%s`", pid, cmd)
 }
 
-// serverMarkers name inference servers (seed 002 §4.1-4.2: Triton, vLLM ...).
+// serverMarkers name inference servers ([gpu-idle-handbook] §4.1-4.2: Triton, vLLM ...).
 // A server's idle time is request-driven, so it gets serving advice instead
 // of training advice.
 var serverMarkers = []string{

@@ -157,7 +157,7 @@ func (p *findingsPane) allClear() string {
 // all-clear.
 const minJudgeSpan = 30 * time.Second
 
-// sidePane shows the selected GPU's three levels (seed 000 §1: is a kernel
+// sidePane shows the selected GPU's three levels ([gpu-idle-pipeline] §1: is a kernel
 // running → are the SMs filled → are they computing) and the checklist.
 type sidePane struct {
 	cached

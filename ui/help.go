@@ -17,7 +17,7 @@ func (m Model) helpView(w, h int) string {
 		st.Title.Render("reading the screen"),
 		"GPU-Util is the share of time any kernel ran, not how full",
 		"the GPU is: read it with SM active (SMs filled) and tensor",
-		"active (computing) — the three levels (seed 000 §1).",
+		"active (computing) — the three levels ([gpu-idle-pipeline] §1).",
 		st.Crit.Render("✖") + " critical  " + st.Warn.Render("▲") + " warning  " + st.Info.Render("•") + " info    n/a: not supported here"}
 	closing := []string{"", st.Muted.Render("press ? or esc to close")}
 	lines := append(append(append([]string{}, keys...), reading...), closing...)

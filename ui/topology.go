@@ -196,7 +196,7 @@ func slowPairLines(st *themes.Styles, pairs []diagnose.SlowPair) []string {
 		ps := byJob[job]
 		if len(ps) <= listUpTo {
 			for _, p := range ps {
-				lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link (seed 002 §3.3)", p.A, p.B, job, p.Link))
+				lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link ([gpu-idle-handbook] §3.3)", p.A, p.B, job, p.Link))
 			}
 			continue
 		}
@@ -213,7 +213,7 @@ func slowPairLines(st *themes.Styles, pairs []diagnose.SlowPair) []string {
 		for _, k := range kinds {
 			parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
 		}
-		lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" one job (%s) on %d GPUs: %d GPU pairs without NVLink (%s) — its collectives wait on these links (seed 002 §3.3)",
+		lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" one job (%s) on %d GPUs: %d GPU pairs without NVLink (%s) — its collectives wait on these links ([gpu-idle-handbook] §3.3)",
 			job, len(gpus), len(ps), strings.Join(parts, ", ")))
 	}
 	return lines

@@ -1,7 +1,7 @@
 // Package doctor answers "why can't I see my GPU, or why is it slow to
 // reach?" with a list of checks, each ok / warn / fail with what was seen and
-// the fix. The checks come from seed 000 §7.1–7.3 (containers, device
-// numbering) and seed 002 §5 (CUDA_VISIBLE_DEVICES, Container Toolkit / CDI,
+// the fix. The checks come from [gpu-idle-pipeline] §7.1–7.3 (containers, device
+// numbering) and [gpu-idle-handbook] §5 (CUDA_VISIBLE_DEVICES, Container Toolkit / CDI,
 // WSL2), plus persistence and MIG mode from NVML.
 package doctor
 

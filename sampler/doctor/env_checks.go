@@ -9,7 +9,7 @@ import (
 )
 
 // checkContainer reports whether we run in a container and whether GPUs were
-// passed in (seed 000 §7.1, seed 002 §5.2).
+// passed in ([gpu-idle-pipeline] §7.1, [gpu-idle-handbook] §5.2).
 func checkContainer(env Env) (Check, bool) {
 	kind := ""
 	switch {
@@ -39,7 +39,7 @@ func checkContainer(env Env) (Check, bool) {
 	return c, true
 }
 
-// checkWSL looks for the pieces WSL2's GPU support needs (seed 002 §5.3).
+// checkWSL looks for the pieces WSL2's GPU support needs ([gpu-idle-handbook] §5.3).
 func checkWSL(env Env) (Check, bool) {
 	v := strings.ToLower(env.read("/proc/version"))
 	if !strings.Contains(v, "microsoft") {
@@ -56,7 +56,7 @@ func checkWSL(env Env) (Check, bool) {
 }
 
 // checkVisible explains what CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES
-// hide or renumber (seed 000 §7.3, seed 002 §3.3 and §5.1).
+// hide or renumber ([gpu-idle-pipeline] §7.3, [gpu-idle-handbook] §3.3 and §5.1).
 func checkVisible(env Env, name string, count int) Check {
 	v, set := env.Getenv(name), false
 	if v != "" {

@@ -33,9 +33,9 @@ func ExplainFS(err error, root fs.FS) *sampler.SourceError {
 		driverCause = "no NVIDIA driver is installed or its kernel module is not loaded: " +
 			"install the driver, then check that `nvidia-smi` works on the host"
 		containerCause = "running in a container started without GPUs: install the NVIDIA Container Toolkit on the host " +
-			"and start the container with `--gpus all` (seed 000 §7.1, seed 002 §5.2)"
+			"and start the container with `--gpus all` ([gpu-idle-pipeline] §7.1, [gpu-idle-handbook] §5.2)"
 		wslCause = "WSL2 without GPU access (/dev/dxg is missing): update the Windows NVIDIA driver and run " +
-			"`wsl --update` (seed 002 §5.3)"
+			"`wsl --update` ([gpu-idle-handbook] §5.3)"
 	)
 	var causes []string
 	switch ret {

@@ -110,7 +110,7 @@ func Compare(base, after *Report) *Comparison {
 }
 
 // judgeSpan is the least a run must cover before a finding's absence means
-// it is gone: the seeds' "observe at least 60 s" (seed 002 §7.1 step 2),
+// it is gone: the seeds' "observe at least 60 s" ([gpu-idle-handbook] §7.1 step 2),
 // which also covers the rules' 30-60 s windows.
 const judgeSpan = 60.0 // seconds
 

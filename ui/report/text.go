@@ -74,9 +74,9 @@ func (r *Report) Text(w io.Writer) error {
 	return err
 }
 
-// Markdown writes the report as the benchmark.md of seed 000 §8.1: the
+// Markdown writes the report as the benchmark.md of [gpu-idle-pipeline] §8.1: the
 // environment, the source, per-GPU figures, findings, and what the log cannot
-// hold but a benchmark needs (seed 000 §6).
+// hold but a benchmark needs ([gpu-idle-pipeline] §6).
 func (r *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
 	e := r.Environment
@@ -159,16 +159,16 @@ func (r *Report) Markdown(w io.Writer) error {
 }
 
 // recordNextTime is what a GPU log cannot hold but a before/after benchmark
-// needs (seed 000 §6: fixed step count, total time, utilisation distribution,
+// needs ([gpu-idle-pipeline] §6: fixed step count, total time, utilisation distribution,
 // peak memory, accuracy check; §8.1: versions and the launch command).
 const recordNextTime = `
 ## What to record next time
 
-- **Fixed step count** (e.g. 1000 steps) and the **total time** for those steps: keep the step count the same before and after a change, or the comparison means nothing (seed 000 §6).
+- **Fixed step count** (e.g. 1000 steps) and the **total time** for those steps: keep the step count the same before and after a change, or the comparison means nothing ([gpu-idle-pipeline] §6).
 - **Peak memory** from ` + "`torch.cuda.max_memory_allocated()`" + ` (this report shows device memory in use, which includes the caching allocator's reserve).
 - The **GPU-Util distribution** over the same window (this report's mean / p5 / p50 / p95), not a single reading.
 - The **validation metric** after mixed precision, batch-size or model changes.
-- Framework and CUDA versions and the exact **launch command** (seed 000 §8.1).
+- Framework and CUDA versions and the exact **launch command** ([gpu-idle-pipeline] §8.1).
 `
 
 // md escapes text for a markdown table cell.
