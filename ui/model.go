@@ -161,13 +161,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // Push shows one frame synchronously (tests, replay). The returned Model
-// shares history with m.
+// shares history with m. The findings and side panes re-render only when
+// the diagnosis changed (at most once a second), not on every snapshot.
 func (m Model) Push(f pipeline.Frame) Model {
 	c := m.c
 	s := f.Snapshot
+	first := c.hist.len() == 0
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
-	if f.Diagnosis != c.diag || f.Diagnosis == nil {
+	diagChanged := f.Diagnosis != c.diag || f.Diagnosis == nil
+	if diagChanged {
 		c.diag = f.Diagnosis
 		c.findings = nil
 		if c.diag != nil {
@@ -175,12 +178,19 @@ func (m Model) Push(f pipeline.Frame) Model {
 		}
 	}
 	m.findings.follow()
-	if len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows {
+	gpusChanged := len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows
+	if gpusChanged {
 		c.gpuCount, c.migRows = len(s.GPUs), migRows(&s)
 		m = m.resize(m.w, m.h)
 	}
-	m.refreshSide()
-	m.invalidateAll()
+	if diagChanged || gpusChanged || first {
+		m.refreshSide()
+		m.findings.invalidate()
+	}
+	m.header.invalidate()
+	m.gpus.invalidate()
+	m.procs.invalidate()
+	m.host.invalidate()
 	if m.detail.open {
 		m.detail.refresh()
 	}
