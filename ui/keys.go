@@ -113,6 +113,7 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			c.opts.SetInterval(c.interval)
 		}
 		m.header.invalidate()
+		m.findings.invalidate() // the all-clear line counts the interval
 		return m, nil
 	}
 	switch md {

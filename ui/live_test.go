@@ -56,3 +56,25 @@ func TestLiveChecklistGetsItsMinuteAt100ms(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot that brings no new diagnosis (at 100 ms, nine in ten) leaves
+// the findings and side panes' renderings as they were; the GPU pane redraws.
+func TestPanesRedrawOnlyWhatChanged(t *testing.T) {
+	m, d := fixtureModel(10, 200, 50)
+	_ = m.View()
+	f := d.frame(m, fixtureSnapshot(10))
+	m = m.Push(f)
+	_ = m.View()
+	same := pipeline.Frame{Snapshot: fixtureSnapshot(11), Diagnosis: f.Diagnosis}
+	m = m.Push(same)
+	if !m.findings.valid || !m.side.valid {
+		t.Error("findings or side pane invalidated without a new diagnosis")
+	}
+	if m.gpus.valid {
+		t.Error("GPU pane not redrawn on new data")
+	}
+	m = m.Push(d.frame(m, fixtureSnapshot(12)))
+	if m.findings.valid || m.side.valid {
+		t.Error("a new diagnosis did not redraw the findings and side panes")
+	}
+}

@@ -168,7 +168,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // Push shows one frame synchronously (tests, replay). The returned Model
-// shares history with m.
+// shares history with m. The findings and side panes re-render only when
+// the diagnosis changed (at most once a second), not on every snapshot.
 func (m Model) Push(f pipeline.Frame) Model {
 	c := m.c
 	s := f.Snapshot
@@ -178,9 +179,11 @@ func (m Model) Push(f pipeline.Frame) Model {
 	// logs; the footer shows one line), so no newline is escaped into it.
 	s.Problems = firstLines(s.Problems)
 	s = safe.Clean(s)
+	first := c.hist.len() == 0
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
-	if f.Diagnosis != c.diagSrc || f.Diagnosis == nil {
+	diagChanged := f.Diagnosis != c.diagSrc || f.Diagnosis == nil
+	if diagChanged {
 		// Findings, levels and checklists quote command lines too.
 		c.diagSrc, c.diag = f.Diagnosis, safe.Clean(f.Diagnosis)
 		c.findings = nil
@@ -189,13 +192,20 @@ func (m Model) Push(f pipeline.Frame) Model {
 		}
 	}
 	m.findings.follow()
-	if len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows {
+	gpusChanged := len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows
+	if gpusChanged {
 		c.gpuCount, c.migRows = len(s.GPUs), migRows(&s)
 		m = m.resize(m.w, m.h)
 	}
-	m.refreshSide()
+	if diagChanged || gpusChanged || first {
+		m.refreshSide()
+		m.findings.invalidate()
+	}
 	m.checkRecording()
-	m.invalidateAll()
+	m.header.invalidate()
+	m.gpus.invalidate()
+	m.procs.invalidate()
+	m.host.invalidate()
 	if m.detail.open {
 		m.detail.refresh()
 	}
