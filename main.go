@@ -1004,17 +1004,18 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	timeline, warnings, err := replay.Load(path)
+	timeline, warnings, err := replay.LoadSpool(path, "")
 	if err != nil {
 		for _, w := range warnings { // they say why a log yielded nothing
 			fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
 		}
 		return err
 	}
+	defer timeline.Close()
 	for i, w := range warnings { // shown in the view: stderr is behind the full screen
 		warnings[i] = safe.String(w)
 	}
-	m := replay.New(timeline, replay.Options{
+	m := replay.NewFrom(timeline, replay.Options{
 		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
 		NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) },
 		Name:       safe.String(filepath.Base(importer.DisplayName(path))),
