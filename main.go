@@ -902,11 +902,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
-			base, err := report.BuildFile(args[0], opts)
-			if err != nil {
-				return err
-			}
-			after, err := report.BuildFile(args[1], opts)
+			base, after, err := report.BuildPair(args[0], args[1], opts)
 			if err != nil {
 				return err
 			}
