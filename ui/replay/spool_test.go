@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -132,5 +133,26 @@ func BenchmarkReplaySeekSpool(b *testing.B) {
 	for b.Loop() {
 		i = (i + 517) % sp.Len()
 		m = m.rebuild(i)
+	}
+}
+
+// BenchmarkLoadSpoolRecording is `replay FILE` up to its first frame on a
+// real recording: GPUSCOPE_BENCH_RECORDING names it (a day of the demo:
+// gpuscope record -o day.jsonl.gz --demo --duration 24h); skipped without.
+func BenchmarkLoadSpoolRecording(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	for b.Loop() {
+		sp, _, err := LoadSpool(path, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := replayOf(sp, 200, 50)
+		_ = m.View()
+		m = m.rebuild(sp.Len() / 2) // a seek to the middle
+		_ = m.View()
+		sp.Close()
 	}
 }
