@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"compress/flate"
+	"encoding/gob"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -33,10 +33,11 @@ func (s Snapshots) At(i int) sampler.Snapshot { return s[i] }
 // blockLen is how many snapshots a spool block holds. Chosen here: a
 // rebuild reads ~window+settle+backfill ≈ 360 snapshots at 1 s, so 128
 // keeps that to three or four blocks while a block of 8 GPUs decodes in
-// ~10 ms (measured in BenchmarkSpoolAt).
+// in ~20 ms (measured in BenchmarkSpoolAt).
 const blockLen = 128
 
-// Spool is a timeline kept on disk: snapshots re-encoded as JSON in blocks
+// Spool is a timeline kept on disk: snapshots re-encoded with encoding/gob
+// (half JSON's encoding cost in BenchmarkLoadSpoolRecording) in blocks
 // of blockLen, each block deflated into a temporary file, with only the
 // times and block offsets in memory (~30 B a snapshot). Reading one
 // snapshot decodes its block; the last block decoded is cached, so
@@ -88,7 +89,7 @@ func (s *Spool) flush() error {
 	}
 	var buf bytes.Buffer
 	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // level is valid: no error
-	if err := jsonv1.NewEncoder(zw).Encode(s.pending); err != nil {
+	if err := gob.NewEncoder(zw).Encode(s.pending); err != nil {
 		return fmt.Errorf("replay spool: encode: %w", err)
 	}
 	if err := zw.Close(); err != nil {
@@ -158,7 +159,7 @@ func (s *Spool) readBlock(b int) ([]sampler.Snapshot, error) {
 	r := flate.NewReader(io.NewSectionReader(s.f, s.offsets[b], s.offsets[b+1]-s.offsets[b]))
 	defer r.Close()
 	var out []sampler.Snapshot
-	if err := jsonv1.NewDecoder(r).Decode(&out); err != nil {
+	if err := gob.NewDecoder(r).Decode(&out); err != nil {
 		return nil, fmt.Errorf("replay spool: block %d: %w", b, err)
 	}
 	for i := range out { // the GPU processes' links to host processes are not encoded
