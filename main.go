@@ -905,11 +905,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
-			base, err := report.BuildFile(args[0], opts)
-			if err != nil {
-				return err
-			}
-			after, err := report.BuildFile(args[1], opts)
+			base, after, err := report.BuildPair(args[0], args[1], opts)
 			if err != nil {
 				return err
 			}
@@ -1008,17 +1004,18 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	timeline, warnings, err := replay.Load(path)
+	timeline, warnings, err := replay.LoadSpool(path, "")
 	if err != nil {
 		for _, w := range warnings { // they say why a log yielded nothing
 			fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
 		}
 		return err
 	}
+	defer timeline.Close()
 	for i, w := range warnings { // shown in the view: stderr is behind the full screen
 		warnings[i] = safe.String(w)
 	}
-	m := replay.New(timeline, replay.Options{
+	m := replay.NewFrom(timeline, replay.Options{
 		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
 		NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) },
 		Name:       safe.String(filepath.Base(importer.DisplayName(path))),

@@ -46,3 +46,49 @@ func Load(path string) ([]sampler.Snapshot, []string, error) {
 	}
 	return out, warnings, nil
 }
+
+// LoadSpool streams a recording or log (a path, or importer.Stdin) into a
+// Spool in dir ("" the system's temporary directory), with the importer's
+// warnings: memory holds the times, not the snapshots. The caller closes
+// the spool.
+func LoadSpool(path, dir string) (*Spool, []string, error) {
+	stream, _, err := importer.Open(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, nil, pe
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stream.Close()
+	sp, err := NewSpool(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for {
+		s, err := stream.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err == nil {
+			err = sp.Add(s)
+		}
+		if err != nil {
+			sp.Close()
+			return nil, nil, err
+		}
+	}
+	warnings := stream.Warnings()
+	sorted, err := sp.Finish()
+	if err == nil && sp.Len() == 0 {
+		err = fmt.Errorf("%s: no snapshots", path)
+	}
+	if err != nil {
+		sp.Close()
+		return nil, warnings, err
+	}
+	if sorted {
+		warnings = append(warnings, path+": snapshots out of time order; played sorted by time")
+	}
+	return sp, warnings, nil
+}

@@ -24,7 +24,7 @@ func (m Model) rebuild(i int) Model {
 	m, _ = m.updateInner(m.innerSize())
 	from := m.diagnoseFrom(i)
 	for j := max(0, from-backfill); j < from; j++ {
-		m.inner = m.inner.Push(pipeline.Frame{Snapshot: m.timeline[j]})
+		m.inner = m.inner.Push(pipeline.Frame{Snapshot: m.src.At(j)})
 	}
 	for j := from; j <= i; j++ {
 		m.inner = m.inner.Push(m.frame(j))
@@ -39,7 +39,7 @@ func (m Model) rebuild(i int) Model {
 // frame is snapshot j with the diagnosis of that moment: the same Tracker
 // the live collector runs, so the replay shows what the dashboard showed.
 func (m Model) frame(j int) pipeline.Frame {
-	f := pipeline.Frame{Snapshot: m.timeline[j]}
+	f := pipeline.Frame{Snapshot: m.src.At(j)}
 	if m.tracker != nil {
 		f.Diagnosis = m.tracker.Observe(f.Snapshot)
 	}
@@ -59,7 +59,7 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case " ":
 		m.playing = !m.playing
-		if m.playing && m.cursor >= len(m.timeline)-1 {
+		if m.playing && m.cursor >= m.src.Len()-1 {
 			m = m.seek(0) // play at END starts over
 		}
 		return m.reschedule()
@@ -77,7 +77,7 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.seek(0).reschedule()
 	case "end":
 		m.playing = false
-		return m.seek(len(m.timeline) - 1).reschedule()
+		return m.seek(m.src.Len() - 1).reschedule()
 	case "<", ",", "-", "_":
 		m.speedIdx = max(0, m.speedIdx-1)
 		return m.reschedule()
@@ -122,7 +122,7 @@ func (m Model) typing() bool {
 // reschedule drops pending ticks and schedules the next one; playback
 // stops at the end.
 func (m Model) reschedule() (tea.Model, tea.Cmd) {
-	if m.cursor >= len(m.timeline)-1 {
+	if m.cursor >= m.src.Len()-1 {
 		m.playing = false
 	}
 	m.gen++
@@ -132,12 +132,12 @@ func (m Model) reschedule() (tea.Model, tea.Cmd) {
 // indexAt is the first snapshot at or after the cursor's time plus d, at
 // least one step from the cursor when there is one.
 func (m Model) indexAt(d time.Duration) int {
-	t := m.timeline[m.cursor].Time.Add(d)
-	i := sort.Search(len(m.timeline), func(j int) bool { return !m.timeline[j].Time.Before(t) })
+	t := m.src.Time(m.cursor).Add(d)
+	i := sort.Search(m.src.Len(), func(j int) bool { return !m.src.Time(j).Before(t) })
 	if d > 0 {
 		i = max(i, m.cursor+1)
 	} else {
 		i = min(i, m.cursor-1)
 	}
-	return min(max(i, 0), len(m.timeline)-1)
+	return min(max(i, 0), m.src.Len()-1)
 }

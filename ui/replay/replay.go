@@ -5,8 +5,10 @@
 // ahead rebuilds the dashboard with a fresh Tracker and re-feeds it the
 // history before the new point.
 //
-// The whole timeline is held in memory (~5-20 KB a snapshot, so an hour at
-// 1 s is tens of MB); a 24 h recording is better read with `gpuscope report`.
+// The timeline is a Source: a recording is spooled (LoadSpool) into
+// deflated blocks in a temporary file with only the times in memory, and
+// the dashboard decodes the snapshots around the cursor on demand, so a
+// 24 h recording replays without the day in memory.
 package replay
 
 import (
@@ -77,7 +79,7 @@ type tickMsg struct{ gen int }
 // snapshot under the cursor.
 type Model struct {
 	opts     Options
-	timeline []sampler.Snapshot
+	src      Source
 	interval time.Duration // median gap between snapshots
 	cursor   int           // index of the snapshot shown
 	speedIdx int
@@ -97,7 +99,13 @@ var _ tea.Model = Model{}
 // New builds a replay of timeline (oldest first, at least one snapshot),
 // showing its first snapshot.
 func New(timeline []sampler.Snapshot, opts Options) Model {
-	m := Model{opts: opts, timeline: timeline, interval: medianGap(timeline), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0}
+	return NewFrom(Snapshots(timeline), opts)
+}
+
+// NewFrom builds a replay over src (at least one snapshot), showing its
+// first snapshot; only the snapshots a rebuild needs are read.
+func NewFrom(src Source, opts Options) Model {
+	m := Model{opts: opts, src: src, interval: medianGap(src), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0}
 	if opts.Speed <= 0 {
 		opts.Speed = 1
 	}
@@ -109,7 +117,7 @@ func New(timeline []sampler.Snapshot, opts Options) Model {
 	// A recording's PIDs are not this machine's processes: no signals.
 	m.opts.UI.Kill = nil
 	m = m.rebuild(0)
-	m.playing = m.playing && len(timeline) > 1
+	m.playing = m.playing && src.Len() > 1
 	return m
 }
 
@@ -120,7 +128,7 @@ func (m Model) Init() tea.Cmd { return tea.Batch(m.inner.Init(), m.schedule()) }
 func (m Model) Cursor() int { return m.cursor }
 
 // Len is the number of snapshots in the timeline.
-func (m Model) Len() int { return len(m.timeline) }
+func (m Model) Len() int { return m.src.Len() }
 
 // Playing says whether playback runs.
 func (m Model) Playing() bool { return m.playing }
@@ -173,7 +181,7 @@ func (m Model) updateInner(msg tea.Msg) (Model, tea.Cmd) {
 
 // schedule is the next playback tick, or nil when paused or at the end.
 func (m Model) schedule() tea.Cmd {
-	if !m.playing || m.cursor >= len(m.timeline)-1 {
+	if !m.playing || m.cursor >= m.src.Len()-1 {
 		return nil
 	}
 	gen := m.gen
@@ -190,10 +198,10 @@ func (m Model) tickDelay() time.Duration {
 // recordedStep is the recorded time to the next snapshot, clamped to
 // (0, 10 intervals].
 func (m Model) recordedStep() time.Duration {
-	if m.cursor >= len(m.timeline)-1 {
+	if m.cursor >= m.src.Len()-1 {
 		return m.interval
 	}
-	gap := m.timeline[m.cursor+1].Time.Sub(m.timeline[m.cursor].Time)
+	gap := m.src.Time(m.cursor + 1).Sub(m.src.Time(m.cursor))
 	return min(max(gap, time.Nanosecond), 10*m.interval)
 }
 
@@ -202,7 +210,7 @@ func (m Model) recordedStep() time.Duration {
 func (m Model) onTick() (tea.Model, tea.Cmd) {
 	budget := time.Duration(float64(m.tickDelay()) * m.Speed())
 	n := 0
-	for m.cursor+n < len(m.timeline)-1 {
+	for m.cursor+n < m.src.Len()-1 {
 		step := m.stepAt(m.cursor + n)
 		if n > 0 && step > budget {
 			break
@@ -211,7 +219,7 @@ func (m Model) onTick() (tea.Model, tea.Cmd) {
 		n++
 	}
 	m = m.seek(m.cursor + n)
-	if m.cursor >= len(m.timeline)-1 {
+	if m.cursor >= m.src.Len()-1 {
 		m.playing = false
 	}
 	return m, m.schedule()
@@ -219,14 +227,14 @@ func (m Model) onTick() (tea.Model, tea.Cmd) {
 
 // stepAt is the clamped recorded gap after snapshot i.
 func (m Model) stepAt(i int) time.Duration {
-	gap := m.timeline[i+1].Time.Sub(m.timeline[i].Time)
+	gap := m.src.Time(i + 1).Sub(m.src.Time(i))
 	return min(max(gap, time.Nanosecond), 10*m.interval)
 }
 
 // seek moves the cursor to i: forward by pushing the snapshots in between
 // when that is cheaper than a rebuild, otherwise by a rebuild.
 func (m Model) seek(i int) Model {
-	i = min(max(i, 0), len(m.timeline)-1)
+	i = min(max(i, 0), m.src.Len()-1)
 	switch {
 	case i == m.cursor:
 		return m
@@ -246,8 +254,8 @@ func (m Model) rebuildCost(i int) int { return i - m.diagnoseFrom(i) + 1 }
 // diagnoseFrom is the first snapshot a rebuild at i re-evaluates: the
 // rules' window plus settle before it.
 func (m Model) diagnoseFrom(i int) int {
-	cut := m.timeline[i].Time.Add(-(m.window() + settle))
-	return sort.Search(i, func(j int) bool { return !m.timeline[j].Time.Before(cut) })
+	cut := m.src.Time(i).Add(-(m.window() + settle))
+	return sort.Search(i, func(j int) bool { return !m.src.Time(j).Before(cut) })
 }
 
 func (m Model) window() time.Duration {
@@ -258,10 +266,10 @@ func (m Model) window() time.Duration {
 }
 
 // medianGap is the recording's usual interval (1 s when it cannot tell).
-func medianGap(tl []sampler.Snapshot) time.Duration {
+func medianGap(tl Source) time.Duration {
 	var gaps []time.Duration
-	for i := 1; i < len(tl); i++ {
-		if g := tl[i].Time.Sub(tl[i-1].Time); g > 0 {
+	for i := 1; i < tl.Len(); i++ {
+		if g := tl.Time(i).Sub(tl.Time(i - 1)); g > 0 {
 			gaps = append(gaps, g)
 		}
 	}

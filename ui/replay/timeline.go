@@ -56,19 +56,19 @@ func (m Model) timelineParts(w int) (line string, barAt, barW int) {
 	state := "▶"
 	switch {
 	case m.playing:
-	case m.cursor >= len(m.timeline)-1:
+	case m.cursor >= m.src.Len()-1:
 		state = "END"
 	default:
 		state = "⏸"
 	}
 	head := st.Key.Render(state) + " " + st.Bold.Render(fmtSpeed(m.Speed())) + " "
-	now, end := m.timeline[m.cursor].Time, m.timeline[len(m.timeline)-1].Time
+	now, end := m.src.Time(m.cursor), m.src.Time(m.src.Len()-1)
 	layout := "15:04:05"
-	if y, mo, d := m.timeline[0].Time.Date(); y != end.Year() || mo != end.Month() || d != end.Day() {
+	if y, mo, d := m.src.Time(0).Date(); y != end.Year() || mo != end.Month() || d != end.Day() {
 		layout = "01-02 15:04:05"
 	}
 	times := now.Format(layout) + " / " + end.Format(layout)
-	count := fmt.Sprintf(" (snapshot %d/%d)", m.cursor+1, len(m.timeline))
+	count := fmt.Sprintf(" (snapshot %d/%d)", m.cursor+1, m.src.Len())
 	room := w - ansi.StringWidth(head)
 	tails := []string{" " + times + count, " " + times, " " + now.Format(layout), ""}
 	if m.opts.Name != "" {
@@ -99,15 +99,15 @@ func (m Model) clickBar(x int) Model {
 	}
 	m.playing = false
 	m.gen++
-	return m.seek(int(float64(x-at)/float64(n-1)*float64(len(m.timeline)-1) + 0.5))
+	return m.seek(int(float64(x-at)/float64(n-1)*float64(m.src.Len()-1) + 0.5))
 }
 
 // bar is the progress bar, n cells: done ━, the cursor ●, to come ─.
 func (m Model) bar(n int) string {
 	st := m.opts.UI.Styles
 	pos := 0
-	if len(m.timeline) > 1 {
-		pos = int(float64(m.cursor)/float64(len(m.timeline)-1)*float64(n-1) + 0.5)
+	if m.src.Len() > 1 {
+		pos = int(float64(m.cursor)/float64(m.src.Len()-1)*float64(n-1) + 0.5)
 	}
 	return st.Accent.Render(strings.Repeat("━", pos)+"●") + st.Border.Render(strings.Repeat("─", n-1-pos))
 }

@@ -1,0 +1,158 @@
+package replay
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// spoolOf spools tl into a temporary directory of the test.
+func spoolOf(t testing.TB, tl []sampler.Snapshot) *Spool {
+	t.Helper()
+	sp, err := NewSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	for _, s := range tl {
+		if err := sp.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := sp.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// long is the mixed node's 300 s repeated n times, one after the other.
+func long(t testing.TB, n int) []sampler.Snapshot {
+	t.Helper()
+	base, err := demo300()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]sampler.Snapshot, 0, n*len(base))
+	for r := range n {
+		for _, s := range base {
+			s.Time = s.Time.Add(time.Duration(r*len(base)) * time.Second)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func replayOf(src Source, w, h int) Model {
+	opts := Options{UI: uiOptions(), Paused: true,
+		NewTracker: func() *diagnose.Tracker { return diagnose.NewViewTracker(diagnose.Options{}) }}
+	nm, _ := NewFrom(src, opts).Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return nm.(Model)
+}
+
+// A spooled timeline replays exactly as the same snapshots held in memory,
+// and the first frame decodes one block, whatever the recording's length.
+func TestSpoolFirstFrameAndSeek(t *testing.T) {
+	tl := long(t, 10) // 3000 snapshots, 24 blocks
+	sp := spoolOf(t, tl)
+	if sp.Len() != len(tl) {
+		t.Fatalf("spool holds %d snapshots, want %d", sp.Len(), len(tl))
+	}
+	m := replayOf(sp, 120, 40)
+	if d := sp.Decoded(); d > 1 {
+		t.Fatalf("first frame decoded %d blocks, want 1", d)
+	}
+	first := m.View()
+	if mem := replayOf(Snapshots(tl), 120, 40).View(); first != mem {
+		t.Fatalf("spooled first frame differs from in-memory:\n%s\n---\n%s", first, mem)
+	}
+	before := sp.Decoded()
+	m = press(t, m, "end")
+	// A rebuild reads backfill + window + settle before the cursor.
+	need := (backfill+int((diagnose.DefaultWindow+settle)/time.Second))/blockLen + 2
+	if d := sp.Decoded() - before; d > need {
+		t.Fatalf("seeking to the end decoded %d blocks, want at most %d", d, need)
+	}
+	if got, want := m.View(), press(t, replayOf(Snapshots(tl), 120, 40), "end").View(); got != want {
+		t.Fatalf("end of the spool differs from in-memory:\n%s\n---\n%s", got, want)
+	}
+	if back := press(t, m, "home").View(); back != first {
+		t.Fatalf("end and back differs from a fresh replay:\n%s\n---\n%s", back, first)
+	}
+}
+
+// A log concatenated out of order is played sorted by time.
+func TestSpoolSortsOutOfOrder(t *testing.T) {
+	tl := long(t, 1)[:200]
+	rev := make([]sampler.Snapshot, len(tl))
+	for i, s := range tl {
+		rev[len(tl)-1-i] = s
+	}
+	sp, err := NewSpool(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	for _, s := range rev {
+		if err := sp.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sorted, err := sp.Finish()
+	if err != nil || !sorted {
+		t.Fatalf("Finish = %v, %v; want sorted", sorted, err)
+	}
+	for i := range tl {
+		if got := sp.At(i); !got.Time.Equal(tl[i].Time) || len(got.GPUs) != len(tl[i].GPUs) || !sp.Time(i).Equal(tl[i].Time) {
+			t.Fatalf("snapshot %d at %v, want %v", i, got.Time, tl[i].Time)
+		}
+	}
+}
+
+// BenchmarkSpoolAt is a read from a block not cached (the cost of the
+// first snapshot of each block while playing, and of each block a rebuild
+// reads).
+func BenchmarkSpoolAt(b *testing.B) {
+	sp := spoolOf(b, long(b, 2))
+	i := 0
+	for b.Loop() {
+		sp.At(i)
+		i = (i + blockLen) % sp.Len()
+	}
+}
+
+// BenchmarkReplaySeekSpool is a jump across a spooled timeline: the blocks
+// a rebuild needs decoded, then the re-diagnosis.
+func BenchmarkReplaySeekSpool(b *testing.B) {
+	sp := spoolOf(b, long(b, 4))
+	m := replayOf(sp, 200, 50)
+	i := 0
+	for b.Loop() {
+		i = (i + 517) % sp.Len()
+		m = m.rebuild(i)
+	}
+}
+
+// BenchmarkLoadSpoolRecording is `replay FILE` up to its first frame on a
+// real recording: GPUSCOPE_BENCH_RECORDING names it (a day of the demo:
+// gpuscope record -o day.jsonl.gz --demo --duration 24h); skipped without.
+func BenchmarkLoadSpoolRecording(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	for b.Loop() {
+		sp, _, err := LoadSpool(path, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m := replayOf(sp, 200, 50)
+		_ = m.View()
+		m = m.rebuild(sp.Len() / 2) // a seek to the middle
+		_ = m.View()
+		sp.Close()
+	}
+}
