@@ -31,7 +31,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{"unknown rule", []string{"explain", "nosuch"}, "unknown rule"},
 		{"stray argument", []string{"extra"}, "unknown command"},
 		{"subcommand unknown flag", []string{"report", "--bogus", "x.jsonl"}, "unknown flag: --bogus"},
-		{"subcommand missing argument", []string{"report"}, "accepts 1 arg"},
+		{"subcommand missing argument", []string{"report"}, "report needs FILE"},
 		{"compare with one file", []string{"compare", "a.jsonl"}, "accepts 2 arg"},
 		{"explain with two rules", []string{"explain", "a", "b"}, "accepts at most 1 arg"},
 		{"record flag without value", []string{"record", "-o"}, "flag needs an argument"},
