@@ -153,6 +153,7 @@ simulated 8x H200 node with the same panes.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
+			applyConfig(cmd.Flags(), &f, os.Getenv, stderr)
 			return runDashboard(f, stdout, stderr)
 		},
 	}
@@ -183,7 +184,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
-	cmd.AddCommand(newVersionCmd(stdout), newCheckCmd(stdout, stderr), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout),
+	cmd.AddCommand(newVersionCmd(stdout), newCheckCmd(stdout, stderr), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout), newConfigCmd(stdout, os.Getenv),
 		newReplayCmd(stderr), newServeCmd(stderr))
 	addCompletions(cmd)
 	return cmd
