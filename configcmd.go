@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuscope/gpuscope/config"
+	"github.com/gpuscope/gpuscope/ui"
 )
 
 // applyConfig puts the settings file under the dashboard's flags: a flag
@@ -22,7 +23,7 @@ func applyConfig(fl *pflag.FlagSet, f *dashFlags, getenv func(string) string, st
 	if err != nil {
 		return // no HOME: nowhere to look, nothing to say
 	}
-	c, _, err := config.Load(path)
+	c, _, err := config.Load(path, ui.CheckKeys)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuscope: %v\n", err)
 	}
@@ -38,6 +39,7 @@ func applyConfig(fl *pflag.FlagSet, f *dashFlags, getenv func(string) string, st
 	if !fl.Changed("readonly") {
 		f.readonly = c.Readonly
 	}
+	f.keys = c.Keys
 }
 
 func newConfigCmd(stdout io.Writer, getenv func(string) string) *cobra.Command {
@@ -79,7 +81,7 @@ out at its default, and never overwrites one.`,
 			if err != nil {
 				return err
 			}
-			c, found, err := config.Load(p)
+			c, found, err := config.Load(p, ui.CheckKeys)
 			if err != nil {
 				return err
 			}

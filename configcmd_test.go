@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/gpuscope/gpuscope/config"
+	"github.com/gpuscope/gpuscope/ui"
 )
 
 func writeConfig(t *testing.T, body string) string {
@@ -89,5 +93,33 @@ func TestConfigPathShowInit(t *testing.T) {
 	out.Reset()
 	if run([]string{"config", "show"}, &out, &errb) != 0 || !strings.Contains(out.String(), "readonly = true") || !strings.Contains(out.String(), "# from ") {
 		t.Errorf("show with a file: %q", out.String())
+	}
+}
+
+// TestConfigTemplateNamesEveryAction: config init documents each action
+// the key map accepts, and the file's [keys] reach the dashboard's options.
+func TestConfigTemplateNamesEveryAction(t *testing.T) {
+	for _, a := range ui.KeyActions() {
+		if !strings.Contains(config.Template, "# "+a+" = [") {
+			t.Errorf("config.Template lacks the action %s", a)
+		}
+	}
+	f, err := config.Parse([]byte(regexp.MustCompile(`(?m)^# (\w+ = \[)`).ReplaceAllString(config.Template, "$1")), ui.CheckKeys)
+	if err != nil {
+		t.Fatalf("the template with every line uncommented: %v", err)
+	}
+	if len(f.Keys) != len(ui.KeyActions()) {
+		t.Errorf("%d actions in the template, %d in the key map", len(f.Keys), len(ui.KeyActions()))
+	}
+}
+
+func TestConfigBadKeysTableOneLine(t *testing.T) {
+	writeConfig(t, "[keys]\nexplode = [\"e\"]\n")
+	var out, errb bytes.Buffer
+	if got := run([]string{"--demo", "--once"}, &out, &errb); got != 0 {
+		t.Fatalf("status %d", got)
+	}
+	if msg := errb.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "line 2: keys.explode: no such action") {
+		t.Errorf("stderr %q", msg)
 	}
 }

@@ -126,7 +126,8 @@ type dashFlags struct {
 	json         bool
 	cpuprofile   string
 	readonly     bool
-	faults       []string // --demo-fault
+	faults       []string            // --demo-fault
+	keys         map[string][]string // config.toml's [keys]
 	prom         promsource.Config
 }
 
@@ -558,6 +559,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	}})
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.SetInterval = col.SetInterval
+	opts.Keys = f.keys
 	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -24,6 +25,8 @@ type File struct {
 	Theme    string        `toml:"theme"`    // dark, light or mono
 	NoColor  bool          `toml:"no_color"` // no colours
 	Readonly bool          `toml:"readonly"` // the dashboard never signals a process
+	// Keys remaps dashboard actions to keys: [keys] quit = ["x"].
+	Keys map[string][]string `toml:"keys"`
 }
 
 // Defaults are the values the dashboard uses without a file or flag.
@@ -45,7 +48,9 @@ func Path(getenv func(string) string) (string, error) {
 // Load reads the file at path over the defaults. A missing file is no
 // error (found false). A bad one returns the defaults and an error of one
 // line naming the file, the line and the key.
-func Load(path string) (f File, found bool, err error) {
+// checkKeys (nil: no check) judges one action's keys; the UI owns the
+// action names.
+func Load(path string, checkKeys func(map[string][]string) error) (f File, found bool, err error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults(), false, nil
@@ -53,7 +58,7 @@ func Load(path string) (f File, found bool, err error) {
 	if err != nil {
 		return Defaults(), false, fmt.Errorf("config %s: %w", path, err)
 	}
-	f, err = Parse(b)
+	f, err = Parse(b, checkKeys)
 	if err != nil {
 		return Defaults(), true, fmt.Errorf("config %s: %w (using the defaults)", path, err)
 	}
@@ -61,7 +66,7 @@ func Load(path string) (f File, found bool, err error) {
 }
 
 // Parse decodes a file's contents over the defaults and checks every value.
-func Parse(b []byte) (File, error) {
+func Parse(b []byte, checkKeys func(map[string][]string) error) (File, error) {
 	f := Defaults()
 	md, err := toml.Decode(string(b), &f)
 	if err != nil {
@@ -75,9 +80,12 @@ func Parse(b []byte) (File, error) {
 		}
 		return Defaults(), err
 	}
+	if len(f.Keys) == 0 {
+		f.Keys = nil // an empty [keys] table: the defaults
+	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0].String()
-		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly)", lineOf(b, k), k)
+		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly, [keys])", lineOf(b, k), k)
 	}
 	if f.Interval < 100*time.Millisecond || f.Interval > time.Minute {
 		return Defaults(), fmt.Errorf("line %d: key interval: %s is out of range (100ms to 60s)", lineOf(b, "interval"), f.Interval)
@@ -86,6 +94,18 @@ func Parse(b []byte) (File, error) {
 	case "dark", "light", "mono":
 	default:
 		return Defaults(), fmt.Errorf("line %d: key theme: %q is not dark, light or mono", lineOf(b, "theme"), f.Theme)
+	}
+	if checkKeys != nil {
+		names := make([]string, 0, len(f.Keys))
+		for n := range f.Keys {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if err := checkKeys(map[string][]string{n: f.Keys[n]}); err != nil {
+				return Defaults(), fmt.Errorf("line %d: %w", lineOf(b, n), err)
+			}
+		}
 	}
 	return f, nil
 }
@@ -119,9 +139,53 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 
 # the dashboard never signals a process (k/K off)
 # readonly = false
+
+# key bindings: action = [keys] (bubbletea names: "x", "ctrl+x", "f5",
+# "space"); the ? overlay shows them. The defaults:
+[keys]
+# quit = ["q", "ctrl+c"]
+# help = ["?"]
+# pause = ["space"]
+# record = ["r"]
+# slower = ["+", "="]
+# faster = ["-", "_"]
+# focus = ["tab"]
+# focus_back = ["shift+tab"]
+# up = ["up", "k"]
+# down = ["down", "j"]
+# page_up = ["pgup"]
+# page_down = ["pgdown"]
+# enter = ["enter"]
+# topology = ["t"]
+# tree = ["T"]
+# filter = ["/"]
+# term = ["k"]
+# kill = ["K"]
+# back = ["esc", "backspace"]
+# sort = ["s"]
+# sort_reverse = ["S"]
+# prev_gpu = ["left", "h"]
+# next_gpu = ["right", "l"]
 `
 
 // Encode writes f as TOML (for `gpuscope config show`).
 func Encode(f File) string {
-	return fmt.Sprintf("interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\n", f.Interval, f.Theme, f.NoColor, f.Readonly)
+	var b strings.Builder
+	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\n", f.Interval, f.Theme, f.NoColor, f.Readonly)
+	if len(f.Keys) > 0 {
+		b.WriteString("\n[keys]\n")
+		names := make([]string, 0, len(f.Keys))
+		for n := range f.Keys {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			q := make([]string, len(f.Keys[n]))
+			for i, k := range f.Keys[n] {
+				q[i] = fmt.Sprintf("%q", k)
+			}
+			fmt.Fprintf(&b, "%s = [%s]\n", n, strings.Join(q, ", "))
+		}
+	}
+	return b.String()
 }

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +25,7 @@ func TestPathXDGThenHome(t *testing.T) {
 func TestLoadGoodFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(p, []byte("interval = \"500ms\"\ntheme = \"mono\"\nreadonly = true\n"), 0o600)
-	f, found, err := Load(p)
+	f, found, err := Load(p, nil)
 	if err != nil || !found {
 		t.Fatal(found, err)
 	}
@@ -33,8 +35,8 @@ func TestLoadGoodFile(t *testing.T) {
 }
 
 func TestLoadMissingFileIsDefaults(t *testing.T) {
-	f, found, err := Load(filepath.Join(t.TempDir(), "none.toml"))
-	if err != nil || found || f != Defaults() {
+	f, found, err := Load(filepath.Join(t.TempDir(), "none.toml"), nil)
+	if err != nil || found || !reflect.DeepEqual(f, Defaults()) {
 		t.Errorf("%+v %v %v", f, found, err)
 	}
 }
@@ -50,7 +52,7 @@ func TestLoadBadFileNamesKeyAndLine(t *testing.T) {
 	for _, c := range cases {
 		p := filepath.Join(t.TempDir(), "config.toml")
 		os.WriteFile(p, []byte(c.body), 0o600)
-		f, _, err := Load(p)
+		f, _, err := Load(p, nil)
 		if err == nil {
 			t.Errorf("%q: no error", c.body)
 			continue
@@ -58,19 +60,41 @@ func TestLoadBadFileNamesKeyAndLine(t *testing.T) {
 		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") || !strings.Contains(msg, p) {
 			t.Errorf("%q: error %q, want one line with %q and the path", c.body, msg, c.want)
 		}
-		if f != Defaults() {
+		if !reflect.DeepEqual(f, Defaults()) {
 			t.Errorf("%q: bad file gave %+v, want the defaults", c.body, f)
 		}
 	}
 }
 
 func TestTemplateParsesToDefaults(t *testing.T) {
-	f, err := Parse([]byte(Template))
-	if err != nil || f != Defaults() {
+	f, err := Parse([]byte(Template), nil)
+	if err != nil || !reflect.DeepEqual(f, Defaults()) {
 		t.Errorf("%+v %v", f, err)
 	}
-	g, err := Parse([]byte(Encode(File{Interval: 2 * time.Second, Theme: "light", Readonly: true})))
-	if err != nil || g.Interval != 2*time.Second || g.Theme != "light" || !g.Readonly {
+	g, err := Parse([]byte(Encode(File{Interval: 2 * time.Second, Theme: "light", Readonly: true, Keys: map[string][]string{"quit": {"x"}}})), nil)
+	if err != nil || g.Interval != 2*time.Second || g.Theme != "light" || !g.Readonly || g.Keys["quit"][0] != "x" {
 		t.Errorf("round trip: %+v %v", g, err)
+	}
+}
+
+func TestKeysTableCheckedWithLine(t *testing.T) {
+	check := func(m map[string][]string) error {
+		for n := range m {
+			if n != "quit" {
+				return fmt.Errorf("keys.%s: no such action", n)
+			}
+		}
+		return nil
+	}
+	f, err := Parse([]byte("theme = \"mono\"\n[keys]\nquit = [\"x\"]\n"), check)
+	if err != nil || f.Keys["quit"][0] != "x" || f.Theme != "mono" {
+		t.Fatalf("%+v %v", f, err)
+	}
+	_, err = Parse([]byte("[keys]\nquit = [\"x\"]\nexplode = [\"e\"]\n"), check)
+	if err == nil || !strings.Contains(err.Error(), "line 3: keys.explode") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err = Parse([]byte("[keys]\nquit = \"x\"\n"), check); err == nil {
+		t.Error("a string where a list belongs was accepted")
 	}
 }
