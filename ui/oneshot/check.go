@@ -98,9 +98,12 @@ func cleanFinding(f diagnose.Finding) diagnose.Finding {
 	return f
 }
 
-func plural(n int, word string) string {
+// plural is "1 GPU", "2 GPUs"; pluralOf takes an irregular plural.
+func plural(n int, word string) string { return pluralOf(n, word, word+"s") }
+
+func pluralOf(n int, one, many string) string {
 	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return fmt.Sprintf("%d %s", n, many)
 }
