@@ -31,8 +31,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/diagnose/promexport"
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -74,21 +74,25 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
 	var ue usageError
 	var ec exitCode
+	usage, other := 2, 1
+	if cmd != nil && cmd.Name() == "check" { // 1 and 2 are its findings
+		usage, other = checkErrorStatus, checkErrorStatus
+	}
 	switch {
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", safe.Text(err.Error()))
-		return 2
+		return usage
 	default:
 		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(err.Error())) // may quote a file's contents
-		return 1
+		return other
 	}
 }
 
@@ -122,7 +126,8 @@ type dashFlags struct {
 	json         bool
 	cpuprofile   string
 	readonly     bool
-	faults       []string // --demo-fault
+	faults       []string            // --demo-fault
+	keys         map[string][]string // config.toml's [keys]
 	prom         promsource.Config
 }
 
@@ -149,6 +154,7 @@ simulated 8x H200 node with the same panes.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
+			applyConfig(cmd.Flags(), &f, os.Getenv, stderr)
 			return runDashboard(f, stdout, stderr)
 		},
 	}
@@ -179,7 +185,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
-	cmd.AddCommand(newVersionCmd(stdout), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout),
+	cmd.AddCommand(newVersionCmd(stdout), newCheckCmd(stdout, stderr), newExplainCmd(stdout), newDoctorCmd(stdout), newRecordCmd(stderr), newReportCmd(stdout), newCompareCmd(stdout), newConfigCmd(stdout, os.Getenv),
 		newReplayCmd(stderr), newServeCmd(stderr))
 	addCompletions(cmd)
 	return cmd
@@ -553,6 +559,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	}})
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.SetInterval = col.SetInterval
+	opts.Keys = f.keys
 	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's

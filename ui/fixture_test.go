@@ -178,15 +178,24 @@ func fixtureFindings() []diagnose.Finding {
 
 // fixtureModel is a dashboard fed n ticks of the mixed node.
 func fixtureModel(n, w, h int) (Model, *fakeDiagnoser) {
+	return fixtureModelWith(n, w, h, nil)
+}
+
+// fixtureModelWith is fixtureModel with its options changed by edit first.
+func fixtureModelWith(n, w, h int, edit func(*Options)) (Model, *fakeDiagnoser) {
 	d := &fakeDiagnoser{findings: fixtureFindings()}
-	m := New(Options{
+	opts := Options{
 		Styles: testStyles(), Interval: time.Second, Badge: "DEMO mixed", Rules: 20,
 		Now: func() time.Time { return t0 },
 		Playbook: func(rule string, gpu, pid int) string {
 			return "# " + rule + "\nWhat it means: the GPU waits for the next batch.\nConfirm:\n  nvidia-smi dmon -s u -i " +
 				itoa(gpu) + "\n  py-spy dump --pid " + itoa(pid) + "\nFixes, in order: 1. num_workers 2. pin_memory 3. prefetch\n"
 		},
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	m := New(opts)
 	m = m.resize(w, h)
 	for i := 0; i < n; i++ {
 		m = d.push(m, fixtureSnapshot(i))

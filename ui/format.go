@@ -164,3 +164,11 @@ func shortGPUName(name string) string {
 	}
 	return model
 }
+
+// plural is "1 row", "2 rows".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

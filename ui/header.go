@@ -73,16 +73,23 @@ func gpuCountText(n int) string {
 	return fmt.Sprintf("%d GPUs", n)
 }
 
-// badge is LIVE (green), DEMO (yellow), REPLAY (blue) or PAUSED.
+// badge is LIVE (green), DEMO (yellow) or REPLAY (blue), followed by
+// PAUSED while paused: the source stays named, so a paused demo is never
+// taken for a paused live node.
 func (p *headerPane) badge() string {
+	if p.c.paused {
+		return p.sourceBadge() + " " + p.c.st.BadgeWarn.Render(" PAUSED ")
+	}
+	return p.sourceBadge()
+}
+
+func (p *headerPane) sourceBadge() string {
 	c, st := p.c, p.c.st
 	b := c.opts.Badge
 	if b == "" {
 		b = "LIVE"
 	}
 	switch {
-	case c.paused:
-		return st.BadgeWarn.Render(" PAUSED ")
 	case c.sourceClosed:
 		return st.BadgeInfo.Render(" " + b + " ended ")
 	case strings.HasPrefix(b, "LIVE"):

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,5 +48,38 @@ func TestModeOrder(t *testing.T) {
 	m.topo.open = false
 	if got := m.mode(); got != modePane {
 		t.Errorf("nothing open: mode %d, want pane", got)
+	}
+}
+
+// A [keys] table from config.toml: the remapped key works, the old one no
+// longer does, and the help overlay shows the new keys (pairs relabelled).
+func TestKeysRemappedThroughOptions(t *testing.T) {
+	m, _ := fixtureModelWith(5, 120, 40, func(o *Options) {
+		o.Keys = map[string][]string{"topology": {"o"}, "kill": {"X"}, "pause": {"p"}}
+	})
+	v := press(m, "?").View()
+	for _, want := range []string{`│ o +topology:`, `│ k / X +SIGTERM / SIGKILL`, `│ p +pause`} {
+		if !regexp.MustCompile(want).MatchString(v) {
+			t.Errorf("help lacks %q:\n%s", want, v)
+		}
+	}
+	m = press(m, "esc", "t")
+	if m.topo.open {
+		t.Error("t still opens the topology after remapping it to o")
+	}
+	if m = press(m, "o"); !m.topo.open {
+		t.Error("o does not open the topology")
+	}
+}
+
+func TestCheckKeysRejectsUnknownAction(t *testing.T) {
+	if err := CheckKeys(map[string][]string{"explode": {"x"}}); err == nil || !strings.Contains(err.Error(), "keys.explode") {
+		t.Errorf("err = %v", err)
+	}
+	if err := CheckKeys(map[string][]string{"quit": {}}); err == nil {
+		t.Error("an empty key list was accepted")
+	}
+	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}}); err != nil {
+		t.Error(err)
 	}
 }

@@ -250,3 +250,15 @@ func TestFindingCursorFollowsReorder(t *testing.T) {
 		t.Errorf("after reorder the cursor is on %s, want input_starved", f.Rule)
 	}
 }
+
+// Bug found in use: while paused the header dropped the source badge, so a
+// paused demo looked like a paused live node.
+func TestPausedHeaderKeepsSourceBadge(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		m, _ := fixtureModel(10, sz.w, sz.h)
+		head := strings.SplitN(press(m, "space").View(), "\n", 2)[0]
+		if !strings.Contains(head, "DEMO mixed") || !strings.Contains(head, "PAUSED") {
+			t.Errorf("%dx%d paused header %q lacks DEMO mixed or PAUSED", sz.w, sz.h, head)
+		}
+	}
+}

@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"maps"
 	"os"
 	"os/user"
 	"slices"
@@ -21,6 +22,9 @@ import (
 // Options configure the dashboard. Only Styles is required.
 type Options struct {
 	Styles themes.Styles
+	// Keys remaps actions to keys (config.toml's [keys]; KeyActions names
+	// them). Checked with CheckKeys first: a table it rejects is ignored.
+	Keys map[string][]string
 	// Frames come from the collector (diagnose/pipeline), read with a Cmd
 	// that re-arms itself: each a snapshot and the diagnosis of that moment.
 	// The dashboard diagnoses nothing itself.
@@ -120,6 +124,12 @@ func New(opts Options) Model {
 		opts.Root = opts.Root || os.Geteuid() == 0
 	}
 	c := &common{opts: opts, st: &opts.Styles, hist: newHistory(opts.HistorySpan), interval: opts.Interval, keys: defaultKeyMap()}
+	if len(opts.Keys) > 0 {
+		km := defaultKeyMap()
+		if km.remap(maps.Clone(opts.Keys)) == nil {
+			c.keys = km
+		}
+	}
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),

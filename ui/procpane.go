@@ -219,7 +219,7 @@ func (p *procPane) render() []string {
 	if p.reverse {
 		arrow = "▲"
 	}
-	info := fmt.Sprintf("%d rows on %d GPUs · sort %s %s", len(p.rows), c.gpuCount, p.cols[p.sortBy].name, arrow)
+	info := fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
 	if p.tree {
 		info += " · tree"
 	}
@@ -230,7 +230,7 @@ func (p *procPane) render() []string {
 		at := min(p.filter.Position(), len(v))
 		lines = append(lines, "  "+st.Key.Render("/")+" "+string(v[:at])+"▏"+string(v[at:])+st.Muted.Render("  user, command or gpu:N · enter keep · esc clear"))
 	case p.filter.Value() != "":
-		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter.Value()+st.Muted.Render("  (/ to change)"))
+		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter.Value()+st.Muted.Render("  (/ for a new one)"))
 	}
 	if h := c.latest(); h != nil && h.Host != nil && h.Host.ForeignPIDs {
 		// Said once instead of a column of "not found" (gpuscope in a container).
@@ -251,6 +251,9 @@ func (p *procPane) render() []string {
 		hdr = append(hdr, p.pad(col, name))
 	}
 	lines = append(lines, "  "+st.Muted.Render(strings.Join(hdr, " ")))
+	if len(p.rows) == 0 && p.filter.Value() != "" {
+		return append(lines, st.Muted.Render("  no match for the filter (/ then esc clears it)"))
+	}
 	if len(p.rows) == 0 {
 		return append(lines, st.Muted.Render("  no GPU processes"))
 	}

@@ -281,3 +281,24 @@ func TestFilterEditsAtTheCursor(t *testing.T) {
 		t.Errorf("enter: filtering %v value %q", m.procs.filtering, m.procs.filter.Value())
 	}
 }
+
+// Bugs found in use: a second / starts a new filter instead of appending
+// to the kept one, and a filter matching nothing says so rather than
+// claiming there are no GPU processes; the title's row count agrees in
+// number ("1 row").
+func TestFilterSlashStartsNewAndNoMatch(t *testing.T) {
+	m := fixtureModelN(3, 8, 200, 50, nil)
+	m = press(m, "/", "b", "o", "b", "enter", "/", "g", "p", "u", ":", "4", "enter")
+	if got := m.procs.filter.Value(); got != "gpu:4" {
+		t.Fatalf("second / gave filter %q, want gpu:4", got)
+	}
+	v := m.View()
+	if !strings.Contains(v, "1 row on") || strings.Contains(v, "1 rows") {
+		t.Errorf("one matching process is not \"1 row\":\n%s", v)
+	}
+	m = press(m, "/", "n", "o", "b", "o", "d", "y", "enter")
+	v = m.View()
+	if strings.Contains(v, "no GPU processes") || !strings.Contains(v, "no match") {
+		t.Errorf("an empty filter result:\n%s", v)
+	}
+}

@@ -55,7 +55,8 @@ func (p *procPane) toggleTree() {
 func (p *procPane) startFilter() {
 	p.filtering = true
 	p.filter.Focus()
-	p.filter.CursorEnd()
+	p.filter.Reset() // / starts a new filter, as in less and vim; esc keeps none
+	p.cursor, p.top = 0, 0
 	p.c.focus = focusProcs
 	p.invalidate()
 }

@@ -32,6 +32,9 @@ type Options struct {
 	// is published (the r key's recording). An error is added to that
 	// frame's Snapshot.Problems, so the screen shows it.
 	Record func(Frame) error
+	// Evidence adds the evidence findings of windows without host data
+	// (diagnose.NewEvidenceViewTracker): for imported logs, as replay does.
+	Evidence bool
 }
 
 // Collector owns the sampler's loop and the one Tracker.
@@ -49,7 +52,11 @@ type Collector struct {
 
 // New builds a collector over s; it samples once Run is called.
 func New(s *sampler.Sampler, opts Options) *Collector {
-	return &Collector{s: s, tracker: diagnose.NewViewTracker(opts.Diagnose), record: opts.Record}
+	t := diagnose.NewViewTracker(opts.Diagnose)
+	if opts.Evidence {
+		t = diagnose.NewEvidenceViewTracker(opts.Diagnose)
+	}
+	return &Collector{s: s, tracker: t, record: opts.Record}
 }
 
 // Push diagnoses, records and publishes one snapshot, and returns its frame.

@@ -19,8 +19,8 @@ func Write(w io.Writer, s sampler.Snapshot) error {
 	s = safe.Clean(s)
 	var b strings.Builder
 	n := s.Node
-	fmt.Fprintf(&b, "%s  driver %s  CUDA %s  %d GPUs  %s  [%s]\n",
-		orNA(n.Hostname), orNA(n.Driver), orNA(n.CUDA), len(s.GPUs), s.Time.Format("2006-01-02 15:04:05"), n.Source)
+	fmt.Fprintf(&b, "%s  driver %s  CUDA %s  %s  %s  [%s]\n",
+		orNA(n.Hostname), orNA(n.Driver), orNA(n.CUDA), plural(len(s.GPUs), "GPU"), s.Time.Format("2006-01-02 15:04:05"), n.Source)
 	if e := n.GPUError; e != nil {
 		fmt.Fprintf(&b, "no GPU: %s: %s\n", e.Tried, e.Err)
 		for _, c := range e.Causes {
@@ -58,21 +58,22 @@ func writeGPU(b *strings.Builder, g sampler.GPU) {
 		gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
 		mhz(g.SMClock), rate(g.PCIeRx), rate(g.PCIeTx), throttle)
 	if g.MIG {
-		fmt.Fprintf(b, "      MIG on: GPU-Util and per-process util are not available; %d instance(s)\n", len(g.MIGDevices))
+		fmt.Fprintf(b, "      MIG on: GPU-Util and per-process util are not available; %s\n", plural(len(g.MIGDevices), "instance"))
 	}
 	for _, d := range g.MIGDevices {
-		fmt.Fprintf(b, "      mig %d %-9s gi %d ci %d  mem %s/%s  sm %s  tensor %s  %d process(es)\n",
-			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, gib(d.MemUsed), gib(d.MemTotal), pct(d.SMActive), pct(d.TensorActive), len(d.Procs))
+		fmt.Fprintf(b, "      mig %d %-9s gi %d ci %d  mem %s/%s  sm %s  tensor %s  %s\n",
+			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, gib(d.MemUsed), gib(d.MemTotal), pct(d.SMActive), pct(d.TensorActive), pluralOf(len(d.Procs), "process", "processes"))
 	}
 	for _, p := range g.Procs {
 		user, cmd := "?", ""
 		if p.Host != nil {
 			user, cmd = p.Host.User, p.Host.Cmdline
 			if n := len(p.Host.Children); n > 0 {
-				cmd += fmt.Sprintf(" (+%d children)", n)
+				cmd += fmt.Sprintf(" (+%s)", pluralOf(n, "child", "children"))
 			}
 		}
-		fmt.Fprintf(b, "      pid %-7d %-8s %-3s mem %s  sm %s  %s\n", p.PID, user, p.Type, gib(p.MemUsed), pct(p.SMUtil), truncate(cmd, 80))
+		// The user column is cut, not widened, so the columns stay put.
+		fmt.Fprintf(b, "      pid %-7d %-8s %-3s mem %s  sm %s  %s\n", p.PID, truncate(user, 8), p.Type, gib(p.MemUsed), pct(p.SMUtil), truncate(cmd, 80))
 	}
 }
 

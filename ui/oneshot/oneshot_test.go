@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -56,8 +57,8 @@ func TestWriteMIG(t *testing.T) {
 			Procs: []sampler.GPUProc{{PID: 7}}}}}}}
 	var b strings.Builder
 	_ = Write(&b, snap)
-	for _, want := range []string{"MIG on: GPU-Util and per-process util are not available; 1 instance(s)",
-		"mig 0 3g.71gb   gi 1 ci 0  mem 10.0GiB/70.0GiB  sm 42%  tensor n/a  1 process(es)"} {
+	for _, want := range []string{"MIG on: GPU-Util and per-process util are not available; 1 instance",
+		"mig 0 3g.71gb   gi 1 ci 0  mem 10.0GiB/70.0GiB  sm 42%  tensor n/a  1 process"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, b.String())
 		}
@@ -102,5 +103,37 @@ func TestWriteEscapesHostileStrings(t *testing.T) {
 	}
 	if !strings.Contains(out, "python ^[]0;PWNED^G train.py ^[[2J") || !strings.Contains(out, "node^[[2J") {
 		t.Errorf("hostile strings not shown escaped:\n%s", out)
+	}
+}
+
+// Bugs found in use: plurals agree with their numbers, and a user name
+// longer than its column is cut so the columns after it stay in place.
+func TestWritePluralsAndLongUser(t *testing.T) {
+	snap := sampler.Snapshot{
+		GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200", MIG: true,
+			MIGDevices: []sampler.MIGDevice{{Index: 0, Profile: "1g.18gb", Procs: []sampler.GPUProc{{PID: 1}}}},
+			Procs: []sampler.GPUProc{
+				{PID: 4121, Type: "C", Host: &sampler.Proc{User: "alice", Cmdline: "python a.py", Children: []int{1}}},
+				{PID: 4122, Type: "C", Host: &sampler.Proc{User: "averyveryverylongusername", Cmdline: "python b.py"}},
+			}}},
+	}
+	var b strings.Builder
+	if err := Write(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"1 instance\n", "1 process\n", "python a.py (+1 child)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	var cols []int
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "pid 412") {
+			cols = append(cols, utf8.RuneCountInString(l[:strings.Index(l, " C   mem")]))
+		}
+	}
+	if len(cols) != 2 || cols[0] != cols[1] {
+		t.Errorf("the type column moves with the user name (%v):\n%s", cols, out)
 	}
 }

@@ -1,0 +1,191 @@
+// Package config reads gpuscope's settings file,
+// $XDG_CONFIG_HOME/gpuscope/config.toml (else ~/.config/gpuscope/config.toml,
+// as the XDG Base Directory Specification says). Flags win over the file and
+// the file over the built-in defaults; main.go applies that order.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// File is the settings file. Zero values mean "not set": the default holds.
+type File struct {
+	Interval time.Duration `toml:"interval"` // sampling interval, 100ms to 60s
+	Theme    string        `toml:"theme"`    // dark, light or mono
+	NoColor  bool          `toml:"no_color"` // no colours
+	Readonly bool          `toml:"readonly"` // the dashboard never signals a process
+	// Keys remaps dashboard actions to keys: [keys] quit = ["x"].
+	Keys map[string][]string `toml:"keys"`
+}
+
+// Defaults are the values the dashboard uses without a file or flag.
+func Defaults() File { return File{Interval: time.Second, Theme: "dark"} }
+
+// Path is where the file is read: getenv("XDG_CONFIG_HOME") when set and
+// absolute (the spec ignores a relative one), else HOME/.config.
+func Path(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "gpuscope", "config.toml"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", errors.New("config: neither XDG_CONFIG_HOME nor HOME is set")
+	}
+	return filepath.Join(home, ".config", "gpuscope", "config.toml"), nil
+}
+
+// Load reads the file at path over the defaults. A missing file is no
+// error (found false). A bad one returns the defaults and an error of one
+// line naming the file, the line and the key.
+// checkKeys (nil: no check) judges one action's keys; the UI owns the
+// action names.
+func Load(path string, checkKeys func(map[string][]string) error) (f File, found bool, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Defaults(), false, nil
+	}
+	if err != nil {
+		return Defaults(), false, fmt.Errorf("config %s: %w", path, err)
+	}
+	f, err = Parse(b, checkKeys)
+	if err != nil {
+		return Defaults(), true, fmt.Errorf("config %s: %w (using the defaults)", path, err)
+	}
+	return f, true, nil
+}
+
+// Parse decodes a file's contents over the defaults and checks every value.
+func Parse(b []byte, checkKeys func(map[string][]string) error) (File, error) {
+	f := Defaults()
+	md, err := toml.Decode(string(b), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			msg := pe.Message
+			if pe.LastKey != "" {
+				msg = fmt.Sprintf("key %s: %s", pe.LastKey, msg)
+			}
+			return Defaults(), fmt.Errorf("line %d: %s", pe.Position.Line, msg)
+		}
+		return Defaults(), err
+	}
+	if len(f.Keys) == 0 {
+		f.Keys = nil // an empty [keys] table: the defaults
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		k := un[0].String()
+		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly, [keys])", lineOf(b, k), k)
+	}
+	if f.Interval < 100*time.Millisecond || f.Interval > time.Minute {
+		return Defaults(), fmt.Errorf("line %d: key interval: %s is out of range (100ms to 60s)", lineOf(b, "interval"), f.Interval)
+	}
+	switch f.Theme {
+	case "dark", "light", "mono":
+	default:
+		return Defaults(), fmt.Errorf("line %d: key theme: %q is not dark, light or mono", lineOf(b, "theme"), f.Theme)
+	}
+	if checkKeys != nil {
+		names := make([]string, 0, len(f.Keys))
+		for n := range f.Keys {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if err := checkKeys(map[string][]string{n: f.Keys[n]}); err != nil {
+				return Defaults(), fmt.Errorf("line %d: %w", lineOf(b, n), err)
+			}
+		}
+	}
+	return f, nil
+}
+
+// lineOf is the 1-based line where key is assigned (0: not found). The
+// TOML decoder reports lines of syntax errors only, not of values it read.
+func lineOf(b []byte, key string) int {
+	short := key[strings.LastIndex(key, ".")+1:]
+	re := regexp.MustCompile(`^\s*"?` + regexp.QuoteMeta(short) + `"?\s*=`)
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if re.Match(l) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Template is what `gpuscope config init` writes: every key, commented out
+// at its default.
+const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
+# Flags win over this file; this file wins over the defaults shown.
+
+# sampling interval, 100ms to 60s
+# interval = "1s"
+
+# colour theme: dark, light or mono
+# theme = "dark"
+
+# no colours (NO_COLOR in the environment does the same)
+# no_color = false
+
+# the dashboard never signals a process (k/K off)
+# readonly = false
+
+# key bindings: action = [keys] (bubbletea names: "x", "ctrl+x", "f5",
+# "space"); the ? overlay shows them. The defaults:
+[keys]
+# quit = ["q", "ctrl+c"]
+# help = ["?"]
+# pause = ["space"]
+# record = ["r"]
+# slower = ["+", "="]
+# faster = ["-", "_"]
+# focus = ["tab"]
+# focus_back = ["shift+tab"]
+# up = ["up", "k"]
+# down = ["down", "j"]
+# page_up = ["pgup"]
+# page_down = ["pgdown"]
+# enter = ["enter"]
+# topology = ["t"]
+# tree = ["T"]
+# filter = ["/"]
+# term = ["k"]
+# kill = ["K"]
+# back = ["esc", "backspace"]
+# sort = ["s"]
+# sort_reverse = ["S"]
+# prev_gpu = ["left", "h"]
+# next_gpu = ["right", "l"]
+`
+
+// Encode writes f as TOML (for `gpuscope config show`).
+func Encode(f File) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\n", f.Interval, f.Theme, f.NoColor, f.Readonly)
+	if len(f.Keys) > 0 {
+		b.WriteString("\n[keys]\n")
+		names := make([]string, 0, len(f.Keys))
+		for n := range f.Keys {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			q := make([]string, len(f.Keys[n]))
+			for i, k := range f.Keys[n] {
+				q[i] = fmt.Sprintf("%q", k)
+			}
+			fmt.Fprintf(&b, "%s = [%s]\n", n, strings.Join(q, ", "))
+		}
+	}
+	return b.String()
+}
