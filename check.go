@@ -61,7 +61,7 @@ simulated clock runs as fast as it can.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.DurationVar(&f.dur, "for", 30*time.Second, "how long to sample (the diagnosis needs about 10 s to open a finding)")
+	fl.DurationVar(&f.dur, "for", 30*time.Second, "how long to sample (some rules need 45 s or more of data: input_starved opened at 45 s in the demo, not at 30 s)")
 	fl.BoolVar(&f.json, "json", false, "print the verdict as JSON")
 	fl.StringVar(&f.demo, "demo", "", "check a simulated node; SCENARIO defaults to mixed")
 	fl.Lookup("demo").NoOptDefVal = "mixed"

@@ -169,7 +169,11 @@ func (c *ctx) stepProcesses() (string, string) {
 	}
 	// Counts first: the side pane cuts long lines, and "GPU 0,1,2…" cut
 	// after the first index read as "all on GPU 0".
-	detail := fmt.Sprintf("%d processes on %d of %d GPUs", pids, with, len(c.gpus))
+	procs := fmt.Sprintf("%d processes", pids)
+	if pids == 1 {
+		procs = "1 process"
+	}
+	detail := fmt.Sprintf("%s on %d of %d GPUs", procs, with, len(c.gpus))
 	if len(without) > 0 {
 		detail += "; none on GPU " + strings.Join(without, ",")
 	}

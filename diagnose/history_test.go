@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -25,5 +26,15 @@ func TestHistoryKeepsSpan(t *testing.T) {
 	h.Reset()
 	if w = h.Push(sampler.Snapshot{Time: t0}); len(w) != 1 {
 		t.Fatalf("after reset: %d", len(w))
+	}
+}
+
+// Bug found in use: "1 processes on 1 of 8 GPUs" in step 1.
+func TestChecklistOneProcessSingular(t *testing.T) {
+	g := sampler.GPU{Index: 0, Procs: []sampler.GPUProc{{PID: 7, Type: "C"}}}
+	snap := sampler.Snapshot{Time: time.Unix(0, 0), GPUs: []sampler.GPU{g, {Index: 1}}}
+	steps := Checklist([]sampler.Snapshot{snap}, nil)
+	if !strings.Contains(steps[0].Detail, "1 process on 1 of 2 GPUs") {
+		t.Errorf("step 1: %q", steps[0].Detail)
 	}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -222,6 +223,19 @@ func checkMIG(t *testing.T, frames []frame, _ *sampler.Topology) {
 		}
 		if mem <= 0 || mem > g.MemUsed.V {
 			t.Fatalf("tick %d: instances hold %.0f of the GPU's %.0f bytes", i, mem, g.MemUsed.V)
+		}
+		// Bug found in use: every instance showed the whole GPU's SM and
+		// tensor figures. Seven services see different traffic; the GPU's
+		// figure is their mean (equal slices).
+		var sm, tensor []float64
+		for _, d := range g.MIGDevices {
+			sm, tensor = append(sm, d.SMActive.V), append(tensor, d.TensorActive.V)
+		}
+		if g.SMActive.V > 5 && (slices.Max(sm)-slices.Min(sm) < 5 || slices.Max(tensor)-slices.Min(tensor) < 2) {
+			t.Fatalf("tick %d: instances alike: sm %v tensor %v", i, sm, tensor)
+		}
+		if m := mean(sm); math.Abs(m-g.SMActive.V) > 1 {
+			t.Fatalf("tick %d: instances' SM mean %.1f, GPU %.1f", i, m, g.SMActive.V)
 		}
 	}
 }
