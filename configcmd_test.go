@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gpuscope/gpuscope/config"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/config"
 )
 
 func writeConfig(t *testing.T, body string) string {
