@@ -1,6 +1,6 @@
 // Package fleetdiag diagnoses a fleet read from Prometheus: fleet-level
 // findings (GPUs idle while holding memory for long, nodes with Xid or ECC
-// errors, exporters down) and, per node, the findings of the node's own
+// errors, exporters down, stragglers across the nodes of a job) and, per node, the findings of the node's own
 // gpuscope exporter or, for a node with dcgm-exporter only, the GPU-side
 // rules run over its series.
 package fleetdiag
@@ -100,6 +100,7 @@ func Fleet(f promsource.Fleet, idleFor time.Duration) []Finding {
 	if len(ecc) > 0 {
 		out = append(out, Finding{diagnose.Critical, fmt.Sprintf("uncorrected ECC errors in the last hour on %s (gpuscope explain ecc_errors)", plural(len(ecc), "node")), ecc})
 	}
+	out = append(out, Stragglers(f)...)
 	if len(down) > 0 {
 		out = append(out, Finding{diagnose.Warning, fmt.Sprintf("%s down: their GPUs are unknown, not idle", plural(len(down), "exporter")), down})
 	}

@@ -31,6 +31,9 @@ type Config struct {
 	CertFile, KeyFile     string // client certificate
 	InsecureSkipVerify    bool
 	Timeout               time.Duration // per query; 30 s when zero
+	// JobLabel names the label that says which distributed job a GPU's
+	// series belong to (GPU.Job); "" groups by the pod name's prefix.
+	JobLabel string
 }
 
 // Source queries one server. Safe for concurrent use.
@@ -39,6 +42,7 @@ type Source struct {
 	matchers string // the selector's matchers without braces, "" for none
 	timeout  time.Duration
 	url      string
+	jobLabel model.LabelName
 }
 
 // New checks the configuration and builds the client; it does not connect.
@@ -50,6 +54,9 @@ func New(cfg Config) (*Source, error) {
 	matchers, err := selectorMatchers(cfg.Selector)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.JobLabel != "" && !model.LabelName(cfg.JobLabel).IsValid() {
+		return nil, fmt.Errorf("--job-label %q: not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)", cfg.JobLabel)
 	}
 	hc := promconfig.DefaultHTTPClientConfig
 	hc.BearerTokenFile = cfg.BearerTokenFile
@@ -73,7 +80,7 @@ func New(cfg Config) (*Source, error) {
 	if timeout == 0 {
 		timeout = 30 * time.Second
 	}
-	return &Source{api: promv1.NewAPI(c), matchers: matchers, timeout: timeout, url: cfg.URL}, nil
+	return &Source{api: promv1.NewAPI(c), matchers: matchers, timeout: timeout, url: cfg.URL, jobLabel: model.LabelName(cfg.JobLabel)}, nil
 }
 
 // URL is the server's address, for titles.

@@ -1,6 +1,7 @@
 package promsource
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -51,7 +52,18 @@ type GPU struct {
 	IdleHeldLong bool
 	Xid          bool // an Xid in the last hour
 	ECC          bool // uncorrected ECC errors rose in the last hour
+	// UtilMean and SMActiveMean are the means over the last MeanWindow,
+	// percent: what the cross-node straggler rule compares.
+	UtilMean, SMActiveMean sampler.Metric
+	// Job is the value of Config.JobLabel on the GPU's series.
+	Job string
 }
+
+// MeanWindow is the span of GPU.UtilMean and SMActiveMean: five minutes,
+// the window a node's own diagnosis judges a job over
+// (diagnose.DefaultWindow is of that order), so steps and evaluation
+// phases average out.
+const MeanWindow = 5 * time.Minute
 
 // Finding is one open gpuscope_finding series.
 type Finding struct {
@@ -89,6 +101,7 @@ var (
 	memUsedNames  = []string{"DCGM_FI_DEV_FB_USED", "gpuscope_gpu_memory_used_bytes"}
 	memTotalNames = []string{"DCGM_FI_DEV_FB_TOTAL", "gpuscope_gpu_memory_total_bytes"}
 	powerNames    = []string{"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_BOARD_POWER_WATTS", "gpuscope_gpu_power_watts"}
+	smActiveNames = []string{"DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_UTIL_RATIO", "gpuscope_gpu_sm_active_ratio"}
 )
 
 // idleHeld is 1 while a GPU is idle (util < 10%) and holds ≥ 10% of its
@@ -108,6 +121,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	opts = opts.withDefaults()
 	f := Fleet{At: now}
 	b := newFleetBuilder()
+	b.jobLabel = s.jobLabel
 	// The inventory: every target with GPU series in the last hour, so a
 	// target that went down is still listed (as down).
 	inv, err := s.query(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), now)
@@ -187,6 +201,30 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 				g.ECC = true
 			}
 		})
+	// Means over MeanWindow, each spelling scaled to percent server side
+	// (avg_over_time drops the name that says the scale).
+	win := model.Duration(MeanWindow).String()
+	means := func(names []string, set func(g *GPU, v float64)) {
+		parts := make([]string, len(names))
+		for i, name := range names {
+			parts[i] = fmt.Sprintf("%g * avg_over_time(%s[%s])", scaleOf(name), s.sel(name), win)
+		}
+		try(strings.Join(parts, " or "), func(m model.Metric, v float64) {
+			if g := b.gpu(m); g != nil {
+				set(g, v)
+			}
+		})
+	}
+	means(utilNames, func(g *GPU, v float64) {
+		if !g.UtilMean.OK {
+			g.UtilMean = sampler.Some(v)
+		}
+	})
+	means(smActiveNames, func(g *GPU, v float64) {
+		if !g.SMActiveMean.OK {
+			g.SMActiveMean = sampler.Some(v)
+		}
+	})
 	since := map[string]time.Time{}
 	try(s.sel("gpuscope_finding_since_timestamp_seconds"), func(m model.Metric, v float64) {
 		since[findingID(m)] = time.UnixMilli(int64(v * 1e3))
@@ -241,9 +279,10 @@ func findingID(m model.Metric) string {
 
 // fleetBuilder gathers series into nodes and GPUs.
 type fleetBuilder struct {
-	nodes map[NodeKey]*Node
-	gpus  map[gpuRef]*GPU
-	order map[NodeKey][]int
+	jobLabel model.LabelName
+	nodes    map[NodeKey]*Node
+	gpus     map[gpuRef]*GPU
+	order    map[NodeKey][]int
 }
 
 func newFleetBuilder() *fleetBuilder {
@@ -279,6 +318,10 @@ func (b *fleetBuilder) gpu(m model.Metric) *GPU {
 	}
 	if ns, pod := podOf(m); pod != "" && g.Pod == "" {
 		g.Namespace, g.Pod = ns, pod
+	}
+	if b.jobLabel != "" && g.Job == "" {
+		// With honor_labels false a label the target also has is exported_*.
+		g.Job = cmp.Or(string(m["exported_"+b.jobLabel]), string(m[b.jobLabel]))
 	}
 	return g
 }
