@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -42,7 +44,7 @@ func TestDemoDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps := Preroll(d.Sampler("mixed"), t0, t0.Add(10*time.Second), time.Second)
+		snaps := sampler.Preroll(d.Sampler("mixed"), t0, t0.Add(10*time.Second), time.Second)
 		b, _ := json.Marshal(snaps)
 		return string(b)
 	}
