@@ -7,9 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/config"
@@ -28,26 +25,6 @@ func writeConfig(t *testing.T, body string) string {
 		}
 	}
 	return dir
-}
-
-// TestConfigFlagsWinFileWinsDefaults: the order flag > file > default,
-// key by key.
-func TestConfigFlagsWinFileWinsDefaults(t *testing.T) {
-	writeConfig(t, "interval = \"2s\"\ntheme = \"mono\"\nreadonly = true\n")
-	var f dashFlags
-	fl := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	fl.DurationVar(&f.interval, "interval", time.Second, "")
-	fl.StringVar(&f.theme, "theme", "dark", "")
-	fl.BoolVar(&f.noColor, "no-color", false, "")
-	fl.BoolVar(&f.readonly, "readonly", false, "")
-	if err := fl.Parse([]string{"--theme", "light"}); err != nil {
-		t.Fatal(err)
-	}
-	var errb bytes.Buffer
-	applyConfig(fl, &f, os.Getenv, &errb)
-	if f.interval != 2*time.Second || f.theme != "light" || !f.readonly || f.noColor || errb.Len() != 0 {
-		t.Errorf("got %+v, stderr %q; want interval 2s and readonly from the file, theme light from the flag", f, errb.String())
-	}
 }
 
 // TestConfigBadFileStillStarts: one line naming the line and key, then the

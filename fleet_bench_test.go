@@ -17,6 +17,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/cli"
 	"github.com/gpuscope/gpuscope/ui/fleet"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -131,7 +132,7 @@ func BenchmarkFleet1000NodesOverPrometheus(b *testing.B) {
 		}
 		fleetOnly += time.Since(q0)
 		q0 = time.Now()
-		v, err := loadFleet(context.Background(), src, 30*time.Second)
+		v, err := cli.LoadFleet(context.Background(), src, 30*time.Second)
 		if err != nil {
 			b.Fatal(err)
 		}

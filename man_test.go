@@ -96,7 +96,8 @@ func TestHelpShowsNoFalseValueNames(t *testing.T) {
 }
 
 // explain: --raw is the page's Markdown, --lang zh the Chinese page, the
-// locale chooses when the flag is absent, and a bad --lang is one line.
+// locale chooses when the flag is absent (ui/cli TestChooseLang), and a bad
+// --lang is one line.
 func TestExplainLangAndRaw(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"explain", "input_starved", "--raw"}, &out, &errb); code != 0 {
@@ -114,20 +115,6 @@ func TestExplainLangAndRaw(t *testing.T) {
 	for _, l := range strings.Split(out.String(), "\n") {
 		if ansi.StringWidth(l) > 70 {
 			t.Fatalf("line wider than --width 70: %q", l)
-		}
-	}
-	env := map[string]string{"LANG": "zh_CN.UTF-8"}
-	for _, c := range []struct {
-		flag string
-		env  map[string]string
-		want string
-	}{
-		{"", env, "zh"}, {"en", env, "en"}, {"", map[string]string{"LANGUAGE": "zh_TW:en", "LANG": "C"}, "zh"},
-		{"", map[string]string{"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"}, {"", nil, "en"},
-	} {
-		got, err := chooseLang(c.flag, func(k string) string { return c.env[k] })
-		if err != nil || got != c.want {
-			t.Errorf("chooseLang(%q, %v) = %q, %v; want %q", c.flag, c.env, got, err, c.want)
 		}
 	}
 	errb.Reset()

@@ -228,3 +228,14 @@ func JoinProcs(snap *Snapshot) {
 		}
 	}
 }
+
+// Preroll samples s (a simulated node, whose clock is whatever it is
+// given) from start up to now at interval, so a demo opens with history.
+// It returns the snapshots oldest first.
+func Preroll(s *Sampler, start, now time.Time, interval time.Duration) []Snapshot {
+	var out []Snapshot
+	for t := start; t.Before(now); t = t.Add(interval) {
+		out = append(out, s.Tick(t))
+	}
+	return out
+}

@@ -81,13 +81,3 @@ func (s *Demo) Topology() *sampler.Topology { return s.nvml.Topology() }
 
 // Close implements sampler.GPUSource.
 func (s *Demo) Close() error { return s.nvml.Close() }
-
-// Preroll samples the simulated node from its start up to now at interval,
-// so a demo opens with history. It returns the snapshots oldest first.
-func Preroll(s *sampler.Sampler, start, now time.Time, interval time.Duration) []sampler.Snapshot {
-	var out []sampler.Snapshot
-	for t := start; t.Before(now); t = t.Add(interval) {
-		out = append(out, s.Tick(t))
-	}
-	return out
-}

@@ -46,7 +46,7 @@ func TestDemoDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps := Preroll(d.Sampler("mixed"), t0, t0.Add(10*time.Second), time.Second)
+		snaps := sampler.Preroll(d.Sampler("mixed"), t0, t0.Add(10*time.Second), time.Second)
 		b, _ := json.Marshal(snaps)
 		return string(b)
 	}

@@ -75,6 +75,26 @@ func (t *Toggle) Flip(now time.Time) (status string, on bool, err error) {
 	return "", false, fmt.Errorf("%s.jsonl.gz and %d more names like it exist; not overwriting", base, maxSameSecond-1)
 }
 
+// Start records into w, a file the caller created (`gpuscope record -o
+// FILE`, with its own rules on overwriting), as Flip does into a file it
+// names; the header is the caller's. It fails when a recording is open.
+func (t *Toggle) Start(w *Writer) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.w != nil {
+		return fmt.Errorf("already recording to %s", t.path)
+	}
+	t.w, t.path, t.n, t.failure = w, w.Path(), 0, ""
+	return nil
+}
+
+// Count is how many snapshots the current (or the last) recording holds.
+func (t *Toggle) Count() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
+}
+
 // stop closes the open recording and says what it holds.
 func (t *Toggle) stop() (string, error) {
 	err := t.w.Close()

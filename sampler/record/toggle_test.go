@@ -61,3 +61,53 @@ func TestToggleRecordsOnlyWhileOn(t *testing.T) {
 		t.Errorf("findings stored as %q, want what the caller passed", findings[0])
 	}
 }
+
+// TestToggleStartOnCallersFile: `gpuscope record -o FILE` creates the file
+// itself and records through the same Toggle as the dashboard's r.
+func TestToggleStartOnCallersFile(t *testing.T) {
+	path := t.TempDir() + "/run.jsonl"
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	snap := sampler.Snapshot{Time: t0, GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200"}}}
+	w, err := Create(path, HeaderFor(snap, time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := NewToggle("", func() time.Duration { return time.Second })
+	if err := tg.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := tg.Start(w); err == nil {
+		t.Fatal("a second Start while recording succeeded")
+	}
+	for i := range 2 {
+		snap.Time = t0.Add(time.Duration(i) * time.Second)
+		if err := tg.Write(snap, []string{"finding"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status, err := tg.Stop()
+	if err != nil || !strings.Contains(status, "2 snapshots in "+path) || tg.Count() != 2 {
+		t.Fatalf("stop: %q %v, count %d", status, err, tg.Count())
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if string(e.Findings) != `["finding"]` {
+			t.Errorf("entry %d findings %s", n, e.Findings)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Fatalf("read %d entries, want 2", n)
+	}
+}

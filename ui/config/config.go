@@ -1,7 +1,7 @@
 // Package config reads gpuscope's settings file,
 // $XDG_CONFIG_HOME/gpuscope/config.toml (else ~/.config/gpuscope/config.toml,
 // as the XDG Base Directory Specification says). Flags win over the file and
-// the file over the built-in defaults; main.go applies that order.
+// the file over the built-in defaults; ui/cli applies that order.
 package config
 
 import (

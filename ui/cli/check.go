@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/oneshot"
+	"github.com/gpuscope/gpuscope/ui/replay"
+	"github.com/spf13/cobra"
+)
+
+// checkErrorStatus is check's status for any error, a usage mistake or an
+// unreadable file alike, so that 1 and 2 always mean a warning and a
+// critical finding (docs/exit-status.md).
+const checkErrorStatus = 3
+
+// checkFlags are the flags of `gpuscope check`.
+type checkFlags struct {
+	dur      time.Duration
+	json     bool
+	demo     string
+	seed     int64
+	interval time.Duration
+	from     string
+}
+
+func newCheckCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Sample for a while, print the findings and exit by the worst (a health gate)",
+		Long: `check samples this node (or the simulated one, or a recording or log given with
+--from) for --for, with a progress line on stderr, then prints the last
+snapshot as --once does, every finding with its evidence and first fix, and
+the seven-step checklist of each GPU a finding names: a block to paste into a
+chat or a ticket. --json prints the same as one JSON document.
+
+Exit status: 0 no findings or only info, 1 a warning, 2 a critical finding,
+3 an error (a usage mistake, an unreadable file, no GPU to read), so a job
+prolog or a CI step can gate on it (docs/exit-status.md). With --demo the
+simulated clock runs as fast as it can.`,
+		Example: `  gpuscope check                          30 s of this node
+  gpuscope check --for 2m --json > check.json
+  gpuscope check --demo=thermal_throttle; echo $?
+  gpuscope check --from run.jsonl.gz`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.demo = demoFlag(cmd.Flags(), f.demo)
+			return runCheck(d, f, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.DurationVar(&f.dur, "for", 30*time.Second, "how long to sample (some rules need 45 s or more of data: input_starved opened at 45 s in the demo, not at 30 s)")
+	fl.BoolVar(&f.json, "json", false, "print the verdict as JSON")
+	fl.StringVar(&f.demo, "demo", "", "check a simulated node; SCENARIO defaults to mixed")
+	fl.Lookup("demo").NoOptDefVal = "mixed"
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
+	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
+	fl.StringVar(&f.from, "from", "", "diagnose a recording or nvidia-smi / dcgmi log instead of sampling (- for standard input)")
+	return cmd
+}
+
+func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
+	if err := checkInterval(f.interval); err != nil {
+		return err
+	}
+	if f.dur < f.interval {
+		return usagef("--for %s is shorter than one sample (--interval %s)", f.dur, f.interval)
+	}
+	if f.demo == "list" {
+		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+	}
+	if f.from != "" && f.demo != "" {
+		return usagef("--from and --demo: choose one")
+	}
+	var (
+		fr       pipeline.Frame
+		interval time.Duration
+		err      error
+	)
+	switch {
+	case f.from != "":
+		fr, interval, err = checkFile(f.from, stderr)
+	default:
+		fr, interval, err = checkSample(d, f, stderr)
+	}
+	if err != nil {
+		return err
+	}
+	return printCheck(fr, interval, f.json, stdout)
+}
+
+// checkFile diagnoses a whole recording or log through a collector, as
+// replay does (with the evidence findings of logs without host data).
+func checkFile(path string, stderr io.Writer) (pipeline.Frame, time.Duration, error) {
+	snaps, warnings, err := replay.Load(path)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
+	}
+	if err != nil {
+		return pipeline.Frame{}, 0, err
+	}
+	if len(snaps) == 0 {
+		return pipeline.Frame{}, 0, fmt.Errorf("%s: no snapshots to diagnose", path)
+	}
+	col := pipeline.New(&sampler.Sampler{}, pipeline.Options{Evidence: true})
+	var fr pipeline.Frame
+	for i, s := range snaps {
+		fr = col.Push(s)
+		progress(stderr, i+1, len(snaps), "snapshots")
+	}
+	fmt.Fprintln(stderr)
+	interval := time.Second
+	if len(snaps) > 1 {
+		interval = snaps[len(snaps)-1].Time.Sub(snaps[0].Time) / time.Duration(len(snaps)-1)
+	}
+	return fr, interval, nil
+}
+
+// checkSample samples the live node on the wall clock, or the simulated one
+// as fast as it can, for f.dur.
+func checkSample(d Deps, f checkFlags, stderr io.Writer) (pipeline.Frame, time.Duration, error) {
+	start := time.Now()
+	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
+	if err != nil {
+		return pipeline.Frame{}, 0, err
+	}
+	defer src.Close()
+	if e := src.GPUError; e != nil {
+		return pipeline.Frame{}, 0, fmt.Errorf("no GPU to check: %s: %s (try gpuscope doctor, or --demo)", e.Tried, e.Err)
+	}
+	src.SetInterval(f.interval)
+	col := pipeline.New(src.Sampler, pipeline.Options{})
+	total := int(f.dur / f.interval)
+	if src.simulated {
+		var fr pipeline.Frame
+		for i := range total {
+			fr = col.Push(src.Tick(start.Add(time.Duration(i) * f.interval)))
+			progress(stderr, i+1, total, "samples")
+		}
+		fmt.Fprintln(stderr)
+		return fr, f.interval, nil
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, f.dur)
+	defer cancel()
+	frames := col.Subscribe()
+	done := make(chan struct{})
+	go func() { defer close(done); col.Run(ctx, nil) }()
+	n := 0
+	for range frames {
+		n++
+		progress(stderr, n, total, "samples")
+	}
+	<-done
+	fmt.Fprintln(stderr)
+	fr, ok := col.Latest()
+	if !ok {
+		return pipeline.Frame{}, 0, fmt.Errorf("check: stopped before the first sample")
+	}
+	return fr, f.interval, nil
+}
+
+// progress rewrites one line on stderr.
+func progress(w io.Writer, n, total int, what string) {
+	fmt.Fprintf(w, "\rgpuscope check: %d/%d %s", n, total, what)
+}
+
+// checkJSON is `check --json`'s document.
+type checkJSON struct {
+	Worst      string             `json:"worst"` // "none", "info", "warning" or "critical"
+	Exit       int                `json:"exit"`
+	SpanS      float64            `json:"span_s"`
+	Samples    int                `json:"samples"`
+	Findings   []diagnose.Finding `json:"findings"`
+	Levels     []diagnose.Levels  `json:"levels"`
+	Checklists [][]diagnose.Step  `json:"checklists"`
+	Snapshot   sampler.Snapshot   `json:"snapshot"`
+}
+
+func printCheck(fr pipeline.Frame, interval time.Duration, asJSON bool, stdout io.Writer) error {
+	d := fr.Diagnosis
+	var fs []diagnose.Finding
+	if d != nil {
+		fs = d.Findings
+	}
+	worst, any := oneshot.Worst(fs)
+	status, name := 0, "none"
+	if any {
+		name = worst.String()
+		switch worst {
+		case diagnose.Warning:
+			status = 1
+		case diagnose.Critical:
+			status = 2
+		}
+	}
+	var err error
+	if asJSON {
+		doc := checkJSON{Worst: name, Exit: status, SpanS: d.Span(interval).Seconds(), Findings: fs, Snapshot: fr.Snapshot}
+		if doc.Findings == nil {
+			doc.Findings = []diagnose.Finding{}
+		}
+		if d != nil {
+			doc.Samples, doc.Levels, doc.Checklists = d.Samples, d.Levels, d.Checklists
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(doc)
+	} else {
+		err = oneshot.WriteCheck(stdout, fr.Snapshot, d, d.Span(interval))
+	}
+	if err != nil {
+		return err
+	}
+	if status != 0 {
+		return exitCode(status)
+	}
+	return nil
+}
+
+// applyConfig puts the settings file under the dashboard's flags: a flag

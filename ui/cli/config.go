@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/config"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// the user gave wins, else the file's value, else the default. A bad file
+// is one line on stderr and the dashboard starts with the defaults.
+func applyConfig(fl *pflag.FlagSet, f *dashFlags, getenv func(string) string, stderr io.Writer) {
+	path, err := config.Path(getenv)
+	if err != nil {
+		return // no HOME: nowhere to look, nothing to say
+	}
+	c, _, err := config.Load(path, ui.CheckKeys)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuscope: %v\n", err)
+	}
+	if !fl.Changed("interval") {
+		f.interval = c.Interval
+	}
+	if !fl.Changed("theme") {
+		f.theme = c.Theme
+	}
+	if !fl.Changed("no-color") {
+		f.noColor = c.NoColor
+	}
+	if !fl.Changed("readonly") {
+		f.readonly = c.Readonly
+	}
+	f.keys = c.Keys
+}
+
+func newConfigCmd(stdout io.Writer, getenv func(string) string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config path|show|init",
+		Short: "Where the settings file is, what it sets, or write one with every key",
+		Long: `The settings file is $XDG_CONFIG_HOME/gpuscope/config.toml, else
+~/.config/gpuscope/config.toml. Flags win over it, and it wins over the
+defaults. path prints where it is read; show prints the settings in effect
+(the file over the defaults); init writes the file with every key commented
+out at its default, and never overwrites one.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	path := func() (string, error) {
+		p, err := config.Path(getenv)
+		if err != nil {
+			return "", err
+		}
+		return p, nil
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "path",
+		Short: "Print where the settings file is read",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			p, err := path()
+			if err == nil {
+				fmt.Fprintln(stdout, p)
+			}
+			return err
+		},
+	}, &cobra.Command{
+		Use:   "show",
+		Short: "Print the settings in effect: the file over the defaults",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			p, err := path()
+			if err != nil {
+				return err
+			}
+			c, found, err := config.Load(p, ui.CheckKeys)
+			if err != nil {
+				return err
+			}
+			if found {
+				fmt.Fprintf(stdout, "# from %s over the defaults\n", p)
+			} else {
+				fmt.Fprintf(stdout, "# no %s: the defaults\n", p)
+			}
+			_, err = io.WriteString(stdout, config.Encode(c))
+			return err
+		},
+	}, &cobra.Command{
+		Use:   "init",
+		Short: "Write the settings file with every key at its default (never overwrites)",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			p, err := path()
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if errors.Is(err, fs.ErrExist) {
+				return usagef("%s exists; edit it, or remove it first", p)
+			} else if err != nil {
+				return err
+			}
+			if _, err := io.WriteString(fh, config.Template); err != nil {
+				fh.Close()
+				return err
+			}
+			if err := fh.Close(); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %s\n", p)
+			return nil
+		},
+	})
+	return cmd
+}

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if body != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "gpuscope"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "gpuscope", "config.toml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestConfigFlagsWinFileWinsDefaults: the order flag > file > default,
+// key by key.
+func TestConfigFlagsWinFileWinsDefaults(t *testing.T) {
+	writeConfig(t, "interval = \"2s\"\ntheme = \"mono\"\nreadonly = true\n")
+	var f dashFlags
+	fl := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fl.DurationVar(&f.interval, "interval", time.Second, "")
+	fl.StringVar(&f.theme, "theme", "dark", "")
+	fl.BoolVar(&f.noColor, "no-color", false, "")
+	fl.BoolVar(&f.readonly, "readonly", false, "")
+	if err := fl.Parse([]string{"--theme", "light"}); err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	applyConfig(fl, &f, os.Getenv, &errb)
+	if f.interval != 2*time.Second || f.theme != "light" || !f.readonly || f.noColor || errb.Len() != 0 {
+		t.Errorf("got %+v, stderr %q; want interval 2s and readonly from the file, theme light from the flag", f, errb.String())
+	}
+}

@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/sampler/sim"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/oneshot"
+)
+
+// prerollDemo is how much simulated history the demo has on its first frame,
+// so sparklines and the diagnosis (whose windows are up to 120 s) have data
+// at once instead of after two minutes.
+const prerollDemo = 120 * time.Second
+
+func runDashboard(d Deps, f dashFlags, stdout, stderr io.Writer) error {
+	if err := checkInterval(f.interval); err != nil {
+		return err
+	}
+	if f.json && !f.once {
+		return usagef("--json needs --once")
+	}
+	if f.demo == "list" {
+		for _, sc := range sim.Scenarios() {
+			fmt.Fprintf(stdout, "%-24s %s\n", sc.ID, sc.Summary)
+		}
+		return nil
+	}
+	if slices.Contains(f.faults, "list") {
+		for _, fl := range d.Faults() {
+			fmt.Fprintf(stdout, "%-10s %s\n", fl.ID, fl.Summary)
+		}
+		return nil
+	}
+	if len(f.faults) > 0 && f.demo == "" {
+		return usagef("--demo-fault needs --demo: faults are shown on the simulated node")
+	}
+	styles, err := buildStyles(f.theme, f.noColor)
+	if err != nil {
+		return err
+	}
+	if f.prom.URL != "" {
+		return runFleet(f, styles, stdout)
+	}
+	src, err := openSource(d, f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr, f.faults...)
+	if err != nil {
+		return err
+	}
+	defer src.Close() // NVML's Shutdown, once the dashboard has stopped sampling
+	if f.cpuprofile != "" {
+		prof, err := os.Create(f.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer prof.Close()
+		if err := pprof.StartCPUProfile(prof); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	return dashboard(src, f, styles, stdout, stderr)
+}
+
+func checkInterval(d time.Duration) error {
+	if d < sampler.MinInterval || d > sampler.MaxInterval {
+		return usagef("--interval %s is out of range: use 100ms to 60s", d)
+	}
+	return nil
+}
+
+// buildStyles builds the chosen theme; --no-color and NO_COLOR turn colour off.
+func buildStyles(theme string, noColor bool) (themes.Styles, error) {
+	if theme == "" { // themes.Build reads "" as the default; a flag given empty is a mistake
+		return themes.Styles{}, usagef("--theme is empty: use %s", strings.Join(themes.Names(), ", "))
+	}
+	styles, err := themes.Build(theme, !noColor && os.Getenv("NO_COLOR") == "")
+	if err != nil {
+		return styles, usageError{err}
+	}
+	return styles, nil
+}
+
+// source is the sampler the flags chose, and how to label it.
+type source struct {
+	*sampler.Sampler
+	badge     string
+	simulated bool      // the demo: its clock is whatever the caller passes
+	start     time.Time // the simulated node's time zero
+}
+
+// openSource builds the live node, or the demo for a scenario. With fallback
+// and no driver, it says why on stderr and starts the demo instead.
+func openSource(d Deps, demo string, fallback bool, seed int64, start time.Time, stderr io.Writer, faults ...string) (source, error) {
+	if demo == "" {
+		live, ok := d.Live()
+		if ok || !fallback {
+			return source{Sampler: live, badge: "LIVE"}, nil
+		}
+		fmt.Fprintf(stderr, "gpuscope: no NVIDIA GPU here (%s: %s); starting the simulated node instead (--demo)\n",
+			live.GPUError.Tried, live.GPUError.Err)
+		demo = "mixed"
+	}
+	s, err := d.Demo(demo, seed, start, faults)
+	if err != nil {
+		return source{}, usageError{err}
+	}
+	return source{Sampler: s, badge: "DEMO " + demo, simulated: true, start: start}, nil
+}
+
+// onceGap separates the two ticks of --once: GPM metrics and CPU percentages
+// are rates between two samples, and GPM needs more than 100 ms between them
+// (research/diagnosis-anchors.md §E).
+const onceGap = 250 * time.Millisecond
+
+// dashboard runs the chosen sampler as a one-shot print or the TUI.
+func dashboard(s source, f dashFlags, styles themes.Styles, stdout, stderr io.Writer) error {
+	s.SetInterval(f.interval)
+	now := time.Now()
+	var history []sampler.Snapshot
+	if s.simulated {
+		history = sampler.Preroll(s.Sampler, s.start, now, f.interval)
+	}
+	if f.once {
+		var snap sampler.Snapshot
+		if s.simulated {
+			snap = s.Tick(now)
+		} else {
+			s.Tick(now)
+			time.Sleep(onceGap)
+			snap = s.Tick(time.Now())
+		}
+		var err error
+		if f.json {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			err = enc.Encode(snap)
+		} else {
+			err = oneshot.Write(stdout, snap)
+		}
+		if err == nil && snap.Node.GPUError != nil {
+			return exitCode(1) // printed the explanation; scripts see a broken node
+		}
+		return err
+	}
+	return runTUI(s.Sampler, history, s.badge, f, styles, stderr)
+}
+
+// frameRate caps repaints. Bubble Tea v1 flushes the screen on a ticker
+// whatever the data rate, and each wake-up costs CPU (DESIGN.md measured
+// 0.95 s per minute at the default 60 fps, 0.28 s at 10, 0.18 s at 2). Panes
+// re-render only on new data, a key or a resize, so most frames compare an
+// unchanged string. The first frame also waits for the first tick. Measured
+// here (docs/benchmarks.md): 10 fps 0.41 s CPU a minute and a 165 ms first
+// frame; 20 fps 0.49 s and 105 ms; 15 fps 0.40 s and 120 ms, with a key's
+// echo within 67 ms, which reads as instant.
+const frameRate = 15
+
+// runTUI starts the collector (sampling and the one diagnosis, in one
+// goroutine) and the dashboard until the user quits, then waits for the
+// collector to stop. The collector hands every frame to the recorder before
+// the screen, so `r` records what is shown, findings included.
+func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
+	rec := record.NewToggle(".", s.Interval)
+	col := pipeline.New(s, pipeline.Options{Record: func(fr pipeline.Frame) error { return recordFrame(rec, fr) }})
+	opts := ui.DefaultOptions(styles, badge, f.interval)
+	opts.SetInterval = col.SetInterval
+	opts.Keys = f.keys
+	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
+	opts.RecordState = rec.State
+	// Live only: the demo's and a replay's PIDs are not this machine's
+	// processes, and signalling them could hit an unrelated one.
+	opts.ReadOnly = f.readonly
+	if badge == "LIVE" {
+		opts.Kill = syscall.Kill
+	}
+	m := ui.New(opts)
+	for _, snap := range history { // diagnosed, and remembered for a recording's header
+		m = m.Push(col.Push(snap))
+	}
+	m = m.WithFrames(col.Subscribe())
+	// The sampler's clock continues from the pre-rolled history (the demo) or
+	// is the wall clock (live).
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { col.Run(ctx, nil) })
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
+	err := runProgram(p, "dashboard")
+	cancel()
+	wg.Wait() // the collector no longer writes to the recording
+	// A recording open at quit is closed here, once the screen is restored,
+	// so its name and any close error (a full disk, a gzip trailer not
+	// written) are printed where the user sees them.
+	status, rerr := rec.Stop()
+	if status != "" && rerr == nil {
+		fmt.Fprintf(stderr, "gpuscope: %s\n", status)
+	}
+	var ec exitCode
+	switch {
+	case rerr == nil:
+		return err
+	case err == nil:
+		return rerr // printed by run, exit 1
+	case errors.As(err, &ec): // a signal's status stands; the error is still said
+		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(rerr.Error()))
+		return err
+	default:
+		return errors.Join(err, rerr)
+	}
+}
+
+// runProgram runs a full-screen program and turns how it ended into the
+// exit status of docs/exit-status.md: a quit key 0; SIGINT 130 and SIGTERM
+// 143 (128 + the signal, as a shell reports a process the signal killed),
+// so a supervisor can tell a kill from a quit. Bubble Tea restores the
+// terminal in every case. Bubble Tea handles both signals itself: on
+// SIGTERM it quits without an error, so this only notes that SIGTERM came;
+// it must not also ask the program to quit (v1.3 would then block for ever
+// sending its QuitMsg, and shutdown waits for it).
+func runProgram(p *tea.Program, what string) error {
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	defer signal.Stop(term)
+	_, err := p.Run()
+	switch {
+	case errors.Is(err, tea.ErrInterrupted): // SIGINT when ^C is not a key (no tty input, kill -INT)
+		return exitCode(128 + int(syscall.SIGINT))
+	case err != nil:
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	select {
+	case <-term: // delivered with Bubble Tea's copy, before Run could return
+		return exitCode(128 + int(syscall.SIGTERM))
+	default:
+		return nil
+	}
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler/importer"
+	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/replay"
+	"github.com/spf13/cobra"
+)
+
+// replayFlags are the flags of `gpuscope replay`.
+type replayFlags struct {
+	speed   float64
+	theme   string
+	noColor bool
+}
+
+func newReplayCmd(stderr io.Writer) *cobra.Command {
+	var f replayFlags
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Play a recording or an nvidia-smi / dcgmi log in the dashboard, with a timeline",
+		Long: `replay shows a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
+wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon,
+nvidia-smi -q -x XML, or pasted output report reads ("-": standard input),
+detected from its content — in the same dashboard, on any
+machine, with a timeline at the bottom. The diagnosis is recomputed at each
+point as it was live.
+
+Keys: space play/pause · ←/→ one snapshot (pauses) · [ / ] 10 s back/ahead ·
+Home/End start/end · < / > (or , / .) slower/faster (0.5× to 60×); the
+dashboard's keys work as live (q quits).
+
+The whole file is loaded into memory (~5-20 KB a snapshot): hours are fine;
+read a 24 h recording with "gpuscope report" instead.`,
+		Example: `  gpuscope replay run.jsonl
+  gpuscope replay run.jsonl.gz --speed 10
+  gpuscope replay dmon.log                 nvidia-smi dmon -o DT output`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(_ *cobra.Command, args []string) error { return runReplay(args[0], f, stderr) },
+	}
+	fl := cmd.Flags()
+	fl.Float64Var(&f.speed, "speed", 1, "playback speed: 0.5, 1, 2, 5, 10 or 60")
+	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
+	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
+	return cmd
+}
+
+func runReplay(path string, f replayFlags, stderr io.Writer) error {
+	if !slices.Contains(replay.Speeds(), f.speed) {
+		var s []string
+		for _, v := range replay.Speeds() {
+			s = append(s, strconv.FormatFloat(v, 'f', -1, 64))
+		}
+		return usagef("--speed %v: use %s", f.speed, strings.Join(s, ", "))
+	}
+	styles, err := buildStyles(f.theme, f.noColor)
+	if err != nil {
+		return err
+	}
+	timeline, warnings, err := replay.LoadSpool(path, "")
+	if err != nil {
+		for _, w := range warnings { // they say why a log yielded nothing
+			fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
+		}
+		return err
+	}
+	defer timeline.Close()
+	for i, w := range warnings { // shown in the view: stderr is behind the full screen
+		warnings[i] = safe.String(w)
+	}
+	m := replay.NewFrom(timeline, replay.Options{
+		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
+		NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) },
+		Name:       safe.String(filepath.Base(importer.DisplayName(path))),
+		Speed:      f.speed,
+		Warnings:   warnings,
+	})
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()}
+	if path == importer.Stdin { // the log came through stdin: keys come from the terminal
+		popts = append(popts, tea.WithInputTTY())
+	}
+	return runProgram(tea.NewProgram(m, popts...), "replay")
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/importer"
+	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/ui/report"
+	"github.com/spf13/cobra"
+)
+
+// reportFormats are the --format values of report (compare has no html).
+var reportFormats = []string{"text", "markdown", "json", "html"}
+
+func newReportCmd(stdout io.Writer) *cobra.Command {
+	var format, from, to string
+	var pr promReport
+	cmd := &cobra.Command{
+		Use:   "report FILE... (- for standard input)",
+		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
+		Long: `report reads a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
+wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
+nvidia-smi -q -x XML — or whatever GPU output was pasted: the nvidia-smi table,
+-q text, topo -m, kernel Xid lines, nvidia-bug-report.log, several of them with
+prompts and prose around (one line per section says what was read). Several
+files are read as one node; "-" is standard input. Detected from the content,
+it prints the environment, per GPU the distribution of GPU-Util / SM activity / tensor activity, memory
+peak, power, temperature and time throttled, and the findings with evidence
+and time ranges. The markdown form is a benchmark.md to keep in the project
+([gpu-idle-pipeline] §8.1); html is one self-contained page with charts.`,
+		Example: `  gpuscope report run.jsonl
+  gpuscope report run.jsonl --format markdown > benchmark.md
+  gpuscope report run.jsonl.gz --format html > run.html
+  gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"
+  nvidia-smi -q | gpuscope report -
+  gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := reportOptions(format, reportFormats, from, to)
+			if err != nil {
+				return err
+			}
+			if pr.cfg.URL != "" || len(args) == 0 {
+				r, err := pr.build(args, opts)
+				if err != nil {
+					return err
+				}
+				return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
+			}
+			r, err := report.BuildFiles(args, opts)
+			if err != nil {
+				return err
+			}
+			return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&format, "format", "text", "text, markdown, json or html")
+	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
+	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
+	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
+	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
+	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")
+	return cmd
+}
+
+// promReport is `report --prometheus URL --node N --from T --to T`.
+type promReport struct {
+	cfg  promsource.Config
+	node string
+	step time.Duration
+}
+
+func (p promReport) build(args []string, opts report.Options) (*report.Report, error) {
+	switch {
+	case p.cfg.URL == "":
+		return nil, usagef("report needs FILE, or --prometheus URL --node N")
+	case len(args) > 0:
+		return nil, usagef("report: FILE and --prometheus: choose one")
+	case p.node == "":
+		return nil, usagef("report --prometheus needs --node (a host name or an instance)")
+	case p.step < time.Second:
+		return nil, usagef("--step %s: use 1s or more", p.step)
+	}
+	if opts.To.IsZero() {
+		opts.To = time.Now()
+	}
+	if opts.From.IsZero() {
+		opts.From = opts.To.Add(-time.Hour)
+	}
+	src, err := promsource.New(p.cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	ctx := context.Background()
+	key, err := src.Resolve(ctx, p.node, opts.To)
+	if err != nil {
+		return nil, err
+	}
+	// The diagnosis window reaches back before From, as it does in a file.
+	hist, err := src.History(ctx, opts.From.Add(-diagnose.DefaultWindow), opts.To, p.step, promsource.NodeMatchers(key)...)
+	if err != nil {
+		return nil, err
+	}
+	opts.File, opts.Format = src.URL()+" "+key.Instance, "prometheus"
+	return report.Build(&snapshotList{snaps: hist[key]}, opts)
+}
+
+// snapshotList is a report.Source over snapshots in memory.
+type snapshotList struct{ snaps []sampler.Snapshot }
+
+func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if len(l.snaps) == 0 {
+		return sampler.Snapshot{}, nil, io.EOF
+	}
+	s := l.snaps[0]
+	l.snaps = l.snaps[1:]
+	return s, nil, nil
+}
+
+func newCompareCmd(stdout io.Writer) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "compare BASE AFTER",
+		Short: "Compare two recordings or logs: figures side by side, findings resolved or new, a verdict",
+		Long: `compare reports both files and prints, per GPU, the figures of BASE and AFTER
+with the change, the findings that went away, appeared or persisted, and a
+one-line verdict. Record a baseline, change one thing, record again, compare
+([gpu-idle-pipeline] §8.1, [gpu-idle-handbook] §2.3).`,
+		Example: `  gpuscope compare before.jsonl after.jsonl
+  gpuscope compare before.jsonl after.jsonl --format markdown >> benchmark.md`,
+		Args: usageArgs(cobra.ExactArgs(2)),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts, err := reportOptions(format, reportFormats[:3], "", "")
+			if err != nil {
+				return err
+			}
+			if args[0] == importer.Stdin && args[1] == importer.Stdin {
+				return usagef("compare - -: standard input can be read once; give one of the two as a file")
+			}
+			base, after, err := report.BuildPair(args[0], args[1], opts)
+			if err != nil {
+				return err
+			}
+			c := report.Compare(base, after)
+			return writeReport(stdout, format, c.Text, c.Markdown, c.JSON, nil)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
+	return cmd
+}
+
+// reportOptions validates --format and parses --from/--to.
+func reportOptions(format string, allowed []string, from, to string) (report.Options, error) {
+	var opts report.Options
+	if !slices.Contains(allowed, format) {
+		return opts, usagef("--format %q: use %s", format, strings.Join(allowed, ", "))
+	}
+	var err error
+	if opts.From, err = parseWhen("--from", from); err != nil {
+		return opts, err
+	}
+	if opts.To, err = parseWhen("--to", to); err != nil {
+		return opts, err
+	}
+	if !opts.From.IsZero() && !opts.To.IsZero() && !opts.To.After(opts.From) {
+		return opts, usagef("--to %s is not after --from %s", to, from)
+	}
+	return opts, nil
+}
+
+func parseWhen(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, usagef(`%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
+}
+
+// writeReport renders in the chosen format; html may be nil (compare).
+func writeReport(w io.Writer, format string, text, md, js, html func(io.Writer) error) error {
+	render := map[string]func(io.Writer) error{"text": text, "markdown": md, "json": js, "html": html}[format]
+	return render(w)
+}

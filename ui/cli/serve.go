@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose/promexport"
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/podresources"
+	"github.com/spf13/cobra"
+)
+
+// serveFlags are the flags of `gpuscope serve`.
+type serveFlags struct {
+	listen, webConfig, demo string
+	seed                    int64
+	interval                time.Duration
+	noDCGM, noOwn           bool
+	kubeletSocket           string
+}
+
+func newServeCmd(d Deps, stderr io.Writer) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve this node's metrics and findings to Prometheus (/metrics, /snapshot, /findings)",
+		Long: `serve samples this node (or the simulated one) every --interval, diagnoses each
+tick, and serves the latest: /metrics in the Prometheus text format or
+OpenMetrics, with dcgm-exporter's names (DCGM_FI_*) and gpuscope's own
+(gpuscope_*, with per-process series and gpuscope_finding); /snapshot (the
+--once --json document); /findings (JSON); /-/healthy and /-/ready. A scrape
+never reads the GPUs. It binds to loopback unless --listen says otherwise;
+--web.config.file adds TLS and basic auth (the exporter-toolkit file every
+Prometheus exporter reads). docs/metrics.md lists every metric.`,
+		Example: `  gpuscope serve                                  this node on 127.0.0.1:9400
+  gpuscope serve --listen :9400 --web.config.file web.yml
+  gpuscope serve --demo=input_starved --listen 127.0.0.1:9401`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.demo = demoFlag(cmd.Flags(), f.demo)
+			return runServe(d, f, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:9400", "address to serve on (host:port; :9400 for every interface)")
+	fl.StringVar(&f.webConfig, "web.config.file", "", "exporter-toolkit web config (TLS, basic auth)")
+	fl.StringVar(&f.demo, "demo", "", "serve a simulated node; SCENARIO defaults to mixed")
+	fl.Lookup("demo").NoOptDefVal = "mixed"
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (it also picks its host name)")
+	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
+	fl.BoolVar(&f.noDCGM, "no-dcgm-names", false, "leave out the dcgm-exporter-compatible DCGM_FI_* series")
+	fl.BoolVar(&f.noOwn, "no-gpuscope-names", false, "leave out the gpuscope_* series")
+	fl.StringVar(&f.kubeletSocket, "kubelet-socket", podresources.DefaultSocket, "kubelet pod-resources socket: where readable, GPUs are labelled with their pod")
+	return cmd
+}
+
+func runServe(d Deps, f serveFlags, stderr io.Writer) error {
+	if err := checkInterval(f.interval); err != nil {
+		return err
+	}
+	if f.noDCGM && f.noOwn {
+		return usagef("--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
+	}
+	if f.demo == "list" {
+		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+	}
+	tls, auth, err := promexport.ValidateWebConfig(f.webConfig)
+	if err != nil {
+		return usageError{err}
+	}
+	start := time.Now().Add(-prerollDemo)
+	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
+	if err != nil {
+		return err
+	}
+	if e := src.GPUError; e != nil { // still served: the host figures and gpu_error in /snapshot
+		fmt.Fprintf(stderr, "gpuscope: no GPU to export (%s: %s); serving the host only (try gpuscope doctor, or --demo)\n", e.Tried, e.Err)
+	}
+	src.SetInterval(f.interval)
+	var history []sampler.Snapshot
+	if src.simulated {
+		history = sampler.Preroll(src.Sampler, start, time.Now(), f.interval)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: d.Version}
+	pods := "" // d.Live watches the default socket; another one replaces it
+	if !src.simulated && f.kubeletSocket != podresources.DefaultSocket && d.WatchPods != nil {
+		d.WatchPods(src.Sampler, f.kubeletSocket)
+	}
+	if src.PodOf != nil && !src.simulated {
+		opts.Pods, pods = src.PodOf, ", pods from "+f.kubeletSocket
+	}
+	state := promexport.NewState()
+	h, err := promexport.Handler(state, opts)
+	if err != nil {
+		return err
+	}
+	go promexport.Feed(ctx, src.Sampler, history, state)
+	return promexport.Serve(ctx, h, promexport.ServeConfig{
+		Listen: f.listen, WebConfigFile: f.webConfig,
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Started: func(addr net.Addr) {
+			fmt.Fprintf(stderr, "gpuscope: serving %s (%s%s) on %s%s: /metrics /snapshot /findings /-/healthy /-/ready\n",
+				src.Hostname, src.badge, pods, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])
+		},
+	})
+}
