@@ -159,8 +159,16 @@ func Node(n promsource.Node, history []sampler.Snapshot) NodeResult {
 	}
 	r := NodeResult{From: "rules over its dcgm-exporter series", NeedsHost: slices.Clone(hostRules)}
 	tracker := diagnose.NewTracker(diagnose.Options{})
+	var last []diagnose.Finding
 	for _, s := range history {
-		r.Findings = tracker.Push(s)
+		last = tracker.Push(s)
+	}
+	// A rule that needs the host judged a node without it (no process, no
+	// CPU): what it says rests on missing data, and NeedsHost says so.
+	for _, f := range last {
+		if !slices.Contains(hostRules, f.Rule) {
+			r.Findings = append(r.Findings, f)
+		}
 	}
 	return r
 }

@@ -1,11 +1,14 @@
 package fleetdiag
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
 // jobNodeOf is a node of 2 GPUs in pod pod (namespace ml) whose 5-minute
@@ -96,5 +99,35 @@ func TestStragglersNeedSMAndUseTheJobLabel(t *testing.T) {
 	nodes[0].GPUs[1].SMActiveMean = sampler.NA
 	if got := Stragglers(promsource.Fleet{Nodes: nodes}); len(got) != 0 {
 		t.Errorf("one GPU without SM activity: %+v", got)
+	}
+}
+
+// A dcgm-only node (no host, no processes) is never given a finding of a
+// rule that needs the host: the starved GPU's bursts must not read as
+// input_starved with nothing to show for it; NeedsHost names the rule.
+func TestDCGMOnlyNodeHasNoHostRuleFindings(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	n, err := sim.New("input_starved", 1, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var history []sampler.Snapshot
+	for i := range 180 {
+		at := t0.Add(time.Duration(i) * time.Second)
+		n.AdvanceTo(at)
+		gpus := n.GPUs()
+		for g := range gpus {
+			gpus[g].Procs = nil // dcgm-exporter knows no processes
+		}
+		history = append(history, sampler.Snapshot{Time: at, GPUs: gpus})
+	}
+	r := Node(promsource.Node{Name: "n", Up: true}, history)
+	for _, f := range r.Findings {
+		if slices.Contains(hostRules, f.Rule) {
+			t.Errorf("host rule %s on a dcgm-only node: %s", f.Rule, f.Title)
+		}
+	}
+	if !slices.Contains(r.NeedsHost, "input_starved") {
+		t.Errorf("NeedsHost %v", r.NeedsHost)
 	}
 }

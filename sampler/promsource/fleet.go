@@ -70,6 +70,7 @@ type Finding struct {
 	Rule, Severity string
 	GPU, PID       int
 	Since          time.Time
+	id             string // findingID, to join its start
 }
 
 // Options tune the fleet queries.
@@ -124,16 +125,16 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	b.jobLabel = s.jobLabel
 	// The inventory: every target with GPU series in the last hour, so a
 	// target that went down is still listed (as down).
-	inv, err := s.query(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), now)
+	err := s.queryEach(ctx, s.inventory(fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames))), now,
+		func(m model.Metric, _ float64) { b.gpu(m) })
 	if err != nil {
 		return f, err // nothing to show without it
 	}
-	for _, smp := range inv {
-		b.gpu(smp.Metric)
-	}
 	// The figures are queried concurrently (the server evaluates them in
-	// parallel) and applied in the order written, so the result does not
-	// depend on which answer came first.
+	// parallel) and applied sample by sample as they are decoded, under
+	// one lock; no figure depends on another's arriving first (what
+	// combines two, FB_FREE with FB_USED and a finding with its start, is
+	// joined once all are in).
 	type pending struct {
 		q    string
 		each func(model.Metric, float64)
@@ -145,27 +146,28 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			n.Up = v == 1
 		}
 	})
-	try(s.names(utilNames), func(m model.Metric, v float64) {
+	try(perGPU(s.names(utilNames)), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil && !g.Util.OK {
 			g.Util = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
 		}
 	})
-	try(s.names(memUsedNames), func(m model.Metric, v float64) {
+	try(perGPU(s.names(memUsedNames)), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil && !g.MemUsed.OK {
 			g.MemUsed = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
 		}
 	})
-	try(s.names(memTotalNames), func(m model.Metric, v float64) {
+	try(perGPU(s.names(memTotalNames)), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil && !g.MemTotal.OK {
 			g.MemTotal = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
 		}
 	})
-	try(s.sel("DCGM_FI_DEV_FB_FREE"), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
-		if g := b.gpu(m); g != nil && !g.MemTotal.OK && g.MemUsed.OK {
-			g.MemTotal = sampler.Some(g.MemUsed.V + v*mib)
+	memFree := map[*GPU]float64{}
+	try(perGPU(s.sel("DCGM_FI_DEV_FB_FREE")), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
+		if g := b.gpu(m); g != nil {
+			memFree[g] = v * mib
 		}
 	})
-	try(s.names(powerNames), func(m model.Metric, v float64) {
+	try(perGPU(s.names(powerNames)), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil && !g.Power.OK {
 			g.Power = sampler.Some(v)
 		}
@@ -173,7 +175,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	step := model.Duration(opts.Step).String()
 	// Each subquery point idle and held is one step of waste; summing
 	// (not averaging) counts only the time the server has data for.
-	try(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step), func(m model.Metric, v float64) {
+	try(perGPU(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step)), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.IdleHeldHours = v * opts.Step.Hours()
 		}
@@ -182,20 +184,20 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	// Held all of IdleFor, and the server has (nearly) all of IdleFor: a
 	// target scraped for two minutes has not been idle for 30.
 	need := int(0.9 * float64(opts.IdleFor/opts.Step))
-	try(fmt.Sprintf("(min_over_time((%[1]s)[%[2]s:%[3]s]) == 1) and (count_over_time((%[1]s)[%[2]s:%[3]s]) >= %[4]d)",
-		s.idleHeld(), span, step, need), func(m model.Metric, _ float64) {
+	try(perGPU(fmt.Sprintf("(min_over_time((%[1]s)[%[2]s:%[3]s]) == 1) and (count_over_time((%[1]s)[%[2]s:%[3]s]) >= %[4]d)",
+		s.idleHeld(), span, step, need)), func(m model.Metric, _ float64) {
 		if g := b.gpu(m); g != nil {
 			g.IdleHeldLong = true
 		}
 	})
-	try(fmt.Sprintf("max_over_time(%s[1h]) > 0 or increase(%s[1h]) > 0",
-		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total")), func(m model.Metric, _ float64) {
+	try(perGPU(fmt.Sprintf("max_over_time(%s[1h]) > 0 or increase(%s[1h]) > 0",
+		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total"))), func(m model.Metric, _ float64) {
 		if g := b.gpu(m); g != nil {
 			g.Xid = true
 		}
 	})
 	// increase() handles counter resets (a driver reload zeroes them).
-	try(fmt.Sprintf("increase(%s[1h]) > 0", s.names([]string{"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"})),
+	try(perGPU(fmt.Sprintf("increase(%s[1h]) > 0", s.names([]string{"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"}))),
 		func(m model.Metric, _ float64) {
 			if g := b.gpu(m); g != nil {
 				g.ECC = true
@@ -209,7 +211,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 		for i, name := range names {
 			parts[i] = fmt.Sprintf("%g * avg_over_time(%s[%s])", scaleOf(name), s.sel(name), win)
 		}
-		try(strings.Join(parts, " or "), func(m model.Metric, v float64) {
+		try(perGPU(strings.Join(parts, " or ")), func(m model.Metric, v float64) {
 			if g := b.gpu(m); g != nil {
 				set(g, v)
 			}
@@ -237,34 +239,44 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 		gpu, _ := strconv.Atoi(string(m["gpu"]))
 		pid, _ := strconv.Atoi(string(m["pid"]))
 		n.Findings = append(n.Findings, Finding{Rule: string(m["rule"]), Severity: string(m["severity"]),
-			GPU: gpu, PID: pid, Since: since[findingID(m)]})
+			GPU: gpu, PID: pid, id: findingID(m)})
 	})
 	try(fmt.Sprintf("group by (job, instance) (%s)", s.sel("gpuscope_build_info")), func(m model.Metric, _ float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
 			n.Gpuscope = true
 		}
 	})
-	results := make([]model.Vector, len(queue))
-	errs := make([]error, len(queue))
+	var mu sync.Mutex
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
+	slots := make(chan struct{}, 4) // queries at a time
+	problems := make([]error, len(queue))
 	for i, p := range queue {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i], errs[i] = s.query(ctx, p.q, now)
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			problems[i] = s.queryEach(ctx, p.q, now, func(m model.Metric, v float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				p.each(m, v)
+			})
 		}()
 	}
 	wg.Wait()
-	for i, p := range queue {
-		if errs[i] != nil {
-			f.Problems = append(f.Problems, errs[i].Error())
-			continue
+	for _, err := range problems {
+		if err != nil {
+			f.Problems = append(f.Problems, err.Error())
 		}
-		for _, smp := range results[i] {
-			p.each(smp.Metric, float64(smp.Value))
+	}
+	for g, free := range memFree {
+		if !g.MemTotal.OK && g.MemUsed.OK {
+			g.MemTotal = sampler.Some(g.MemUsed.V + free)
+		}
+	}
+	for _, n := range b.nodes {
+		for i := range n.Findings {
+			n.Findings[i].Since = since[n.Findings[i].id]
 		}
 	}
 	f.Nodes = b.finish()
@@ -272,6 +284,26 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 }
 
 const mib = 1 << 20
+
+// perGPU keeps, server side, only the labels that place a series on a GPU
+// (and its name, which says its scale): an exporter's other labels (bus
+// id, driver version, pod …) would be decoded for each of 8,000 series of
+// each figure and dropped. The inventory query brings them once.
+func perGPU(q string) string {
+	return "max by (__name__, job, instance, gpu, GPU_I_ID) (" + q + ")"
+}
+
+// inventory keeps the labels the fleet reads from a GPU's series: where
+// it is (job, instance, gpu, MIG instance), what it is (UUID, model), whose
+// it is (host name, pod, namespace, the job label), in both exporters'
+// spellings.
+func (s *Source) inventory(q string) string {
+	by := "job, instance, gpu, GPU_I_ID, Hostname, hostname, UUID, uuid, modelName, pod, namespace, exported_pod, exported_namespace"
+	if s.jobLabel != "" {
+		by += ", " + string(s.jobLabel) + ", exported_" + string(s.jobLabel)
+	}
+	return "max by (" + by + ") (" + q + ")"
+}
 
 func findingID(m model.Metric) string {
 	return string(m["job"]) + "\x00" + string(m["instance"]) + "\x00" + string(m["rule"]) + "\x00" + string(m["gpu"]) + "\x00" + string(m["pid"])
