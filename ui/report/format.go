@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -21,7 +22,7 @@ func pct(m sampler.Metric) string {
 	return fmt.Sprintf("%.1f%%", m.V)
 }
 
-func distMean(d *Dist) sampler.Metric {
+func distMean(d *summary.Dist) sampler.Metric {
 	if d == nil {
 		return sampler.NA
 	}
@@ -29,7 +30,7 @@ func distMean(d *Dist) sampler.Metric {
 }
 
 // distPart picks one figure of a distribution: "mean", "p5", "p50", "p95".
-func distPart(d *Dist, part string) sampler.Metric {
+func distPart(d *summary.Dist, part string) sampler.Metric {
 	if d == nil {
 		return sampler.NA
 	}
@@ -44,7 +45,7 @@ func distPart(d *Dist, part string) sampler.Metric {
 	return sampler.Some(d.Mean)
 }
 
-func distText(d *Dist) string {
+func distText(d *summary.Dist) string {
 	if d == nil {
 		return na
 	}
@@ -73,7 +74,7 @@ func gib(m sampler.Metric) string {
 }
 
 // memText is "40.0 GiB of 141.0 GiB (28%)", or less when the total is unknown.
-func memText(g *GPU) string {
+func memText(g *summary.GPU) string {
 	if !g.MemPeak.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
 		return gib(g.MemPeak)
 	}
@@ -86,7 +87,7 @@ func dur(seconds float64) string {
 
 // throttleText is "1m20s (27%): sw_power_cap 1m20s, hw_thermal 10s",
 // "none", or n/a when the input has no clock-event reasons.
-func throttleText(g *GPU) string {
+func throttleText(g *summary.GPU) string {
 	if !g.ThrottledSeconds.OK {
 		return na
 	}
@@ -121,7 +122,7 @@ func reasonsText(m map[string]float64) string {
 	return strings.Join(parts, ", ")
 }
 
-func powerText(g *GPU) string {
+func powerText(g *summary.GPU) string {
 	s := fmt.Sprintf("mean %s  max %s", watts(g.PowerMean), watts(g.PowerMax))
 	if g.PowerLimit.OK {
 		s += fmt.Sprintf("  (%s / %s of the %s limit)", pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), watts(g.PowerLimit))
@@ -159,7 +160,7 @@ func pidLabel(pid int) string {
 	return fmt.Sprint(pid)
 }
 
-func episodesText(f *Finding) string {
+func episodesText(f *summary.Finding) string {
 	s := "episode"
 	if f.Episodes != 1 {
 		s += "s"
@@ -167,11 +168,11 @@ func episodesText(f *Finding) string {
 	return fmt.Sprintf("open %s in %d %s", dur(f.OpenSeconds), f.Episodes, s)
 }
 
-func rangeText(r Range) string {
+func rangeText(r summary.Range) string {
 	return fmt.Sprintf("%s → %s (%s, %d snapshots)", stamp(r.From), stamp(r.To), dur(r.Seconds), r.Samples)
 }
 
-func findingsFromText(r *Report) string {
+func findingsFromText(r *summary.Report) string {
 	if r.FindingsFrom == "recording" {
 		return "as the diagnosis showed them while recording"
 	}

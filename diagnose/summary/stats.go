@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"math"
@@ -130,7 +130,7 @@ type gpuAcc struct {
 	throttled   time.Duration // any throttle reason
 	byReason    [len(throttleReasons)]time.Duration
 
-	chart series
+	chart Series
 }
 
 func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
@@ -183,7 +183,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 			}
 		}
 	}
-	a.chart.add(t, [chartMetrics]sampler.Metric{g.Util, g.SMActive, g.TensorActive, share})
+	a.chart.add(t, [ChartMetrics]sampler.Metric{g.Util, g.SMActive, g.TensorActive, share})
 }
 
 // finish turns the accumulator into the report's figures.
