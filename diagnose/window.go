@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // stats summarises one metric of one GPU over its window (n/a samples skipped).
@@ -227,12 +228,13 @@ func isShell(p *sampler.Proc) bool {
 	return p != nil && slices.Contains(shellNames, strings.ToLower(p.Name))
 }
 
-// Formatting helpers for evidence strings.
-func pct(v float64) string { return fmt.Sprintf("%.0f%%", v) }
+// Formatting helpers for evidence strings: prose, so sampler/units' spaced
+// form ("62 °C", "80.0 GiB"; percent unspaced).
+func pct(v float64) string { return units.Percent(sampler.Some(v), 0) }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }
 
 // gbytes prints memory in GiB, as nvidia-smi's MiB and the dashboard do.
-func gbytes(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
+func gbytes(b float64) string { return units.Spaced.GiB(sampler.Some(b)) }
 
 func gbps(b float64) string { return fmt.Sprintf("%.1f GB/s", b/1e9) }

@@ -31,14 +31,22 @@ func (s Style) join(num, unit string) string {
 	return num + unit
 }
 
-// Whole is the reading rounded to a whole number with its unit: "62°C" or
-// "62 °C"; n/a when absent.
-func (s Style) Whole(m sampler.Metric, unit string) string {
+// Scaled is the reading divided by div, with the given decimals and its
+// unit: Compact.Scaled(m, 1e9, 2, "GB/s") is "1.25GB/s"; n/a when absent.
+func (s Style) Scaled(m sampler.Metric, div float64, decimals int, unit string) string {
 	if !m.OK {
 		return NA
 	}
-	return s.join(fmt.Sprintf("%.0f", m.V), unit)
+	num := fmt.Sprintf("%.*f", decimals, m.V/div)
+	if unit == "" {
+		return num
+	}
+	return s.join(num, unit)
 }
+
+// Whole is the reading rounded to a whole number with its unit: "62°C" or
+// "62 °C"; n/a when absent.
+func (s Style) Whole(m sampler.Metric, unit string) string { return s.Scaled(m, 1, 0, unit) }
 
 // Celsius is a temperature in whole degrees.
 func (s Style) Celsius(m sampler.Metric) string { return s.Whole(m, "°C") }
@@ -47,12 +55,10 @@ func (s Style) Celsius(m sampler.Metric) string { return s.Whole(m, "°C") }
 func (s Style) Watts(m sampler.Metric) string { return s.Whole(m, "W") }
 
 // GiB is a byte count in GiB with one decimal.
-func (s Style) GiB(m sampler.Metric) string {
-	if !m.OK {
-		return NA
-	}
-	return s.join(fmt.Sprintf("%.1f", m.V/(1<<30)), "GiB")
-}
+func (s Style) GiB(m sampler.Metric) string { return s.Scaled(m, 1<<30, 1, "GiB") }
+
+// Number is the bare reading with the given decimals, or n/a.
+func Number(m sampler.Metric, decimals int) string { return Compact.Scaled(m, 1, decimals, "") }
 
 // Percent is a percent reading with the given decimals: "42%", "42.5%".
 func Percent(m sampler.Metric, decimals int) string {

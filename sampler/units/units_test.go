@@ -19,6 +19,10 @@ func TestFormsAndNA(t *testing.T) {
 		{Percent(sampler.Some(42.46), 0), "42%"},
 		{Percent(sampler.Some(42.46), 1), "42.5%"},
 		{Seconds(80.4), "1m20s"},
+		{Compact.Scaled(sampler.Some(1.254e9), 1e9, 2, "GB/s"), "1.25GB/s"},
+		{Spaced.Whole(sampler.Some(650), ""), "650"},
+		{Number(sampler.Some(3.14159), 2), "3.14"},
+		{Number(sampler.NA, 2), NA},
 		// Not supported is data: n/a, never 0 W or 0%.
 		{Compact.Watts(sampler.NA), NA},
 		{Spaced.Celsius(sampler.NA), NA},

@@ -8,19 +8,16 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
-// Formatting shared by the text, markdown and HTML renderers. Every figure
+// Formatting shared by the text, markdown and HTML renderers: reports are
+// prose, so sampler/units' spaced form ("62 °C", "650 W"). Every figure
 // that may be absent renders as "n/a", never as 0.
 
-const na = "n/a"
+const na = units.NA
 
-func pct(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.1f%%", m.V)
-}
+func pct(m sampler.Metric) string { return units.Percent(m, 1) }
 
 func distMean(d *summary.Dist) sampler.Metric {
 	if d == nil {
@@ -52,26 +49,11 @@ func distText(d *summary.Dist) string {
 	return fmt.Sprintf("mean %.1f%%  p5 %.1f%%  p50 %.1f%%  p95 %.1f%%", d.Mean, d.P5, d.P50, d.P95)
 }
 
-func watts(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.0f W", m.V)
-}
+func watts(m sampler.Metric) string { return units.Spaced.Watts(m) }
 
-func celsius(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.0f °C", m.V)
-}
+func celsius(m sampler.Metric) string { return units.Spaced.Celsius(m) }
 
-func gib(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.1f GiB", m.V/(1<<30))
-}
+func gib(m sampler.Metric) string { return units.Spaced.GiB(m) }
 
 // memText is "40.0 GiB of 141.0 GiB (28%)", or less when the total is unknown.
 func memText(g *summary.GPU) string {
@@ -81,9 +63,7 @@ func memText(g *summary.GPU) string {
 	return fmt.Sprintf("%s of %s (%.0f%%)", gib(g.MemPeak), gib(g.MemTotal), 100*g.MemPeak.V/g.MemTotal.V)
 }
 
-func dur(seconds float64) string {
-	return (time.Duration(seconds * float64(time.Second))).Round(time.Second).String()
-}
+func dur(seconds float64) string { return units.Seconds(seconds) }
 
 // throttleText is "1m20s (27%): sw_power_cap 1m20s, hw_thermal 10s",
 // "none", or n/a when the input has no clock-event reasons.
@@ -130,12 +110,7 @@ func powerText(g *summary.GPU) string {
 	return s
 }
 
-func pctInt(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.0f%%", m.V)
-}
+func pctInt(m sampler.Metric) string { return units.Percent(m, 0) }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
