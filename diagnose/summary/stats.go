@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
 // Streaming statistics: a report reads each snapshot once and keeps only
@@ -44,7 +44,7 @@ func (h *hist) add(m sampler.Metric) {
 // percentile is the nearest-rank p-th percentile (0 < p <= 100), as the
 // centre of its bin.
 func (h *hist) percentile(p float64) float64 {
-	rank := uint64(max(diagnose.RankIndex(h.n, p)+1, 1)) // 1-based; 1 when empty
+	rank := uint64(max(stat.RankIndex(h.n, p)+1, 1)) // 1-based; 1 when empty
 	var cum uint64
 	for i, c := range h.bins {
 		cum += uint64(c)
