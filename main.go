@@ -44,13 +44,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 // newRootCmd is the command tree over this machine's hardware.
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cli.NewRoot(cli.Deps{
-		Version: version,
-		Commit:  commit,
-		Live:    node.Live,
-		Demo:    openDemo,
-		Faults:  demoFaults,
-		Doctor:  runDoctor,
-		Getenv:  os.Getenv,
+		Version:   version,
+		Commit:    commit,
+		Live:      node.Live,
+		WatchPods: node.WatchPods,
+		Demo:      openDemo,
+		Faults:    demoFaults,
+		Doctor:    runDoctor,
+		Getenv:    os.Getenv,
 	}, stdout, stderr)
 }
 

@@ -37,6 +37,11 @@ type Sampler struct {
 	// GPUError explains a GPU source that could not start (no driver).
 	GPUError *SourceError
 	Source   string // Node.Source, e.g. "nvml" or "demo:mixed"
+	// PodOf says which Kubernetes container a device (a GPU's or a MIG
+	// instance's UUID) is allocated to: the kubelet's answer, cached
+	// (sampler/podresources). nil off Kubernetes. Tick names each GPU
+	// process's pod from it (AttributePods).
+	PodOf func(deviceUUID string) (Pod, bool)
 
 	seq      uint64
 	interval atomic.Int64 // nanoseconds
@@ -119,6 +124,7 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 	func() {
 		defer recoverInto(&snap.Problems, "joining processes")
 		JoinProcs(&snap)
+		AttributePods(&snap, s.PodOf)
 	}()
 	return snap
 }

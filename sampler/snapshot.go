@@ -216,8 +216,19 @@ type Proc struct {
 	Container string    `json:"container,omitempty"` // id from the cgroup
 	// PodUID is the Kubernetes pod's UID when the cgroup path shows one
 	// (kubepods…pod<uid>), with dashes as the API spells it.
-	PodUID   string `json:"pod_uid,omitempty"`
-	Children []int  `json:"children,omitempty"` // child PIDs (DataLoader workers)
+	PodUID string `json:"pod_uid,omitempty"`
+	// Pod names the Kubernetes container the process runs in, where the
+	// kubelet's pod-resources API allocated the process's GPU to one
+	// (Sampler.PodOf); zero elsewhere.
+	Pod      Pod   `json:"pod,omitzero"`
+	Children []int `json:"children,omitempty"` // child PIDs (DataLoader workers)
+}
+
+// Pod is a container of a Kubernetes pod, as the kubelet names it.
+type Pod struct {
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Container string `json:"container,omitempty"`
 }
 
 // Topology is the GPU×GPU link matrix that `nvidia-smi topo -m` prints.

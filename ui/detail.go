@@ -107,7 +107,7 @@ func (p *detailPane) liveNumbers() string {
 	}
 	if pr := findProc(s, f.PID); pr != nil {
 		r := procRow{p: *pr}
-		fmt.Fprintf(&b, "  PID %d %s: CPU %s  RSS %s  GPU mem %s  workers %d  state %s\n", pr.PID, command(&r, 0),
+		fmt.Fprintf(&b, "  PID %d %s: CPU %s  RSS %s  GPU mem %s  workers %d  state %s\n", pr.PID, command(&r, 0, true),
 			fmtPct(hostOf(&r).CPU), fmtMetricBytes(hostOf(&r).RSS), fmtMetricBytes(pr.MemUsed), len(hostOf(&r).Children), orDash(hostOf(&r).State))
 	}
 	if h := s.Host; h != nil {

@@ -47,8 +47,11 @@ func fixtureSnapshot(i int) sampler.Snapshot {
 		addProc(w, 2100, "alice", "python train.py --rank 0", 40, 3*gib)
 	}
 	addProc(3100, 3000, "bob", "python train.py --bs 256", 99, 18*gib)
-	addProc(4100, 1, "carol", "python -m ipykernel_launcher -f kernel.json", 0.3, 6*gib)
-	addProc(5100, 1, "svc", "vllm serve meta-llama/Llama-3-70B", 45, 30*gib)
+	addProc(4100, 1, "carol", "python -m ipykernel_launcher -f kernel.json", 0.3, 6*gib).Container = "9c1e5a7b3d2f"
+	// The server runs in a Kubernetes pod, the notebook in docker.
+	vllm := addProc(5100, 1, "svc", "vllm serve meta-llama/Llama-3-70B", 45, 30*gib)
+	vllm.Container, vllm.PodUID = "3f9a1c2b7d4e", "6b1b4a2e-7c3d-4e5f-8a9b-0c1d2e3f4a5b"
+	vllm.Pod = sampler.Pod{Namespace: "inference", Name: "vllm-70b-6d8f9c7b5d-x2k4q", Container: "vllm"}
 	addProc(6100, 1, "dave", "python train.py", 97, 20*gib)
 	addProc(7100, 1, "erin", "python bench.py", 100, 8*gib, 7101, 7102, 7103, 7104)
 	s.Host = host

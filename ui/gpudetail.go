@@ -278,7 +278,7 @@ func (p *gpuDetailPane) procLines(g *sampler.GPU) []string {
 		r := procRow{gpu: g.Index, p: pr}
 		h := hostOf(&r)
 		out = append(out, fmt.Sprintf("  %7d %-8s %8s %4s %5s %s", pr.PID, truncate(orDash(h.User), 8), fmtMetricBytes(pr.MemUsed),
-			fmtPct(pr.SMUtil), fmtPct(h.CPU), command(&r, max(10, p.w-42))))
+			fmtPct(pr.SMUtil), fmtPct(h.CPU), command(&r, max(10, p.w-42), true)))
 	}
 	return out
 }

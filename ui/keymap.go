@@ -39,7 +39,7 @@ func defaultKeyMap() keyMap {
 		NextGPU:     b([]string{"right", "l"}, "", ""),
 		Topology:    b([]string{"t"}, "t", "topology: GPU×GPU links, CPU affinity, NUMA"),
 		Tree:        b([]string{"T"}, "T", "process tree: DataLoader workers and their CPU %"),
-		Filter:      b([]string{"/"}, "/", "filter processes: user, command or gpu:N"),
+		Filter:      b([]string{"/"}, "/", "filter processes: user, command, container or gpu:N"),
 		Term:        b([]string{"k"}, "k / K", "SIGTERM / SIGKILL the selected process (asks first)"),
 		Kill:        b([]string{"K"}, "", ""),
 		Back:        b([]string{"esc", "backspace"}, "esc", "back"),

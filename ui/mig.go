@@ -136,7 +136,7 @@ func (p *gpuDetailPane) migDetail(g *sampler.GPU) []string {
 			r := procRow{gpu: g.Index, p: pr}
 			h := hostOf(&r)
 			lines = append(lines, fmt.Sprintf("    %7d %-8s %8s %s", pr.PID, truncate(orDash(h.User), 8),
-				fmtMetricBytes(pr.MemUsed), command(&r, max(10, p.w-32))))
+				fmtMetricBytes(pr.MemUsed), command(&r, max(10, p.w-32), true)))
 		}
 	}
 	return lines

@@ -33,6 +33,9 @@ type procColumn struct {
 	right bool // numbers align right
 	cell  func(r *procRow) string
 	key   func(r *procRow) float64 // nil: not a sort column
+	// optional columns are shown only while COMMAND keeps minCommandWidth
+	// cells beside them; hidden is set at each render.
+	optional, hidden bool
 }
 
 // procPane is the process table: who uses which GPU, with the host side
@@ -91,7 +94,8 @@ func newProcPane(c *common) *procPane {
 		{name: "RSS", width: 6, right: true, cell: func(r *procRow) string { return fmtMetricBytes(hostOf(r).RSS) }, key: metric(rss)},
 		{name: "TIME", width: 6, right: true, cell: func(r *procRow) string { return p.runtime(r) },
 			key: func(r *procRow) float64 { return -float64(hostOf(r).Start.Unix()) }},
-		{name: "COMMAND", cell: func(r *procRow) string { return command(r, p.cmdWidth) }},
+		{name: "CONTAINER", width: containerWidth, optional: true, cell: func(r *procRow) string { return containerCell(hostOf(r), containerWidth) }},
+		{name: "COMMAND", cell: func(r *procRow) string { return command(r, p.cmdWidth, p.idBeforeCommand()) }},
 	}
 	p.sortBy = 4 // GPU-MEM: who holds the memory is the first question
 	return p
@@ -106,8 +110,9 @@ func orDash(s string) string {
 
 // command is the command line with its worker count, "python train.py
 // (+8)", cut to w cells (0: uncut) keeping the count, which matters more
-// than the tail of the arguments.
-func command(r *procRow, w int) string {
+// than the tail of the arguments. With idPrefix (no CONTAINER column) a
+// process in a container starts with its short id, "[3f9a1c2b7d4e]".
+func command(r *procRow, w int, idPrefix bool) string {
 	h := r.p.Host
 	if r.child != nil {
 		h = r.child
@@ -119,7 +124,7 @@ func command(r *procRow, w int) string {
 	if cmd == "" {
 		cmd = h.Name
 	}
-	if h.Container != "" { // container id from the cgroup, 12 chars like docker ps
+	if idPrefix && h.Container != "" { // container id from the cgroup, 12 chars like docker ps
 		cmd = "[" + h.Container[:min(12, len(h.Container))] + "] " + cmd
 	}
 	if r.child != nil {
@@ -228,7 +233,7 @@ func (p *procPane) render() []string {
 	case p.filtering:
 		v := []rune(p.filter.Value())
 		at := min(p.filter.Position(), len(v))
-		lines = append(lines, "  "+st.Key.Render("/")+" "+string(v[:at])+"▏"+string(v[at:])+st.Muted.Render("  user, command or gpu:N · enter keep · esc clear"))
+		lines = append(lines, "  "+st.Key.Render("/")+" "+string(v[:at])+"▏"+string(v[at:])+st.Muted.Render("  user, command, container or gpu:N · enter keep · esc clear"))
 	case p.filter.Value() != "":
 		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter.Value()+st.Muted.Render("  (/ for a new one)"))
 	}
@@ -236,14 +241,12 @@ func (p *procPane) render() []string {
 		// Said once instead of a column of "not found" (gpuscope in a container).
 		lines = append(lines, "  "+st.Warn.Render("▲")+" processes belong to another PID namespace: run the container with --pid=host")
 	}
-	p.cmdWidth = p.w - 2 // after the cursor column and the fixed columns
-	for _, col := range p.cols {
-		if col.width > 0 {
-			p.cmdWidth -= col.width + 1
-		}
-	}
+	p.layoutColumns()
 	var hdr []string
 	for i, col := range p.cols {
+		if col.hidden {
+			continue
+		}
 		name := col.name
 		if i == p.sortBy {
 			name += arrow
@@ -263,9 +266,11 @@ func (p *procPane) render() []string {
 	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
 	p.top = max(0, min(p.top, len(p.rows)-fit))
 	for i := p.top; i < len(p.rows) && i < p.top+fit; i++ {
-		cells := make([]string, len(p.cols))
-		for j, col := range p.cols {
-			cells[j] = p.pad(col, col.cell(&p.rows[i]))
+		cells := make([]string, 0, len(p.cols))
+		for _, col := range p.cols {
+			if !col.hidden {
+				cells = append(cells, p.pad(col, col.cell(&p.rows[i])))
+			}
 		}
 		lines = append(lines, cursor(st, i == p.cursor, focused, strings.Join(cells, " "), p.w))
 	}

@@ -40,7 +40,7 @@ func TestFilter(t *testing.T) {
 		filter string
 		pids   []int
 	}{
-		{"bob", []int{3100}}, {"VLLM", []int{5100}}, {"gpu:4", []int{6100}}, {"train.py", []int{2100, 3100, 6100}}, {"gpu:x", nil},
+		{"bob", []int{3100}}, {"VLLM", []int{5100}}, {"inference/", []int{5100}}, {"9c1e5a", []int{4100}}, {"6b1b4a2e", []int{5100}}, {"gpu:4", []int{6100}}, {"train.py", []int{2100, 3100, 6100}}, {"gpu:x", nil},
 	} {
 		keys := []string{"/"}
 		for _, r := range tt.filter {
@@ -101,12 +101,42 @@ func TestForeignPIDsSaidOnce(t *testing.T) {
 	}
 }
 
-func TestContainerMarker(t *testing.T) {
-	m := fixtureModelN(2, 8, 200, 50, func(s *sampler.Snapshot) {
+// TestContainerColumn: wide, a CONTAINER column names the pod and
+// container (pod name cut, container name kept) or the short container id;
+// at 80 and 120 columns it is hidden and the id goes in front of the
+// command; a node with no process in a container has no such column.
+func TestContainerColumn(t *testing.T) {
+	wide := fixtureModelN(2, 8, 200, 50, func(s *sampler.Snapshot) {
 		s.Host.Procs[3100].Container = "4f3c2b1a0d9e8f7a6b5c"
-	})
-	if !strings.Contains(m.View(), "[4f3c2b1a0d9e] python train.py --bs 256") {
-		t.Error("no container marker on PID 3100")
+	}).View()
+	for _, want := range []string{"CONTAINER", "vllm-70b-6d8f9c7b5d-x2k4q/vllm", "9c1e5a7b3d2f", "4f3c2b1a0d9e  ", " python train.py --bs 256"} {
+		if !strings.Contains(wide, want) {
+			t.Errorf("200 columns: no %q", want)
+		}
+	}
+	if strings.Contains(wide, "[9c1e") {
+		t.Error("200 columns: the id is both in its column and before the command")
+	}
+	for _, w := range []int{80, 120} {
+		v := fixtureModelN(2, 8, w, 50, nil).View()
+		if strings.Contains(v, "CONTAINER") {
+			t.Errorf("%d columns: CONTAINER shown", w)
+		}
+		if w == 120 && !strings.Contains(v, "[9c1e5a7b3d2f] python -m ipykernel") {
+			t.Errorf("%d columns: no container id before the command", w)
+		}
+	}
+	bare := fixtureModelN(2, 8, 200, 50, func(s *sampler.Snapshot) {
+		for _, p := range s.Host.Procs {
+			p.Container, p.PodUID, p.Pod = "", "", sampler.Pod{}
+		}
+	}).View()
+	if strings.Contains(bare, "CONTAINER") {
+		t.Error("bare metal: a CONTAINER column of dashes")
+	}
+	long := sampler.Proc{Pod: sampler.Pod{Name: "a-very-long-deployment-name-7d9f8b6c5d-x2k4q", Container: "trainer"}}
+	if got := containerCell(&long, containerWidth); got != "a-very-long-deployment-…/trainer" {
+		t.Errorf("long pod: %q", got)
 	}
 }
 

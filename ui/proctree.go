@@ -32,7 +32,8 @@ func withChildren(rows []procRow, h *sampler.Host) []procRow {
 }
 
 // matches applies the filter: "gpu:N" selects a GPU, anything else is a
-// case-insensitive substring of the user or the command.
+// case-insensitive substring of the user, the command or the container
+// (namespace, pod, container name or id).
 func (p *procPane) matches(r *procRow) bool {
 	f := strings.ToLower(strings.TrimSpace(p.filter.Value()))
 	if f == "" {
@@ -44,7 +45,8 @@ func (p *procPane) matches(r *procRow) bool {
 	}
 	h := hostOf(r)
 	return strings.Contains(strings.ToLower(h.User), f) ||
-		strings.Contains(strings.ToLower(h.Cmdline), f) || strings.Contains(strings.ToLower(h.Name), f)
+		strings.Contains(strings.ToLower(h.Cmdline), f) || strings.Contains(strings.ToLower(h.Name), f) ||
+		strings.Contains(strings.ToLower(containerText(h)), f)
 }
 
 func (p *procPane) toggleTree() {

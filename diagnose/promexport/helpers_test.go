@@ -36,7 +36,8 @@ func testNode(gpus, procsPerGPU int) sampler.Snapshot {
 			pid++
 			worker := pid + 100000
 			hp := &sampler.Proc{PID: pid, PPID: 1, User: "alice", Name: "python", CPU: sampler.Some(95),
-				Container: "3f1c9a2b7d4e", PodUID: "6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f", Children: []int{worker}}
+				Container: "3f1c9a2b7d4e", PodUID: "6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f", Children: []int{worker},
+				Pod: sampler.Pod{Namespace: "ml", Name: "train-0", Container: "trainer"}}
 			host.Procs[pid] = hp
 			host.Procs[worker] = &sampler.Proc{PID: worker, PPID: pid, Name: "pt_data_worker", CPU: sampler.Some(60), State: "D"}
 			g.Procs = append(g.Procs, sampler.GPUProc{PID: pid, Type: "C", MemUsed: sampler.Some(2 << 30), SMUtil: sampler.Some(30), Host: hp})

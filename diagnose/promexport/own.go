@@ -74,8 +74,11 @@ type ownFamilies struct {
 
 // procLabels are on every gpuscope_process_* series. container is the
 // runtime's short id from the cgroup; pod_uid the Kubernetes pod's UID when
-// the cgroup path shows one.
-var procLabels = []string{"hostname", "gpu", "uuid", "pid", "command", "user", "container", "pod_uid"}
+// the cgroup path shows one; namespace, pod and container_name the
+// kubelet's names for it (sampler.Proc.Pod: its pod-resources API), as
+// dcgm-exporter names a GPU's pod (container_name as cAdvisor once did,
+// since container is the id).
+var procLabels = []string{"hostname", "gpu", "uuid", "pid", "command", "user", "container", "pod_uid", "namespace", "pod", "container_name"}
 
 var findingLabels = []string{"hostname", "rule", "severity", "gpu", "pid"}
 

@@ -62,6 +62,7 @@ func (s *Demo) Sampler(scenario string) *sampler.Sampler {
 		Host:     host,
 		Hostname: s.node.Hostname(),
 		Source:   "demo:" + scenario,
+		PodOf:    s.node.PodOf, // the kubelet's answer, for scenarios served from Kubernetes
 	}
 }
 

@@ -8,15 +8,19 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/host"
 	"github.com/gpuscope/gpuscope/sampler/nvmlsource"
+	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
 
 // Live opens this machine: NVML through libnvidia-ml.so.1 and the host's
 // /proc. When NVML does not load (no driver, a container without GPUs, WSL
 // without /dev/dxg) the sampler still runs with the host only, and
 // Sampler.GPUError says what was tried and what to do; ok is then false.
+// On a Kubernetes node (the kubelet's pod-resources socket at its default
+// path) each GPU process is named with its pod (WatchPods).
 func Live() (s *sampler.Sampler, ok bool) {
 	hostname, _ := os.Hostname()
 	s = &sampler.Sampler{Host: host.New(host.Options{}), Hostname: hostname, Source: "nvml"}
+	WatchPods(s, podresources.DefaultSocket)
 	src, err := nvmlsource.New(nvml.New(), nvmlsource.Options{})
 	if err != nil {
 		s.GPUError = nvmlsource.Explain(err)

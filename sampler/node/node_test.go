@@ -2,6 +2,8 @@ package node
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +74,50 @@ func TestLiveWithoutDriverExplains(t *testing.T) {
 	snap := s.Tick(time.Now())
 	if snap.Host == nil || len(snap.GPUs) != 0 || snap.Node.GPUError == nil {
 		t.Fatalf("host-only snapshot expected: host %v, %d GPUs", snap.Host != nil, len(snap.GPUs))
+	}
+}
+
+// TestDemoPods: the mixed demo's inference server runs in a Kubernetes pod
+// (named through Sampler.PodOf, as the kubelet would), its notebook in a
+// docker container (an id from the cgroup, no pod); a scenario off
+// Kubernetes names no pod.
+func TestDemoPods(t *testing.T) {
+	d, err := NewDemo("mixed", 1, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := d.Sampler("mixed").Tick(t0)
+	server := snap.GPUs[3].Procs[0].Host
+	if server == nil || server.Pod.Namespace != "inference" || server.Pod.Container != "vllm" ||
+		!strings.HasPrefix(server.Pod.Name, "vllm-") || len(server.Container) != 12 || len(server.PodUID) != 36 {
+		t.Errorf("server %+v", server)
+	}
+	kernel := snap.GPUs[2].Procs[0].Host
+	if kernel == nil || kernel.Container == "" || kernel.PodUID != "" || kernel.Pod != (sampler.Pod{}) {
+		t.Errorf("notebook kernel %+v", kernel)
+	}
+	if lab := snap.Host.Procs[kernel.PPID]; lab == nil || lab.Container != kernel.Container {
+		t.Errorf("jupyter-lab %+v not in its kernel's container %q", lab, kernel.Container)
+	}
+	if p := snap.GPUs[0].Procs[0].Host; p.Container != "" || p.Pod != (sampler.Pod{}) {
+		t.Errorf("the trainer is in a container: %+v", p)
+	}
+
+	h, err := NewDemo("healthy", 1, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range h.Sampler("healthy").Tick(t0).Host.Procs {
+		if p.Pod != (sampler.Pod{}) || p.Container != "" {
+			t.Errorf("healthy: pid %d in %+v / %q", p.PID, p.Pod, p.Container)
+		}
+	}
+}
+
+// TestWatchPodsNeedsTheSocket: off Kubernetes nothing is watched.
+func TestWatchPodsNeedsTheSocket(t *testing.T) {
+	s := &sampler.Sampler{}
+	if WatchPods(s, filepath.Join(t.TempDir(), "kubelet.sock")) || s.PodOf != nil {
+		t.Error("a missing socket was watched")
 	}
 }

@@ -38,6 +38,12 @@ func (fakeKubelet) List(context.Context, *podresourcesapi.ListPodResourcesReques
 func serveFake(t *testing.T) string {
 	t.Helper()
 	socket := filepath.Join(t.TempDir(), "kubelet.sock")
+	serveFakeAt(t, socket)
+	return socket
+}
+
+func serveFakeAt(t *testing.T, socket string) {
+	t.Helper()
 	l, err := net.Listen("unix", socket)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +52,6 @@ func serveFake(t *testing.T) string {
 	podresourcesapi.RegisterPodResourcesListerServer(s, fakeKubelet{})
 	go func() { _ = s.Serve(l) }()
 	t.Cleanup(s.Stop)
-	return socket
 }
 
 func TestListAgainstAFakeKubelet(t *testing.T) {
@@ -58,10 +63,10 @@ func TestListAgainstAFakeKubelet(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]Pod{
-		"GPU-aaa": {"ml", "train-0", "trainer"},
-		"GPU-bbb": {"ml", "train-0", "trainer"},
-		"GPU-ccc": {"alice", "notebook", "jupyter"},
-		"MIG-ddd": {"ml", "mig-user", "server"},
+		"GPU-aaa": {Namespace: "ml", Name: "train-0", Container: "trainer"},
+		"GPU-bbb": {Namespace: "ml", Name: "train-0", Container: "trainer"},
+		"GPU-ccc": {Namespace: "alice", Name: "notebook", Container: "jupyter"},
+		"MIG-ddd": {Namespace: "ml", Name: "mig-user", Container: "server"},
 	}
 	if len(got) != len(want) {
 		t.Errorf("got %v, want %v", got, want)
@@ -73,28 +78,32 @@ func TestListAgainstAFakeKubelet(t *testing.T) {
 	}
 }
 
-func TestCacheAndAMissingSocket(t *testing.T) {
-	socket := serveFake(t)
-	var c Cache
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { c.Run(ctx, socket, time.Hour); close(done) }()
+// TestWatch: the first answer is there at once; a kubelet that was not up
+// yet is asked again in the background once the answer is stale, and a
+// missing socket is an error, not a hang.
+func TestWatch(t *testing.T) {
+	c := Watch(serveFake(t), time.Hour, 5*time.Second)
+	if p, ok := c.Lookup("GPU-ccc"); !ok || p.Name != "notebook" || c.Err() != nil {
+		t.Fatalf("first answer: %+v %v, err %v", p, ok, c.Err())
+	}
+
+	socket := filepath.Join(t.TempDir(), "kubelet.sock")
+	late := Watch(socket, 10*time.Millisecond, time.Second)
+	if _, ok := late.Lookup("GPU-aaa"); ok || late.Err() == nil {
+		t.Fatalf("a missing socket: ok %v, err %v", ok, late.Err())
+	}
+	serveFakeAt(t, socket)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if p, ok := c.Lookup("GPU-ccc"); ok && p.Name == "notebook" {
+		if p, ok := late.Lookup("GPU-aaa"); ok && p.Name == "train-0" {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("cache never filled: %v", c.Err())
+			t.Fatalf("never refreshed: %v", late.Err())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	cancel()
-	<-done
-
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel2()
-	if _, err := List(ctx2, filepath.Join(t.TempDir(), "none.sock")); err == nil {
-		t.Error("a missing socket gave no error")
+	if late.Err() != nil {
+		t.Errorf("err %v after a good answer", late.Err())
 	}
 }

@@ -45,9 +45,11 @@ func (h *historyBuilder) procSeries(pf procField, ss *model.SampleStream) {
 		p := d.procs[procKey{gpu, pid}]
 		if p == nil {
 			m := ss.Metric
+			ns, pod := podOf(m)
 			p = &procAt{gp: sampler.GPUProc{PID: pid, Type: "C"},
 				host: sampler.Proc{PID: pid, Name: string(m["command"]), User: string(m["user"]),
-					Container: string(m["container"]), PodUID: string(m["pod_uid"])}}
+					Container: string(m["container"]), PodUID: string(m["pod_uid"]),
+					Pod: sampler.Pod{Namespace: ns, Name: pod, Container: string(m["container_name"])}}}
 			d.procs[procKey{gpu, pid}] = p
 		}
 		pf.set(p, float64(smp.Value))

@@ -90,16 +90,17 @@ func (s gpuStatic) equal(o gpuStatic) bool {
 // never inherits the previous process's command line.
 type procStatic struct {
 	User, Name, Cmdline, Container, PodUID string
+	Pod                                    sampler.Pod
 	Threads                                int
 	Start                                  time.Time
 }
 
 func procStaticOf(p *sampler.Proc) procStatic {
-	return procStatic{p.User, p.Name, p.Cmdline, p.Container, p.PodUID, p.Threads, p.Start}
+	return procStatic{p.User, p.Name, p.Cmdline, p.Container, p.PodUID, p.Pod, p.Threads, p.Start}
 }
 
 func (s procStatic) setOn(p *sampler.Proc) {
-	p.User, p.Name, p.Cmdline, p.Container, p.PodUID, p.Threads, p.Start = s.User, s.Name, s.Cmdline, s.Container, s.PodUID, s.Threads, s.Start
+	p.User, p.Name, p.Cmdline, p.Container, p.PodUID, p.Pod, p.Threads, p.Start = s.User, s.Name, s.Cmdline, s.Container, s.PodUID, s.Pod, s.Threads, s.Start
 }
 
 // equal also wants the same UTC offset: the JSON text (and so what a reader

@@ -1,6 +1,10 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
 
 // Scenarios whose problem is the hardware, its settings or its use by
 // non-training processes.
@@ -71,7 +75,7 @@ func buildECC(b *builder) {
 }
 
 // notebook is a Jupyter kernel that loaded a model on gpu and went quiet.
-func notebook(b *builder, gpu int, user string) {
+func notebook(b *builder, gpu int, user string) *hostProc {
 	lab := b.proc(procSpec{user: user, name: "jupyter-lab", cmdline: "/opt/conda/bin/python /opt/conda/bin/jupyter-lab --no-browser --port=8888",
 		numa: numaOf(gpu), cpu: span{0.1, 0.5}, threads: 12, rssGiB: span{0.3, 0.8}, start: b.ago(span{300, 2000})})
 	kernel := b.proc(procSpec{parent: lab, user: user, name: "python",
@@ -80,6 +84,7 @@ func notebook(b *builder, gpu int, user string) {
 	b.attach(gpu, kernel, span{60, 110}.draw(b.rng), 1)
 	c := newCycle(b.sub(), holderPhases()...)
 	b.run([]int{gpu}, c, jobLevels(c))
+	return lab
 }
 
 func buildMemoryHeld(b *builder) { notebook(b, 0, "carol") }
@@ -93,6 +98,8 @@ func server(b *builder, gpu int, triton bool) {
 		s.name, s.cmdline, s.threads = "tritonserver", "tritonserver --model-repository=/models", 120+b.rng.IntN(40)
 	}
 	hp := b.proc(s)
+	// Served from Kubernetes: the demo's pods (sampler/sim/pods.go).
+	b.inPod(gpu, hp, sampler.Pod{Namespace: "inference", Name: s.name, Container: s.name})
 	b.attach(gpu, hp, span{0.86, 0.91}.draw(b.rng)*memTotal/gib-1, 1)
 	c := newCycle(b.sub(), servingPhases(b.rng)...)
 	b.run([]int{gpu}, c, jobLevels(c))
@@ -107,7 +114,7 @@ func buildServing(b *builder) { server(b, 0, b.rng.IntN(3) == 0) }
 func buildMixed(b *builder) {
 	healthyTrainer(b, 0, "alice")
 	starvedTrainer(b, 1, false)
-	notebook(b, 2, "carol")
+	b.inContainer(notebook(b, 2, "carol")) // JupyterLab in docker
 	server(b, 3, false)
 	hotGPU(b, 4)
 	launchBound(b, 5)

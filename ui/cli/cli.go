@@ -32,6 +32,10 @@ type Deps struct {
 	// Demo opens the simulated node of a scenario (sim → fake NVML → the
 	// production reader) with the named --demo-fault faults injected.
 	Demo func(scenario string, seed int64, start time.Time, faults []string) (*sampler.Sampler, error)
+	// WatchPods names GPU processes with their Kubernetes pods from the
+	// kubelet pod-resources socket given (serve --kubelet-socket); Live
+	// already watches the default one. It reports whether the socket exists.
+	WatchPods func(s *sampler.Sampler, socket string) bool
 	// Faults lists the --demo-fault values.
 	Faults func() []Fault
 	// Doctor runs `gpuscope doctor` and prints its checks to w (as JSON when

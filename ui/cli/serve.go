@@ -91,11 +91,12 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: d.Version}
-	pods := ""
-	if _, err := os.Stat(f.kubeletSocket); err == nil && !src.simulated {
-		cache := &podresources.Cache{}
-		go cache.Run(ctx, f.kubeletSocket, 10*time.Second)
-		opts.Pods, pods = cache.Lookup, ", pods from "+f.kubeletSocket
+	pods := "" // d.Live watches the default socket; another one replaces it
+	if !src.simulated && f.kubeletSocket != podresources.DefaultSocket && d.WatchPods != nil {
+		d.WatchPods(src.Sampler, f.kubeletSocket)
+	}
+	if src.PodOf != nil && !src.simulated {
+		opts.Pods, pods = src.PodOf, ", pods from "+f.kubeletSocket
 	}
 	state := promexport.NewState()
 	h, err := promexport.Handler(state, opts)

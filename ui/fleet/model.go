@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
@@ -40,9 +42,10 @@ type Model struct {
 	view   View
 	err    error
 	loaded bool
-	cursor int
+	cursor int // index into the rows shown (order.rows)
 	w, h   int
 	node   *nodeView
+	order  order // s/S sort, / filter (order.go)
 }
 
 // nodeView is an open node: the ordinary dashboard fed from Prometheus.
@@ -72,7 +75,7 @@ func New(opts Options) Model {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
-	return Model{opts: opts}
+	return Model{opts: opts, order: newOrder()}
 }
 
 // Init loads the fleet.
@@ -107,7 +110,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.loaded, m.err = true, msg.err
 		if msg.err == nil {
 			m.view = msg.v
-			m.cursor = min(m.cursor, max(len(m.view.Fleet.Nodes)-1, 0))
+			m.cursor = min(m.cursor, max(len(m.rows())-1, 0))
 		}
 		return m, tea.Tick(m.opts.Interval, func(time.Time) tea.Msg { return refreshMsg{} })
 	case refreshMsg:
@@ -133,9 +136,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// rows are the nodes shown, in the chosen order, through the filter.
+func (m Model) rows() []*promsource.Node { return m.order.rows(m.view.Fleet.Nodes) }
+
 func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	km := m.order.keys
 	if m.node != nil {
-		if k.String() == "b" {
+		if key.Matches(k, km.Back) {
 			m.node = nil
 			return m, m.load()
 		}
@@ -143,17 +150,22 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.node.dash, cmd = m.node.dash.Update(k)
 		return m, cmd
 	}
-	switch k.String() {
-	case "q", "ctrl+c":
+	if key.Matches(k, km.ForceQuit) || (!m.order.filtering && key.Matches(k, km.Quit)) {
 		return m, tea.Quit
-	case "up", "k":
+	}
+	if m.order.key(k) {
+		m.cursor = 0 // a new order or filter: back to its first row
+		return m, nil
+	}
+	rows := m.rows()
+	switch {
+	case key.Matches(k, km.Up):
 		m.cursor = max(m.cursor-1, 0)
-	case "down", "j":
-		m.cursor = min(m.cursor+1, max(len(m.view.Fleet.Nodes)-1, 0))
-	case "enter":
-		if m.cursor < len(m.view.Fleet.Nodes) {
-			n := m.view.Fleet.Nodes[m.cursor]
-			return m, m.fetchNode(n.Key, time.Now().Add(-nodeHistory), true)
+	case key.Matches(k, km.Down):
+		m.cursor = min(m.cursor+1, max(len(rows)-1, 0))
+	case key.Matches(k, km.Enter):
+		if m.cursor < len(rows) {
+			return m, m.fetchNode(rows[m.cursor].Key, time.Now().Add(-nodeHistory), true)
 		}
 	}
 	return m, nil
@@ -215,12 +227,17 @@ func (m Model) View() string {
 		return b.String()
 	}
 	b.WriteString(m.view.Summary() + "\n")
+	b.WriteString(m.filterLine())
 	nw := nameWidth(m.view.Fleet)
 	b.WriteString(st.Bold.Render("  "+Header(nw)) + "\n")
-	rows := max(m.h-14, 3)
-	start := max(0, min(m.cursor-rows/2, len(m.view.Fleet.Nodes)-rows))
-	for i := start; i < min(len(m.view.Fleet.Nodes), start+rows); i++ {
-		n := m.view.Fleet.Nodes[i]
+	nodes := m.rows()
+	if len(nodes) == 0 && m.order.filter.Value() != "" {
+		b.WriteString(st.Muted.Render("  no node matches the filter (/ then esc clears it)") + "\n")
+	}
+	fit := max(m.h-14, 3)
+	start := max(0, min(m.cursor-fit/2, len(nodes)-fit))
+	for i := start; i < min(len(nodes), start+fit); i++ {
+		n := *nodes[i]
 		line := m.colourRow(n, nw)
 		if i == m.cursor {
 			line = "› " + line
@@ -233,8 +250,8 @@ func (m Model) View() string {
 	for _, f := range m.view.Findings {
 		b.WriteString(m.mark(f.Severity) + " " + f.Title + ": " + strings.Join(f.Nodes, ", ") + "\n")
 	}
-	if m.cursor < len(m.view.Fleet.Nodes) {
-		n := m.view.Fleet.Nodes[m.cursor]
+	if m.cursor < len(nodes) {
+		n := *nodes[m.cursor]
 		r := m.view.Nodes[n.Key]
 		for _, f := range r.Findings {
 			b.WriteString(fmt.Sprintf("%s %s GPU %d %s (%s)\n", m.mark(f.Severity), n.Name, f.GPU, f.Rule, r.From))
@@ -243,7 +260,11 @@ func (m Model) View() string {
 			b.WriteString(st.Muted.Render(n.Name+": "+strings.Join(r.NeedsHost, ", ")+" need host data (gpuscope serve on the node)") + "\n")
 		}
 	}
-	b.WriteString(st.Muted.Render("↑↓ move · enter node dashboard (b back) · q quit · refresh every "+m.opts.Interval.String()) + "\n")
+	hints := "↑↓ move · enter open (b back) · s sort (" + m.order.label() + ") S reverse · / filter · q quit · every " + m.opts.Interval.String()
+	if m.w > 0 {
+		hints = ansi.Truncate(hints, m.w, "…")
+	}
+	b.WriteString(st.Muted.Render(hints) + "\n")
 	return b.String()
 }
 
