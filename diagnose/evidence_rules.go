@@ -28,8 +28,8 @@ func (e *evCtx) memory(g *sampler.GPU) {
 			if pct >= memVeryFull {
 				sev = Warning
 			}
-			e.add(RuleMemoryPressure, sev, g.Index, fmt.Sprintf("GPU %d memory %.0f %% full", g.Index, pct),
-				fmt.Sprintf("%s of %s used", gib(g.MemUsed.V), gib(g.MemTotal.V)), hintMemPressure,
+			e.add(RuleMemoryPressure, sev, g.Index, fmt.Sprintf("GPU %d memory %.0f%% full", g.Index, pct),
+				fmt.Sprintf("%s of %s used", gbytes(g.MemUsed.V), gbytes(g.MemTotal.V)), hintMemPressure,
 				e.oneShot("memory use changes slowly, so one reading is fair evidence"),
 				Use{g.Index, "mem_used"})
 		}
@@ -37,14 +37,14 @@ func (e *evCtx) memory(g *sampler.GPU) {
 	if len(e.snaps) >= evSeriesMin || !idleHolding(g) {
 		return // a series is judged by series(), which sees every sample
 	}
-	ev := fmt.Sprintf("GPU-Util 0 %% while %s of memory is held", gib(g.MemUsed.V))
+	ev := fmt.Sprintf("GPU-Util 0%% while %s of memory is held", gbytes(g.MemUsed.V))
 	if n := len(g.Procs); n > 0 {
 		ev += fmt.Sprintf(" by %d process(es)", n)
 	}
 	if busy := busyOthers(e.last, g.Index); busy != "" {
 		ev += "; " + busy + " busy at the same time"
 	}
-	e.add(RuleMemoryIdleHeld, Info, g.Index, fmt.Sprintf("GPU %d idle while holding %s", g.Index, gib(g.MemUsed.V)),
+	e.add(RuleMemoryIdleHeld, Info, g.Index, fmt.Sprintf("GPU %d idle while holding %s", g.Index, gbytes(g.MemUsed.V)),
 		ev, hintIdleSnapshot, e.oneShot("GPU-Util covers the last sample period only (1/6 s to 1 s): a pause "+
 			"between steps also reads 0 %; 30 s of dmon would confirm"), Use{g.Index, "util"}, Use{g.Index, "mem_used"})
 }
@@ -116,18 +116,18 @@ func (e *evCtx) busy(g *sampler.GPU) {
 	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeGen.V < g.PCIeGenMax.V ||
 		g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.PCIeWidth.V < g.PCIeWidthMax.V {
 		e.add(RulePCIeLinkDegraded, Warning, g.Index, fmt.Sprintf("GPU %d PCIe link below its capability while busy", g.Index),
-			fmt.Sprintf("Gen %s x%s of Gen %s x%s at %.0f %% GPU-Util", m0(g.PCIeGen), m0(g.PCIeWidth), m0(g.PCIeGenMax),
+			fmt.Sprintf("Gen %s x%s of Gen %s x%s at %.0f%% GPU-Util", m0(g.PCIeGen), m0(g.PCIeWidth), m0(g.PCIeGenMax),
 				m0(g.PCIeWidthMax), g.Util.V), hintPCIeLink,
 			e.oneShot("the link retrains only on reset, so one busy reading is fair evidence; Max is the GPU's, a host slot may allow less"),
 			Use{g.Index, "pcie_gen"}, Use{g.Index, "util"})
 	}
 	if g.Util.V >= evSpinUtil && g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V <= evSpinPower*g.PowerLimit.V {
-		ev := fmt.Sprintf("GPU-Util %.0f %% at %.0f W of a %.0f W limit (%.0f %%)", g.Util.V, g.Power.V, g.PowerLimit.V,
+		ev := fmt.Sprintf("GPU-Util %.0f%% at %.0f W of a %.0f W limit (%.0f%%)", g.Util.V, g.Power.V, g.PowerLimit.V,
 			100*g.Power.V/g.PowerLimit.V)
 		if n := e.spinning(); n > 1 {
 			ev += fmt.Sprintf("; %d GPUs look the same: in a multi-GPU job, often a collective waiting on a rank", n)
 		}
-		e.add(RuleLaunchBound, Warning, g.Index, fmt.Sprintf("GPU %d at 100 %% GPU-Util but drawing little power", g.Index),
+		e.add(RuleLaunchBound, Warning, g.Index, fmt.Sprintf("GPU %d at 100%% GPU-Util but drawing little power", g.Index),
 			ev, hintSpin, e.oneShot("a series (nvidia-smi dmon -s pu -c 30) would show whether it persists"),
 			Use{g.Index, "util"}, Use{g.Index, "power"})
 	}
@@ -165,8 +165,6 @@ func m0(m sampler.Metric) string {
 	}
 	return fmt.Sprintf("%.0f", m.V)
 }
-
-func gib(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
 
 // multiGPU: one job on several GPUs whose links are PCIe (PIX/PXB/PHB/
 // NODE/SYS) with no NVLink. A job is told by a PID on several GPUs, or by

@@ -55,13 +55,13 @@ func (e *evCtx) series() {
 		n := float64(len(util))
 		if float64(low) >= evSwingShare*n && float64(high) >= evSwingShare*n {
 			e.add(RuleInputStarved, Warning, g.Index, fmt.Sprintf("GPU %d GPU-Util swings between idle and busy", g.Index),
-				fmt.Sprintf("%d of %d samples at ≤ %.0f %%, %d at ≥ %.0f %%: the GPU waits periodically, on input or on a host sync",
+				fmt.Sprintf("%d of %d samples at ≤ %.0f%%, %d at ≥ %.0f%%: the GPU waits periodically, on input or on a host sync",
 					low, len(util), evLow, high, evHigh),
 				hintSwing, conf+"; no host data, so input and sync cannot be told apart here", Use{g.Index, "util"})
 		}
 		if held && len(util) == len(e.snaps) {
-			ev := fmt.Sprintf("GPU-Util 0 %% in all %d samples while at least %s is held", len(util), gib(heldMin))
-			title := fmt.Sprintf("GPU %d idle while holding %s", g.Index, gib(heldMin))
+			ev := fmt.Sprintf("GPU-Util 0%% in all %d samples while at least %s is held", len(util), gbytes(heldMin))
+			title := fmt.Sprintf("GPU %d idle while holding %s", g.Index, gbytes(heldMin))
 			if busy := seriesBusyOthers(e.snaps, g.Index); busy != "" {
 				ev += "; " + busy + " busy meanwhile: the job holds more GPUs than it uses"
 			}

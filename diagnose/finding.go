@@ -61,3 +61,15 @@ type Finding struct {
 	Since     time.Time `json:"since"`
 	LastSeen  time.Time `json:"last_seen"`
 }
+
+// Worst is the highest severity among the findings, and false when there
+// are none (`gpuscope check` exits by it).
+func Worst(fs []Finding) (Severity, bool) {
+	worst, any := Info, false
+	for _, f := range fs {
+		if !any || f.Severity > worst {
+			worst, any = f.Severity, true
+		}
+	}
+	return worst, any
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
 // Thresholds of the multi-GPU rules (research note section F).
@@ -170,7 +171,7 @@ func (c *ctx) ruleStraggler(j *job) (Finding, int, bool) {
 			waiting++
 		}
 	}
-	others, othersUtil := median(c.buf), median(c.buf2)
+	others, othersUtil := stat.Percentile(c.buf, 50), stat.Percentile(c.buf2, 50)
 	cg := &c.gpus[cand]
 	top := level(cg)
 	if waiting*2 <= len(j.gpus)-1 || othersUtil < imbalanceBusy || top < stragglerRatio*others || top-others < stragglerGap {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/stat"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // stats summarises one metric of one GPU over its window (n/a samples skipped).
@@ -34,73 +36,11 @@ func summarise(vals []float64) stats {
 		sum += v
 		hi = max(hi, v)
 	}
-	k5, k50, k95 := RankIndex(n, 5), RankIndex(n, 50), RankIndex(n, 95)
-	selectKth(vals, k50)
-	selectKth(vals[:k50+1], k5)
-	selectKth(vals[k50:], k95-k50)
+	k5, k50, k95 := stat.RankIndex(n, 5), stat.RankIndex(n, 50), stat.RankIndex(n, 95)
+	stat.Select(vals, k50)
+	stat.Select(vals[:k50+1], k5)
+	stat.Select(vals[k50:], k95-k50)
 	return stats{n: n, mean: sum / float64(n), p5: vals[k5], p50: vals[k50], p95: vals[k95], max: hi}
-}
-
-// RankIndex is the 0-based index, among n sorted values, of the p-th
-// percentile by the nearest-rank method: the one percentile definition of
-// gpuscope (the rules' window statistics and report's histograms).
-func RankIndex(n int, p float64) int {
-	return min(max(int(math.Ceil(p/100*float64(n)))-1, 0), n-1)
-}
-
-// selectKth reorders v so that v[k] holds the value a sort would put there,
-// with smaller-or-equal values before it and larger-or-equal after (Hoare's
-// quickselect, median-of-three pivot).
-func selectKth(v []float64, k int) {
-	lo, hi := 0, len(v)-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if v[mid] < v[lo] {
-			v[mid], v[lo] = v[lo], v[mid]
-		}
-		if v[hi] < v[lo] {
-			v[hi], v[lo] = v[lo], v[hi]
-		}
-		if v[hi] < v[mid] {
-			v[hi], v[mid] = v[mid], v[hi]
-		}
-		pivot := v[mid]
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < pivot {
-				i++
-			}
-			for pivot < v[j] {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
-}
-
-// median of vals (sorted in place).
-func median(vals []float64) float64 {
-	if len(vals) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(vals)
-	n := len(vals)
-	if n%2 == 1 {
-		return vals[n/2]
-	}
-	return (vals[n/2-1] + vals[n/2]) / 2
 }
 
 // pearson is the correlation of two equally long series; NaN when either is flat.
@@ -227,12 +167,13 @@ func isShell(p *sampler.Proc) bool {
 	return p != nil && slices.Contains(shellNames, strings.ToLower(p.Name))
 }
 
-// Formatting helpers for evidence strings.
-func pct(v float64) string { return fmt.Sprintf("%.0f%%", v) }
+// Formatting helpers for evidence strings: prose, so sampler/units' spaced
+// form ("62 °C", "80.0 GiB"; percent unspaced).
+func pct(v float64) string { return units.Percent(sampler.Some(v), 0) }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }
 
 // gbytes prints memory in GiB, as nvidia-smi's MiB and the dashboard do.
-func gbytes(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
+func gbytes(b float64) string { return units.Spaced.GiB(sampler.Some(b)) }
 
 func gbps(b float64) string { return fmt.Sprintf("%.1f GB/s", b/1e9) }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
 func TestSummariseMatchesSortedPercentiles(t *testing.T) {
@@ -39,5 +41,5 @@ func TestPearson(t *testing.T) {
 // nearestRank is the p-th percentile of sorted vals, the reference summarise
 // is checked against.
 func nearestRank(sorted []float64, p float64) float64 {
-	return sorted[RankIndex(len(sorted), p)]
+	return sorted[stat.RankIndex(len(sorted), p)]
 }

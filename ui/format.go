@@ -7,10 +7,12 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // naText is how every unavailable reading is shown (nvitop's N/A habit).
-const naText = "n/a"
+// The dashboard's cells use sampler/units' compact form ("62°C", "650W").
+const naText = units.NA
 
 // fmtBytes formats a byte count with binary units, 3 significant digits:
 // "512B", "1.5K", "80.1G", "141G", "2.0T".
@@ -52,20 +54,10 @@ func fmtRate(m sampler.Metric) string {
 }
 
 // fmtPct formats a percentage without decimals ("98%"), or n/a.
-func fmtPct(m sampler.Metric) string {
-	if !m.OK {
-		return naText
-	}
-	return fmt.Sprintf("%.0f%%", m.V)
-}
+func fmtPct(m sampler.Metric) string { return units.Percent(m, 0) }
 
 // fmtUnit formats a whole-number reading with a unit ("62°C", "650W"), or n/a.
-func fmtUnit(m sampler.Metric, unit string) string {
-	if !m.OK {
-		return naText
-	}
-	return fmt.Sprintf("%.0f%s", m.V, unit)
-}
+func fmtUnit(m sampler.Metric, unit string) string { return units.Compact.Whole(m, unit) }
 
 // fmtUsedTotal formats "used/total" with one unit when both are known:
 // "80.1/141G"; a missing side is n/a.

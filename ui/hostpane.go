@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // hostPane is the machine around the GPUs: CPU (with a per-core strip, as a
@@ -112,12 +113,7 @@ func (p *hostPane) warnAbove(m sampler.Metric, limit float64, text string) strin
 	return text
 }
 
-func fmtPct1(m sampler.Metric) string {
-	if !m.OK {
-		return naText
-	}
-	return fmt.Sprintf("%.1f%%", m.V)
-}
+func fmtPct1(m sampler.Metric) string { return units.Percent(m, 1) }
 
 func fmtLoad(m sampler.Metric) string {
 	if !m.OK {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
 // minJobNodes is the smallest job the straggler rule judges: with two
@@ -160,7 +161,8 @@ func straggler(job string, nodes []jobNode) (Finding, bool) {
 				waiting++
 			}
 		}
-		sm, util := median(sms), median(utils)
+		// The medians as diagnose takes them (nearest rank: sampler/stat).
+		sm, util := stat.Percentile(sms, 50), stat.Percentile(utils, 50)
 		n := nodes[c.cand]
 		if waiting*2 <= len(nodes)-1 || util < diagnose.WaitUtilMin || !c.far(n, sm, util) {
 			continue
@@ -174,15 +176,4 @@ func straggler(job string, nodes []jobNode) (Finding, bool) {
 			job, n.name, c.what, mine, theirs, len(nodes)-1, waiting, diagnose.WaitUtilMin, diagnose.WaitSMMax), []string{n.name}}, true
 	}
 	return Finding{}, false
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(v))
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

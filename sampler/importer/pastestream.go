@@ -3,7 +3,6 @@ package importer
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
 // pasteStream yields the merged picture of pasted text.
@@ -60,14 +60,9 @@ func (s *pasteStream) Where(gpu int, field string) string {
 // readText reads a whole text input, gunzipping it if needed, within
 // maxPasteBytes, as lines.
 func readText(r io.Reader, name string) ([]string, error) {
-	br := bufio.NewReaderSize(r, readBufBytes)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip file with a damaged header: %w", name, err)
-		}
-		defer gz.Close()
-		br = bufio.NewReaderSize(gz, readBufBytes)
+	br, err := record.Decompressed(bufio.NewReaderSize(r, readBufBytes), name)
+	if err != nil {
+		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(br, maxPasteBytes+1))
 	if err != nil && len(data) == 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -61,10 +62,7 @@ func mean(xs []float64) float64 {
 
 // percentile is the nearest-rank percentile p (0-100) of xs.
 func percentile(xs []float64, p float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	i := int(math.Ceil(p/100*float64(len(s)))) - 1
-	return s[min(max(i, 0), len(s)-1)]
+	return stat.Percentile(slices.Clone(xs), p) // gpuscope's one definition
 }
 
 // share is the fraction of xs for which ok holds.

@@ -195,7 +195,7 @@ func printCheck(fr pipeline.Frame, interval time.Duration, asJSON bool, stdout i
 	if d != nil {
 		fs = d.Findings
 	}
-	worst, any := oneshot.Worst(fs)
+	worst, any := diagnose.Worst(fs)
 	status, name := 0, "none"
 	if any {
 		name = worst.String()

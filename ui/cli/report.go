@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
@@ -52,13 +53,13 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 				if err != nil {
 					return err
 				}
-				return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
+				return writeReport(stdout, format, r)
 			}
-			r, err := report.BuildFiles(args, opts)
+			r, err := summary.BuildFiles(args, opts)
 			if err != nil {
 				return err
 			}
-			return writeReport(stdout, format, r.Text, r.Markdown, r.JSON, r.HTML)
+			return writeReport(stdout, format, r)
 		},
 	}
 	fl := cmd.Flags()
@@ -78,7 +79,7 @@ type promReport struct {
 	step time.Duration
 }
 
-func (p promReport) build(args []string, opts report.Options) (*report.Report, error) {
+func (p promReport) build(args []string, opts summary.Options) (*summary.Report, error) {
 	switch {
 	case p.cfg.URL == "":
 		return nil, usagef("report needs FILE, or --prometheus URL --node N")
@@ -110,10 +111,10 @@ func (p promReport) build(args []string, opts report.Options) (*report.Report, e
 		return nil, err
 	}
 	opts.File, opts.Format = src.URL()+" "+key.Instance, "prometheus"
-	return report.Build(&snapshotList{snaps: hist[key]}, opts)
+	return summary.Build(&snapshotList{snaps: hist[key]}, opts)
 }
 
-// snapshotList is a report.Source over snapshots in memory.
+// snapshotList is a summary.Source over snapshots in memory.
 type snapshotList struct{ snaps []sampler.Snapshot }
 
 func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
@@ -145,12 +146,11 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
-			base, after, err := report.BuildPair(args[0], args[1], opts)
+			base, after, err := summary.BuildPair(args[0], args[1], opts)
 			if err != nil {
 				return err
 			}
-			c := report.Compare(base, after)
-			return writeReport(stdout, format, c.Text, c.Markdown, c.JSON, nil)
+			return writeComparison(stdout, format, summary.Compare(base, after))
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
@@ -158,8 +158,8 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 }
 
 // reportOptions validates --format and parses --from/--to.
-func reportOptions(format string, allowed []string, from, to string) (report.Options, error) {
-	var opts report.Options
+func reportOptions(format string, allowed []string, from, to string) (summary.Options, error) {
+	var opts summary.Options
 	if !slices.Contains(allowed, format) {
 		return opts, usagef("--format %q: use %s", format, strings.Join(allowed, ", "))
 	}
@@ -188,8 +188,16 @@ func parseWhen(flag, v string) (time.Time, error) {
 	return time.Time{}, usagef(`%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
 }
 
-// writeReport renders in the chosen format; html may be nil (compare).
-func writeReport(w io.Writer, format string, text, md, js, html func(io.Writer) error) error {
-	render := map[string]func(io.Writer) error{"text": text, "markdown": md, "json": js, "html": html}[format]
-	return render(w)
+// writeReport renders a report in the chosen format.
+func writeReport(w io.Writer, format string, r *summary.Report) error {
+	render := map[string]func(io.Writer, *summary.Report) error{
+		"text": report.Text, "markdown": report.Markdown, "json": report.JSON, "html": report.HTML}[format]
+	return render(w, r)
+}
+
+// writeComparison renders a comparison in the chosen format (no html).
+func writeComparison(w io.Writer, format string, c *summary.Comparison) error {
+	render := map[string]func(io.Writer, *summary.Comparison) error{
+		"text": report.CompareText, "markdown": report.CompareMarkdown, "json": report.CompareJSON}[format]
+	return render(w, c)
 }

@@ -11,18 +11,6 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
-// Worst is the highest severity among the findings, and false when there
-// are none (`gpuscope check` exits by it).
-func Worst(fs []diagnose.Finding) (diagnose.Severity, bool) {
-	worst, any := diagnose.Info, false
-	for _, f := range fs {
-		if !any || f.Severity > worst {
-			worst, any = f.Severity, true
-		}
-	}
-	return worst, any
-}
-
 // WriteCheck prints `gpuscope check`'s verdict: the last snapshot as --once
 // prints it, then every finding with its evidence and first fix, then the
 // seven-step checklist of each GPU a finding names (GPU 0's when none does).
@@ -38,7 +26,7 @@ func WriteCheck(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span tim
 		fs, samples = d.Findings, d.Samples
 	}
 	fmt.Fprintf(&b, "\ndiagnosis over %s (%d samples): ", span.Round(time.Second), samples)
-	if worst, ok := Worst(fs); ok {
+	if worst, ok := diagnose.Worst(fs); ok {
 		fmt.Fprintf(&b, "%s, worst %s\n", plural(len(fs), "finding"), worst)
 	} else {
 		b.WriteString("no findings\n")

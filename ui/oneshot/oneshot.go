@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // Write prints the snapshot. Lines never depend on terminal width.
@@ -79,27 +80,20 @@ func writeGPU(b *strings.Builder, g sampler.GPU) {
 
 func orNA(s string) string {
 	if s == "" {
-		return "n/a"
+		return units.NA
 	}
 	return s
 }
 
-func pct(m sampler.Metric) string     { return unit(m, "%.0f%%", 1) }
-func celsius(m sampler.Metric) string { return unit(m, "%.0f°C", 1) }
-func watts(m sampler.Metric) string   { return unit(m, "%.0fW", 1) }
-func mhz(m sampler.Metric) string     { return unit(m, "%.0fMHz", 1) }
-func gib(m sampler.Metric) string     { return unit(m, "%.1fGiB", 1<<30) }
-func rate(m sampler.Metric) string    { return unit(m, "%.2fGB/s", 1e9) }
-func num(m sampler.Metric, prec int) string {
-	return unit(m, "%."+fmt.Sprint(prec)+"f", 1)
-}
-
-func unit(m sampler.Metric, format string, div float64) string {
-	if !m.OK {
-		return "n/a"
-	}
-	return fmt.Sprintf(format, m.V/div)
-}
+// The --once table is a table of cells, like the dashboard's: sampler/units'
+// compact form ("62°C", "650W").
+func pct(m sampler.Metric) string           { return units.Percent(m, 0) }
+func celsius(m sampler.Metric) string       { return units.Compact.Celsius(m) }
+func watts(m sampler.Metric) string         { return units.Compact.Watts(m) }
+func mhz(m sampler.Metric) string           { return units.Compact.Whole(m, "MHz") }
+func gib(m sampler.Metric) string           { return units.Compact.GiB(m) }
+func rate(m sampler.Metric) string          { return units.Compact.Scaled(m, 1e9, 2, "GB/s") }
+func num(m sampler.Metric, prec int) string { return units.Number(m, prec) }
 
 func truncate(s string, n int) string {
 	if r := []rune(s); len(r) > n {

@@ -19,7 +19,7 @@ func TestReplayOfAPasteShowsEvidenceFindings(t *testing.T) {
 	opts := Options{UI: uiOptions(), NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) }}
 	nm, _ := New(tl, opts).Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	view := nm.(Model).View()
-	if !strings.Contains(view, "100 % GPU-Util but drawing little power") {
+	if !strings.Contains(view, "100% GPU-Util but drawing little power") {
 		t.Fatalf("the replay does not show the evidence finding:\n%s", view)
 	}
 }

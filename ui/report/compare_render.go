@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 )
@@ -14,7 +15,7 @@ import (
 // show a change in it.
 type figure struct {
 	key, label string
-	get        func(*GPU) sampler.Metric
+	get        func(*summary.GPU) sampler.Metric
 	show       func(sampler.Metric) string
 	delta      func(float64) string
 }
@@ -22,20 +23,20 @@ type figure struct {
 func points(d float64) string { return fmt.Sprintf("%+.1f pts", d) }
 
 var figures = []figure{
-	{"util_mean", "GPU-Util mean", func(g *GPU) sampler.Metric { return distMean(g.Util) }, pct, points},
-	{"util_p5", "GPU-Util p5", func(g *GPU) sampler.Metric { return distPart(g.Util, "p5") }, pct, points},
-	{"util_p50", "GPU-Util p50", func(g *GPU) sampler.Metric { return distPart(g.Util, "p50") }, pct, points},
-	{"util_p95", "GPU-Util p95", func(g *GPU) sampler.Metric { return distPart(g.Util, "p95") }, pct, points},
-	{"sm_active_mean", "SM active mean", func(g *GPU) sampler.Metric { return distMean(g.SMActive) }, pct, points},
-	{"tensor_active_mean", "tensor active mean", func(g *GPU) sampler.Metric { return distMean(g.TensorActive) }, pct, points},
-	{"mem_peak_bytes", "memory peak", func(g *GPU) sampler.Metric { return g.MemPeak }, gib,
+	{"util_mean", "GPU-Util mean", func(g *summary.GPU) sampler.Metric { return distMean(g.Util) }, pct, points},
+	{"util_p5", "GPU-Util p5", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p5") }, pct, points},
+	{"util_p50", "GPU-Util p50", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p50") }, pct, points},
+	{"util_p95", "GPU-Util p95", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p95") }, pct, points},
+	{"sm_active_mean", "SM active mean", func(g *summary.GPU) sampler.Metric { return distMean(g.SMActive) }, pct, points},
+	{"tensor_active_mean", "tensor active mean", func(g *summary.GPU) sampler.Metric { return distMean(g.TensorActive) }, pct, points},
+	{"mem_peak_bytes", "memory peak", func(g *summary.GPU) sampler.Metric { return g.MemPeak }, gib,
 		func(d float64) string { return fmt.Sprintf("%+.1f GiB", d/(1<<30)) }},
-	{"power_mean_w", "power mean", func(g *GPU) sampler.Metric { return g.PowerMean }, watts,
+	{"power_mean_w", "power mean", func(g *summary.GPU) sampler.Metric { return g.PowerMean }, watts,
 		func(d float64) string { return fmt.Sprintf("%+.0f W", d) }},
-	{"power_share_mean_pct", "power % of limit", func(g *GPU) sampler.Metric { return g.PowerShareMean }, pct, points},
-	{"temp_max_c", "temp max", func(g *GPU) sampler.Metric { return g.TempMax }, celsius,
+	{"power_share_mean_pct", "power % of limit", func(g *summary.GPU) sampler.Metric { return g.PowerShareMean }, pct, points},
+	{"temp_max_c", "temp max", func(g *summary.GPU) sampler.Metric { return g.TempMax }, celsius,
 		func(d float64) string { return fmt.Sprintf("%+.0f °C", d) }},
-	{"throttled_seconds", "throttled", func(g *GPU) sampler.Metric { return g.ThrottledSeconds },
+	{"throttled_seconds", "throttled", func(g *summary.GPU) sampler.Metric { return g.ThrottledSeconds },
 		func(m sampler.Metric) string {
 			if !m.OK {
 				return na
@@ -51,14 +52,14 @@ var figures = []figure{
 }
 
 // side reads a figure from a GPU that may be missing.
-func side(g *GPU, f figure) sampler.Metric {
+func side(g *summary.GPU, f figure) sampler.Metric {
 	if g == nil {
 		return sampler.NA
 	}
 	return f.get(g)
 }
 
-func deltaOf(gc *GPUChange, f figure) sampler.Metric {
+func deltaOf(gc *summary.GPUChange, f figure) sampler.Metric {
 	b, a := side(gc.Base, f), side(gc.After, f)
 	if !b.OK || !a.OK {
 		return sampler.NA
@@ -66,8 +67,8 @@ func deltaOf(gc *GPUChange, f figure) sampler.Metric {
 	return sampler.Some(a.V - b.V)
 }
 
-func (gc *GPUChange) name() string {
-	for _, g := range []*GPU{gc.After, gc.Base} {
+func changeName(gc *summary.GPUChange) string {
+	for _, g := range []*summary.GPU{gc.After, gc.Base} {
 		if g != nil && g.Name != "" {
 			return g.Name
 		}
@@ -76,7 +77,7 @@ func (gc *GPUChange) name() string {
 }
 
 // rows yields label, base, after, change for one GPU.
-func (gc *GPUChange) rows() [][4]string {
+func changeRows(gc *summary.GPUChange) [][4]string {
 	out := make([][4]string, 0, len(figures))
 	for _, f := range figures {
 		change := na
@@ -88,7 +89,7 @@ func (gc *GPUChange) rows() [][4]string {
 	return out
 }
 
-func findingLine(fc FindingChange) string {
+func findingLine(fc summary.FindingChange) string {
 	f := fc.After
 	if f == nil {
 		f = fc.Base
@@ -103,29 +104,29 @@ func findingLine(fc FindingChange) string {
 	return s
 }
 
-func (c *Comparison) findingGroups() []struct {
+func findingGroups(c *summary.Comparison) []struct {
 	title string
-	list  []FindingChange
+	list  []summary.FindingChange
 } {
 	return []struct {
 		title string
-		list  []FindingChange
+		list  []summary.FindingChange
 	}{{"resolved", c.Resolved}, {"appeared", c.Appeared}, {"persisting", c.Persisting}, {"not judged", c.NotJudged}}
 }
 
 // Text writes the comparison for a terminal.
-func (c *Comparison) Text(w io.Writer) error {
+func CompareText(w io.Writer, c *summary.Comparison) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpuscope compare\nbase   %s  %s\nafter  %s  %s\nverdict: %s\n",
-		nameOr(c.Base.File), rangeText(c.Base.Range), nameOr(c.After.File), rangeText(c.After.Range), c.Verdict())
+		summary.InputName(c.Base.File), rangeText(c.Base.Range), summary.InputName(c.After.File), rangeText(c.After.Range), c.Verdict())
 	for _, gc := range c.GPUs {
-		fmt.Fprintf(&b, "\nGPU %d  %s\n", gc.Index, gc.name())
+		fmt.Fprintf(&b, "\nGPU %d  %s\n", gc.Index, changeName(&gc))
 		fmt.Fprintf(&b, "  %-20s %-14s %-14s %s\n", "", "base", "after", "change")
-		for _, r := range gc.rows() {
+		for _, r := range changeRows(&gc) {
 			fmt.Fprintf(&b, "  %-20s %-14s %-14s %s\n", r[0], r[1], r[2], r[3])
 		}
 	}
-	for _, g := range c.findingGroups() {
+	for _, g := range findingGroups(c) {
 		fmt.Fprintf(&b, "\nFINDINGS %s (%d)\n", strings.ToUpper(g.title), len(g.list))
 		for _, fc := range g.list {
 			fmt.Fprintf(&b, "  %s\n", findingLine(fc))
@@ -136,19 +137,19 @@ func (c *Comparison) Text(w io.Writer) error {
 }
 
 // Markdown writes the comparison as a before/after section for benchmark.md.
-func (c *Comparison) Markdown(w io.Writer) error {
+func CompareMarkdown(w io.Writer, c *summary.Comparison) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Comparison\n\n**%s**\n\n| | file | range |\n|---|---|---|\n", md(c.Verdict()))
-	fmt.Fprintf(&b, "| base | `%s` | %s |\n", strings.ReplaceAll(nameOr(c.Base.File), "`", "'"), md(rangeText(c.Base.Range)))
-	fmt.Fprintf(&b, "| after | `%s` | %s |\n", strings.ReplaceAll(nameOr(c.After.File), "`", "'"), md(rangeText(c.After.Range)))
+	fmt.Fprintf(&b, "| base | `%s` | %s |\n", strings.ReplaceAll(summary.InputName(c.Base.File), "`", "'"), md(rangeText(c.Base.Range)))
+	fmt.Fprintf(&b, "| after | `%s` | %s |\n", strings.ReplaceAll(summary.InputName(c.After.File), "`", "'"), md(rangeText(c.After.Range)))
 	for _, gc := range c.GPUs {
-		fmt.Fprintf(&b, "\n## GPU %d %s\n\n| figure | base | after | change |\n|---|---|---|---|\n", gc.Index, md(gc.name()))
-		for _, r := range gc.rows() {
+		fmt.Fprintf(&b, "\n## GPU %d %s\n\n| figure | base | after | change |\n|---|---|---|---|\n", gc.Index, md(changeName(&gc)))
+		for _, r := range changeRows(&gc) {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r[0], md(r[1]), md(r[2]), md(r[3]))
 		}
 	}
 	b.WriteString("\n## Findings\n")
-	for _, g := range c.findingGroups() {
+	for _, g := range findingGroups(c) {
 		fmt.Fprintf(&b, "\n%s (%d):\n\n", strings.ToUpper(g.title[:1])+g.title[1:], len(g.list))
 		if len(g.list) == 0 {
 			b.WriteString("- none\n")
@@ -162,30 +163,30 @@ func (c *Comparison) Markdown(w io.Writer) error {
 }
 
 // JSON writes the comparison (docs/report-json.md).
-func (c *Comparison) JSON(w io.Writer) error {
+func CompareJSON(w io.Writer, c *summary.Comparison) error {
 	type gpuJSON struct {
-		GPUChange
+		summary.GPUChange
 		Delta map[string]sampler.Metric `json:"delta"`
 	}
 	type sideJSON struct {
-		File        string      `json:"file"`
-		Format      string      `json:"format,omitempty"`
-		Range       Range       `json:"range"`
-		Environment Environment `json:"environment"`
+		File        string              `json:"file"`
+		Format      string              `json:"format,omitempty"`
+		Range       summary.Range       `json:"range"`
+		Environment summary.Environment `json:"environment"`
 	}
 	out := struct {
-		Version  int                        `json:"gpuscope_compare"`
-		Verdict  string                     `json:"verdict"`
-		Base     sideJSON                   `json:"base"`
-		After    sideJSON                   `json:"after"`
-		GPUs     []gpuJSON                  `json:"gpus"`
-		Findings map[string][]FindingChange `json:"findings"`
+		Version  int                                `json:"gpuscope_compare"`
+		Verdict  string                             `json:"verdict"`
+		Base     sideJSON                           `json:"base"`
+		After    sideJSON                           `json:"after"`
+		GPUs     []gpuJSON                          `json:"gpus"`
+		Findings map[string][]summary.FindingChange `json:"findings"`
 	}{
 		Version: JSONVersion, Verdict: c.Verdict(),
 		Base:     sideJSON{c.Base.File, c.Base.Format, c.Base.Range, c.Base.Environment},
 		After:    sideJSON{c.After.File, c.After.Format, c.After.Range, c.After.Environment},
 		GPUs:     []gpuJSON{},
-		Findings: map[string][]FindingChange{},
+		Findings: map[string][]summary.FindingChange{},
 	}
 	for _, gc := range c.GPUs {
 		g := gpuJSON{GPUChange: gc, Delta: map[string]sampler.Metric{}}
@@ -194,8 +195,8 @@ func (c *Comparison) JSON(w io.Writer) error {
 		}
 		out.GPUs = append(out.GPUs, g)
 	}
-	for _, g := range c.findingGroups() {
-		out.Findings[strings.ReplaceAll(g.title, " ", "_")] = append([]FindingChange{}, g.list...)
+	for _, g := range findingGroups(c) {
+		out.Findings[strings.ReplaceAll(g.title, " ", "_")] = append([]summary.FindingChange{}, g.list...)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -6,22 +6,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
-// Formatting shared by the text, markdown and HTML renderers. Every figure
+// Formatting shared by the text, markdown and HTML renderers: reports are
+// prose, so sampler/units' spaced form ("62 °C", "650 W"). Every figure
 // that may be absent renders as "n/a", never as 0.
 
-const na = "n/a"
+const na = units.NA
 
-func pct(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.1f%%", m.V)
-}
+func pct(m sampler.Metric) string { return units.Percent(m, 1) }
 
-func distMean(d *Dist) sampler.Metric {
+func distMean(d *summary.Dist) sampler.Metric {
 	if d == nil {
 		return sampler.NA
 	}
@@ -29,7 +27,7 @@ func distMean(d *Dist) sampler.Metric {
 }
 
 // distPart picks one figure of a distribution: "mean", "p5", "p50", "p95".
-func distPart(d *Dist, part string) sampler.Metric {
+func distPart(d *summary.Dist, part string) sampler.Metric {
 	if d == nil {
 		return sampler.NA
 	}
@@ -44,49 +42,32 @@ func distPart(d *Dist, part string) sampler.Metric {
 	return sampler.Some(d.Mean)
 }
 
-func distText(d *Dist) string {
+func distText(d *summary.Dist) string {
 	if d == nil {
 		return na
 	}
 	return fmt.Sprintf("mean %.1f%%  p5 %.1f%%  p50 %.1f%%  p95 %.1f%%", d.Mean, d.P5, d.P50, d.P95)
 }
 
-func watts(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.0f W", m.V)
-}
+func watts(m sampler.Metric) string { return units.Spaced.Watts(m) }
 
-func celsius(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.0f °C", m.V)
-}
+func celsius(m sampler.Metric) string { return units.Spaced.Celsius(m) }
 
-func gib(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.1f GiB", m.V/(1<<30))
-}
+func gib(m sampler.Metric) string { return units.Spaced.GiB(m) }
 
 // memText is "40.0 GiB of 141.0 GiB (28%)", or less when the total is unknown.
-func memText(g *GPU) string {
+func memText(g *summary.GPU) string {
 	if !g.MemPeak.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
 		return gib(g.MemPeak)
 	}
 	return fmt.Sprintf("%s of %s (%.0f%%)", gib(g.MemPeak), gib(g.MemTotal), 100*g.MemPeak.V/g.MemTotal.V)
 }
 
-func dur(seconds float64) string {
-	return (time.Duration(seconds * float64(time.Second))).Round(time.Second).String()
-}
+func dur(seconds float64) string { return units.Seconds(seconds) }
 
 // throttleText is "1m20s (27%): sw_power_cap 1m20s, hw_thermal 10s",
 // "none", or n/a when the input has no clock-event reasons.
-func throttleText(g *GPU) string {
+func throttleText(g *summary.GPU) string {
 	if !g.ThrottledSeconds.OK {
 		return na
 	}
@@ -121,7 +102,7 @@ func reasonsText(m map[string]float64) string {
 	return strings.Join(parts, ", ")
 }
 
-func powerText(g *GPU) string {
+func powerText(g *summary.GPU) string {
 	s := fmt.Sprintf("mean %s  max %s", watts(g.PowerMean), watts(g.PowerMax))
 	if g.PowerLimit.OK {
 		s += fmt.Sprintf("  (%s / %s of the %s limit)", pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), watts(g.PowerLimit))
@@ -129,12 +110,7 @@ func powerText(g *GPU) string {
 	return s
 }
 
-func pctInt(m sampler.Metric) string {
-	if !m.OK {
-		return na
-	}
-	return fmt.Sprintf("%.0f%%", m.V)
-}
+func pctInt(m sampler.Metric) string { return units.Percent(m, 0) }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
@@ -159,7 +135,7 @@ func pidLabel(pid int) string {
 	return fmt.Sprint(pid)
 }
 
-func episodesText(f *Finding) string {
+func episodesText(f *summary.Finding) string {
 	s := "episode"
 	if f.Episodes != 1 {
 		s += "s"
@@ -167,11 +143,11 @@ func episodesText(f *Finding) string {
 	return fmt.Sprintf("open %s in %d %s", dur(f.OpenSeconds), f.Episodes, s)
 }
 
-func rangeText(r Range) string {
+func rangeText(r summary.Range) string {
 	return fmt.Sprintf("%s → %s (%s, %d snapshots)", stamp(r.From), stamp(r.To), dur(r.Seconds), r.Samples)
 }
 
-func findingsFromText(r *Report) string {
+func findingsFromText(r *summary.Report) string {
 	if r.FindingsFrom == "recording" {
 		return "as the diagnosis showed them while recording"
 	}

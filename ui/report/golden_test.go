@@ -8,37 +8,48 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/gpuscope/gpuscope/diagnose/summary"
+	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
 )
 
 // Golden files: go test ./ui/report/ -update rewrites testdata/*.golden.
 
-func goldenReport(t *testing.T) *Report {
-	return build(t, &synth{n: 300, gpus: 4, host: true, recorded: true},
-		Options{File: "base.jsonl.gz", Format: "gpuscope", Warnings: []string{"line 301: torn last line (recording was cut off); read 300 snapshots"}})
+func build(t *testing.T, src summary.Source, o summary.Options) *summary.Report {
+	t.Helper()
+	r, err := summary.Build(src, o)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	return r
 }
 
-func goldenComparison(t *testing.T) *Comparison {
+func goldenReport(t *testing.T) *summary.Report {
+	return build(t, &summarytest.Synth{N: 300, GPUs: 4, Host: true, Recorded: true},
+		summary.Options{File: "base.jsonl.gz", Format: "gpuscope", Warnings: []string{"line 301: torn last line (recording was cut off); read 300 snapshots"}})
+}
+
+func goldenComparison(t *testing.T) *summary.Comparison {
 	base := goldenReport(t)
-	after := build(t, &synth{n: 300, gpus: 4, host: true, recorded: true, quiet: true, utilAdd: 40},
-		Options{File: "after.jsonl.gz", Format: "gpuscope"})
-	return Compare(base, after)
+	after := build(t, &summarytest.Synth{N: 300, GPUs: 4, Host: true, Recorded: true, Quiet: true, UtilAdd: 40},
+		summary.Options{File: "after.jsonl.gz", Format: "gpuscope"})
+	return summary.Compare(base, after)
 }
 
-func render(t *testing.T, f func(io.Writer) error) []byte {
+func render[T any](t *testing.T, f func(io.Writer, T) error, v T) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := f(&b); err != nil {
+	if err := f(&b, v); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
 func TestGoldenText(t *testing.T) {
-	golden.RequireEqual(t, render(t, goldenReport(t).Text))
+	golden.RequireEqual(t, render(t, Text, goldenReport(t)))
 }
 
 func TestGoldenMarkdown(t *testing.T) {
-	out := render(t, goldenReport(t).Markdown)
+	out := render(t, Markdown, goldenReport(t))
 	for _, want := range []string{"## Environment", "| GPU-Util mean | p5 | p50 | p95 |", "**Fixed step count**", "**Peak memory**"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("benchmark.md lacks %q", want)
@@ -48,7 +59,7 @@ func TestGoldenMarkdown(t *testing.T) {
 }
 
 func TestGoldenJSON(t *testing.T) {
-	out := render(t, goldenReport(t).JSON)
+	out := render(t, JSON, goldenReport(t))
 	var doc struct {
 		Version  int `json:"gpuscope_report"`
 		Findings []struct {
@@ -77,7 +88,7 @@ func TestGoldenJSON(t *testing.T) {
 }
 
 func TestGoldenHTML(t *testing.T) {
-	out := render(t, goldenReport(t).HTML)
+	out := render(t, HTML, goldenReport(t))
 	if n := bytes.Count(out, []byte("<svg ")); n != 4 {
 		t.Errorf("%d inline charts, want one per GPU (4)", n)
 	}
@@ -99,27 +110,27 @@ func TestGoldenHTML(t *testing.T) {
 
 func TestHTMLAndMarkdownEscapeInput(t *testing.T) {
 	evil := "<script>alert(1)</script> | x"
-	r := build(t, &synth{n: 20, gpus: 1, names: []string{evil}}, Options{File: "a<b>.csv"})
-	html := string(render(t, r.HTML))
+	r := build(t, &summarytest.Synth{N: 20, GPUs: 1, Names: []string{evil}}, summary.Options{File: "a<b>.csv"})
+	html := string(render(t, HTML, r))
 	if strings.Contains(html, "<script>") || !strings.Contains(html, "&lt;script&gt;") {
 		t.Errorf("HTML does not escape the GPU name")
 	}
-	mdOut := string(render(t, r.Markdown))
+	mdOut := string(render(t, Markdown, r))
 	if strings.Contains(mdOut, "<script>") || !strings.Contains(mdOut, `\| x`) {
 		t.Errorf("markdown does not escape the GPU name")
 	}
 }
 
 func TestGoldenCompareText(t *testing.T) {
-	golden.RequireEqual(t, render(t, goldenComparison(t).Text))
+	golden.RequireEqual(t, render(t, CompareText, goldenComparison(t)))
 }
 
 func TestGoldenCompareMarkdown(t *testing.T) {
-	golden.RequireEqual(t, render(t, goldenComparison(t).Markdown))
+	golden.RequireEqual(t, render(t, CompareMarkdown, goldenComparison(t)))
 }
 
 func TestGoldenCompareJSON(t *testing.T) {
-	out := render(t, goldenComparison(t).JSON)
+	out := render(t, CompareJSON, goldenComparison(t))
 	var doc struct {
 		Verdict  string
 		GPUs     []struct{ Delta map[string]*float64 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
@@ -38,16 +39,16 @@ func TestHostileRecordingIsEscaped(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := BuildFile(path, Options{})
+	r, err := summary.BuildFile(path, summary.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Compare(r, r)
+	c := summary.Compare(r, r)
 	for name, render := range map[string]func(*strings.Builder) error{
-		"text":             func(b *strings.Builder) error { return r.Text(b) },
-		"markdown":         func(b *strings.Builder) error { return r.Markdown(b) },
-		"compare text":     func(b *strings.Builder) error { return c.Text(b) },
-		"compare markdown": func(b *strings.Builder) error { return c.Markdown(b) },
+		"text":             func(b *strings.Builder) error { return Text(b, r) },
+		"markdown":         func(b *strings.Builder) error { return Markdown(b, r) },
+		"compare text":     func(b *strings.Builder) error { return CompareText(b, c) },
+		"compare markdown": func(b *strings.Builder) error { return CompareMarkdown(b, c) },
 	} {
 		var b strings.Builder
 		if err := render(&b); err != nil {

@@ -6,20 +6,22 @@ import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 )
 
 // JSONVersion is the version of the report and compare JSON (docs/report-json.md).
 const JSONVersion = 1
 
 // JSON writes the report as one indented JSON object (docs/report-json.md).
-func (r *Report) JSON(w io.Writer) error {
+func JSON(w io.Writer, r *summary.Report) error {
 	out := struct {
 		Version int `json:"gpuscope_report"`
-		*Report
+		*summary.Report
 	}{JSONVersion, r}
 	if out.Findings == nil {
 		cp := *r
-		cp.Findings = []Finding{}
+		cp.Findings = []summary.Finding{}
 		out.Report = &cp
 	}
 	enc := json.NewEncoder(w)
@@ -32,7 +34,7 @@ func (r *Report) JSON(w io.Writer) error {
 
 // htmlGPU is one GPU's row and chart for the template.
 type htmlGPU struct {
-	*GPU
+	*summary.GPU
 	Mem, Power, Temp, Throttle string
 	Util, SM, Tensor           string
 	Chart                      template.HTML // gonum's SVG; it escapes its own text
@@ -41,9 +43,9 @@ type htmlGPU struct {
 // HTML writes one self-contained page: inline CSS, the tables, and per GPU
 // an inline SVG chart; nothing is fetched at view time. All text from the
 // input goes through html/template's escaping.
-func (r *Report) HTML(w io.Writer) error {
+func HTML(w io.Writer, r *summary.Report) error {
 	data := struct {
-		R        *Report
+		R        *summary.Report
 		Range    string
 		Models   string
 		From     string
@@ -52,7 +54,7 @@ func (r *Report) HTML(w io.Writer) error {
 	}{R: r, Range: rangeText(r.Range), Models: strings.Join(r.Environment.GPUModels, ", "), From: findingsFromText(r)}
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
-		svg, err := svgChart(g.chart)
+		svg, err := svgChart(g.Chart)
 		if err != nil {
 			return fmt.Errorf("report html: GPU %d: %w", g.Index, err)
 		}
@@ -73,7 +75,7 @@ func (r *Report) HTML(w io.Writer) error {
 }
 
 type htmlFinding struct {
-	*Finding
+	*summary.Finding
 	Where, PIDText, First, Last, Open string
 }
 

@@ -5,15 +5,16 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
 // Text writes the report for a terminal: one block per GPU, then findings.
 // Lines never depend on the terminal's width.
-func (r *Report) Text(w io.Writer) error {
+func Text(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
 	e := r.Environment
-	fmt.Fprintf(&b, "gpuscope report: %s", nameOr(r.File))
+	fmt.Fprintf(&b, "gpuscope report: %s", summary.InputName(r.File))
 	if r.Format != "" {
 		fmt.Fprintf(&b, " (%s)", r.Format)
 	}
@@ -77,10 +78,10 @@ func (r *Report) Text(w io.Writer) error {
 // Markdown writes the report as the benchmark.md of [gpu-idle-pipeline] §8.1: the
 // environment, the source, per-GPU figures, findings, and what the log cannot
 // hold but a benchmark needs ([gpu-idle-pipeline] §6).
-func (r *Report) Markdown(w io.Writer) error {
+func Markdown(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
 	e := r.Environment
-	fmt.Fprintf(&b, "# Benchmark: %s\n\n", md(nameOr(r.File)))
+	fmt.Fprintf(&b, "# Benchmark: %s\n\n", md(summary.InputName(r.File)))
 	b.WriteString("## Environment\n\n| | |\n|---|---|\n")
 	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", k, v) }
 	row("host", md(orNA(e.Host)))
@@ -89,7 +90,7 @@ func (r *Report) Markdown(w io.Writer) error {
 	row("CUDA", md(orNA(e.CUDA)))
 	row("framework (e.g. PyTorch) version", "_fill in_")
 	row("launch command", "_fill in_")
-	src := "`" + strings.ReplaceAll(nameOr(r.File), "`", "'") + "`"
+	src := "`" + strings.ReplaceAll(summary.InputName(r.File), "`", "'") + "`"
 	if r.Format != "" {
 		src += " (" + md(r.Format) + ")"
 	}

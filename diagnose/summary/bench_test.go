@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -40,7 +41,7 @@ func (s *benchSource) Next() (sampler.Snapshot, json.RawMessage, error) {
 	for g := range gpus {
 		gpus[g] = benchGPU(g, i)
 	}
-	snap := sampler.Snapshot{Time: synthStart.Add(time.Duration(i) * time.Second), Seq: uint64(i), GPUs: gpus,
+	snap := sampler.Snapshot{Time: summarytest.Start.Add(time.Duration(i) * time.Second), Seq: uint64(i), GPUs: gpus,
 		Node: sampler.Node{Hostname: "bench", Source: "bench"}}
 	return snap, s.raw, nil
 }

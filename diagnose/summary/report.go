@@ -1,9 +1,11 @@
-// Package report summarises a recording or an imported log for
-// `gpuscope report` and `gpuscope compare`: per GPU the distribution of
+// Package summary computes what `gpuscope report` and `gpuscope compare`
+// say about a recording or an imported log: per GPU the distribution of
 // GPU-Util, SM and tensor activity, memory, power, temperature and throttled
-// time, plus the diagnosis findings with their time ranges. Snapshots are
-// streamed once; the state kept is fixed-size per GPU, whatever the length.
-package report
+// time, plus the diagnosis findings with their time ranges, and the
+// comparison of two such summaries. Snapshots are streamed once; the state
+// kept is fixed-size per GPU, whatever the length. Rendering (text,
+// markdown, JSON, HTML) is ui/report's.
+package summary
 
 import (
 	"encoding/json"
@@ -125,7 +127,8 @@ type GPU struct {
 	ThrottledSeconds sampler.Metric     `json:"throttled_seconds"`
 	ThrottleReasons  map[string]float64 `json:"throttle_reasons,omitempty"` // seconds per reason
 
-	chart *series // downsampled series for the HTML charts
+	// Chart is the downsampled series the HTML report draws.
+	Chart *Series `json:"-"`
 }
 
 // Build streams src once and summarises the snapshots between opts.From and
@@ -138,7 +141,7 @@ func Build(src Source, opts Options) (*Report, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("report %s: %w", nameOr(opts.File), err)
+			return nil, fmt.Errorf("report %s: %w", InputName(opts.File), err)
 		}
 		if !opts.From.IsZero() && s.Time.Before(opts.From) {
 			b.findings.warm(s, raw) // the diagnosis window may reach back before From
@@ -159,7 +162,7 @@ func Build(src Source, opts Options) (*Report, error) {
 
 func noSnapshots(o Options) string {
 	if o.From.IsZero() && o.To.IsZero() {
-		return fmt.Sprintf("no snapshots in %s", nameOr(o.File))
+		return fmt.Sprintf("no snapshots in %s", InputName(o.File))
 	}
 	bound := func(t time.Time, def string) string {
 		if t.IsZero() {
@@ -168,10 +171,11 @@ func noSnapshots(o Options) string {
 		return t.UTC().Format(time.RFC3339)
 	}
 	return fmt.Sprintf("no snapshots in %s between %s and %s",
-		nameOr(o.File), bound(o.From, "its start"), bound(o.To, "its end"))
+		InputName(o.File), bound(o.From, "its start"), bound(o.To, "its end"))
 }
 
-func nameOr(file string) string {
+// InputName is the input as a report names it: the file, or "the input".
+func InputName(file string) string {
 	if file == "" {
 		return "the input"
 	}
@@ -251,7 +255,7 @@ func (b *builder) finish() *Report {
 	for _, i := range idx {
 		a := b.gpus[i]
 		g := a.finish()
-		g.chart = &a.chart
+		g.Chart = &a.chart
 		r.GPUs = append(r.GPUs, g)
 		name := g.Name
 		if name == "" {

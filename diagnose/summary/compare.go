@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // Comparison is a before/after view of two reports: per GPU (matched by
@@ -120,7 +121,7 @@ var hostRules = map[string]bool{"input_starved": true, "io_bound": true, "sync_s
 // cannotJudge says why after could not have reported f, or "".
 func cannotJudge(after *Report, f *Finding) string {
 	if after.Range.Seconds < judgeSpan {
-		return fmt.Sprintf("after covers %s, under the %s the rules need", dur(after.Range.Seconds), dur(judgeSpan))
+		return fmt.Sprintf("after covers %s, under the %s the rules need", units.Seconds(after.Range.Seconds), units.Seconds(judgeSpan))
 	}
 	if f.GPU >= 0 && !slices.ContainsFunc(after.GPUs, func(g GPU) bool { return g.Index == f.GPU && g.Samples > 0 }) {
 		return fmt.Sprintf("GPU %d is not in after", f.GPU)
@@ -189,7 +190,7 @@ func (c *Comparison) Verdict() string {
 		rb, ra := math.Round(b.V), math.Round(a.V)
 		parts = append(parts, fmt.Sprintf("%s %.0f%% → %.0f%% (%+.0f pts)", label, rb, ra, ra-rb))
 	} else {
-		parts = append(parts, fmt.Sprintf("%s %s → %s", label, pctInt(b), pctInt(a)))
+		parts = append(parts, fmt.Sprintf("%s %s → %s", label, units.Percent(b, 0), units.Percent(a, 0)))
 	}
 	if len(c.Resolved) > 0 {
 		parts = append(parts, changeClause(c.Resolved, "resolved"))
@@ -233,7 +234,7 @@ func gpusText(gpus []int) string {
 	}
 	s := make([]string, len(gpus))
 	for i, g := range gpus {
-		s[i] = gpuLabel(g)
+		s[i] = "node"
 		if g >= 0 {
 			s[i] = fmt.Sprint(g)
 		}

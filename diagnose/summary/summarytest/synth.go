@@ -1,4 +1,6 @@
-package report
+// Package summarytest generates deterministic snapshot streams for the
+// tests of diagnose/summary and of its renderers (ui/report).
+package summarytest
 
 import (
 	"encoding/json"
@@ -10,10 +12,10 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// synthStart is the synthetic recording's first sample time.
-var synthStart = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+// Start is the synthetic recording's first sample time.
+var Start = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
-// synth generates a deterministic node at 1 s, with a known pattern per GPU:
+// Synth generates a deterministic node at 1 s, with a known pattern per GPU:
 //
 //   - GPU 0: util = i mod 100 (so over 300 samples: mean 49.5, p5 4, p50 49,
 //     p95 94); memory 10 GiB + i MiB; an Xid 79 at sample 250.
@@ -25,44 +27,44 @@ var synthStart = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 // With recorded set, each snapshot carries findings like a recording's:
 // input_starved on GPU 2 for samples 50-149 and 200-249 (two episodes,
 // critical from sample 120), and nothing else.
-type synth struct {
-	n, gpus  int
+type Synth struct {
+	N, GPUs  int // snapshots, GPUs per snapshot
+	Host     bool
+	Recorded bool
+	Names    []string // GPU names; default "NVIDIA H200"
+	UtilAdd  float64  // added to every util reading (an "after" run)
+	Quiet    bool     // recorded, but no finding at all
 	i        int
-	host     bool
-	recorded bool
-	names    []string // GPU names; default "NVIDIA H200"
-	utilAdd  float64  // added to every util reading (an "after" run)
-	quiet    bool     // recorded, but no finding at all
 }
 
-func (s *synth) Next() (sampler.Snapshot, json.RawMessage, error) {
-	if s.i >= s.n {
+func (s *Synth) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if s.i >= s.N {
 		return sampler.Snapshot{}, nil, io.EOF
 	}
 	i := s.i
 	s.i++
-	t := synthStart.Add(time.Duration(i) * time.Second)
+	t := Start.Add(time.Duration(i) * time.Second)
 	snap := sampler.Snapshot{Time: t, Seq: uint64(i),
 		Node: sampler.Node{Hostname: "node-a", Driver: "560.35.03", CUDA: "12.6", Source: "synthetic"}}
-	for g := range s.gpus {
+	for g := range s.GPUs {
 		snap.GPUs = append(snap.GPUs, s.gpu(g, i, t))
 	}
-	if s.host {
+	if s.Host {
 		snap.Host = &sampler.Host{CPU: sampler.Some(20), IOWait: sampler.Some(1)}
 	}
-	if !s.recorded {
+	if !s.Recorded {
 		return snap, nil, nil
 	}
-	if s.quiet {
+	if s.Quiet {
 		return snap, json.RawMessage("null"), nil
 	}
-	return snap, recordedFindings(i, t), nil
+	return snap, RecordedFindings(i, t), nil
 }
 
-func (s *synth) gpu(g, i int, t time.Time) sampler.GPU {
+func (s *Synth) gpu(g, i int, t time.Time) sampler.GPU {
 	name := "NVIDIA H200"
-	if g < len(s.names) {
-		name = s.names[g]
+	if g < len(s.Names) {
+		name = s.Names[g]
 	}
 	x := sampler.GPU{Index: g, Name: name, UUID: "GPU-" + string(rune('a'+g)),
 		MemTotal: sampler.Some(141 << 30), PowerLimit: sampler.Some(700), Temp: sampler.Some(float64(40 + i%30)),
@@ -95,12 +97,12 @@ func (s *synth) gpu(g, i int, t time.Time) sampler.GPU {
 		x.ClockEvents.Mask = sampler.ClockGpuIdle // idle is not a slowdown
 		x.Procs = []sampler.GPUProc{{PID: 4242, Type: "C", MemUsed: sampler.Some(40 << 30)}}
 	}
-	x.Util = sampler.Some(min(util+s.utilAdd, 100))
+	x.Util = sampler.Some(min(util+s.UtilAdd, 100))
 	return x
 }
 
-// recordedFindings is what a recording would carry at sample i.
-func recordedFindings(i int, t time.Time) json.RawMessage {
+// RecordedFindings is what a recording would carry at sample i.
+func RecordedFindings(i int, t time.Time) json.RawMessage {
 	var fs []diagnose.Finding
 	if (i >= 50 && i < 150) || (i >= 200 && i < 250) {
 		sev := diagnose.Warning
@@ -118,30 +120,30 @@ func recordedFindings(i int, t time.Time) json.RawMessage {
 	return raw
 }
 
-// sliceSource replays fixed snapshots (for hand-built edge cases).
-type sliceSource struct {
-	snaps []sampler.Snapshot
+// SliceSource replays fixed snapshots (for hand-built edge cases).
+type SliceSource struct {
+	Snaps []sampler.Snapshot
 	i     int
 }
 
-func (s *sliceSource) Next() (sampler.Snapshot, json.RawMessage, error) {
-	if s.i >= len(s.snaps) {
+func (s *SliceSource) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if s.i >= len(s.Snaps) {
 		return sampler.Snapshot{}, nil, io.EOF
 	}
 	s.i++
-	return s.snaps[s.i-1], nil, nil
+	return s.Snaps[s.i-1], nil, nil
 }
 
-// errSource fails after n snapshots.
-type errSource struct {
-	synth
-	failAt int
-	err    error
+// ErrSource fails after n snapshots.
+type ErrSource struct {
+	Synth
+	FailAt int
+	Err    error
 }
 
-func (s *errSource) Next() (sampler.Snapshot, json.RawMessage, error) {
-	if s.i == s.failAt {
-		return sampler.Snapshot{}, nil, s.err
+func (s *ErrSource) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if s.i == s.FailAt {
+		return sampler.Snapshot{}, nil, s.Err
 	}
-	return s.synth.Next()
+	return s.Synth.Next()
 }

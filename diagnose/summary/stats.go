@@ -1,11 +1,11 @@
-package report
+package summary
 
 import (
 	"math"
 	"time"
 
-	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
 // Streaming statistics: a report reads each snapshot once and keeps only
@@ -44,7 +44,7 @@ func (h *hist) add(m sampler.Metric) {
 // percentile is the nearest-rank p-th percentile (0 < p <= 100), as the
 // centre of its bin.
 func (h *hist) percentile(p float64) float64 {
-	rank := uint64(max(diagnose.RankIndex(h.n, p)+1, 1)) // 1-based; 1 when empty
+	rank := uint64(max(stat.RankIndex(h.n, p)+1, 1)) // 1-based; 1 when empty
 	var cum uint64
 	for i, c := range h.bins {
 		cum += uint64(c)
@@ -130,7 +130,7 @@ type gpuAcc struct {
 	throttled   time.Duration // any throttle reason
 	byReason    [len(throttleReasons)]time.Duration
 
-	chart series
+	chart Series
 }
 
 func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
@@ -183,7 +183,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 			}
 		}
 	}
-	a.chart.add(t, [chartMetrics]sampler.Metric{g.Util, g.SMActive, g.TensorActive, share})
+	a.chart.add(t, [ChartMetrics]sampler.Metric{g.Util, g.SMActive, g.TensorActive, share})
 }
 
 // finish turns the accumulator into the report's figures.

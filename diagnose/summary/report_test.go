@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -40,7 +41,7 @@ func findRule(r *Report, rule string, gpu int) *Finding {
 }
 
 func TestFiguresOfKnownPattern(t *testing.T) {
-	r := build(t, &synth{n: 300, gpus: 4, host: true, recorded: true}, Options{})
+	r := build(t, &summarytest.Synth{N: 300, GPUs: 4, Host: true, Recorded: true}, Options{})
 	if r.Range.Samples != 300 || r.Range.Seconds != 299 || len(r.GPUs) != 4 {
 		t.Fatalf("range %+v, %d GPUs; want 300 samples over 299 s, 4 GPUs", r.Range, len(r.GPUs))
 	}
@@ -91,7 +92,7 @@ func TestPercentilesOfHistogram(t *testing.T) {
 }
 
 func TestRecordedFindingsMerged(t *testing.T) {
-	r := build(t, &synth{n: 300, gpus: 3, host: true, recorded: true}, Options{})
+	r := build(t, &summarytest.Synth{N: 300, GPUs: 3, Host: true, Recorded: true}, Options{})
 	// The data also holds an Xid 79 (GPU 0, +250 s) that the diagnosis would
 	// flag: a single finding proves the stored findings were used instead.
 	if r.FindingsFrom != "recording" || len(r.Findings) != 1 {
@@ -101,7 +102,7 @@ func TestRecordedFindingsMerged(t *testing.T) {
 	if f.Rule != diagnose.RuleInputStarved || f.GPU != 2 || f.PID != 777 || f.Severity != diagnose.Critical {
 		t.Errorf("finding %+v", f)
 	}
-	if !f.FirstSeen.Equal(synthStart.Add(50*time.Second)) || !f.LastSeen.Equal(synthStart.Add(249*time.Second)) {
+	if !f.FirstSeen.Equal(summarytest.Start.Add(50*time.Second)) || !f.LastSeen.Equal(summarytest.Start.Add(249*time.Second)) {
 		t.Errorf("seen %v → %v, want +50s → +249s", f.FirstSeen, f.LastSeen)
 	}
 	if f.Episodes != 2 || f.OpenSeconds != 99+49 {
@@ -113,7 +114,7 @@ func TestRecordedFindingsMerged(t *testing.T) {
 }
 
 func TestRecomputedFindings(t *testing.T) {
-	r := build(t, &synth{n: 300, gpus: 3, host: true}, Options{Format: "nvidia-smi-csv"})
+	r := build(t, &summarytest.Synth{N: 300, GPUs: 3, Host: true}, Options{Format: "nvidia-smi-csv"})
 	if r.FindingsFrom != "recomputed" {
 		t.Fatalf("findings from %q", r.FindingsFrom)
 	}
@@ -121,25 +122,25 @@ func TestRecomputedFindings(t *testing.T) {
 	if xid == nil || xid.Severity != diagnose.Critical {
 		t.Fatalf("want a critical xid_error on GPU 0 (Xid 79 at +250 s); findings %+v", r.Findings)
 	}
-	if d := xid.FirstSeen.Sub(synthStart); d < 250*time.Second || d > 260*time.Second {
+	if d := xid.FirstSeen.Sub(summarytest.Start); d < 250*time.Second || d > 260*time.Second {
 		t.Errorf("xid first seen at +%v, want within one 10 s diagnosis stride of +250 s", d)
 	}
-	if !xid.LastSeen.Equal(synthStart.Add(299 * time.Second)) {
+	if !xid.LastSeen.Equal(summarytest.Start.Add(299 * time.Second)) {
 		t.Errorf("xid last seen %v, want the last snapshot (final evaluation)", xid.LastSeen)
 	}
 	pc := findRule(r, diagnose.RulePowerCapped, 1)
 	if pc == nil {
 		t.Fatalf("want power_capped on GPU 1 (sw_power_cap 100 s); findings %+v", r.Findings)
 	}
-	if d := pc.FirstSeen.Sub(synthStart); d < 100*time.Second || d > 160*time.Second {
+	if d := pc.FirstSeen.Sub(summarytest.Start); d < 100*time.Second || d > 160*time.Second {
 		t.Errorf("power_capped first seen at +%v, want soon after +100 s", d)
 	}
 }
 
 func TestRecomputedSeesHistoryBeforeFrom(t *testing.T) {
 	// The Xid at +250 s is before From; the diagnosis window still holds it.
-	from := synthStart.Add(255 * time.Second)
-	r := build(t, &synth{n: 300, gpus: 1}, Options{From: from})
+	from := summarytest.Start.Add(255 * time.Second)
+	r := build(t, &summarytest.Synth{N: 300, GPUs: 1}, Options{From: from})
 	xid := findRule(r, diagnose.RuleXidError, 0)
 	if xid == nil || !xid.FirstSeen.Equal(from) {
 		t.Fatalf("want xid_error from the first snapshot in range; findings %+v", r.Findings)
@@ -147,8 +148,8 @@ func TestRecomputedSeesHistoryBeforeFrom(t *testing.T) {
 }
 
 func TestFromToFilter(t *testing.T) {
-	o := Options{From: synthStart.Add(100 * time.Second), To: synthStart.Add(199 * time.Second)}
-	r := build(t, &synth{n: 300, gpus: 3, host: true, recorded: true}, o)
+	o := Options{From: summarytest.Start.Add(100 * time.Second), To: summarytest.Start.Add(199 * time.Second)}
+	r := build(t, &summarytest.Synth{N: 300, GPUs: 3, Host: true, Recorded: true}, o)
 	if r.Range.Samples != 100 || !r.Range.From.Equal(o.From) || !r.Range.To.Equal(o.To) {
 		t.Fatalf("range %+v, want 100 samples +100s..+199s", r.Range)
 	}
@@ -158,13 +159,13 @@ func TestFromToFilter(t *testing.T) {
 	// The first sample in range starts the clock: 99 intervals of 1 s.
 	near(t, "GPU 1 throttled in range", r.GPUs[1].ThrottledSeconds.V, 99)
 	f := findRule(r, diagnose.RuleInputStarved, 2)
-	if f == nil || !f.FirstSeen.Equal(o.From) || !f.LastSeen.Equal(synthStart.Add(149*time.Second)) || f.Episodes != 1 {
+	if f == nil || !f.FirstSeen.Equal(o.From) || !f.LastSeen.Equal(summarytest.Start.Add(149*time.Second)) || f.Episodes != 1 {
 		t.Errorf("finding clipped to the range: %+v", f)
 	}
 }
 
 func TestNoHostData(t *testing.T) {
-	r := build(t, &synth{n: 60, gpus: 2}, Options{})
+	r := build(t, &summarytest.Synth{N: 60, GPUs: 2}, Options{})
 	want := "host data: absent (an imported log); input_starved / io_bound / sync_stall are not measured: a GPU-Util pattern that points at them names the candidates and the command that tells them apart"
 	if len(r.Absent) == 0 || r.Absent[0] != want {
 		t.Errorf("absent = %q, want first %q", r.Absent, want)
@@ -172,23 +173,19 @@ func TestNoHostData(t *testing.T) {
 	if r.Environment.HostData || r.Environment.Processes {
 		t.Errorf("environment %+v claims host data or processes", r.Environment)
 	}
-	var b strings.Builder
-	if err := r.Text(&b); err != nil || !strings.Contains(b.String(), want) {
-		t.Errorf("text lacks the host-data note (err %v)", err)
-	}
 }
 
 func TestEmptySourceAndRange(t *testing.T) {
-	_, err := Build(&synth{n: 0, gpus: 2}, Options{File: "x.csv"})
+	_, err := Build(&summarytest.Synth{N: 0, GPUs: 2}, Options{File: "x.csv"})
 	if err == nil || err.Error() != "no snapshots in x.csv" {
 		t.Errorf("empty source: %v", err)
 	}
-	from := synthStart.Add(time.Hour)
-	_, err = Build(&synth{n: 50, gpus: 2}, Options{File: "x.csv", From: from, To: from.Add(time.Minute)})
+	from := summarytest.Start.Add(time.Hour)
+	_, err = Build(&summarytest.Synth{N: 50, GPUs: 2}, Options{File: "x.csv", From: from, To: from.Add(time.Minute)})
 	if err == nil || err.Error() != "no snapshots in x.csv between 2026-03-01T11:00:00Z and 2026-03-01T11:01:00Z" {
 		t.Errorf("range past the end: %v", err)
 	}
-	_, err = Build(&synth{n: 50, gpus: 2}, Options{File: "x.csv", From: from})
+	_, err = Build(&summarytest.Synth{N: 50, GPUs: 2}, Options{File: "x.csv", From: from})
 	if err == nil || err.Error() != "no snapshots in x.csv between 2026-03-01T11:00:00Z and its end" {
 		t.Errorf("from past the end: %v", err)
 	}
@@ -196,7 +193,7 @@ func TestEmptySourceAndRange(t *testing.T) {
 
 func TestSourceErrorCarriesFile(t *testing.T) {
 	boom := errors.New("line 7: not a snapshot")
-	_, err := Build(&errSource{synth: synth{n: 20, gpus: 1}, failAt: 7, err: boom}, Options{File: "bad.jsonl"})
+	_, err := Build(&summarytest.ErrSource{Synth: summarytest.Synth{N: 20, GPUs: 1}, FailAt: 7, Err: boom}, Options{File: "bad.jsonl"})
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "bad.jsonl") {
 		t.Errorf("err = %v", err)
 	}
@@ -204,7 +201,7 @@ func TestSourceErrorCarriesFile(t *testing.T) {
 
 func TestUnreadableRecordedFindingsWarn(t *testing.T) {
 	var fs findingSource = newFindingSource(0)
-	s := sampler.Snapshot{Time: synthStart}
+	s := sampler.Snapshot{Time: summarytest.Start}
 	if err := fs.add(s, []byte(`{"not":"a list"}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -215,41 +212,37 @@ func TestUnreadableRecordedFindingsWarn(t *testing.T) {
 }
 
 func TestSeriesDownsamples(t *testing.T) {
-	var s series
+	var s Series
 	for i := range 86400 {
 		v := sampler.Some(float64(i / 43200 * 50)) // 0 for 12 h, then 50
-		s.add(synthStart.Add(time.Duration(i)*time.Second), [chartMetrics]sampler.Metric{v, sampler.NA, sampler.NA, v})
+		s.add(summarytest.Start.Add(time.Duration(i)*time.Second), [ChartMetrics]sampler.Metric{v, sampler.NA, sampler.NA, v})
 	}
 	if n := len(s.buckets); n > maxChartPoints || n < maxChartPoints/2 {
 		t.Fatalf("%d buckets, want between %d and %d", n, maxChartPoints/2, maxChartPoints)
 	}
-	if pts := s.points(chartSM); pts != nil {
+	if pts := s.Points(ChartSM); pts != nil {
 		t.Errorf("SM never present, got %d points", len(pts))
 	}
-	pts := s.points(chartUtil)
+	pts := s.Points(ChartUtil)
 	var total uint32
 	for _, b := range s.buckets {
-		total += b.n[chartUtil]
+		total += b.n[ChartUtil]
 	}
 	if total != 86400 {
 		t.Errorf("buckets hold %d samples, want all 86400", total)
 	}
-	if pts[0].Y != 0 || pts[len(pts)-1].Y != 50 || pts[len(pts)-1].X > 24*60 {
+	if pts[0].Mean != 0 || pts[len(pts)-1].Mean != 50 || pts[len(pts)-1].Minutes > 24*60 {
 		t.Errorf("first %v last %v", pts[0], pts[len(pts)-1])
 	}
 }
 
-func TestHTMLSurvivesNaNReadings(t *testing.T) {
+func TestNaNReadingsNotCounted(t *testing.T) {
 	snaps := []sampler.Snapshot{
-		{Time: synthStart, GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(math.NaN()), Power: sampler.Some(math.Inf(1)), PowerLimit: sampler.Some(700)}}},
-		{Time: synthStart.Add(time.Second), GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(50)}}},
+		{Time: summarytest.Start, GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(math.NaN()), Power: sampler.Some(math.Inf(1)), PowerLimit: sampler.Some(700)}}},
+		{Time: summarytest.Start.Add(time.Second), GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(50)}}},
 	}
-	r := build(t, &sliceSource{snaps: snaps}, Options{})
+	r := build(t, &summarytest.SliceSource{Snaps: snaps}, Options{})
 	if r.GPUs[0].Util.Samples != 1 || r.GPUs[0].PowerMax.OK {
 		t.Errorf("NaN/Inf readings counted: util %+v power max %v", r.GPUs[0].Util, r.GPUs[0].PowerMax)
-	}
-	var b strings.Builder
-	if err := r.HTML(&b); err != nil {
-		t.Fatalf("HTML with NaN readings: %v", err)
 	}
 }

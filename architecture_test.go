@@ -1,0 +1,80 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gpuscope/gpuscope"
+
+// TestArchitectureTableListsEveryPackage holds docs/ARCHITECTURE.md's
+// package table to the module: every package has a row, and no row names a
+// package that no longer exists.
+func TestArchitectureTableListsEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile("docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := regexp.MustCompile("`([^`]+)`")
+	var listed []string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " | ")
+		for _, m := range name.FindAllStringSubmatch(first, -1) {
+			pkg := module + "/" + m[1]
+			if m[1] == "main.go" {
+				pkg = module
+			}
+			listed = append(listed, pkg)
+		}
+	}
+	out, err := exec.Command("go", "list", "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	pkgs := strings.Fields(string(out))
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found %d packages", len(pkgs))
+	}
+	for _, p := range pkgs {
+		if !slices.Contains(listed, p) {
+			t.Errorf("package %s has no row in docs/ARCHITECTURE.md", p)
+		}
+	}
+	for _, p := range listed {
+		if !slices.Contains(pkgs, p) {
+			t.Errorf("docs/ARCHITECTURE.md lists %s, which is not a package", p)
+		}
+	}
+}
+
+// TestOneWayFlow holds the layering of docs/ARCHITECTURE.md: sampler/...
+// imports neither diagnose nor ui, diagnose/... not ui, and neither links
+// the terminal libraries (bubbletea, lipgloss), directly or not.
+func TestOneWayFlow(t *testing.T) {
+	for _, c := range []struct {
+		tree      string
+		forbidden []string
+	}{
+		{"./sampler/...", []string{module + "/diagnose", module + "/ui", "github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss"}},
+		{"./diagnose/...", []string{module + "/ui", "github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss"}},
+	} {
+		out, err := exec.Command("go", "list", "-deps", c.tree).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", c.tree, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, bad := range c.forbidden {
+				if dep == bad || strings.HasPrefix(dep, bad+"/") {
+					t.Errorf("%s depends on %s", c.tree, dep)
+				}
+			}
+		}
+	}
+}
