@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -144,19 +143,19 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			n.Up = v == 1
 		}
 	})
-	try(perGPU(s.names(utilNames)), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.Util.OK {
-			g.Util = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+	try(s.figure(utilNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.Util = sampler.Some(v)
 		}
 	})
-	try(perGPU(s.names(memUsedNames)), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.MemUsed.OK {
-			g.MemUsed = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+	try(s.figure(memUsedNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.MemUsed = sampler.Some(v)
 		}
 	})
-	try(perGPU(s.names(memTotalNames)), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.MemTotal.OK {
-			g.MemTotal = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+	try(s.figure(memTotalNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.MemTotal = sampler.Some(v)
 		}
 	})
 	memFree := map[*GPU]float64{}
@@ -165,8 +164,8 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			memFree[g] = v * mib
 		}
 	})
-	try(perGPU(s.names(powerNames)), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.Power.OK {
+	try(s.figure(powerNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
 			g.Power = sampler.Some(v)
 		}
 	})
@@ -201,27 +200,15 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 				g.ECC = true
 			}
 		})
-	// Means over MeanWindow, each spelling scaled to percent server side
-	// (avg_over_time drops the name that says the scale).
-	win := model.Duration(MeanWindow).String()
-	means := func(names []string, set func(g *GPU, v float64)) {
-		parts := make([]string, len(names))
-		for i, name := range names {
-			parts[i] = fmt.Sprintf("%g * avg_over_time(%s[%s])", scaleOf(name), s.sel(name), win)
-		}
-		try(perGPU(strings.Join(parts, " or ")), func(m model.Metric, v float64) {
-			if g := b.gpu(m); g != nil {
-				set(g, v)
-			}
-		})
-	}
-	means(utilNames, func(g *GPU, v float64) {
-		if !g.UtilMean.OK {
+	// Means over MeanWindow.
+	mean := func(sel string) string { return fmt.Sprintf("avg_over_time(%s[%s])", sel, model.Duration(MeanWindow)) }
+	try(s.figure(utilNames, mean), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
 			g.UtilMean = sampler.Some(v)
 		}
 	})
-	means(smActiveNames, func(g *GPU, v float64) {
-		if !g.SMActiveMean.OK {
+	try(s.figure(smActiveNames, mean), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
 			g.SMActiveMean = sampler.Some(v)
 		}
 	})

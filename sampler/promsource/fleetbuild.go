@@ -2,19 +2,37 @@ package promsource
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/prometheus/common/model"
 )
 
-// perGPU keeps, server side, only the labels that place a series on a GPU
-// (and its name, which says its scale): an exporter's other labels (bus
-// id, driver version, pod …) would be decoded for each of 8,000 series of
-// each figure and dropped. The inventory query brings them once.
-func perGPU(q string) string {
-	return "max by (__name__, job, instance, gpu, GPU_I_ID) (" + q + ")"
+// gpuLabels place a series on one GPU (or one MIG instance, which the
+// fleet leaves out).
+const gpuLabels = "job, instance, gpu, GPU_I_ID"
+
+// perGPU keeps, server side, only the labels that place a series on a GPU:
+// an exporter's other labels (bus id, driver version, pod …) would be
+// decoded for each of 8,000 series of each figure and dropped. The
+// inventory query brings them once.
+func perGPU(q string) string { return "max by (" + gpuLabels + ") (" + q + ")" }
+
+// figure is one figure in every spelling, each scaled to the snapshot's
+// unit server side and trimmed to gpuLabels; `or` keeps a GPU's first
+// spelling (its right side adds only label sets the left lacks), so a
+// gpuscope exporter serving both name sets answers once per GPU. over
+// wraps each series selector (latest reading: latest).
+func (s *Source) figure(names []string, over func(sel string) string) string {
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = perGPU(fmt.Sprintf("%g * %s", scaleOf(name), over(s.sel(name))))
+	}
+	return strings.Join(parts, " or ")
 }
+
+func latest(sel string) string { return sel }
 
 // inventory keeps the labels the fleet reads from a GPU's series: where
 // it is (job, instance, gpu, MIG instance), what it is (UUID, model), whose
