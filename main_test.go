@@ -11,7 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
-	"github.com/gpuscope/gpuscope/ui/replay"
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 )
 
 // Each user mistake gets exactly one line on stderr and exit status 2.
@@ -189,7 +189,7 @@ func TestReplayLoadsARecording(t *testing.T) {
 	if code := run([]string{"record", "-o", path, "--demo=input_starved", "--duration", "30s"}, &out, &errb); code != 0 {
 		t.Fatalf("record: exit %d: %s", code, errb.String())
 	}
-	tl, warnings, err := replay.Load(path)
+	tl, warnings, err := spool.Load(path)
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("load: %v, warnings %v", err, warnings)
 	}

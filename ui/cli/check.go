@@ -13,9 +13,9 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
-	"github.com/gpuscope/gpuscope/ui/replay"
 	"github.com/spf13/cobra"
 )
 
@@ -103,7 +103,7 @@ func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
 // checkFile diagnoses a whole recording or log through a collector, as
 // replay does (with the evidence findings of logs without host data).
 func checkFile(path string, stderr io.Writer) (pipeline.Frame, time.Duration, error) {
-	snaps, warnings, err := replay.Load(path)
+	snaps, warnings, err := spool.Load(path)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
 	}

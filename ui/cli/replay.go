@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler/importer"
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/replay"
@@ -68,7 +69,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	timeline, warnings, err := replay.LoadSpool(path, "")
+	timeline, warnings, err := spool.Open(path, "")
 	if err != nil {
 		for _, w := range warnings { // they say why a log yielded nothing
 			fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
@@ -90,5 +91,10 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	if path == importer.Stdin { // the log came through stdin: keys come from the terminal
 		popts = append(popts, tea.WithInputTTY())
 	}
-	return runProgram(tea.NewProgram(m, popts...), "replay")
+	if err := runProgram(tea.NewProgram(m, popts...), "replay"); err != nil {
+		return err
+	}
+	// Loading that failed after the first frame was shown on its own line;
+	// the exit status says it too.
+	return timeline.Progress().Err
 }

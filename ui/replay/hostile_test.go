@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestHostileRecordingReplaysEscaped(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	loaded, _, err := Load(path)
+	loaded, _, err := spool.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

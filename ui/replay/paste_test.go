@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // proves, as main wires it (diagnose.NewEvidenceViewTracker): the live rules alone
 // need a sustained window and would show none.
 func TestReplayOfAPasteShowsEvidenceFindings(t *testing.T) {
-	tl, _, err := Load("../../sampler/importer/testdata/real/smi-table-8xh800-525-100pct-lowpower-llm-action-alpaca.txt")
+	tl, _, err := spool.Load("../../sampler/importer/testdata/real/smi-table-8xh800-525-100pct-lowpower-llm-action-alpaca.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case " ":
 		m.playing = !m.playing
-		if m.playing && m.cursor >= m.src.Len()-1 {
+		if m.playing && m.atEnd() {
 			m = m.seek(0) // play at END starts over
 		}
 		return m.reschedule()
@@ -122,7 +122,7 @@ func (m Model) typing() bool {
 // reschedule drops pending ticks and schedules the next one; playback
 // stops at the end.
 func (m Model) reschedule() (tea.Model, tea.Cmd) {
-	if m.cursor >= m.src.Len()-1 {
+	if m.atEnd() {
 		m.playing = false
 	}
 	m.gen++

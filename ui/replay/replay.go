@@ -5,10 +5,12 @@
 // ahead rebuilds the dashboard with a fresh Tracker and re-feeds it the
 // history before the new point.
 //
-// The timeline is a Source: a recording is spooled (LoadSpool) into
-// deflated blocks in a temporary file with only the times in memory, and
-// the dashboard decodes the snapshots around the cursor on demand, so a
-// 24 h recording replays without the day in memory.
+// The timeline is a Source: a recording is spooled (sampler/record/spool)
+// into deflated blocks in a temporary file with only the times in memory,
+// and the dashboard decodes the snapshots around the cursor on demand, so a
+// 24 h recording replays without the day in memory. The spool is filled on
+// a goroutine: the first frame is painted from its first block while the
+// timeline grows behind it ("loading 37%").
 package replay
 
 import (
@@ -92,6 +94,7 @@ type Model struct {
 	// filterGuess: the dashboard is reading a process filter (see typing).
 	filterGuess bool
 	warnShown   bool // the warnings line is on screen
+	load        loadState
 }
 
 var _ tea.Model = Model{}
@@ -116,13 +119,14 @@ func NewFrom(src Source, opts Options) Model {
 	m.opts.UI.Frames, m.opts.UI.SetInterval = nil, nil
 	// A recording's PIDs are not this machine's processes: no signals.
 	m.opts.UI.Kill = nil
+	m = m.startLoading()
 	m = m.rebuild(0)
 	m.playing = m.playing && src.Len() > 1
 	return m
 }
 
 // Init starts playback (and whatever the dashboard starts).
-func (m Model) Init() tea.Cmd { return tea.Batch(m.inner.Init(), m.schedule()) }
+func (m Model) Init() tea.Cmd { return tea.Batch(m.inner.Init(), m.schedule(), m.pollLoad()) }
 
 // Cursor is the index of the snapshot shown; Len the timeline's length.
 func (m Model) Cursor() int { return m.cursor }
@@ -147,6 +151,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.onTick()
+	case loadTickMsg:
+		return m.onLoadTick()
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	case tea.MouseMsg:
@@ -161,7 +167,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) innerSize() tea.WindowSizeMsg {
-	return tea.WindowSizeMsg{Width: m.w, Height: max(0, m.h-1-m.warnRows())}
+	return tea.WindowSizeMsg{Width: m.w, Height: max(0, m.h-1-m.warnRows()-m.errRows())}
 }
 
 // warnRows is the height of the warnings line: 1 while shown, on screens
@@ -179,9 +185,10 @@ func (m Model) updateInner(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// schedule is the next playback tick, or nil when paused or at the end.
+// schedule is the next playback tick, or nil when paused or at the end
+// (at the end of what is loaded so far, it ticks on: more may come).
 func (m Model) schedule() tea.Cmd {
-	if !m.playing || m.cursor >= m.src.Len()-1 {
+	if !m.playing || m.atEnd() {
 		return nil
 	}
 	gen := m.gen
@@ -219,11 +226,14 @@ func (m Model) onTick() (tea.Model, tea.Cmd) {
 		n++
 	}
 	m = m.seek(m.cursor + n)
-	if m.cursor >= m.src.Len()-1 {
+	if m.atEnd() {
 		m.playing = false
 	}
 	return m, m.schedule()
 }
+
+// atEnd says the cursor is on the last snapshot and no more will come.
+func (m Model) atEnd() bool { return m.cursor >= m.src.Len()-1 && !m.load.loading }
 
 // stepAt is the clamped recorded gap after snapshot i.
 func (m Model) stepAt(i int) time.Duration {

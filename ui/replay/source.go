@@ -1,26 +1,27 @@
 package replay
 
 import (
-	"bytes"
-	"compress/flate"
-	"encoding/gob"
-	"fmt"
-	"io"
-	"os"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 )
 
 // Source is a timeline the replay reads by index, oldest first: the times
 // of every snapshot (a seek searches them) and any one snapshot on demand,
-// so a long recording need not be held decoded in memory.
+// so a long recording need not be held decoded in memory. A Source may
+// grow while the replay runs (a spool still loading: see loadingSource).
 type Source interface {
 	Len() int
 	Time(i int) time.Time
 	At(i int) sampler.Snapshot
+}
+
+// loadingSource is a Source still being filled (spool.Spool while its
+// loader runs): the replay paints what is there and polls how far it got.
+type loadingSource interface {
+	Source
+	Progress() spool.Progress
 }
 
 // Snapshots is a timeline held in memory (tests, short logs).
@@ -29,151 +30,3 @@ type Snapshots []sampler.Snapshot
 func (s Snapshots) Len() int                  { return len(s) }
 func (s Snapshots) Time(i int) time.Time      { return s[i].Time }
 func (s Snapshots) At(i int) sampler.Snapshot { return s[i] }
-
-// blockLen is how many snapshots a spool block holds. Chosen here: a
-// rebuild reads ~window+settle+backfill ≈ 360 snapshots at 1 s, so 128
-// keeps that to three or four blocks while a block of 8 GPUs decodes in
-// in ~20 ms (measured in BenchmarkSpoolAt).
-const blockLen = 128
-
-// Spool is a timeline kept on disk: snapshots re-encoded with encoding/gob
-// (half JSON's encoding cost in BenchmarkLoadSpoolRecording) in blocks
-// of blockLen, each block deflated into a temporary file, with only the
-// times and block offsets in memory (~30 B a snapshot). Reading one
-// snapshot decodes its block; the last block decoded is cached, so
-// playing forward decodes each block once. A gzip recording cannot be
-// seeked into, and the native format leaves out what repeats (statics
-// restored from earlier lines), so a line cannot be decoded alone: the
-// spool is what makes any point of it reachable without the day in memory.
-type Spool struct {
-	f       *os.File
-	times   []time.Time
-	order   []int32 // sorted index → written index, nil when in order
-	offsets []int64 // block b is f[offsets[b]:offsets[b+1]]
-
-	mu       sync.Mutex
-	cached   int // block number held in blockBuf, -1 none
-	blockBuf []sampler.Snapshot
-	decoded  int // blocks decoded so far (tests bound what a seek costs)
-
-	pending []sampler.Snapshot // being filled by Add
-	end     int64
-}
-
-// NewSpool makes an empty spool backed by a temporary file in dir ("" the
-// system's).
-func NewSpool(dir string) (*Spool, error) {
-	f, err := os.CreateTemp(dir, "gpuscope-replay-*.spool")
-	if err != nil {
-		return nil, fmt.Errorf("replay spool: %w", err)
-	}
-	// Unlinked at once on Unix: the space is freed when the file is closed,
-	// even if the process is killed.
-	_ = os.Remove(f.Name())
-	return &Spool{f: f, cached: -1, offsets: []int64{0}}, nil
-}
-
-// Add appends a snapshot.
-func (s *Spool) Add(snap sampler.Snapshot) error {
-	s.times = append(s.times, snap.Time)
-	s.pending = append(s.pending, snap)
-	if len(s.pending) == blockLen {
-		return s.flush()
-	}
-	return nil
-}
-
-func (s *Spool) flush() error {
-	if len(s.pending) == 0 {
-		return nil
-	}
-	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // level is valid: no error
-	if err := gob.NewEncoder(zw).Encode(s.pending); err != nil {
-		return fmt.Errorf("replay spool: encode: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("replay spool: %w", err)
-	}
-	if _, err := s.f.WriteAt(buf.Bytes(), s.end); err != nil {
-		return fmt.Errorf("replay spool: write: %w", err)
-	}
-	s.end += int64(buf.Len())
-	s.offsets = append(s.offsets, s.end)
-	s.pending = s.pending[:0]
-	return nil
-}
-
-// Finish writes the last block and puts the timeline in time order (a log
-// concatenated out of order plays sorted); it says whether it had to sort.
-func (s *Spool) Finish() (sorted bool, err error) {
-	if err := s.flush(); err != nil {
-		return false, err
-	}
-	s.pending = nil
-	if sort.SliceIsSorted(s.times, func(i, j int) bool { return s.times[i].Before(s.times[j]) }) {
-		return false, nil
-	}
-	s.order = make([]int32, len(s.times))
-	for i := range s.order {
-		s.order[i] = int32(i)
-	}
-	sort.SliceStable(s.order, func(i, j int) bool { return s.times[s.order[i]].Before(s.times[s.order[j]]) })
-	times := make([]time.Time, len(s.times))
-	for i, o := range s.order {
-		times[i] = s.times[o]
-	}
-	s.times = times
-	return true, nil
-}
-
-// Len is the number of snapshots.
-func (s *Spool) Len() int { return len(s.times) }
-
-// Time is snapshot i's time, from memory.
-func (s *Spool) Time(i int) time.Time { return s.times[i] }
-
-// At decodes snapshot i (its block, unless cached). A block that cannot be
-// read back (the temp file damaged underneath) gives a snapshot with only
-// its time: the replay shows no data there rather than stopping.
-func (s *Spool) At(i int) sampler.Snapshot {
-	w := i
-	if s.order != nil {
-		w = int(s.order[i])
-	}
-	b := w / blockLen
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cached != b {
-		blk, err := s.readBlock(b)
-		if err != nil {
-			return sampler.Snapshot{Time: s.times[i]}
-		}
-		s.cached, s.blockBuf = b, blk
-	}
-	return s.blockBuf[w%blockLen]
-}
-
-func (s *Spool) readBlock(b int) ([]sampler.Snapshot, error) {
-	s.decoded++
-	r := flate.NewReader(io.NewSectionReader(s.f, s.offsets[b], s.offsets[b+1]-s.offsets[b]))
-	defer r.Close()
-	var out []sampler.Snapshot
-	if err := gob.NewDecoder(r).Decode(&out); err != nil {
-		return nil, fmt.Errorf("replay spool: block %d: %w", b, err)
-	}
-	for i := range out { // the GPU processes' links to host processes are not encoded
-		sampler.JoinProcs(&out[i])
-	}
-	return out, nil
-}
-
-// Decoded is how many blocks have been decoded so far.
-func (s *Spool) Decoded() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.decoded
-}
-
-// Close removes the spool's file.
-func (s *Spool) Close() error { return s.f.Close() }

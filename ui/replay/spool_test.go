@@ -1,19 +1,22 @@
 package replay
 
 import (
+	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record/spool"
 )
 
 // spoolOf spools tl into a temporary directory of the test.
-func spoolOf(t testing.TB, tl []sampler.Snapshot) *Spool {
+func spoolOf(t testing.TB, tl []sampler.Snapshot) *spool.Spool {
 	t.Helper()
-	sp, err := NewSpool(t.TempDir())
+	sp, err := spool.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +75,7 @@ func TestSpoolFirstFrameAndSeek(t *testing.T) {
 	before := sp.Decoded()
 	m = press(t, m, "end")
 	// A rebuild reads backfill + window + settle before the cursor.
-	need := (backfill+int((diagnose.DefaultWindow+settle)/time.Second))/blockLen + 2
+	need := (backfill+int((diagnose.DefaultWindow+settle)/time.Second))/spool.BlockLen + 2
 	if d := sp.Decoded() - before; d > need {
 		t.Fatalf("seeking to the end decoded %d blocks, want at most %d", d, need)
 	}
@@ -91,7 +94,7 @@ func TestSpoolSortsOutOfOrder(t *testing.T) {
 	for i, s := range tl {
 		rev[len(tl)-1-i] = s
 	}
-	sp, err := NewSpool(t.TempDir())
+	sp, err := spool.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +123,7 @@ func BenchmarkSpoolAt(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		sp.At(i)
-		i = (i + blockLen) % sp.Len()
+		i = (i + spool.BlockLen) % sp.Len()
 	}
 }
 
@@ -136,23 +139,108 @@ func BenchmarkReplaySeekSpool(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadSpoolRecording is `replay FILE` up to its first frame on a
-// real recording: GPUSCOPE_BENCH_RECORDING names it (a day of the demo:
-// gpuscope record -o day.jsonl.gz --demo --duration 24h); skipped without.
-func BenchmarkLoadSpoolRecording(b *testing.B) {
+// benchRecording is the real recording the load benchmarks read:
+// GPUSCOPE_BENCH_RECORDING names it (a day of the demo: gpuscope record -o
+// day.jsonl.gz --demo --duration 24h); they are skipped without.
+func benchRecording(b *testing.B) string {
 	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
 	if path == "" {
 		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
 	}
+	return path
+}
+
+// BenchmarkLoadToFirstFrame is `replay FILE` up to its first frame on a
+// real recording (the issue's goal: under 1 s for a day of 8 GPUs), then
+// quitting at once (the loader stopped and joined).
+func BenchmarkLoadToFirstFrame(b *testing.B) {
+	path := benchRecording(b)
 	for b.Loop() {
-		sp, _, err := LoadSpool(path, b.TempDir())
+		sp, _, err := spool.Open(path, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = replayOf(sp, 200, 50).View()
+		sp.Close()
+	}
+}
+
+// BenchmarkLoadSpoolRecording is the whole load of a real recording behind
+// the first frame, then a seek to its middle.
+func BenchmarkLoadSpoolRecording(b *testing.B) {
+	path := benchRecording(b)
+	for b.Loop() {
+		sp, _, err := spool.Open(path, b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
 		m := replayOf(sp, 200, 50)
 		_ = m.View()
+		for !sp.Progress().Done {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := sp.Progress().Err; err != nil {
+			b.Fatal(err)
+		}
 		m = m.rebuild(sp.Len() / 2) // a seek to the middle
 		_ = m.View()
 		sp.Close()
 	}
 }
+
+// growing is a source still loading: n of its snapshots are readable.
+type growing struct {
+	Snapshots
+	n int
+	p spool.Progress
+}
+
+func (g *growing) Len() int                 { return g.n }
+func (g *growing) Progress() spool.Progress { return g.p }
+
+// While the recording loads, the first frame is up, the timeline says how
+// far loading got, a seek past what is read stops at its end, playing at
+// that end waits for more instead of stopping, and an error that stops
+// loading gets its own line and Err.
+func TestReplayWhileLoading(t *testing.T) {
+	tl := long(t, 1)
+	g := &growing{Snapshots: tl, n: spool.BlockLen, p: spool.Progress{Fraction: 0.37}}
+	opts := Options{UI: uiOptions(), Paused: true}
+	nm, _ := NewFrom(g, opts).Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := nm.(Model)
+	if !m.Loading() || !strings.Contains(m.View(), "loading 37%") || !strings.Contains(m.View(), "┄") {
+		t.Fatalf("timeline while loading does not say so:\n%s", lastLine(m.View()))
+	}
+	m = press(t, m, "end")
+	if m.Cursor() != spool.BlockLen-1 {
+		t.Fatalf("end while loading went to %d, want the last read, %d", m.Cursor(), spool.BlockLen-1)
+	}
+	m = press(t, m, " ")
+	if !m.Playing() {
+		t.Fatal("play at the end of what is read stopped; want it to wait for more")
+	}
+	nm, cmd := m.Update(tickMsg{gen: m.gen})
+	m = nm.(Model)
+	if !m.Playing() || cmd == nil {
+		t.Fatal("a tick at the end of what is read stopped playback while loading")
+	}
+	g.n, g.p = 2*spool.BlockLen, spool.Progress{Fraction: 0.8, Done: true, Err: errors.New("r.jsonl: line 300: not a snapshot")}
+	nm, _ = m.Update(loadTickMsg{})
+	m = nm.(Model)
+	nm, _ = m.Update(tickMsg{gen: m.gen})
+	m = nm.(Model)
+	if m.Cursor() <= spool.BlockLen-1 {
+		t.Fatalf("playback did not go on into what arrived: cursor %d", m.Cursor())
+	}
+	if m.Loading() || m.Err() == nil || !strings.Contains(m.View(), "✗ loading stopped: r.jsonl: line 300") {
+		t.Fatalf("a loading error is not shown (Err %v):\n%s", m.Err(), m.View())
+	}
+	if strings.Contains(lastLine(m.View()), "loading") || strings.Contains(m.View(), "┄") {
+		t.Fatalf("timeline still says loading after the end:\n%s", lastLine(m.View()))
+	}
+	if got := strings.Count(m.View(), "\n") + 1; got != 40 {
+		t.Fatalf("view is %d lines with the error line, want 40", got)
+	}
+}
+
+func lastLine(s string) string { return s[strings.LastIndex(s, "\n")+1:] }

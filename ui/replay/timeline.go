@@ -22,10 +22,14 @@ func (m Model) View() string {
 	case m.h == 1:
 		return m.timelineLine(m.w)
 	}
+	out := m.inner.View()
 	if m.warnRows() > 0 {
-		return m.inner.View() + "\n" + m.warningLine(m.w) + "\n" + m.timelineLine(m.w)
+		out += "\n" + m.warningLine(m.w)
 	}
-	return m.inner.View() + "\n" + m.timelineLine(m.w)
+	if m.errRows() > 0 {
+		out += "\n" + m.errorLine(m.w)
+	}
+	return out + "\n" + m.timelineLine(m.w)
 }
 
 // warningLine is the first warning, with how many more, in w cells.
@@ -56,7 +60,7 @@ func (m Model) timelineParts(w int) (line string, barAt, barW int) {
 	state := "▶"
 	switch {
 	case m.playing:
-	case m.cursor >= m.src.Len()-1:
+	case m.atEnd():
 		state = "END"
 	default:
 		state = "⏸"
@@ -70,7 +74,8 @@ func (m Model) timelineParts(w int) (line string, barAt, barW int) {
 	times := now.Format(layout) + " / " + end.Format(layout)
 	count := fmt.Sprintf(" (snapshot %d/%d)", m.cursor+1, m.src.Len())
 	room := w - ansi.StringWidth(head)
-	tails := []string{" " + times + count, " " + times, " " + now.Format(layout), ""}
+	load := m.loadingText() // kept longest: it says why the bar is not full
+	tails := []string{" " + times + count + load, " " + times + load, " " + now.Format(layout) + load, load, ""}
 	if m.opts.Name != "" {
 		// The name is cut rather than dropped while 8 cells of it fit.
 		nameRoom := room - minBar - ansi.StringWidth(tails[0]+" · ")
@@ -99,17 +104,28 @@ func (m Model) clickBar(x int) Model {
 	}
 	m.playing = false
 	m.gen++
-	return m.seek(int(float64(x-at)/float64(n-1)*float64(m.src.Len()-1) + 0.5))
+	// Past what is loaded, the seek stops at its last snapshot.
+	span := m.loadedCells(n)
+	if x-at >= span-1 {
+		return m.seek(m.src.Len() - 1)
+	}
+	return m.seek(int(float64(x-at)/float64(span-1)*float64(m.src.Len()-1) + 0.5))
 }
 
-// bar is the progress bar, n cells: done ━, the cursor ●, to come ─.
+// bar is the progress bar, n cells: done ━, the cursor ●, to come ─, and
+// while loading, not read yet ┄ (its share of the input's bytes).
 func (m Model) bar(n int) string {
 	st := m.opts.UI.Styles
+	span := m.loadedCells(n)
 	pos := 0
 	if m.src.Len() > 1 {
-		pos = int(float64(m.cursor)/float64(m.src.Len()-1)*float64(n-1) + 0.5)
+		pos = int(float64(m.cursor)/float64(m.src.Len()-1)*float64(span-1) + 0.5)
 	}
-	return st.Accent.Render(strings.Repeat("━", pos)+"●") + st.Border.Render(strings.Repeat("─", n-1-pos))
+	out := st.Accent.Render(strings.Repeat("━", pos)+"●") + st.Border.Render(strings.Repeat("─", span-1-pos))
+	if n > span {
+		out += st.Muted.Render(strings.Repeat("┄", n-span))
+	}
+	return out
 }
 
 // fmtSpeed is "0.5×", "2×".
