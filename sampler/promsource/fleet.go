@@ -56,10 +56,10 @@ type GPU struct {
 	Job string
 }
 
-// MeanWindow is the span of GPU.UtilMean and SMActiveMean: five minutes,
-// the window a node's own diagnosis judges a job over
-// (diagnose.DefaultWindow is of that order), so steps and evaluation
-// phases average out.
+// MeanWindow is the span of GPU.UtilMean and SMActiveMean: ten samples
+// at dcgm-exporter's default 30 s interval ([dcgm-exporter]), so training
+// steps and evaluation phases average out; the node's own diagnosis judges
+// 120 s of 1 s samples, which a 30 s series would give four points of.
 const MeanWindow = 5 * time.Minute
 
 // Finding is one open gpuscope_finding series.
