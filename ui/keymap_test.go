@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The help overlay is drawn from the key map: a remapped key shows there.
@@ -81,5 +82,32 @@ func TestCheckKeysRejectsUnknownAction(t *testing.T) {
 	}
 	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}}); err != nil {
 		t.Error(err)
+	}
+}
+
+// The footer names the keys in force: before this it kept "t topology" and
+// "space pause" after both were remapped.
+func TestFooterFollowsRemappedKeys(t *testing.T) {
+	m, _ := fixtureModelWith(5, 200, 40, func(o *Options) {
+		o.Keys = map[string][]string{"topology": {"o"}, "pause": {"p"}, "up": {"w"}, "quit": {"x"}}
+	})
+	foot := ansi.Strip(m.footer())
+	for _, want := range []string{"o topology", "p pause", "w/down j move", "x quit", "tab focus", "/ filter"} {
+		if !strings.Contains(foot, want) {
+			t.Errorf("footer lacks %q: %s", want, foot)
+		}
+	}
+	for _, stale := range []string{"t topology", "space pause", "q quit", "↑↓"} {
+		if strings.Contains(foot, stale) {
+			t.Errorf("footer still says %q: %s", stale, foot)
+		}
+	}
+	m = press(m, "o")
+	if foot = ansi.Strip(m.footer()); !strings.Contains(foot, "esc back") || !strings.Contains(foot, "x quit") {
+		t.Errorf("topology footer: %s", foot)
+	}
+	d, _ := fixtureModelWith(5, 200, 40, nil)
+	if foot := ansi.Strip(d.footer()); !strings.Contains(foot, "tab focus ↑↓ move enter detail 1-9 GPU t topology") {
+		t.Errorf("default footer changed: %s", foot)
 	}
 }

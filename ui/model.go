@@ -130,6 +130,7 @@ func New(opts Options) Model {
 			c.keys = km
 		}
 	}
+	c.hints = newFooterHints(&c.keys)
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
