@@ -111,3 +111,23 @@ func TestFooterFollowsRemappedKeys(t *testing.T) {
 		t.Errorf("default footer changed: %s", foot)
 	}
 }
+
+// config.toml's sort, sort_reverse and tree set the process pane at start;
+// an unknown column keeps the default (the file is checked before this).
+func TestProcPaneStartsAsConfigured(t *testing.T) {
+	m, _ := fixtureModelWith(5, 200, 40, func(o *Options) {
+		o.ProcSort, o.ProcSortReverse, o.ProcTree = "cpu", true, true
+	})
+	if p := m.procs; p.cols[p.sortBy].name != "CPU%" || !p.reverse || !p.tree {
+		t.Errorf("sort %s reverse %v tree %v; want CPU%% reversed as a tree", p.cols[p.sortBy].name, p.reverse, p.tree)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "sort CPU% ▲") {
+		t.Errorf("the pane's title does not say sort CPU%% ▲:\n%s", v)
+	}
+	for name, want := range map[string]string{"gpu_mem": "GPU-MEM", "sm": "SM%", "time": "TIME", "pid": "PID", "nonsense": "GPU-MEM"} {
+		m, _ := fixtureModelWith(5, 200, 40, func(o *Options) { o.ProcSort = name })
+		if got := m.procs.cols[m.procs.sortBy].name; got != want {
+			t.Errorf("sort = %q opened sorted by %s, want %s", name, got, want)
+		}
+	}
+}

@@ -25,6 +25,12 @@ type Options struct {
 	// Keys remaps actions to keys (config.toml's [keys]; KeyActions names
 	// them). Checked with CheckKeys first: a table it rejects is ignored.
 	Keys map[string][]string
+	// ProcSort is the process pane's sort column at start (config.toml's
+	// sort: pid, gpu, gpu_mem, sm, cpu, rss, time; "" is gpu_mem), largest
+	// first unless ProcSortReverse; ProcTree starts it as a tree.
+	ProcSort        string
+	ProcSortReverse bool
+	ProcTree        bool
 	// Frames come from the collector (diagnose/pipeline), read with a Cmd
 	// that re-arms itself: each a snapshot and the diagnosis of that moment.
 	// The dashboard diagnoses nothing itself.
