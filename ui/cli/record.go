@@ -102,6 +102,9 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	} else if err != nil {
 		return err
 	}
+	if fast { // the demo can be recorded again: no sync block per line
+		w.DeferFlush()
+	}
 	// The same writer path as the dashboard's r: the collector diagnoses
 	// each snapshot once and hands the frame to the recording.
 	rec := record.NewToggle("", src.Interval)
@@ -112,7 +115,7 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
-	col := pipeline.New(src.Sampler, pipeline.Options{Record: func(fr pipeline.Frame) error {
+	col := pipeline.New(src.Sampler, pipeline.Options{FindingsOnly: true, Record: func(fr pipeline.Frame) error {
 		err := recordFrame(rec, fr)
 		if err != nil && werr == nil {
 			werr = err
