@@ -188,6 +188,9 @@ type fleetNode struct {
 	GPUs     []struct {
 		Index int      `json:"index"`
 		Util  *float64 `json:"util"`
+		// 5-minute means the cross-node straggler rule compares.
+		UtilMean     *float64 `json:"UtilMean"`
+		SMActiveMean *float64 `json:"SMActiveMean"`
 	} `json:"gpus"`
 	Findings []struct {
 		Rule string `json:"rule"`
@@ -204,6 +207,7 @@ type fleetOut struct {
 	} `json:"counts"`
 	Findings []struct{ Title string } `json:"fleet_findings"`
 	Nodes    []fleetNode              `json:"nodes"`
+	Problems []string                 `json:"problems"`
 }
 
 func (f fleetOut) node(instance string) *fleetNode {
@@ -291,6 +295,14 @@ func TestPrometheusScrapesDemoExporters(t *testing.T) {
 	}
 	if n := f.node(exps[0].addr); n.From != "the node's gpuscope exporter" {
 		t.Errorf("input_starved diagnosed from %q", n.From)
+	}
+	// Every fleet query ran (a PromQL error would be a problem, not a
+	// failure), and the means over MeanWindow came back in percent.
+	if len(f.Problems) > 0 {
+		t.Errorf("problems: %v", f.Problems)
+	}
+	if g := f.node(exps[1].addr).GPUs[0]; g.UtilMean == nil || g.SMActiveMean == nil || *g.UtilMean < 50 || *g.SMActiveMean < 20 || *g.SMActiveMean > 100 {
+		t.Errorf("healthy node's GPU 0 means: util %v, SM active %v; want percent of a busy GPU", g.UtilMean, g.SMActiveMean)
 	}
 
 	exps[2].stop()

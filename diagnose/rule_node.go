@@ -39,6 +39,16 @@ const (
 	nvlinkLinkBytes = 25e9
 )
 
+// The straggler thresholds, for the same rule across the nodes of one job
+// (diagnose/fleetdiag): a node's GPUs stand to its job's other nodes as
+// one GPU to the others here.
+const (
+	StragglerRatio = stragglerRatio
+	StragglerGap   = stragglerGap
+	WaitSMMax      = waitSMMax
+	WaitUtilMin    = imbalanceBusy
+)
+
 // ruleLoadImbalance: work piled on one GPU while others sit empty: several
 // processes on one card ([gpu-idle-handbook] §3.3: "one card works, the rest watch" when
 // CUDA_VISIBLE_DEVICES / set_device is forgotten), or a job whose other GPUs

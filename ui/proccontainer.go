@@ -10,9 +10,9 @@ import (
 // 12-digit container id.
 const containerWidth = 32
 
-// minCommandWidth is what COMMAND keeps before optional columns are shown
-// (chosen here: "python train.py --config cfg/x.yaml (+8)" reads whole),
-// so the 80- and 120-column layouts stay as they were.
+// minCommandWidth is what COMMAND keeps before optional columns are shown:
+// "python train.py --config cfg/x.yaml (+8)" reads whole, and the 80- and
+// 120-column layouts stay as they were.
 const minCommandWidth = 40
 
 // layoutColumns shows the optional columns while COMMAND keeps

@@ -1,6 +1,6 @@
 // Package fleetdiag diagnoses a fleet read from Prometheus: fleet-level
 // findings (GPUs idle while holding memory for long, nodes with Xid or ECC
-// errors, exporters down) and, per node, the findings of the node's own
+// errors, exporters down, stragglers across the nodes of a job) and, per node, the findings of the node's own
 // gpuscope exporter or, for a node with dcgm-exporter only, the GPU-side
 // rules run over its series.
 package fleetdiag
@@ -100,6 +100,7 @@ func Fleet(f promsource.Fleet, idleFor time.Duration) []Finding {
 	if len(ecc) > 0 {
 		out = append(out, Finding{diagnose.Critical, fmt.Sprintf("uncorrected ECC errors in the last hour on %s (gpuscope explain ecc_errors)", plural(len(ecc), "node")), ecc})
 	}
+	out = append(out, Stragglers(f)...)
 	if len(down) > 0 {
 		out = append(out, Finding{diagnose.Warning, fmt.Sprintf("%s down: their GPUs are unknown, not idle", plural(len(down), "exporter")), down})
 	}
@@ -158,8 +159,16 @@ func Node(n promsource.Node, history []sampler.Snapshot) NodeResult {
 	}
 	r := NodeResult{From: "rules over its dcgm-exporter series", NeedsHost: slices.Clone(hostRules)}
 	tracker := diagnose.NewTracker(diagnose.Options{})
+	var last []diagnose.Finding
 	for _, s := range history {
-		r.Findings = tracker.Push(s)
+		last = tracker.Push(s)
+	}
+	// A rule that needs the host judged a node without it (no process, no
+	// CPU): what it says rests on missing data, and NeedsHost says so.
+	for _, f := range last {
+		if !slices.Contains(hostRules, f.Rule) {
+			r.Findings = append(r.Findings, f)
+		}
 	}
 	return r
 }

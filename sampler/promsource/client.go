@@ -7,14 +7,12 @@
 package promsource
 
 import (
-	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	promconfig "github.com/prometheus/common/config"
 	"github.com/prometheus/common/model"
 )
@@ -31,14 +29,18 @@ type Config struct {
 	CertFile, KeyFile     string // client certificate
 	InsecureSkipVerify    bool
 	Timeout               time.Duration // per query; 30 s when zero
+	// JobLabel names the label that says which distributed job a GPU's
+	// series belong to (GPU.Job); "" groups by the pod name's prefix.
+	JobLabel string
 }
 
 // Source queries one server. Safe for concurrent use.
 type Source struct {
-	api      promv1.API
 	matchers string // the selector's matchers without braces, "" for none
 	timeout  time.Duration
 	url      string
+	jobLabel model.LabelName
+	hc       *http.Client // auth and TLS as configured (queryEach)
 }
 
 // New checks the configuration and builds the client; it does not connect.
@@ -50,6 +52,9 @@ func New(cfg Config) (*Source, error) {
 	matchers, err := selectorMatchers(cfg.Selector)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.JobLabel != "" && !model.LabelName(cfg.JobLabel).IsValid() {
+		return nil, fmt.Errorf("--job-label %q: not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)", cfg.JobLabel)
 	}
 	hc := promconfig.DefaultHTTPClientConfig
 	hc.BearerTokenFile = cfg.BearerTokenFile
@@ -65,15 +70,11 @@ func New(cfg Config) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--prometheus: %w", err)
 	}
-	c, err := api.NewClient(api.Config{Address: cfg.URL, Client: client})
-	if err != nil {
-		return nil, fmt.Errorf("--prometheus: %w", err)
-	}
 	timeout := cfg.Timeout
 	if timeout == 0 {
 		timeout = 30 * time.Second
 	}
-	return &Source{api: promv1.NewAPI(c), matchers: matchers, timeout: timeout, url: cfg.URL}, nil
+	return &Source{matchers: matchers, timeout: timeout, url: cfg.URL, jobLabel: model.LabelName(cfg.JobLabel), hc: client}, nil
 }
 
 // URL is the server's address, for titles.
@@ -105,34 +106,4 @@ func (s *Source) sel(name string, extra ...string) string {
 // names matches any of the series names: `{__name__=~"a|b", selector}`.
 func (s *Source) names(names []string, extra ...string) string {
 	return s.sel("", append([]string{`__name__=~"` + strings.Join(names, "|") + `"`}, extra...)...)
-}
-
-// query runs an instant query and returns its vector.
-func (s *Source) query(ctx context.Context, q string, at time.Time) (model.Vector, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	v, _, err := s.api.Query(ctx, q, at)
-	if err != nil {
-		return nil, fmt.Errorf("query %s: %w", q, err)
-	}
-	vec, ok := v.(model.Vector)
-	if !ok {
-		return nil, fmt.Errorf("query %s: got a %s, want a vector", q, v.Type())
-	}
-	return vec, nil
-}
-
-// queryRange runs a range query and returns its matrix.
-func (s *Source) queryRange(ctx context.Context, q string, r promv1.Range) (model.Matrix, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	v, _, err := s.api.QueryRange(ctx, q, r)
-	if err != nil {
-		return nil, fmt.Errorf("query_range %s: %w", q, err)
-	}
-	m, ok := v.(model.Matrix)
-	if !ok {
-		return nil, fmt.Errorf("query_range %s: got a %s, want a matrix", q, v.Type())
-	}
-	return m, nil
 }

@@ -33,7 +33,7 @@ func n(names ...string) []string { return names }
 var gpuFields = []gpuField{
 	f(utilNames, func(g *gpuAt) *sampler.Metric { return &g.g.Util }),
 	f(n("DCGM_FI_DEV_MEM_COPY_UTIL", "gpuscope_gpu_memory_utilization_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.MemUtil }),
-	f(n("DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_UTIL_RATIO", "gpuscope_gpu_sm_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.SMActive }),
+	f(smActiveNames, func(g *gpuAt) *sampler.Metric { return &g.g.SMActive }),
 	f(n("DCGM_FI_PROF_SM_OCCUPANCY", "gpuscope_gpu_sm_occupancy_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.SMOccupancy }),
 	f(n("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_TENSOR_UTIL_RATIO", "gpuscope_gpu_tensor_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.TensorActive }),
 	f(n("DCGM_FI_PROF_DRAM_ACTIVE", "gpuscope_gpu_dram_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.DRAMActive }),

@@ -3,9 +3,7 @@ package promsource
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -51,13 +49,25 @@ type GPU struct {
 	IdleHeldLong bool
 	Xid          bool // an Xid in the last hour
 	ECC          bool // uncorrected ECC errors rose in the last hour
+	// UtilMean and SMActiveMean are the means over the last MeanWindow,
+	// percent: what the cross-node straggler rule compares.
+	UtilMean, SMActiveMean sampler.Metric
+	// Job is the value of Config.JobLabel on the GPU's series.
+	Job string
 }
+
+// MeanWindow is the span of GPU.UtilMean and SMActiveMean: ten samples
+// at dcgm-exporter's default 30 s interval ([dcgm-exporter]), so training
+// steps and evaluation phases average out; the node's own diagnosis judges
+// 120 s of 1 s samples, which a 30 s series would give four points of.
+const MeanWindow = 5 * time.Minute
 
 // Finding is one open gpuscope_finding series.
 type Finding struct {
 	Rule, Severity string
 	GPU, PID       int
 	Since          time.Time
+	id             string // findingID, to join its start
 }
 
 // Options tune the fleet queries.
@@ -89,6 +99,7 @@ var (
 	memUsedNames  = []string{"DCGM_FI_DEV_FB_USED", "gpuscope_gpu_memory_used_bytes"}
 	memTotalNames = []string{"DCGM_FI_DEV_FB_TOTAL", "gpuscope_gpu_memory_total_bytes"}
 	powerNames    = []string{"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_BOARD_POWER_WATTS", "gpuscope_gpu_power_watts"}
+	smActiveNames = []string{"DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_UTIL_RATIO", "gpuscope_gpu_sm_active_ratio"}
 )
 
 // idleHeld is 1 while a GPU is idle (util < 10%) and holds ≥ 10% of its
@@ -108,18 +119,19 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	opts = opts.withDefaults()
 	f := Fleet{At: now}
 	b := newFleetBuilder()
+	b.jobLabel = s.jobLabel
 	// The inventory: every target with GPU series in the last hour, so a
 	// target that went down is still listed (as down).
-	inv, err := s.query(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), now)
+	err := s.queryEach(ctx, s.inventory(fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames))), now,
+		func(m model.Metric, _ float64) { b.gpu(m) })
 	if err != nil {
 		return f, err // nothing to show without it
 	}
-	for _, smp := range inv {
-		b.gpu(smp.Metric)
-	}
 	// The figures are queried concurrently (the server evaluates them in
-	// parallel) and applied in the order written, so the result does not
-	// depend on which answer came first.
+	// parallel) and applied sample by sample as they are decoded, under
+	// one lock; no figure depends on another's arriving first (what
+	// combines two, FB_FREE with FB_USED and a finding with its start, is
+	// joined once all are in).
 	type pending struct {
 		q    string
 		each func(model.Metric, float64)
@@ -131,35 +143,36 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			n.Up = v == 1
 		}
 	})
-	try(s.names(utilNames), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.Util.OK {
-			g.Util = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+	try(s.figure(utilNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.Util = sampler.Some(v)
 		}
 	})
-	try(s.names(memUsedNames), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.MemUsed.OK {
-			g.MemUsed = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+	try(s.figure(memUsedNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.MemUsed = sampler.Some(v)
 		}
 	})
-	try(s.names(memTotalNames), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.MemTotal.OK {
-			g.MemTotal = sampler.Some(v * scaleOf(string(m[model.MetricNameLabel])))
+	try(s.figure(memTotalNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.MemTotal = sampler.Some(v)
 		}
 	})
-	try(s.sel("DCGM_FI_DEV_FB_FREE"), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
-		if g := b.gpu(m); g != nil && !g.MemTotal.OK && g.MemUsed.OK {
-			g.MemTotal = sampler.Some(g.MemUsed.V + v*mib)
+	memFree := map[*GPU]float64{}
+	try(perGPU(s.sel("DCGM_FI_DEV_FB_FREE")), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
+		if g := b.gpu(m); g != nil {
+			memFree[g] = v * mib
 		}
 	})
-	try(s.names(powerNames), func(m model.Metric, v float64) {
-		if g := b.gpu(m); g != nil && !g.Power.OK {
+	try(s.figure(powerNames, latest), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
 			g.Power = sampler.Some(v)
 		}
 	})
 	step := model.Duration(opts.Step).String()
 	// Each subquery point idle and held is one step of waste; summing
 	// (not averaging) counts only the time the server has data for.
-	try(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step), func(m model.Metric, v float64) {
+	try(perGPU(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step)), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.IdleHeldHours = v * opts.Step.Hours()
 		}
@@ -168,25 +181,37 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	// Held all of IdleFor, and the server has (nearly) all of IdleFor: a
 	// target scraped for two minutes has not been idle for 30.
 	need := int(0.9 * float64(opts.IdleFor/opts.Step))
-	try(fmt.Sprintf("(min_over_time((%[1]s)[%[2]s:%[3]s]) == 1) and (count_over_time((%[1]s)[%[2]s:%[3]s]) >= %[4]d)",
-		s.idleHeld(), span, step, need), func(m model.Metric, _ float64) {
+	try(perGPU(fmt.Sprintf("(min_over_time((%[1]s)[%[2]s:%[3]s]) == 1) and (count_over_time((%[1]s)[%[2]s:%[3]s]) >= %[4]d)",
+		s.idleHeld(), span, step, need)), func(m model.Metric, _ float64) {
 		if g := b.gpu(m); g != nil {
 			g.IdleHeldLong = true
 		}
 	})
-	try(fmt.Sprintf("max_over_time(%s[1h]) > 0 or increase(%s[1h]) > 0",
-		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total")), func(m model.Metric, _ float64) {
+	try(perGPU(fmt.Sprintf("max_over_time(%s[1h]) > 0 or increase(%s[1h]) > 0",
+		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total"))), func(m model.Metric, _ float64) {
 		if g := b.gpu(m); g != nil {
 			g.Xid = true
 		}
 	})
 	// increase() handles counter resets (a driver reload zeroes them).
-	try(fmt.Sprintf("increase(%s[1h]) > 0", s.names([]string{"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"})),
+	try(perGPU(fmt.Sprintf("increase(%s[1h]) > 0", s.names([]string{"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"}))),
 		func(m model.Metric, _ float64) {
 			if g := b.gpu(m); g != nil {
 				g.ECC = true
 			}
 		})
+	// Means over MeanWindow.
+	mean := func(sel string) string { return fmt.Sprintf("avg_over_time(%s[%s])", sel, model.Duration(MeanWindow)) }
+	try(s.figure(utilNames, mean), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.UtilMean = sampler.Some(v)
+		}
+	})
+	try(s.figure(smActiveNames, mean), func(m model.Metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.SMActiveMean = sampler.Some(v)
+		}
+	})
 	since := map[string]time.Time{}
 	try(s.sel("gpuscope_finding_since_timestamp_seconds"), func(m model.Metric, v float64) {
 		since[findingID(m)] = time.UnixMilli(int64(v * 1e3))
@@ -199,34 +224,44 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 		gpu, _ := strconv.Atoi(string(m["gpu"]))
 		pid, _ := strconv.Atoi(string(m["pid"]))
 		n.Findings = append(n.Findings, Finding{Rule: string(m["rule"]), Severity: string(m["severity"]),
-			GPU: gpu, PID: pid, Since: since[findingID(m)]})
+			GPU: gpu, PID: pid, id: findingID(m)})
 	})
 	try(fmt.Sprintf("group by (job, instance) (%s)", s.sel("gpuscope_build_info")), func(m model.Metric, _ float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
 			n.Gpuscope = true
 		}
 	})
-	results := make([]model.Vector, len(queue))
-	errs := make([]error, len(queue))
+	var mu sync.Mutex
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
+	slots := make(chan struct{}, 4) // queries at a time
+	problems := make([]error, len(queue))
 	for i, p := range queue {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i], errs[i] = s.query(ctx, p.q, now)
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			problems[i] = s.queryEach(ctx, p.q, now, func(m model.Metric, v float64) {
+				mu.Lock()
+				defer mu.Unlock()
+				p.each(m, v)
+			})
 		}()
 	}
 	wg.Wait()
-	for i, p := range queue {
-		if errs[i] != nil {
-			f.Problems = append(f.Problems, errs[i].Error())
-			continue
+	for _, err := range problems {
+		if err != nil {
+			f.Problems = append(f.Problems, err.Error())
 		}
-		for _, smp := range results[i] {
-			p.each(smp.Metric, float64(smp.Value))
+	}
+	for g, free := range memFree {
+		if !g.MemTotal.OK && g.MemUsed.OK {
+			g.MemTotal = sampler.Some(g.MemUsed.V + free)
+		}
+	}
+	for _, n := range b.nodes {
+		for i := range n.Findings {
+			n.Findings[i].Since = since[n.Findings[i].id]
 		}
 	}
 	f.Nodes = b.finish()
@@ -237,101 +272,4 @@ const mib = 1 << 20
 
 func findingID(m model.Metric) string {
 	return string(m["job"]) + "\x00" + string(m["instance"]) + "\x00" + string(m["rule"]) + "\x00" + string(m["gpu"]) + "\x00" + string(m["pid"])
-}
-
-// fleetBuilder gathers series into nodes and GPUs.
-type fleetBuilder struct {
-	nodes map[NodeKey]*Node
-	gpus  map[gpuRef]*GPU
-	order map[NodeKey][]int
-}
-
-func newFleetBuilder() *fleetBuilder {
-	return &fleetBuilder{nodes: map[NodeKey]*Node{}, gpus: map[gpuRef]*GPU{}, order: map[NodeKey][]int{}}
-}
-
-// gpu returns the GPU a series belongs to, creating it (and its node) on
-// first sight; nil for a series that is not one physical GPU's.
-func (b *fleetBuilder) gpu(m model.Metric) *GPU {
-	ref, ok := refOf(m)
-	if !ok {
-		return nil
-	}
-	n := b.nodes[ref.node]
-	if n == nil {
-		n = &Node{Key: ref.node, Name: hostOf(m)}
-		b.nodes[ref.node] = n
-	}
-	g := b.gpus[ref]
-	if g == nil {
-		g = &GPU{Index: ref.gpu}
-		b.gpus[ref] = g
-		b.order[ref.node] = append(b.order[ref.node], ref.gpu)
-	}
-	if g.UUID == "" {
-		g.UUID = string(m["UUID"])
-		if g.UUID == "" {
-			g.UUID = string(m["uuid"])
-		}
-	}
-	if g.Model == "" {
-		g.Model = string(m["modelName"])
-	}
-	if ns, pod := podOf(m); pod != "" && g.Pod == "" {
-		g.Namespace, g.Pod = ns, pod
-	}
-	return g
-}
-
-// finish orders GPUs by index and nodes by waste (most first), then name.
-func (b *fleetBuilder) finish() []Node {
-	out := make([]Node, 0, len(b.nodes))
-	for key, n := range b.nodes {
-		idx := b.order[key]
-		slices.Sort(idx)
-		for _, i := range idx {
-			g := b.gpus[gpuRef{key, i}]
-			n.GPUs = append(n.GPUs, *g)
-			n.WasteGPUHours += g.IdleHeldHours
-		}
-		slices.SortFunc(n.Findings, func(a, b Finding) int {
-			if ra, rb := severityRank(a.Severity), severityRank(b.Severity); ra != rb {
-				return rb - ra
-			}
-			return strings.Compare(a.Rule, b.Rule)
-		})
-		out = append(out, *n)
-	}
-	names := map[string]int{}
-	for _, n := range out {
-		names[n.Name]++
-	}
-	for i := range out { // same host name on two targets: still two nodes
-		if names[out[i].Name] > 1 {
-			out[i].Name += " (" + out[i].Key.Instance + ")"
-		}
-	}
-	slices.SortFunc(out, func(a, b Node) int {
-		if a.WasteGPUHours != b.WasteGPUHours {
-			if a.WasteGPUHours > b.WasteGPUHours {
-				return -1
-			}
-			return 1
-		}
-		if c := strings.Compare(a.Name, b.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Key.Instance, b.Key.Instance)
-	})
-	return out
-}
-
-func severityRank(s string) int {
-	switch s {
-	case "critical":
-		return 2
-	case "warning":
-		return 1
-	}
-	return 0
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	promv1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -22,7 +21,6 @@ import (
 // gpuscope's own series, where a node has them. A step at which a node has
 // no GPU series (the target was down) has no snapshot.
 func (s *Source) History(ctx context.Context, from, to time.Time, step time.Duration, matchers ...string) (map[NodeKey][]sampler.Snapshot, error) {
-	r := promv1.Range{Start: from, End: to, Step: step}
 	h := newHistoryBuilder(from, step)
 	var (
 		mu       sync.Mutex
@@ -36,15 +34,15 @@ func (s *Source) History(ctx context.Context, from, to time.Time, step time.Dura
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			m, err := s.queryRange(ctx, q, r)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				problems = append(problems, err)
-				return
-			}
-			for _, ss := range m {
+			err := s.queryRangeEach(ctx, q, from, to, step, func(ss *model.SampleStream) {
+				mu.Lock()
+				defer mu.Unlock()
 				each(ss)
+			})
+			if err != nil {
+				mu.Lock()
+				defer mu.Unlock()
+				problems = append(problems, err)
 			}
 		}()
 	}
@@ -229,16 +227,14 @@ func NodeMatchers(k NodeKey) []string {
 // hostname) or its instance, among the targets with GPU series in the hour
 // before at. Two targets with that host name are ambiguous: name the instance.
 func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (NodeKey, error) {
-	vec, err := s.query(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), at)
-	if err != nil {
-		return NodeKey{}, err
-	}
 	found := map[NodeKey]bool{}
-	for _, smp := range vec {
-		m := smp.Metric
+	err := s.queryEach(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), at, func(m model.Metric, _ float64) {
 		if string(m["instance"]) == name || string(m["Hostname"]) == name || string(m["hostname"]) == name {
 			found[keyOf(m)] = true
 		}
+	})
+	if err != nil {
+		return NodeKey{}, err
 	}
 	switch len(found) {
 	case 0:

@@ -168,6 +168,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.StringVar(&f.prom.CertFile, "tls-cert-file", "", "with --prometheus: client certificate")
 	fl.StringVar(&f.prom.KeyFile, "tls-key-file", "", "with --prometheus: client key")
 	fl.BoolVar(&f.prom.InsecureSkipVerify, "tls-insecure-skip-verify", false, "with --prometheus: do not verify the server's certificate")
+	fl.StringVar(&f.prom.JobLabel, "job-label", "", "with --prometheus: the label naming a GPU's distributed job (default: its pod name without -worker-N)")
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 

@@ -68,7 +68,7 @@ func writeGPU(b *strings.Builder, g sampler.GPU) {
 	for _, p := range g.Procs {
 		user, cmd := "?", ""
 		if p.Host != nil {
-			user, cmd = p.Host.User, p.Host.Cmdline
+			user, cmd = p.Host.User, containerOf(p.Host)+p.Host.Cmdline
 			if n := len(p.Host.Children); n > 0 {
 				cmd += fmt.Sprintf(" (+%s)", pluralOf(n, "child", "children"))
 			}
@@ -76,6 +76,19 @@ func writeGPU(b *strings.Builder, g sampler.GPU) {
 		// The user column is cut, not widened, so the columns stay put.
 		fmt.Fprintf(b, "      pid %-7d %-8s %-3s mem %s  sm %s  %s\n", p.PID, truncate(user, 8), p.Type, gib(p.MemUsed), pct(p.SMUtil), truncate(cmd, 80))
 	}
+}
+
+// containerOf is where a process runs, before its command as in the
+// dashboard: "[namespace/pod/container] " where the kubelet named its pod,
+// "[short id] " for another container, "" on the host.
+func containerOf(h *sampler.Proc) string {
+	switch {
+	case h.Pod.Name != "":
+		return "[" + h.Pod.Namespace + "/" + h.Pod.Name + "/" + h.Pod.Container + "] "
+	case h.Container != "":
+		return "[" + h.Container + "] "
+	}
+	return ""
 }
 
 func orNA(s string) string {

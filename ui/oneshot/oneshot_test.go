@@ -137,3 +137,26 @@ func TestWritePluralsAndLongUser(t *testing.T) {
 		t.Errorf("the type column moves with the user name (%v):\n%s", cols, out)
 	}
 }
+
+// A process in a pod says which, one in another container its short id,
+// as the dashboard's process pane does.
+func TestWriteContainers(t *testing.T) {
+	snap := sampler.Snapshot{
+		GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200", Procs: []sampler.GPUProc{
+			{PID: 1, Type: "C", Host: &sampler.Proc{User: "svc", Cmdline: "vllm serve", Container: "3f9a1c2b7d4e",
+				Pod: sampler.Pod{Namespace: "inference", Name: "vllm-0", Container: "vllm"}}},
+			{PID: 2, Type: "C", Host: &sampler.Proc{User: "carol", Cmdline: "jupyter-lab", Container: "9c1e5a7b3d2f"}},
+			{PID: 3, Type: "C", Host: &sampler.Proc{User: "bob", Cmdline: "python train.py"}},
+		}}},
+	}
+	var b strings.Builder
+	if err := Write(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"[inference/vllm-0/vllm] vllm serve", "[9c1e5a7b3d2f] jupyter-lab", "sm n/a  python train.py"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
