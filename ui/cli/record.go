@@ -115,8 +115,14 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
+	write := func(fr pipeline.Frame) error { return recordFrame(rec, fr) }
+	var bg *backgroundWriter
+	if fast { // sampling and diagnosis on this goroutine, JSON and gzip on another
+		bg = startBackgroundWriter(rec)
+		write = bg.write
+	}
 	col := pipeline.New(src.Sampler, pipeline.Options{FindingsOnly: true, Record: func(fr pipeline.Frame) error {
-		err := recordFrame(rec, fr)
+		err := write(fr)
 		if err != nil && werr == nil {
 			werr = err
 			cancel()
@@ -133,6 +139,11 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 		}
 	default:
 		sig = recordLive(ctx, col, f.interval, f.duration, stderr)
+	}
+	if bg != nil {
+		if err := bg.wait(); err != nil && werr == nil {
+			werr = err
+		}
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
