@@ -14,6 +14,7 @@ require (
 	github.com/charmbracelet/x/exp/golden v0.1.0
 	github.com/creack/pty v1.1.24
 	github.com/go-json-experiment/json v1.27.2
+	github.com/klauspost/compress v1.19.0
 	github.com/muesli/termenv v0.16.0
 	github.com/prometheus/client_golang v1.24.0
 	github.com/prometheus/common v0.74.0

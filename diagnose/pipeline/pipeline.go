@@ -35,6 +35,11 @@ type Options struct {
 	// Evidence adds the evidence findings of windows without host data
 	// (diagnose.NewEvidenceViewTracker): for imported logs, as replay does.
 	Evidence bool
+	// FindingsOnly skips the three levels and checklists
+	// (diagnose.NewTracker): for `record`, which writes only the findings
+	// and where they were 22 % of recording a day (-cpuprofile,
+	// docs/benchmarks.md). Not with Evidence.
+	FindingsOnly bool
 }
 
 // Collector owns the sampler's loop and the one Tracker.
@@ -53,6 +58,9 @@ type Collector struct {
 // New builds a collector over s; it samples once Run is called.
 func New(s *sampler.Sampler, opts Options) *Collector {
 	t := diagnose.NewViewTracker(opts.Diagnose)
+	if opts.FindingsOnly {
+		t = diagnose.NewTracker(opts.Diagnose)
+	}
 	if opts.Evidence {
 		t = diagnose.NewEvidenceViewTracker(opts.Diagnose)
 	}

@@ -3,6 +3,7 @@ package summary
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -101,6 +102,28 @@ func BenchmarkDecodeEntry8GPUs(b *testing.B) {
 		}
 		if err := json.Unmarshal(line, &e); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReportRecording is `gpuscope report FILE` without the rendering,
+// on a real recording with stored findings: GPUSCOPE_BENCH_RECORDING names
+// it (a day of the demo: gpuscope record -o day.jsonl.gz --demo --duration
+// 24h); skipped without. docs/benchmarks.md compares it with gzip -dc of
+// the same file.
+func BenchmarkReportRecording(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := BuildFile(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(r.GPUs) != 8 {
+			b.Fatalf("report of %d GPUs, want the demo's 8", len(r.GPUs))
 		}
 	}
 }

@@ -39,7 +39,7 @@ func OpenFile(path string) (*File, error) {
 		}
 		return &File{Format: string(format), imp: stream, src: src}, nil
 	}
-	r, err := record.NewReader(br, name, record.Options{})
+	r, err := record.NewReader(br, name, record.Options{LazyHostProcs: true}) // it takes the stored findings
 	if err != nil {
 		src.Close()
 		return nil, err

@@ -57,7 +57,7 @@ func BenchmarkDecodeEntry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}} // as the pipeline does
-		if err := decodeEntry(line, &e); err != nil {
+		if err := decodeEntry(line, &e, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

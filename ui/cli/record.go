@@ -102,6 +102,9 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	} else if err != nil {
 		return err
 	}
+	if fast { // the demo can be recorded again: no sync block per line
+		w.DeferFlush()
+	}
 	// The same writer path as the dashboard's r: the collector diagnoses
 	// each snapshot once and hands the frame to the recording.
 	rec := record.NewToggle("", src.Interval)
@@ -112,8 +115,14 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
-	col := pipeline.New(src.Sampler, pipeline.Options{Record: func(fr pipeline.Frame) error {
-		err := recordFrame(rec, fr)
+	write := func(fr pipeline.Frame) error { return recordFrame(rec, fr) }
+	var bg *backgroundWriter
+	if fast { // sampling and diagnosis on this goroutine, JSON and gzip on another
+		bg = startBackgroundWriter(rec)
+		write = bg.write
+	}
+	col := pipeline.New(src.Sampler, pipeline.Options{FindingsOnly: true, Record: func(fr pipeline.Frame) error {
+		err := write(fr)
 		if err != nil && werr == nil {
 			werr = err
 			cancel()
@@ -130,6 +139,11 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 		}
 	default:
 		sig = recordLive(ctx, col, f.interval, f.duration, stderr)
+	}
+	if bg != nil {
+		if err := bg.wait(); err != nil && werr == nil {
+			werr = err
+		}
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
