@@ -6,9 +6,12 @@ import (
 
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui/markdown"
+	"github.com/muesli/termenv"
 )
 
 // detailPane is one finding in full: the evidence, the live numbers behind
@@ -20,6 +23,9 @@ type detailPane struct {
 	open    bool
 	finding diagnose.Finding
 	vp      viewport.Model
+	// md renders the playbook page (glamour, in the theme's colours); built
+	// on the first page opened, since building it costs more than a page.
+	md *markdown.Renderer
 }
 
 func newDetailPane(c *common) *detailPane { return &detailPane{c: c, vp: viewport.New(0, 0)} }
@@ -83,9 +89,31 @@ func (p *detailPane) content() string {
 	if c.opts.Playbook == nil {
 		fmt.Fprintf(&b, "No playbook page here; run `gpuscope explain %s`.\n", f.Rule)
 	} else {
-		b.WriteString(c.opts.Playbook(f.Rule, f.GPU, f.PID))
+		b.WriteString(p.playbook(c.opts.Playbook(f.Rule, f.GPU, f.PID)))
 	}
 	return b.String()
+}
+
+// playbook renders the page's Markdown to the pane's width, as `gpuscope
+// explain` does in a terminal; the source itself where it cannot be
+// rendered (the pages are embedded docs, so that is a bug in them, and
+// the raw page still reads).
+func (p *detailPane) playbook(page string) string {
+	if p.md == nil {
+		// No colour where the styles have none or the terminal shows none
+		// (lipgloss found no colour profile): glamour would still emit them.
+		plain := !p.c.st.Colorful || lipgloss.ColorProfile() == termenv.Ascii
+		r, err := markdown.New(markdown.ForTheme(p.c.st.Name, plain))
+		if err != nil {
+			return page
+		}
+		p.md = r
+	}
+	out, err := p.md.Render(page, p.w)
+	if err != nil {
+		return page
+	}
+	return out
 }
 
 // liveNumbers are the newest readings of the finding's GPU and process.

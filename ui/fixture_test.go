@@ -191,8 +191,8 @@ func fixtureModelWith(n, w, h int, edit func(*Options)) (Model, *fakeDiagnoser) 
 		Styles: testStyles(), Interval: time.Second, Badge: "DEMO mixed", Rules: 20,
 		Now: func() time.Time { return t0 },
 		Playbook: func(rule string, gpu, pid int) string {
-			return "# " + rule + "\nWhat it means: the GPU waits for the next batch.\nConfirm:\n  nvidia-smi dmon -s u -i " +
-				itoa(gpu) + "\n  py-spy dump --pid " + itoa(pid) + "\nFixes, in order: 1. num_workers 2. pin_memory 3. prefetch\n"
+			return "# " + rule + "\n\nWhat it means: the GPU waits for the next batch, a sentence long enough to be\nwrapped to the pane.\n\n## Confirm\n\n```sh\nnvidia-smi dmon -s u -i " +
+				itoa(gpu) + "\npy-spy dump --pid " + itoa(pid) + "\n```\n\n## Fixes, in order\n\n1. `num_workers`\n2. `pin_memory`\n3. prefetch\n"
 		},
 	}
 	if edit != nil {

@@ -160,3 +160,24 @@ func benchModel(b *testing.B) Model {
 	}
 	return push(m, s)
 }
+
+// The playbook in the detail pane is rendered Markdown wrapped to the pane:
+// no fences or backticks of the source (glamour's plain style keeps the
+// "#" of headings), and a paragraph joined and broken again to fit 50
+// columns (before this the raw page kept its source line breaks).
+func TestDetailRendersPlaybookToWidth(t *testing.T) {
+	m, _ := fixtureModel(60, 50, 60)
+	m = press(m, "tab", "enter")
+	v := m.View()
+	requireFits(t, v, 50, 60)
+	for _, raw := range []string{"```", "`num_workers`", "```sh"} {
+		if strings.Contains(v, raw) {
+			t.Errorf("the page shows its Markdown source %q:\n%s", raw, v)
+		}
+	}
+	for _, want := range []string{"What it means: the GPU waits", "wrapped to the pane.", "1. num_workers"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("detail at 50 columns lacks %q:\n%s", want, v)
+		}
+	}
+}
