@@ -40,6 +40,8 @@ type common struct {
 	status string
 	// keys is the key map the handlers and the help overlay share.
 	keys keyMap
+	// hints are the footer's key hints, spelled from keys.
+	hints footerHints
 }
 
 // latest is the newest snapshot, or nil before the first one.

@@ -104,16 +104,16 @@ func (p *headerPane) sourceBadge() string {
 // footer is the key hints, or the newest source problem as a one-line warning.
 func (m Model) footer() string {
 	st, w := m.c.st, m.w
-	hints := []string{"tab", "focus", "↑↓", "move", "enter", "detail", "1-9", "GPU", "t", "topology", "T", "tree", "/", "filter", "s", "sort", "space", "pause", "?", "help", "q", "quit"}
+	hints := m.c.hints.main
 	switch {
 	case m.detail.open:
-		hints = []string{"esc", "back", "↑↓ pgup pgdn", "scroll", "q", "quit"}
+		hints = m.c.hints.detail
 	case m.gdetail.open:
-		hints = []string{"esc", "back", "←→ 1-9", "GPU", "↑↓ pgup pgdn", "scroll", "q", "quit"}
+		hints = m.c.hints.gpuDetail
 	case m.topo.open:
-		hints = []string{"esc", "back", "q", "quit"}
+		hints = m.c.hints.topology
 	case m.confirm != nil:
-		hints = []string{"y", "send", "other keys", "cancel"}
+		hints = m.c.hints.confirm
 	}
 	if m.c.status != "" {
 		return truncate(st.Warn.Render("» ")+m.c.status, w)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The help overlay is drawn from the key map: a remapped key shows there.
@@ -81,5 +82,52 @@ func TestCheckKeysRejectsUnknownAction(t *testing.T) {
 	}
 	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}}); err != nil {
 		t.Error(err)
+	}
+}
+
+// The footer names the keys in force: before this it kept "t topology" and
+// "space pause" after both were remapped.
+func TestFooterFollowsRemappedKeys(t *testing.T) {
+	m, _ := fixtureModelWith(5, 200, 40, func(o *Options) {
+		o.Keys = map[string][]string{"topology": {"o"}, "pause": {"p"}, "up": {"w"}, "quit": {"x"}}
+	})
+	foot := ansi.Strip(m.footer())
+	for _, want := range []string{"o topology", "p pause", "w/down j move", "x quit", "tab focus", "/ filter"} {
+		if !strings.Contains(foot, want) {
+			t.Errorf("footer lacks %q: %s", want, foot)
+		}
+	}
+	for _, stale := range []string{"t topology", "space pause", "q quit", "↑↓"} {
+		if strings.Contains(foot, stale) {
+			t.Errorf("footer still says %q: %s", stale, foot)
+		}
+	}
+	m = press(m, "o")
+	if foot = ansi.Strip(m.footer()); !strings.Contains(foot, "esc back") || !strings.Contains(foot, "x quit") {
+		t.Errorf("topology footer: %s", foot)
+	}
+	d, _ := fixtureModelWith(5, 200, 40, nil)
+	if foot := ansi.Strip(d.footer()); !strings.Contains(foot, "tab focus ↑↓ move enter detail 1-9 GPU t topology") {
+		t.Errorf("default footer changed: %s", foot)
+	}
+}
+
+// config.toml's sort, sort_reverse and tree set the process pane at start;
+// an unknown column keeps the default (the file is checked before this).
+func TestProcPaneStartsAsConfigured(t *testing.T) {
+	m, _ := fixtureModelWith(5, 200, 40, func(o *Options) {
+		o.ProcSort, o.ProcSortReverse, o.ProcTree = "cpu", true, true
+	})
+	if p := m.procs; p.cols[p.sortBy].name != "CPU%" || !p.reverse || !p.tree {
+		t.Errorf("sort %s reverse %v tree %v; want CPU%% reversed as a tree", p.cols[p.sortBy].name, p.reverse, p.tree)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "sort CPU% ▲") {
+		t.Errorf("the pane's title does not say sort CPU%% ▲:\n%s", v)
+	}
+	for name, want := range map[string]string{"gpu_mem": "GPU-MEM", "sm": "SM%", "time": "TIME", "pid": "PID", "nonsense": "GPU-MEM"} {
+		m, _ := fixtureModelWith(5, 200, 40, func(o *Options) { o.ProcSort = name })
+		if got := m.procs.cols[m.procs.sortBy].name; got != want {
+			t.Errorf("sort = %q opened sorted by %s, want %s", name, got, want)
+		}
 	}
 }

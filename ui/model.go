@@ -25,6 +25,12 @@ type Options struct {
 	// Keys remaps actions to keys (config.toml's [keys]; KeyActions names
 	// them). Checked with CheckKeys first: a table it rejects is ignored.
 	Keys map[string][]string
+	// ProcSort is the process pane's sort column at start (config.toml's
+	// sort: pid, gpu, gpu_mem, sm, cpu, rss, time; "" is gpu_mem), largest
+	// first unless ProcSortReverse; ProcTree starts it as a tree.
+	ProcSort        string
+	ProcSortReverse bool
+	ProcTree        bool
 	// Frames come from the collector (diagnose/pipeline), read with a Cmd
 	// that re-arms itself: each a snapshot and the diagnosis of that moment.
 	// The dashboard diagnoses nothing itself.
@@ -130,6 +136,7 @@ func New(opts Options) Model {
 			c.keys = km
 		}
 	}
+	c.hints = newFooterHints(&c.keys)
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),

@@ -98,7 +98,19 @@ func newProcPane(c *common) *procPane {
 		{name: "COMMAND", cell: func(r *procRow) string { return command(r, p.cmdWidth, p.idBeforeCommand()) }},
 	}
 	p.sortBy = 4 // GPU-MEM: who holds the memory is the first question
+	for i, col := range p.cols {
+		if col.key != nil && c.opts.ProcSort != "" && sortKeyName(col.name) == c.opts.ProcSort {
+			p.sortBy = i
+		}
+	}
+	p.reverse, p.tree = c.opts.ProcSortReverse, c.opts.ProcTree
 	return p
+}
+
+// sortKeyName is a column's name in config.toml's sort key: "GPU-MEM" is
+// gpu_mem, "SM%" sm.
+func sortKeyName(col string) string {
+	return strings.ToLower(strings.NewReplacer("-", "_", "%", "").Replace(col))
 }
 
 func orDash(s string) string {

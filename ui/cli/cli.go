@@ -112,7 +112,11 @@ type dashFlags struct {
 	readonly     bool
 	faults       []string            // --demo-fault
 	keys         map[string][]string // config.toml's [keys]
-	prom         promsource.Config
+	// config.toml's process pane at start (no flags: s, S and T change it)
+	sort        string
+	sortReverse bool
+	tree        bool
+	prom        promsource.Config
 }
 
 // NewRoot builds the command tree: the dashboard at the root and every

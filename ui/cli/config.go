@@ -38,6 +38,18 @@ func applyConfig(fl *pflag.FlagSet, f *dashFlags, getenv func(string) string, st
 		f.readonly = c.Readonly
 	}
 	f.keys = c.Keys
+	f.sort, f.sortReverse, f.tree = c.Sort, c.SortReverse, c.Tree
+}
+
+// configLanguage is config.toml's language ("" when unset or unreadable;
+// a bad file is reported where the dashboard reads it).
+func configLanguage(getenv func(string) string) string {
+	path, err := config.Path(getenv)
+	if err != nil {
+		return ""
+	}
+	c, _, _ := config.Load(path, nil)
+	return c.Language
 }
 
 func newConfigCmd(stdout io.Writer, getenv func(string) string) *cobra.Command {

@@ -30,6 +30,9 @@ LANGUAGE, LC_ALL, LC_MESSAGES or LANG) gives the Chinese page.`,
   gpuscope explain input_starved --raw > input_starved.md`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if lang == "" {
+				lang = configLanguage(d.Getenv) // flag > config.toml > locale
+			}
 			lang, err := chooseLang(lang, d.Getenv)
 			if err != nil {
 				return err

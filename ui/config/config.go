@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -25,12 +26,25 @@ type File struct {
 	Theme    string        `toml:"theme"`    // dark, light or mono
 	NoColor  bool          `toml:"no_color"` // no colours
 	Readonly bool          `toml:"readonly"` // the dashboard never signals a process
+	// Sort is the process pane's column at start (SortColumns), largest
+	// first unless SortReverse; s / S change it while running.
+	Sort        string `toml:"sort"`
+	SortReverse bool   `toml:"sort_reverse"`
+	// Tree starts the process pane as a tree (DataLoader workers under
+	// their GPU process), as T does.
+	Tree bool `toml:"tree"`
+	// Language of explain's playbook pages: en or zh ("" follows the
+	// locale: LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+	Language string `toml:"language"`
 	// Keys remaps dashboard actions to keys: [keys] quit = ["x"].
 	Keys map[string][]string `toml:"keys"`
 }
 
 // Defaults are the values the dashboard uses without a file or flag.
-func Defaults() File { return File{Interval: time.Second, Theme: "dark"} }
+func Defaults() File { return File{Interval: time.Second, Theme: "dark", Sort: "gpu_mem"} }
+
+// SortColumns are the values of sort, the process pane's sortable columns.
+var SortColumns = []string{"pid", "gpu", "gpu_mem", "sm", "cpu", "rss", "time"}
 
 // Path is where the file is read: getenv("XDG_CONFIG_HOME") when set and
 // absolute (the spec ignores a relative one), else HOME/.config.
@@ -85,7 +99,7 @@ func Parse(b []byte, checkKeys func(map[string][]string) error) (File, error) {
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0].String()
-		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly, [keys])", lineOf(b, k), k)
+		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly, sort, sort_reverse, tree, language, [keys])", lineOf(b, k), k)
 	}
 	if f.Interval < 100*time.Millisecond || f.Interval > time.Minute {
 		return Defaults(), fmt.Errorf("line %d: key interval: %s is out of range (100ms to 60s)", lineOf(b, "interval"), f.Interval)
@@ -94,6 +108,14 @@ func Parse(b []byte, checkKeys func(map[string][]string) error) (File, error) {
 	case "dark", "light", "mono":
 	default:
 		return Defaults(), fmt.Errorf("line %d: key theme: %q is not dark, light or mono", lineOf(b, "theme"), f.Theme)
+	}
+	if !slices.Contains(SortColumns, f.Sort) {
+		return Defaults(), fmt.Errorf("line %d: key sort: %q is not one of %s", lineOf(b, "sort"), f.Sort, strings.Join(SortColumns, ", "))
+	}
+	switch f.Language {
+	case "", "en", "zh":
+	default:
+		return Defaults(), fmt.Errorf("line %d: key language: %q is not en or zh", lineOf(b, "language"), f.Language)
 	}
 	if checkKeys != nil {
 		names := make([]string, 0, len(f.Keys))
@@ -140,6 +162,19 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 # the dashboard never signals a process (k/K off)
 # readonly = false
 
+# the process pane's sort column at start: pid, gpu, gpu_mem, sm, cpu, rss
+# or time, largest first (sort_reverse: smallest first); s / S change it
+# sort = "gpu_mem"
+# sort_reverse = false
+
+# start the process pane as a tree (DataLoader workers under their GPU
+# process), as T does
+# tree = false
+
+# language of explain's playbook pages: en or zh; unset follows the locale
+# (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --lang wins
+# language = "en"
+
 # key bindings: action = [keys] (bubbletea names: "x", "ctrl+x", "f5",
 # "space"); the ? overlay shows them. The defaults:
 [keys]
@@ -171,7 +206,11 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 // Encode writes f as TOML (for `gpuscope config show`).
 func Encode(f File) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\n", f.Interval, f.Theme, f.NoColor, f.Readonly)
+	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\nsort = %q\nsort_reverse = %t\ntree = %t\n",
+		f.Interval, f.Theme, f.NoColor, f.Readonly, f.Sort, f.SortReverse, f.Tree)
+	if f.Language != "" {
+		fmt.Fprintf(&b, "language = %q\n", f.Language)
+	}
 	if len(f.Keys) > 0 {
 		b.WriteString("\n[keys]\n")
 		names := make([]string, 0, len(f.Keys))

@@ -48,6 +48,8 @@ func TestLoadBadFileNamesKeyAndLine(t *testing.T) {
 		{"readonly = true\ncolour = 3\n", "line 2: unknown key colour"},
 		{"interval = 5\n", "line 1"},
 		{"theme = \n", "line 1"},
+		{"tree = true\nsort = \"memory\"\n", "line 2: key sort"},
+		{"language = \"fr\"\n", "line 1: key language"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(t.TempDir(), "config.toml")
@@ -71,8 +73,10 @@ func TestTemplateParsesToDefaults(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(f, Defaults()) {
 		t.Errorf("%+v %v", f, err)
 	}
-	g, err := Parse([]byte(Encode(File{Interval: 2 * time.Second, Theme: "light", Readonly: true, Keys: map[string][]string{"quit": {"x"}}})), nil)
-	if err != nil || g.Interval != 2*time.Second || g.Theme != "light" || !g.Readonly || g.Keys["quit"][0] != "x" {
+	want := File{Interval: 2 * time.Second, Theme: "light", Readonly: true, Sort: "cpu", SortReverse: true, Tree: true,
+		Language: "zh", Keys: map[string][]string{"quit": {"x"}}}
+	g, err := Parse([]byte(Encode(want)), nil)
+	if err != nil || !reflect.DeepEqual(g, want) {
 		t.Errorf("round trip: %+v %v", g, err)
 	}
 }
