@@ -15,6 +15,20 @@ type chartSeries struct {
 	name  string
 	style lipgloss.Style
 	get   func(g *sampler.GPU) sampler.Metric
+	// snap reads the whole snapshot instead (a process's figures, which
+	// may span GPUs); get is then unused.
+	snap func(s *sampler.Snapshot) sampler.Metric
+}
+
+// value is the series' reading in s for GPU gpu (n/a where s lacks it).
+func (se chartSeries) value(s *sampler.Snapshot, gpu int) sampler.Metric {
+	if se.snap != nil {
+		return se.snap(s)
+	}
+	if gpu < 0 || gpu >= len(s.GPUs) {
+		return sampler.Metric{}
+	}
+	return se.get(&s.GPUs[gpu])
 }
 
 // chartSpec is one time-series chart of the GPU detail view.
@@ -69,16 +83,17 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 		t1 = t0.Add(time.Second)
 	}
 	top := 0.0
-	if spec.top != nil && gpu < len(c.hist.last().GPUs) {
+	switch {
+	case spec.top == nil:
+	case gpu < 0: // a chart of a process: its top is a constant
+		top = spec.top(nil) / scale
+	case gpu < len(c.hist.last().GPUs):
 		top = spec.top(&c.hist.last().GPUs[gpu]) / scale
 	}
 	for i := first; i < n; i++ {
 		s := c.hist.at(i)
-		if gpu >= len(s.GPUs) {
-			continue
-		}
 		for _, se := range spec.series {
-			if m := se.get(&s.GPUs[gpu]); m.OK {
+			if m := se.value(s, gpu); m.OK {
 				top = max(top, m.V/scale)
 			}
 		}
@@ -103,10 +118,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 		m.SetDataSetStyle(se.name, se.style)
 		for i := first; i < n; i++ {
 			s := c.hist.at(i)
-			if gpu >= len(s.GPUs) {
-				continue
-			}
-			if v := se.get(&s.GPUs[gpu]); v.OK {
+			if v := se.value(s, gpu); v.OK {
 				m.PushDataSet(se.name, tslc.TimePoint{Time: s.Time, Value: v.V / scale})
 			}
 		}

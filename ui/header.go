@@ -110,6 +110,8 @@ func (m Model) footer() string {
 		hints = m.c.hints.detail
 	case m.gdetail.open:
 		hints = m.c.hints.gpuDetail
+	case m.pview.open:
+		hints = m.c.hints.detail
 	case m.topo.open:
 		hints = m.c.hints.topology
 	case m.confirm != nil:

@@ -33,7 +33,7 @@ func defaultKeyMap() keyMap {
 		Down:        b([]string{"down", "j"}, "", ""),
 		PageUp:      b([]string{"pgup"}, "", ""),
 		PageDown:    b([]string{"pgdown"}, "", ""),
-		Enter:       b([]string{"enter"}, "enter", "open the selected finding, or the selected GPU's charts"),
+		Enter:       b([]string{"enter"}, "enter", "open the selected finding, GPU (its charts) or process (its history)"),
 		GPUDetail:   b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1 … 9", "GPU detail of GPU 0 … 8 (←→ switch GPU inside)"),
 		PrevGPU:     b([]string{"left", "h"}, "", ""),
 		NextGPU:     b([]string{"right", "l"}, "", ""),

@@ -37,7 +37,7 @@ func nextInterval(d time.Duration, dir int) time.Duration {
 
 // mode is what takes a key, highest priority first: a y/n dialog, the
 // process filter being typed, the help overlay, an open finding, an open
-// GPU page, the topology page, and last the panes of the main screen. The
+// GPU page, an open process page, the topology page, and last the panes of the main screen. The
 // global keys (quit, help, pause, record, interval) come after the first
 // two, which take every key.
 type mode int
@@ -48,6 +48,7 @@ const (
 	modeHelp
 	modeDetail
 	modeGPUDetail
+	modeProcView
 	modeTopology
 	modePane
 )
@@ -65,6 +66,8 @@ func (m Model) mode() mode {
 		return modeDetail
 	case m.gdetail.open:
 		return modeGPUDetail
+	case m.pview.open:
+		return modeProcView
 	case m.topo.open:
 		return modeTopology
 	}
@@ -129,6 +132,12 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.detail.Update(k)
 	case modeGPUDetail:
 		m.gpuDetailKey(k)
+	case modeProcView:
+		if key.Matches(k, km.Back) {
+			m.pview.open = false
+			return m, nil
+		}
+		m.pview.Update(k)
 	case modeTopology:
 		m.topo.Update(k)
 	default:
@@ -195,6 +204,8 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 			m.detail.show(f)
 		} else if c.focus == focusGPUs && c.gpuCount > 0 {
 			m.gdetail.show(m.gpus.cursor)
+		} else if r, ok := m.procs.selected(); ok && c.focus == focusProcs {
+			m.pview.show(r.pid())
 		}
 	case key.Matches(k, km.GPUDetail): // GPU 0…8: nvidia-smi numbers from 0, keys from 1
 		if g := int(k.String()[0] - '1'); g < c.gpuCount {

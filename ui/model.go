@@ -102,6 +102,7 @@ type Model struct {
 	host     *hostPane
 	detail   *detailPane
 	gdetail  *gpuDetailPane
+	pview    *procViewPane
 	topo     *topoPane
 	// confirm is the signal waiting for y/n, nil when none.
 	confirm *pendingSignal
@@ -140,7 +141,7 @@ func New(opts Options) Model {
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
-		gdetail: newGPUDetailPane(c), topo: &topoPane{c: c},
+		gdetail: newGPUDetailPane(c), pview: newProcViewPane(c), topo: &topoPane{c: c},
 	}
 }
 
@@ -229,6 +230,9 @@ func (m Model) Push(f pipeline.Frame) Model {
 	if m.gdetail.open {
 		m.gdetail.onData(s.Time)
 	}
+	if m.pview.open {
+		m.pview.refresh()
+	}
 	return m
 }
 
@@ -292,6 +296,7 @@ func (m Model) resize(w, h int) Model {
 	m.host.SetSize(l.Host.W, l.Host.H)
 	m.detail.SetSize(w, max(0, h-2))
 	m.gdetail.SetSize(w, max(0, h-2))
+	m.pview.SetSize(w, max(0, h-2))
 	m.topo.SetSize(w, max(0, h-2))
 	if m.c != nil && !m.shown(m.c.focus) { // its pane no longer fits: back to the GPUs
 		m.c.focus = focusGPUs

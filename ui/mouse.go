@@ -23,6 +23,10 @@ func (m Model) handleMouse(msg tea.MouseMsg) Model {
 		m.gdetail.Update(msg)
 		return m
 	}
+	if m.pview.open {
+		m.pview.Update(msg)
+		return m
+	}
 	wheel := 0
 	switch {
 	case msg.Button == tea.MouseButtonWheelUp:

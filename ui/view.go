@@ -25,6 +25,8 @@ func (m Model) View() string {
 		body = m.detail.View()
 	case m.gdetail.open:
 		body = m.gdetail.View()
+	case m.pview.open:
+		body = m.pview.View()
 	case m.topo.open:
 		body = m.topo.View()
 	default:

@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// procViewPane is one process over time (enter on a process row, as
+// nvitop's process screen): its GPU memory, SM %, CPU % (its own and its
+// workers') and RSS charted over the chart history, the findings that name
+// it, its full command line, container, pod and children. The history is
+// the dashboard's own (ui/history.go): the process's figures are read from
+// each snapshot, so nothing is kept per PID.
+type procViewPane struct {
+	c    *common
+	w, h int
+	open bool
+	pid  int
+	vp   viewport.Model
+	out  string    // View cached until the page or the scroll changes
+	seen time.Time // when the process was last in a snapshot
+}
+
+func newProcViewPane(c *common) *procViewPane { return &procViewPane{c: c, vp: viewport.New(0, 0)} }
+
+func (p *procViewPane) SetSize(w, h int) {
+	p.w, p.h, p.out = w, h, ""
+	p.vp.Width, p.vp.Height = w, max(0, h-1)
+	if p.open {
+		p.refresh()
+	}
+}
+
+// show opens process pid, scrolled to the top.
+func (p *procViewPane) show(pid int) {
+	p.open, p.pid, p.seen = true, pid, time.Time{}
+	p.refresh()
+	p.vp.GotoTop()
+}
+
+// refresh rebuilds the page for new data, keeping the scroll position.
+func (p *procViewPane) refresh() {
+	p.out = ""
+	y := p.vp.YOffset
+	p.vp.SetContent(strings.Join(p.content(), "\n"))
+	p.vp.SetYOffset(y)
+}
+
+func (p *procViewPane) Update(msg tea.Msg) {
+	p.vp, _ = p.vp.Update(msg)
+	p.out = ""
+}
+
+func (p *procViewPane) View() string {
+	if p.out == "" {
+		info := fmt.Sprintf("PID %d · esc back · ↑↓ scroll · %3.0f%%", p.pid, p.vp.ScrollPercent()*100)
+		p.out = title(p.c.st, "Process", info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+	}
+	return p.out
+}
+
+// procIn finds pid in s: its GPU entries (with the GPU index) and its
+// host-side record (nil where the host is not visible).
+func procIn(s *sampler.Snapshot, pid int) (gpus []procRow, host *sampler.Proc) {
+	if s == nil {
+		return nil, nil
+	}
+	for _, g := range s.GPUs {
+		for _, pr := range g.Procs {
+			if pr.PID == pid {
+				gpus = append(gpus, procRow{gpu: g.Index, p: pr})
+				if host == nil {
+					host = pr.Host
+				}
+			}
+		}
+	}
+	if s.Host != nil && s.Host.Procs[pid] != nil {
+		host = s.Host.Procs[pid]
+	}
+	return gpus, host
+}
+
+// content is the whole page: who the process is, its findings, its charts
+// and its children.
+func (p *procViewPane) content() []string {
+	st := p.c.st
+	s := p.c.latest()
+	gpus, h := procIn(s, p.pid)
+	var lines []string
+	if len(gpus) == 0 && h == nil {
+		gone := "not in the newest snapshot"
+		if !p.seen.IsZero() {
+			gone = fmt.Sprintf("gone: last seen %s (%s ago)", p.seen.Format("15:04:05"), fmtDuration(p.c.now().Sub(p.seen)))
+		}
+		lines = append(lines, st.Warn.Render(fmt.Sprintf("  PID %d %s", p.pid, gone)))
+	} else {
+		if s != nil {
+			p.seen = s.Time
+		}
+		lines = append(lines, p.identity(gpus, h)...)
+	}
+	lines = append(lines, "", st.Title.Render("Findings naming it"))
+	lines = append(lines, p.findingLines()...)
+	lines = append(lines, "", st.Title.Render("Over time")+st.Muted.Render(fmt.Sprintf("  (the last %s)", fmtDuration(p.c.hist.span))))
+	lines = append(lines, p.charts()...)
+	if h != nil && len(h.Children) > 0 {
+		lines = append(lines, "", st.Title.Render(fmt.Sprintf("Children (%d)", len(h.Children))))
+		lines = append(lines, p.childLines(s, h)...)
+	}
+	return lines
+}
+
+// identity is user, state, GPUs, container, pod and the whole command line.
+func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
+	st := p.c.st
+	label := func(k string) string { return st.Muted.Render(fmt.Sprintf("  %-10s", k)) }
+	var out []string
+	if h == nil {
+		h = &sampler.Proc{PID: p.pid}
+		out = append(out, st.Muted.Render("  not visible on this host (another PID namespace): GPU figures only"))
+	}
+	head := fmt.Sprintf("PID %d  user %s  state %s", p.pid, orDash(h.User), orDash(h.State))
+	if h.Threads > 0 {
+		head += fmt.Sprintf("  threads %d", h.Threads)
+	}
+	if !h.Start.IsZero() {
+		head += "  running " + fmtDuration(p.c.now().Sub(h.Start))
+	}
+	out = append(out, "  "+st.Bold.Render(head))
+	var on []string
+	for _, r := range gpus {
+		on = append(on, fmt.Sprintf("GPU %d (%s, %s, SM %s)", r.gpu, orDash(r.p.Type), fmtMetricBytes(r.p.MemUsed), fmtPct(r.p.SMUtil)))
+	}
+	if len(on) == 0 {
+		on = []string{"none now (a worker of a GPU process, or it released its GPU)"}
+	}
+	out = append(out, label("GPUs")+strings.Join(on, ", "))
+	out = append(out, label("CPU / RSS")+fmt.Sprintf("%s of a core, %s resident", fmtPct(h.CPU), fmtMetricBytes(h.RSS)))
+	where := "on the host (no container in its cgroup)"
+	if h.Container != "" {
+		where = "container " + h.Container
+	}
+	out = append(out, label("container")+where)
+	if h.Pod.Name != "" || h.PodUID != "" {
+		pod := orDash(strings.Trim(h.Pod.Namespace+"/"+h.Pod.Name, "/"))
+		if h.Pod.Container != "" {
+			pod += " container " + h.Pod.Container
+		}
+		if h.PodUID != "" {
+			pod += "  uid " + h.PodUID
+		}
+		out = append(out, label("pod")+pod)
+	}
+	cmd := h.Cmdline
+	if cmd == "" {
+		cmd = h.Name
+	}
+	wrapped := strings.Split(ansi.Wrap(orDash(cmd), max(20, p.w-14), " /-"), "\n")
+	for i, l := range wrapped {
+		k := ""
+		if i == 0 {
+			k = "command"
+		}
+		out = append(out, label(k)+l)
+	}
+	return out
+}
+
+// findingLines are the open findings that name the process.
+func (p *procViewPane) findingLines() []string {
+	st := p.c.st
+	var out []string
+	for _, f := range p.c.findings {
+		if f.PID == p.pid {
+			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", severityMark(st, f.Severity), st.Bold.Render(f.Rule), f.Title), p.w))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, st.Muted.Render("  none open"))
+	}
+	return out
+}
+
+// procChartHeight is one chart's rows: eight, as the GPU detail's.
+const procChartHeight = chartHeight
+
+// charts are the process's figures over the history, two abreast where
+// the width allows (as the GPU detail lays its charts out).
+func (p *procViewPane) charts() []string {
+	specs := procCharts(p.c, p.pid)
+	cols := max(1, (p.w+1)/(chartMinWidth+1))
+	cols = min(cols, 2)
+	cw := (p.w - (cols - 1)) / cols
+	var out []string
+	for i := 0; i < len(specs); i += cols {
+		acc, accW := "", 0
+		for j := i; j < i+cols && j < len(specs); j++ {
+			block := fitBlock(drawChart(p.c, -1, specs[j], cw, procChartHeight), cw, procChartHeight, false)
+			if accW == 0 {
+				acc, accW = block, cw
+				continue
+			}
+			acc, accW = joinColumns(acc, accW, block), accW+1+cw
+		}
+		out = append(out, strings.Split(acc, "\n")...)
+	}
+	return out
+}
+
+// childLines list the workers with their own figures, busiest first.
+func (p *procViewPane) childLines(s *sampler.Snapshot, h *sampler.Proc) []string {
+	st := p.c.st
+	var kids []*sampler.Proc
+	for _, pid := range h.Children {
+		if s != nil && s.Host != nil && s.Host.Procs[pid] != nil {
+			kids = append(kids, s.Host.Procs[pid])
+		}
+	}
+	sort.SliceStable(kids, func(i, j int) bool { return kids[i].CPU.Or(0) > kids[j].CPU.Or(0) })
+	out := []string{st.Muted.Render(fmt.Sprintf("  %7s %5s %6s %-5s %s", "PID", "CPU%", "RSS", "STATE", "COMMAND"))}
+	for _, k := range kids {
+		cmd := k.Cmdline
+		if cmd == "" {
+			cmd = k.Name
+		}
+		out = append(out, truncate(fmt.Sprintf("  %7d %5s %6s %-5s %s", k.PID, fmtPct(k.CPU), fmtMetricBytes(k.RSS), orDash(k.State), cmd), p.w))
+	}
+	if missing := len(h.Children) - len(kids); missing > 0 {
+		out = append(out, st.Muted.Render(fmt.Sprintf("  +%d not in this snapshot", missing)))
+	}
+	return out
+}
