@@ -38,10 +38,25 @@ type Finding struct {
 	// time from first to last sighting.
 	Episodes    int     `json:"episodes"`
 	OpenSeconds float64 `json:"open_seconds"`
+	// Spans are the openings, first to last sighting each (the HTML
+	// report draws them on the GPU's chart); past maxSpans the last one
+	// stretches to cover the rest.
+	Spans []Span `json:"spans,omitempty"`
 	// Lines are the input lines the finding rests on ("section 2
 	// (nvidia-smi table) line 14"), where the input says (pasted text).
 	Lines []string `json:"lines,omitempty"`
 }
+
+// Span is one opening of a finding: its first and last sighting.
+type Span struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+}
+
+// maxSpans bounds the openings kept per finding: a flapping finding over a
+// day could open thousands of times, and a chart cannot show more bands
+// than it has pixels anyway.
+const maxSpans = 200
 
 type findingKey struct {
 	rule     string
@@ -89,7 +104,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 		switch {
 		case tf == nil:
 			tf = &trackedFinding{f: Finding{Rule: f.Rule, Severity: f.Severity, GPU: f.GPU, PID: f.PID,
-				FirstSeen: at, Episodes: 1}}
+				FirstSeen: at, Episodes: 1, Spans: []Span{{at, at}}}}
 			t.byKey[k] = tf
 		case tf.lastObs == t.obs:
 			continue // the same key twice in one observation
@@ -97,7 +112,11 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 			tf.f.OpenSeconds += dt.Seconds()
 		default:
 			tf.f.Episodes++
+			if len(tf.f.Spans) < maxSpans {
+				tf.f.Spans = append(tf.f.Spans, Span{at, at})
+			}
 		}
+		tf.f.Spans[len(tf.f.Spans)-1].To = at
 		tf.lastObs = t.obs
 		tf.f.Severity = max(tf.f.Severity, f.Severity)
 		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated = f.Title, f.Evidence, f.Hint, f.Estimated

@@ -81,6 +81,9 @@ func (s *Series) halve() {
 	s.width *= 2
 }
 
+// Start is the time of the first sample: Points' minutes count from it.
+func (s *Series) Start() time.Time { return s.start }
+
 // Empty reports whether the series has no bucket (nil included).
 func (s *Series) Empty() bool { return s == nil || len(s.buckets) == 0 }
 

@@ -54,7 +54,7 @@ func HTML(w io.Writer, r *summary.Report) error {
 	}{R: r, Range: rangeText(r.Range), Models: strings.Join(r.Environment.GPUModels, ", "), From: findingsFromText(r)}
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
-		svg, err := svgChart(g.Chart)
+		svg, err := svgChart(g.Chart, gpuBands(g.Chart, r.Findings, g.Index))
 		if err != nil {
 			return fmt.Errorf("report html: GPU %d: %w", g.Index, err)
 		}
@@ -82,7 +82,7 @@ type htmlFinding struct {
 const pageCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.critical{color:#b00020;font-weight:bold}.warning{color:#a05a00;font-weight:bold}.info{color:#555}
-.note{color:#555}svg{max-width:100%;height:auto}code{background:#f3f3f3;padding:0 .2em}`
+.note{color:#555}svg{width:100%;height:auto}code{background:#f3f3f3;padding:0 .2em}`
 
 var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>gpuscope report: {{.R.File}}</title>
@@ -109,7 +109,7 @@ var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{range .Findings}}<tr><td class="{{.Severity}}">{{.Severity}}</td><td><code>{{.Rule}}</code><br>{{.Title}}</td><td>{{.Where}}</td><td>{{.PIDText}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.Open}}</td><td>{{.Evidence}}{{with .Estimated}}<br><i>{{.}}</i>{{end}}{{range .Lines}}<br><small>read from {{.}}</small>{{end}}</td><td>{{.Hint}}</td></tr>
 {{end}}</table>{{else}}<p>None.</p>{{end}}
 <h2>GPUs</h2>
-{{range .GPUs}}<h3>GPU {{.Index}} {{.Name}} ({{.Samples}} samples){{if .Lost}} — lost{{end}}</h3>
+{{range .GPUs}}<h3 id="gpu-{{.Index}}">GPU {{.Index}} {{.Name}} ({{.Samples}} samples){{if .Lost}} — lost{{end}}</h3>
 <table>
 <tr><th>GPU-Util</th><td>{{.Util}}</td></tr>
 <tr><th>SM active</th><td>{{.SM}}</td></tr>
@@ -119,7 +119,7 @@ var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <tr><th>temp max</th><td>{{.Temp}}</td></tr>
 <tr><th>throttled</th><td>{{.Throttle}}</td></tr>
 </table>
-{{.Chart}}
+{{with .Chart}}<figure>{{.}}<figcaption class="note">GPU-Util, SM and tensor active and power (% of its limit) over the recording; shaded: when a finding on this GPU was open.</figcaption></figure>{{end}}
 {{end}}
 </body></html>
 `))
