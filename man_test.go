@@ -129,7 +129,9 @@ func TestExplainLangAndRaw(t *testing.T) {
 // all Go strings, so every Go file is held to it (tests too: they assert
 // the texts users see).
 func TestNoInternalCitationsInCode(t *testing.T) {
-	internal := regexp.MustCompile(`seed 00\d|anchors §`)
+	// Also the research notes' tags ("[gs: anchors D]", "[src: anchors B]")
+	// and "chosen here": a threshold says its source key or its reasoning.
+	internal := regexp.MustCompile(`(?i)seed 00\d|anchors §|anchors [A-G]\b|diagnosis-anchors|\[gs[\]:]|chosen here`)
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -250,7 +250,7 @@ func (c *ctx) stepPower() (string, string) {
 			temp = fmt.Sprintf(", %.0f °C", g.last.Temp.V)
 		}
 		parts = append(parts, fmt.Sprintf("GPU %d power p50 %s of limit%s", g.idx, pct(g.power.p50), temp))
-		if len(parts) == 4 { // chosen here: a checklist line, not a table
+		if len(parts) == 4 { // a checklist line, not a table
 			break
 		}
 	}

@@ -6,19 +6,20 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Hysteresis settings (research note: "a finding opens when ≥ 70% of samples
-// match and closes when < 30% match" [gs]).
+// Hysteresis settings: a finding opens when most recent evaluations match
+// and closes when few do, so a rule on the edge of its threshold does not
+// flicker on the screen (the usual alerting practice: a "for" duration
+// before firing, as in Prometheus alerting rules).
 const (
 	// DefaultWindow is how much history a rule looks at (docs/scenarios.md: 60-120 s).
 	DefaultWindow = 120 * time.Second
 	// openEvals / openShare: a finding opens once it matched in ≥ 70% of the
-	// last 5 evaluations, and at least openMinEvals were seen [gs: research note].
+	// last 5 evaluations, and at least openMinEvals were seen.
 	openEvals    = 5
 	openShare    = 0.7
 	openMinEvals = 3
 	// closeAfter / closeShare: an open finding closes once it matched in
-	// < 30% of the evaluations of the last 30 s, a full 30 s after it opened
-	// [gs: research note].
+	// < 30% of the evaluations of the last 30 s, a full 30 s after it opened.
 	closeAfter = 30 * time.Second
 	closeShare = 0.3
 )

@@ -36,9 +36,9 @@ const (
 	// live rule: a warning from memVeryFull (97 %).
 	evMemFull = 95.0
 	// evHeldBytes: memory held at 0 % that is more than a desktop's or a
-	// CUDA context's few hundred MiB (chosen here: 1 GiB).
+	// CUDA context's few hundred MiB (1 GiB).
 	evHeldBytes = 1 << 30
-	// evBusyUtil: a GPU at least half busy is under load (chosen here). An
+	// evBusyUtil: a GPU at least half busy is under load. An
 	// idle GPU's link runs slower to save power: nvidia-smi(1), "GPU Link
 	// Info": the current generation and width "may be reduced when the GPU
 	// is not in use".
@@ -170,7 +170,7 @@ func xidList(codes []uint64) string {
 	}
 	var parts []string
 	for i, c := range order {
-		if i == 5 { // chosen here: five codes make the point
+		if i == 5 { // five codes make the point
 			parts = append(parts, fmt.Sprintf("+%d more codes", len(order)-5))
 			break
 		}

@@ -9,8 +9,8 @@ import (
 
 // Series thresholds: GPU-Util at or below evLow is a gap, at or above
 // evHigh a burst; a swing needs both on at least evSwingShare of the
-// samples (chosen here: a fifth each, so a steady load with one odd reading
-// stays silent). Seed 000 §3.1: GPU-Util swinging between low and high is
+// samples (a fifth each, so a steady load with one odd reading
+// stays silent). [gpu-idle-pipeline] §3.1: GPU-Util swinging between low and high is
 // periodic waiting on input or on sync.
 const (
 	evLow        = 10.0

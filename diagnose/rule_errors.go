@@ -25,7 +25,7 @@ func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 			if containsXid(criticalXids, e.Code) {
 				sev, hint = Critical, hintXidHW
 			}
-			if len(parts) < 5 { // chosen here: five events make the point
+			if len(parts) < 5 { // five events make the point
 				at := e.Time
 				if at.IsZero() {
 					at = c.w[i].Time

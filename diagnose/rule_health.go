@@ -9,37 +9,46 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Thresholds of the clock, link and health rules (research note sections C, D, G).
+// Thresholds of the clock, link and health rules. Where no source sets a
+// number, the comment gives the reasoning; docs/references.md lists the keys.
 const (
-	// powerCapFrac: sw_power_cap active ≥ 10% of the window [gs: anchors D].
+	// powerCapFrac: sw_power_cap active ≥ 10% of the window. [nvml-api]
+	// defines the bit but no share; a tenth of a 1 Hz window is a cap that
+	// recurs every few seconds, not one passing spike.
 	powerCapFrac = 0.1
-	// clockLoss: capped samples must run the SM clock ≤ 90% of max (chosen
-	// here: boost jitter of a few percent is normal and costs nothing).
+	// clockLoss: capped samples must run the SM clock ≤ 90% of max: boost
+	// jitter of a few percent is normal and costs nothing.
 	clockLoss = 0.9
 	// loadedUtil: clock and link findings matter only under load; idle
-	// GPUs downclock and downtrain links by design [anchors C].
+	// GPUs downclock and downtrain links by design ([nvml-api]: current vs
+	// max link generation; [gpu-idle-handbook] §6.3).
 	loadedUtil = 50.0
-	// clockSpan: a clock rule needs 30 s of data [gs: anchors D "30 s"].
+	// clockSpan: a clock rule needs 30 s of data, the shortest window the
+	// profilers judge a rate over ([nsight-systems], [sagemaker-debugger-rules]).
 	clockSpan = 30 * time.Second
-	// swThermalFrac: sw_thermal ≥ 10% of the window [gs: anchors D].
+	// swThermalFrac: sw_thermal ≥ 10% of the window, as powerCapFrac.
 	swThermalFrac = 0.1
-	// thermalMargin: within 5 °C of the slowdown temperature [gs: anchors D].
+	// thermalMargin: within 5 °C of the slowdown temperature ([nvml-api]
+	// TEMPERATURE_THRESHOLD_SLOWDOWN): the sw_thermal governor acts a few
+	// degrees before it, so 5 °C warns before clocks fall.
 	thermalMargin = 5.0
-	// linkDegradedFor: current < max while loaded for ≥ 5 s [anchors C].
+	// linkDegradedFor: current < max while loaded for ≥ 5 s: a link retrains
+	// in milliseconds, so 5 s under load is no transition.
 	linkDegradedFor = 5 * time.Second
-	// linkDegradedShare: and in ≥ half of the loaded samples (chosen here: a
-	// transient retrain is not a degraded link).
+	// linkDegradedShare: and in ≥ half of the loaded samples: a transient
+	// retrain is not a degraded link.
 	linkDegradedShare = 0.5
 	// lowLimitShare: a power limit below 95% of the highest limit on the node
-	// was lowered on purpose (nvidia-smi -pl; [gpu-idle-handbook] §6.2). Chosen here.
+	// was lowered on purpose (nvidia-smi -pl; [gpu-idle-handbook] §6.2); 5%
+	// is wider than the spread of default limits within one product.
 	lowLimitShare = 0.95
-	// defaultReplayLimit: replays per minute for Gen4 x16 [src: DCGM health,
-	// ceil(16 GT/s × 60/1000 × 16)]; used when the link is unknown.
+	// defaultReplayLimit: replays per minute for Gen4 x16 ([dcgm-health]:
+	// ceil(16 GT/s × 60/1000 × 16)); used when the link is unknown.
 	defaultReplayLimit = 16.0
 )
 
 // hwSlowdownBits are the hardware slowdowns: "any HW bit → critical, clocks
-// cut ≥ 2×" [src: anchors D, nvml.h].
+// cut ≥ 2×" ([nvml-api] clock event reasons; [dcgm-health] thermal watch).
 const hwSlowdownBits = sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake
 
 // pcieGTs is the transfer rate per lane of each PCIe generation (GT/s).

@@ -7,38 +7,41 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Thresholds of the host-side rules (research note sections A and B).
+// Thresholds of the host-side rules; docs/references.md lists the keys.
 const (
-	// burstyHigh / burstyLow: "bursty when p95 ≥ 70 and p5 < 10" [src: anchors A,
-	// torch_tb_profiler, SageMaker LowGPUUtilization].
+	// burstyHigh / burstyLow: bursty when p95 ≥ 70 and p5 < 10
+	// ([sagemaker-debugger-rules] LowGPUUtilization; [torch-tb-profiler]).
 	burstyHigh = 70.0
 	burstyLow  = 10.0
-	// lowUtilMean: "mean < 50% over 30 s" [src: anchors A, Nsight gpu_time_util].
+	// lowUtilMean: mean < 50% over 30 s ([nsight-systems] GPU utilization rule).
 	lowUtilMean = 50.0
 	// everRuns: a GPU whose p95 util stays under this never really ran work;
-	// it is idle (memory_idle_held), not starved. Chosen here.
+	// it is idle (memory_idle_held), not starved: a starved loop still
+	// reaches full util between batches.
 	everRuns = 30.0
-	// saturatedCore: a process at ≥ 90% of one core is CPU-bound [src: anchors B,
-	// SageMaker CPUBottleneck "CPU > 90%"].
+	// saturatedCore: a process at ≥ 90% of one core is CPU-bound
+	// ([sagemaker-debugger-rules] CPUBottleneck: CPU > 90%).
 	saturatedCore = 90.0
-	// hostSaturated: whole-host CPU ≥ 90% [src: anchors B, SageMaker CPUBottleneck].
+	// hostSaturated: whole-host CPU ≥ 90% ([sagemaker-debugger-rules] CPUBottleneck).
 	hostSaturated = 90.0
 	// fewWorkers: num_workers 0 or 1 loads data in (or next to) the training
 	// loop ([gpu-idle-pipeline] §2.1: default num_workers=0).
 	fewWorkers = 1
-	// ioWaitHigh: iowait share counted as I/O-bound. SageMaker IOBottleneck uses
-	// > 50% [src: anchors B]; chosen here 20% (docs/scenarios.md) because a
-	// many-core host dilutes one job's iowait.
+	// ioWaitHigh: iowait share counted as I/O-bound. [sagemaker-debugger-rules]
+	// IOBottleneck uses > 50%; 20% here because a many-core host dilutes one
+	// job's iowait (one loader core waiting on a 112-core host is < 1%).
 	ioWaitHigh = 20.0
-	// mostSamples: "in > 50% of samples" [src: anchors B, SageMaker rules].
+	// mostSamples: in > 50% of samples ([sagemaker-debugger-rules]).
 	mostSamples = 0.5
 	// dShareHigh: half the job's processes in uninterruptible sleep (D) means
-	// they wait on storage (chosen here: docs/scenarios.md).
+	// they wait on storage (proc(5) state D: uninterruptible, usually disk).
 	dShareHigh = 0.5
 )
 
-// Thresholds of sync_stall (chosen here unless cited: no tool names this
-// pattern from 1 Hz counters; it rests on [gpu-idle-pipeline] §2.4's sync points).
+// Thresholds of sync_stall. No tool names this pattern from 1 Hz counters:
+// it rests on [gpu-idle-pipeline] §2.4's sync points, and the numbers are
+// set from the demo's sync_stall scenario and its look-alikes (held by
+// TestAccuracy, docs/diagnosis-accuracy.md).
 // Dips must be resolved in time: at 2 s ticks a 3-5 s period aliases and the
 // rule loses most of its sensitivity (simulator: 1 of 4 seeds at 2 s, 4 of 4
 // at 1 s and 0.5 s).
@@ -50,11 +53,12 @@ const (
 	maxDipCV    = 0.35 // dip-to-dip interval coefficient of variation: "regular"
 	maxDipShare = 0.4  // stalls interrupt mostly-busy time; more idle than this is starvation
 	// syncProcMax: the main process below 80% of a core is not host-bound
-	// (docs/scenarios.md; anchors B uses 90% for "host wait").
+	// (saturatedCore's 90% marks a host-bound loop; 80% keeps a margin).
 	syncProcMax = 80.0
-	// syncHostMax: "system CPU < 70%" [gs: anchors B].
+	// syncHostMax: system CPU < 70%: a host with cores to spare, so the
+	// dips are not CPU contention.
 	syncHostMax = 70.0
-	// syncIOWaitMax: little iowait, so dips are not reads (chosen here).
+	// syncIOWaitMax: little iowait, so dips are not reads (half of ioWaitHigh).
 	syncIOWaitMax = 10.0
 )
 

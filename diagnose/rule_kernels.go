@@ -6,49 +6,58 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Thresholds of the in-GPU rules (research note section E).
+// Thresholds of the in-GPU rules (SM, tensor and DRAM activity from GPM or
+// DCGM profiling); docs/references.md lists the keys.
 const (
-	// launchUtilMin / launchSMMax: "util ≥ 80% and SM_UTIL < 50%" [src: anchors E;
-	// DCGM: SM active < 0.5 "likely ineffective"].
+	// launchUtilMin / launchSMMax: util ≥ 80% while SM active < 50%:
+	// [dcgm-profiling] calls SM active < 0.5 "likely ineffective" use of the
+	// GPU and ≥ 0.8 necessary for good use; [gpu-idle-handbook] §3.2.
 	launchUtilMin = 80.0
 	launchSMMax   = 50.0
 	// mostOfWindow: a condition holding in 70% of samples holds "for most of
-	// the window" (research note's open threshold [gs]).
+	// the window": the same share the engine opens a finding at (engine.go).
 	mostOfWindow = 0.7
 	// dramBound: DRAM active ≥ 70% is memory-bound; ≈ 80% is the practical
-	// peak [src: anchors E, DCGM docs; 70 is gs].
+	// peak ([dcgm-profiling] DRAM active); 70 leaves room for the sampling
+	// noise of a job that sits at that peak.
 	dramBound = 70.0
 	// noGPMUtil / noGPMPower: pre-Hopper fallback "util ≥ 90% and power < 40%
-	// of limit" [gs: anchors E]. Util chosen here at 80%, the GPM path's test:
-	// a launch-bound loop's util jitters 85-99, and power carries the verdict.
+	// of limit" ([gpu-idle-handbook] §3.2: busy by GPU-Util, cool by power).
+	// Util at 80%, the GPM path's test: a launch-bound loop's util jitters
+	// 85-99 (measured with the demo's launch_bound scenario), and power
+	// carries the verdict.
 	noGPMUtil  = launchUtilMin
 	noGPMPower = 40.0
-	// tensorSMMin / tensorIdleMax: "SM ≥ 50% and tensor < 5% for 30 s" [gs: anchors E].
+	// tensorSMMin / tensorIdleMax: SM ≥ 50% and tensor < 5% for 30 s: busy
+	// SMs with idle tensor cores run in FP32 ([torch-tb-profiler] Tensor
+	// Cores view; [pytorch-amp]).
 	tensorSMMin   = 50.0
 	tensorIdleMax = 5.0
 )
 
-// Thresholds of copy_bound (research note sections B and C).
+// Thresholds of copy_bound: synchronous or pageable copies show as PCIe
+// traffic while the GPU idles ([nsight-systems] memcpy rules; a trace
+// confirms, NVML cannot see the API calls).
 const (
-	copyActiveBytes = 0.5e9 // PCIe ≥ 0.5 GB/s counts as copying [gs: anchors B]
-	copyLowUtil     = 50.0  // ... alternating with util < 50% [gs: anchors B]
-	copyMinFrac     = 0.3   // ... in ≥ 30% of samples [gs: anchors B]
+	copyActiveBytes = 0.5e9 // PCIe ≥ 0.5 GB/s counts as copying: well above a loader's steady trickle
+	copyLowUtil     = 50.0  // ... alternating with util < 50%, the low-use line of [nsight-systems]
+	copyMinFrac     = 0.3   // ... in ≥ 30% of samples: a third of the time lost to copies
 	// copyShareOfLow: most low-util samples must be copying, or the gaps have
-	// another cause (chosen here: separates copy waits from input waits).
+	// another cause; this separates copy waits from input waits.
 	copyShareOfLow = 0.6
 	// copyContrast / copyAntiCorr: "alternating" means PCIe is busier while
 	// the GPU idles than while it computes: at least 2× on average, or util
 	// and PCIe bytes anti-correlated (r ≤ -0.5) when phases shorter than a
-	// sample blur into each other (chosen here: the steady input traffic of a
-	// healthy job is neither).
+	// sample blur into each other; the steady input traffic of a healthy
+	// job is neither.
 	copyContrast  = 2.0
 	copyAntiCorr  = -0.5
-	linkBoundFrac = 0.5  // ≥ 50% of link peak (docs/scenarios.md; anchors C suggests 70% [gs])
-	linkBoundUtil = 70.0 // ... while util < 70% [gs: anchors C]
+	linkBoundFrac = 0.5  // ≥ 50% of link peak ([pcie-spec] rate per lane × width): half the link busy while the GPU idles is no stray transfer
+	linkBoundUtil = 70.0 // ... while util < 70%: a GPU kept busy is not waiting on its link
 )
 
 // pcieLaneBytes is one lane's usable bytes/s per PCIe generation: Gen3 985 MB/s
-// [src: DCGM docs], doubling per generation [? anchors C].
+// ([pcie-spec]: 8 GT/s with 128b/130b encoding), doubling per generation.
 var pcieLaneBytes = [...]float64{0, 0.25e9, 0.5e9, 0.985e9, 1.969e9, 3.938e9, 7.877e9}
 
 // linkPeak is the per-direction PCIe peak of x's current link, 0 when unknown.

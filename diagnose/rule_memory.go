@@ -7,30 +7,32 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Thresholds of the memory and serving rules (research note section F).
+// Thresholds of the memory and serving rules; docs/references.md lists the keys.
 const (
-	// idleUtil: "util < 10%" is idle [src: anchors F, idle-held audits].
+	// idleUtil: util < 10% is idle ([job-defense-shield] flags GPUs at 0%
+	// use; 10% lets a notebook's occasional cell through).
 	idleUtil = 10.0
 	// idleShare: nearly every sample idle; a rare blip (a notebook cell
-	// touching the GPU) does not count as work. Chosen here.
+	// touching the GPU) does not count as work.
 	idleShare = 0.95
-	// idleHeldSpan: audits use 15 min [src: anchors F]; chosen here 90 s so a
-	// live view with a 120 s window can answer.
+	// idleHeldSpan: audits wait longer ([job-defense-shield] hours;
+	// [jupyter-server-config] idle culling); 90 s so a live view with a
+	// 120 s window can answer.
 	idleHeldSpan = 90 * time.Second
-	// idleHeldMem: a process holding ≥ 10% of the card (audits use 50% [src];
-	// chosen lower: 10% of a 141 GB card is 14 GB others cannot use).
+	// idleHeldMem: a process holding ≥ 10% of the card: 10% of a 141 GB card
+	// is 14 GB others cannot use.
 	idleHeldMem = 10.0
-	// memNearFull: "> 90% used" [src: anchors F, torch_tb_profiler]: informational,
+	// memNearFull: > 90% used ([torch-tb-profiler] memory view): informational,
 	// the caching allocator keeps what it freed.
 	memNearFull = 90.0
 	// memVeryFull: p50 ≥ 97% leaves < 5 GB on a 141 GB card, one activation
-	// spike from OOM (chosen here): raised to a warning.
+	// spike from OOM: raised to a warning.
 	memVeryFull = 97.0
 	// servingUtilMax: a server below 40% mean util has room to batch; [gpu-idle-handbook]
 	// §4.1: 40% can be right if latency meets its target, hence info.
 	servingUtilMax = 40.0
 	// servingHogMem: a server with no traffic (util < idleUtil) holding ≥ 80% of
-	// memory blocks the GPU for others (chosen here): a warning.
+	// memory blocks the GPU for others: a warning.
 	servingHogMem = 80.0
 )
 

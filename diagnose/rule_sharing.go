@@ -9,10 +9,12 @@ import (
 
 const (
 	// contentionSM: a process taking ≥ 20% of SM time is a real competitor
-	// [gs: anchors F].
+	// (a fifth of the SMs' time: a neighbour that takes that much slows
+	// the job measurably; [gpu-idle-handbook] §5: give every card a
+	// definite job).
 	contentionSM = 20.0
 	// contentionMem: without per-process util, a process holding ≥ 1 GB is
-	// counted as a competitor (chosen here: a bare CUDA context is ~0.5 GB).
+	// counted as a competitor (a bare CUDA context is ~0.5 GB).
 	contentionMem = 1e9
 )
 

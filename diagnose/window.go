@@ -19,7 +19,7 @@ type stats struct {
 }
 
 // ok reports whether enough samples carried the metric to judge it: at least
-// half of the window (chosen here: a metric missing most of the time, e.g. GPM
+// half of the window (a metric missing most of the time, e.g. GPM
 // on a pre-Hopper card, is treated as absent rather than judged on scraps).
 func (s stats) ok(samples int) bool { return s.n > 0 && s.n*2 >= samples }
 
@@ -120,7 +120,7 @@ func procLabel(pid int, p *sampler.Proc) string {
 	if cmd == "" {
 		return fmt.Sprintf("PID %d", pid)
 	}
-	const maxCmd = 48 // chosen here: fits one evidence line at 80 columns
+	const maxCmd = 48 // fits one evidence line at 80 columns
 	if len(cmd) > maxCmd {
 		cmd = cmd[:maxCmd-1] + "…"
 	}

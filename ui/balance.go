@@ -7,9 +7,9 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Balance thresholds (chosen here: a GPU averaging ≥ 50% GPU-Util over the
-// window is doing real work; < 5% is idle, the same cut the idle rules use
-// for "no kernel running" in research/diagnosis-anchors.md).
+// Balance thresholds: a GPU averaging ≥ 50% GPU-Util over the window is
+// doing real work (the low-use line of [nsight-systems]); < 5% is idle: a
+// kernel ran in less than a twentieth of the time.
 const (
 	balanceBusyPct = 50.0
 	balanceIdlePct = 5.0

@@ -127,7 +127,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	return padLines(append(lines, strings.Split(m.View(), "\n")...), h)
 }
 
-// maxChartPoints bounds the history a chart reads (chosen here: a 200-column
+// maxChartPoints bounds the history a chart reads (a 200-column
 // screen's widest chart has ~130 braille columns of 2 points each).
 const maxChartPoints = 300
 

@@ -27,8 +27,8 @@ type gpuDetailPane struct {
 	drawn time.Time
 }
 
-// chartRefresh bounds how often new data rebuilds the charts (chosen here:
-// a rebuild of eight ntcharts charts costs 9-22 ms at 200×50 on a shared
+// chartRefresh bounds how often new data rebuilds the charts
+// (measured: a rebuild of eight ntcharts charts costs 9-22 ms at 200×50 on a shared
 // 2-core machine (15 ms with 24-bit colour), see
 // BenchmarkGPUDetailPushView200x50; at most twice a second keeps a 100 ms
 // sampling interval under 4% of a core, and at the default 1 s every tick
@@ -109,7 +109,7 @@ func (p *gpuDetailPane) content() []string {
 	return append(lines, p.procLines(g)...)
 }
 
-// Chart geometry (chosen here: 56 columns fit a readable braille chart with
+// Chart geometry (56 columns fit a readable braille chart with
 // its axis labels; 9 lines give a title, a note, 5 plot rows and the axis).
 const (
 	chartMinWidth = 56

@@ -9,7 +9,7 @@ import (
 	"github.com/gpuscope/gpuscope/themes"
 )
 
-// Temperature marks (chosen here, after docs/scenarios.md: thermal_throttle warns
+// Temperature marks (after docs/scenarios.md: thermal_throttle warns
 // "within 5 °C of slowdown"; 10 °C below is a first heads-up). When the
 // slowdown temperature is n/a, 90 °C (H200 slowdown) stands in.
 const (
@@ -105,7 +105,7 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 	// Columns are laid out the same for every row (badge ignored) so they
 	// line up; a throttled row then gives up trailing fields for its badge.
 	avail := p.w - 2 - widthOf(head)
-	const minSpark = 6 // chosen here: fewer columns show no shape
+	const minSpark = 6 // fewer columns show no shape
 	var tail []string
 	used := 0
 	for _, f := range optional {

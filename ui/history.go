@@ -7,7 +7,7 @@ import (
 )
 
 // History kept for the charts, bounded by time like the diagnosis window
-// (which the collector keeps; the dashboard only draws). Chosen here: five
+// (which the collector keeps; the dashboard only draws): five
 // minutes, what the 300-snapshot ring held at the default 1 s interval (a
 // 200-column sparkline shows at most ~160 points). historyGap thins faster
 // sampling to about one point a second, the newest point always live, so the

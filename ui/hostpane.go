@@ -19,7 +19,7 @@ type hostPane struct {
 
 func (p *hostPane) View() string { return p.view(p.render) }
 
-// Host CPU marks (chosen here, after docs/scenarios.md: host CPU ≥ 90% saturates
+// Host CPU marks (after docs/scenarios.md: host CPU ≥ 90% saturates
 // input pipelines; iowait ≥ 20% is io_bound's threshold).
 const (
 	hostCPUWarn = 90.0

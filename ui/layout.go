@@ -23,7 +23,7 @@ type Layout struct {
 	Footer Rect
 }
 
-// Screen limits (chosen here: below 40×10 no pane has room for one useful
+// Screen limits (below 40×10 no pane has room for one useful
 // line, so the UI says so instead of drawing garbage).
 const (
 	MinWidth  = 40
@@ -33,15 +33,15 @@ const (
 	SideMinWidth = 120
 	sideWidth    = 46
 	// sideMaxWidth: on wider screens the side pane grows with a third of the
-	// width so checklist details and level labels are not cut (chosen here:
-	// at 200 columns it is 66 wide and the findings keep 133).
+	// width so checklist details and level labels are not cut (at
+	// 200 columns it is 66 wide and the findings keep 133).
 	sideMaxWidth = 72
 	// wideMinWidth gives each GPU two lines with wide sparklines.
 	wideMinWidth = 120
 	// sideHeight is the three levels (title + 3) plus the checklist (title + 7).
 	sideHeight = 12
 	// migMinRest: MIG instance lines are extra; they never squeeze the
-	// findings and processes below 14 rows (chosen here: each pane's title
+	// findings and processes below 14 rows (each pane's title
 	// plus about six entries).
 	migMinRest = 14
 )

@@ -8,8 +8,8 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// migNote says what MIG takes away (research/diagnosis-anchors.md, MIG:
-// device-level and per-process utilisation are not supported).
+// migNote says what MIG takes away ([mig-guide], [nvml-api]: device-level
+// and per-process utilisation are not supported).
 const migNote = "MIG: GPU-Util and per-process util are not available; showing per-instance memory and GPM"
 
 // migRows is how many lines the GPU pane wants for MIG: one per instance of

@@ -134,7 +134,7 @@ func cannotJudge(after *Report, f *Finding) string {
 
 // activeGPU is a GPU with work in either run (GPU-Util mean ≥ 5%): the
 // verdict's mean leaves out GPUs idle in both, which would dilute a one-GPU
-// job on an 8-GPU node to an eighth (chosen here: 5% is above idle noise).
+// job on an 8-GPU node to an eighth (5% is above idle noise).
 func activeGPU(c *Comparison, index int) bool {
 	for _, r := range []*Report{c.Base, c.After} {
 		for _, g := range r.GPUs {
@@ -163,7 +163,7 @@ func utilMean(r *Report, keep func(index int) bool) sampler.Metric {
 }
 
 // maxVerdictRules bounds the rules named per clause so the verdict stays one
-// line (chosen here: three fit in ~120 columns).
+// line (three fit in ~120 columns).
 const maxVerdictRules = 3
 
 // Verdict is one line: the GPU-Util change and what happened to findings,

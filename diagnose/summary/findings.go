@@ -18,7 +18,7 @@ import (
 // its 120 s window (diagnose.DefaultWindow), so nothing is missed; only
 // first/last seen coarsen to 10 s. One run costs ~0.5 ms for 8 GPUs
 // (diagnose BenchmarkEngineEvaluate8GPUs120s), so a 24-hour log at 1 s takes
-// ~4 s instead of ~45 s (chosen here: fits the 10 s report budget).
+// ~4 s instead of ~45 s (fits the 10 s report budget).
 const defaultDiagnoseEvery = 10 * time.Second
 
 // Finding is one diagnosis merged over the range: every time the same rule

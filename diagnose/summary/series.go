@@ -17,11 +17,11 @@ const (
 )
 
 const (
-	// maxChartPoints bounds the downsampled series (chosen here: more points
+	// maxChartPoints bounds the downsampled series (more points
 	// than an 18 cm wide chart shows; the issue asks for ~600 per metric).
 	maxChartPoints = 600
 	// firstBucket is the initial bucket width; it doubles whenever the
-	// series would exceed maxChartPoints (chosen here: the tools' 1 s interval).
+	// series would exceed maxChartPoints (the tools' 1 s interval).
 	firstBucket = time.Second
 )
 

@@ -12,14 +12,14 @@ import (
 // fixed-size state per GPU, so a 24-hour, 8-GPU recording needs kilobytes,
 // not the samples (the budget: < 200 MB, < 10 s).
 const (
-	// histStep is the percentile resolution (chosen here: 0.5 percentage
+	// histStep is the percentile resolution (0.5 percentage
 	// points is finer than any decision a report supports, and 201 bins of
 	// 0-100 % need no sample storage). Bins are centred on multiples of the
 	// step, so integer readings (nvidia-smi prints whole percents) are exact.
 	histStep = 0.5
 	histBins = int(100/histStep) + 1
 	// maxSampleGap: a longer interval between two samples is a pause in the
-	// log, not time spent in the state of the next sample (chosen here: far
+	// log, not time spent in the state of the next sample (far
 	// above the tools' 1 s default interval and any sane -l/-d setting).
 	maxSampleGap = 60 * time.Second
 )

@@ -45,7 +45,7 @@ func topologyOf(t *sampler.Topology, gpus []sampler.GPU) *Topology {
 		pairs := byKind[k]
 		nv = nv || strings.HasPrefix(k, "NV")
 		shown := pairs
-		if len(shown) > 8 { // chosen here: a line's worth of pairs
+		if len(shown) > 8 { // a line's worth of pairs
 			shown = append(shown[:8:8], fmt.Sprintf("… %d pairs in all", len(pairs)))
 		}
 		out.Summary = append(out.Summary, fmt.Sprintf("%s (%s): GPU pairs %s", k, linkWords(k), strings.Join(shown, ", ")))

@@ -151,7 +151,7 @@ func (d *device) GetCurrPcieLinkWidth() (int, nvml.Return) {
 }
 
 // samplingPeriodUs is what the encoder/decoder calls report as their window
-// (chosen here: NVML's usual 167 ms sampling period).
+// (NVML's usual 167 ms sampling period).
 const samplingPeriodUs = 167000
 
 func (d *device) GetEncoderUtilization() (uint32, uint32, nvml.Return) {
@@ -193,7 +193,7 @@ func (d *device) processes(m method, kind string) ([]nvml.ProcessInfo, nvml.Retu
 }
 
 // procUtilEpoch is the first fake CPU timestamp in µs (NVML stamps process
-// samples in µs of CPU time); chosen here: 2023-11-14, any fixed value works.
+// samples in µs of CPU time): 2023-11-14, any fixed value works.
 const procUtilEpoch = 1_700_000_000_000_000
 
 // GetProcessUtilization imitates the driver's sample buffer: every call adds

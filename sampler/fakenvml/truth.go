@@ -10,7 +10,7 @@ import (
 )
 
 // BusID is the deterministic PCI bus id of fake GPU i, in NVML's spelling.
-// Buses step by 0x0e from 0x18 (chosen here: 16 GPUs fit in one domain and
+// Buses step by 0x0e from 0x18 (16 GPUs fit in one domain and
 // stay clear of the NVSwitch buses below 0x10); every 16 GPUs take a new domain.
 func BusID(i int) string {
 	return fmt.Sprintf("%08X:%02X:00.0", i/16, 0x18+(i%16)*0x0e)

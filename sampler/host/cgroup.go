@@ -6,8 +6,8 @@ import "strings"
 // cri-o and podman all name containers by a SHA-256, 64 lowercase hex digits.
 const containerIDLen = 64
 
-// shortIDLen is the short form `docker ps` and `crictl ps` print (chosen here:
-// what users paste into `docker exec`).
+// shortIDLen is the short form `docker ps` and `crictl ps` print
+// (what users paste into `docker exec`).
 const shortIDLen = 12
 
 // containerID extracts the container id from the text of /proc/PID/cgroup, in

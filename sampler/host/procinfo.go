@@ -16,11 +16,11 @@ import (
 const maxCmdline = 512
 
 // cmdlineBufSize is how much of /proc/PID/cmdline is read: a little more than
-// maxCmdline so truncation can be seen (chosen here).
+// maxCmdline so truncation can be seen.
 const cmdlineBufSize = 1024
 
 // cgroupBufSize bounds one read of /proc/PID/cgroup: 13 v1 hierarchies with
-// kubepods paths of ~200 bytes each fit (chosen here).
+// kubepods paths of ~200 bytes each fit.
 const cgroupBufSize = 4096
 
 // procKey identifies one process over its lifetime: PIDs are reused, PID plus

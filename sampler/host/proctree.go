@@ -11,7 +11,7 @@ import (
 
 // statBufSize bounds one read of /proc/PID/stat: the line holds a 16-byte comm
 // (TASK_COMM_LEN, or 64 for kernel workqueue names) and 52 numbers, under
-// 1 KiB (chosen here: proc(5) field widths).
+// 1 KiB (proc(5) field widths).
 const statBufSize = 1024
 
 // procTree knows the parent of every process in the PID namespace, kept

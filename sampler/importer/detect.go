@@ -42,7 +42,7 @@ func Detect(head []byte) Format {
 		return Unknown
 	}
 	for i, line := range strings.Split(string(trimmed), "\n") {
-		if i >= 20 { // chosen here: a real log shows its header in the first lines
+		if i >= 20 { // a real log shows its header in the first lines
 			break
 		}
 		line = strings.TrimSpace(line)

@@ -17,7 +17,7 @@ import (
 const Pasted Format = "pasted-text"
 
 // maxPasteBytes bounds what the section reader holds in memory: an
-// nvidia-bug-report.log of a large node is tens of MiB; chosen here with
+// nvidia-bug-report.log of a large node is tens of MiB; this leaves
 // room for that, while a log of gigabytes goes to the streaming readers.
 const maxPasteBytes = 256 << 20
 

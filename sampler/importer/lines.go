@@ -9,7 +9,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Limits chosen here: no real log line (an XML element, a CSV row of every
+// Limits: no real log line (an XML element, a CSV row of every
 // query field) comes near 16 MiB, so longer is not a log; warnings are for a
 // human and stop after a screenful.
 const (

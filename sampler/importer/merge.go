@@ -10,10 +10,10 @@ import (
 )
 
 // maxSkippedLines: skipped runs of other text listed one by one; beyond,
-// one line counts them (chosen here: a screenful).
+// one line counts them (a screenful).
 const maxSkippedLines = 8
 
-// maxPictureGPUs bounds the GPUs of one merged node (chosen here: the
+// maxPictureGPUs bounds the GPUs of one merged node (the
 // largest nodes have 8-16 GPUs, an NVL72 rack 72; text claiming hundreds of
 // distinct GPUs is damaged, and each one is copied into every snapshot).
 const maxPictureGPUs = 128

@@ -184,7 +184,7 @@ func (t *smiTable) rowTime(date, clock string) (time.Time, error) {
 	}
 	y, m, d := base.Date()
 	ts := time.Date(y, m, d, c.Hour(), c.Minute(), c.Second(), 0, t.opts.Location)
-	if !t.lastT.IsZero() && ts.Before(t.lastT.Add(-12*time.Hour)) { // chosen here: a backwards jump this big is midnight
+	if !t.lastT.IsZero() && ts.Before(t.lastT.Add(-12*time.Hour)) { // a backwards jump this big is midnight
 		ts = ts.AddDate(0, 0, 1)
 	}
 	t.lastT = ts

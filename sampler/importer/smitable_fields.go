@@ -65,7 +65,7 @@ func (t *smiTable) fillGPU(g *sampler.GPU, cells []string) {
 	}
 	// -s v prints the share of time clocks were held down by the power and
 	// thermal policies; any share > 0 maps to the matching clock event bit
-	// (chosen here: dmon has no event mask, and these are its nearest words).
+	// (dmon has no event mask, and these are its nearest words).
 	if pviol.OK && tviol.OK {
 		g.ClockEvents.OK = true
 		if pviol.V > 0 {

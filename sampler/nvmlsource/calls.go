@@ -83,7 +83,7 @@ var callFields = [numCalls][]string{
 const (
 	reasonNotSupported = "not supported"
 	reasonNoPermission = "no permission"
-	reasonWarmingUp    = "warming up" // GPM needs two samples (chosen here: said plainly)
+	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
 )
 
 type naEntry struct{ key, reason string }

@@ -10,7 +10,8 @@ import (
 )
 
 // reasonMIG: the readings NVML does not offer on a MIG-enabled GPU are
-// not asked for at all (research/diagnosis-anchors.md, MIG).
+// not asked for at all ([nvml-api] and [mig-guide]: device utilisation and
+// per-process utilisation are not supported with MIG enabled).
 const reasonMIG = sampler.ReasonMIG
 
 // migGPMMetrics are the GPM metrics read per GPU instance, in the order of

@@ -10,7 +10,7 @@ import (
 )
 
 // affinityCPUs is how many logical CPUs GetCpuAffinity is asked about
-// (chosen here: 1024 covers any current two-socket server; the mask costs
+// (1024 covers any current two-socket server; the mask costs
 // 8 bytes per 64 CPUs).
 const affinityCPUs = 1024
 

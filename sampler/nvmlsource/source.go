@@ -218,7 +218,7 @@ func (s *Source) readGPU(g *gpuReader, now time.Time, slow bool) sampler.GPU {
 	return out
 }
 
-// maxXidsPerTick bounds the event drain (chosen here: a storm of Xids must
+// maxXidsPerTick bounds the event drain (a storm of Xids must
 // not stall the tick; the rest arrive on the next one).
 const maxXidsPerTick = 64
 

@@ -7,8 +7,8 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// earliestPlausible is the first date a snapshot can hold (chosen here:
-// NVML and the tools whose logs gpuscope reads do not predate 2010). An
+// earliestPlausible is the first date a snapshot can hold
+// (NVML and the tools whose logs gpuscope reads do not predate 2010). An
 // earlier time, typically 1970-01-01, comes from a machine whose clock was
 // never set or a zero field.
 var earliestPlausible = time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)

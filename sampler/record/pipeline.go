@@ -41,9 +41,9 @@ type job struct {
 	ready      chan struct{} // closed once decoded
 }
 
-// Chosen here: beyond 8 workers the single reading goroutine is the limit,
+// Beyond 8 workers the single reading goroutine is the limit,
 // and 4 lines per worker in flight keep every worker busy.
-// A spare line buffer above maxSpareBytes (chosen here: ~50x a day-long
+// A spare line buffer above maxSpareBytes (~50x a day-long
 // 8-GPU recording's 11 KB lines) is left to the collector, so that one huge
 // line does not stay pinned for the rest of the file.
 const (

@@ -32,7 +32,7 @@ type Options struct {
 	bufBytes int
 }
 
-// Limits chosen here: a snapshot with thousands of processes is a few MB, so
+// Limits: a snapshot with thousands of processes is a few MB, so
 // a longer "line" is a file that is not a recording; the warning list is
 // for a human and stops growing after a screenful.
 const (
@@ -40,7 +40,7 @@ const (
 	maxWarnings  = 20
 	readBufBytes = 256 << 10
 	// maxGPUHint bounds the per-entry preallocation a header can ask for
-	// (chosen here: above the largest single-node GPU counts, e.g. 72-GPU racks).
+	// (above the largest single-node GPU counts, e.g. 72-GPU racks).
 	maxGPUHint = 72
 )
 

@@ -144,7 +144,7 @@ func TestTornFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			step := 311 // chosen here: a prime, so cuts land at varied offsets in each line
+			step := 311 // a prime, so cuts land at varied offsets in each line
 			if strings.HasSuffix(name, ".gz") {
 				step = 97
 			}

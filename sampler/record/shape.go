@@ -12,11 +12,11 @@ const (
 	// processes), and at the worst ratio above a line this size decodes into
 	// less than 20 MB, so shorter lines skip the scan.
 	shapeCheckBytes = 64 << 10
-	// maxGPUsPerLine (chosen here): far above any one host's GPUs (an HGX
+	// maxGPUsPerLine: far above any one host's GPUs (an HGX
 	// board has 8; MIG instances are listed under their GPU, not here);
 	// 1024 GPUs decode into under 1 MB.
 	maxGPUsPerLine = 1024
-	// maxListLen (chosen here) bounds any other list or map: processes,
+	// maxListLen bounds any other list or map: processes,
 	// links, CPU cores. Each GPU process holds a CUDA context of hundreds of
 	// MB of device memory, so a GPU has at most hundreds; 65,536 leaves room
 	// for their host children and for 4-digit core counts.

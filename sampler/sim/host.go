@@ -13,8 +13,8 @@ const (
 	coresPerSocket = numCores / 2
 	hostMemTotal   = 2 << 40
 	hostSwapTotal  = 8 * gib
-	hostMemBase    = 38 * gib // kernel, daemons, page tables (chosen here)
-	procSmoothing  = 0.3      // per step pull of a process's CPU toward its target (chosen here)
+	hostMemBase    = 38 * gib // kernel, daemons, page tables (a plausible idle server)
+	procSmoothing  = 0.3      // per step pull of a process's CPU toward its target (smooth, as top shows it)
 	loadTau1       = 60.0     // the kernel's load averages are 1/5/15-minute EMAs
 	loadTau5       = 300.0
 	loadTau15      = 900.0
@@ -76,7 +76,7 @@ func (h *hostSim) step(_, dt float64) {
 	runnable := 0.0
 	for i := range h.bg {
 		// Noise shrinks near 0% and 100%: a saturated core stays saturated
-		// (chosen here: looks like mpstat on a busy box).
+		// (looks like mpstat on a busy box).
 		target := h.bgTarget[i]
 		noise := 0.3*min(target, 100-target) + 0.2
 		h.bg[i] = min(100, max(0, h.bg[i]+(target-h.bg[i])*0.3+noise*r.NormFloat64()))

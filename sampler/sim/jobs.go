@@ -33,7 +33,7 @@ func newBuilder(n *Node, rng *rand.Rand) *builder {
 // noise to one signal does not shift every other.
 func (b *builder) sub() *rand.Rand { return rand.New(rand.NewPCG(b.rng.Uint64(), b.rng.Uint64())) }
 
-// defaultConfig is a healthy H200 in a cool data hall (chosen here: inlet
+// defaultConfig is a healthy H200 in a cool data hall (inlet
 // 24-30 °C and 0.062-0.068 °C/W give 60-72 °C under a training load).
 func (b *builder) defaultConfig() gpuConfig {
 	r := b.rng
@@ -88,7 +88,7 @@ type procSpec struct {
 
 func (b *builder) proc(s procSpec) *hostProc {
 	hp := &hostProc{target: s.cpu.draw(b.rng), dProb: s.dProb, state: "S"}
-	// Chosen here: a few percent, like top's refreshes; a saturated process
+	// A few percent, like top's refreshes; a saturated process
 	// sits at its ceiling and barely moves.
 	hp.jitter = max(0.1, 0.04*hp.target)
 	if hp.target >= 80 {

@@ -32,7 +32,7 @@ func splitMIG(g *sampler.GPU, m migSetup) {
 
 // instanceLoads are the instances' loads relative to the GPU's mean (they
 // average 1 over all n instances; an empty one is 0). The services behind
-// one node see different traffic: chosen here, popularity spread evenly
+// one node see different traffic: popularity spread evenly
 // from half to one and a half times the mean across the instances (in
 // no index order), times
 // each process's own tick-to-tick variation (its per-process SM utilisation

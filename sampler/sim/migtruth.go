@@ -8,8 +8,8 @@ import (
 )
 
 // h200Profiles are the H200 MIG profiles: GPU slices, memory in MB (go-nvml
-// mock/gpus/h200.go) and the first GPU instance id handed out (chosen here:
-// ids as nvidia-smi shows them on a fresh H100/H200 split).
+// mock/gpus/h200.go) and the first GPU instance id handed out
+// (ids as nvidia-smi shows them on a fresh H100/H200 split).
 var h200Profiles = map[string]struct {
 	slices  int
 	memMB   uint64

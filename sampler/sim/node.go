@@ -23,7 +23,7 @@ const (
 	stepSecs = 0.1
 	// warmupSteps run before the start so that temperatures, load averages
 	// and memory have settled: the demo opens on a node that has been busy.
-	// 150 s is five thermal time constants (chosen here).
+	// 150 s is five thermal time constants: the temperatures have settled.
 	warmupSteps = 1500
 )
 

@@ -12,7 +12,7 @@ import (
 const (
 	powerLimitDefault = 700.0
 	smClockMax        = 1980.0
-	smClockIdle       = 345.0 // chosen here: Hopper's idle SM clock as nvidia-smi shows it
+	smClockIdle       = 345.0 // Hopper's idle SM clock as nvidia-smi shows it
 	memClock          = 2619.0
 	clockBin          = 15.0 // Hopper clocks move in 15 MHz bins
 	tempSlowdown      = 90.0
@@ -22,7 +22,7 @@ const (
 	windowSteps       = 10 // NVML averages utilisation and power over ~1 s
 )
 
-// Power model (chosen here: fitted so that idle is 75-90 W, a dense training
+// Power model (fitted so that idle is 75-90 W, a dense training
 // step 75-92% of 700 W, launch-bound 150-230 W and memory-bound 60-75% of 700 W, as
 // docs/scenarios.md asks). Core power scales with clock^2.5 (P ~ f·V², V
 // rising with f), HBM power does not depend on the SM clock.
@@ -35,7 +35,7 @@ const (
 	powerNoise     = 3.0 // W, std dev
 )
 
-// Clock governors (chosen here): the thermal governor starts pulling clocks
+// Clock governors (a model, not NVIDIA's firmware): the thermal governor starts pulling clocks
 // 4 °C below slowdown; HW slowdown engages at the slowdown temperature.
 const (
 	thermalKnee    = tempSlowdown - 4
@@ -131,7 +131,7 @@ func (g *gpuSim) step(t, dt float64) {
 	power = min(max(power, static*0.95), g.cfg.powerLimit-g.rng.Float64())
 
 	// A cooling fault warms the inlet air, but only by so much: the chassis
-	// reaches a new steady state (chosen here: at most 10 °C, which keeps the
+	// reaches a new steady state (at most 10 °C, which keeps the
 	// 3-minute scenario unchanged and a 24-hour run physical).
 	inlet := g.cfg.inlet + min(g.cfg.inletRise*max(t, 0), maxInletRise)
 	g.temp += (inlet + g.cfg.rth*power - g.temp) * dt / g.cfg.tau
@@ -203,7 +203,8 @@ func (g *gpuSim) average() stepSample {
 }
 
 // pcieGen is the link generation now: idle links downtrain to Gen1 to save
-// power, which is normal (research/diagnosis-anchors.md C).
+// power, which is normal ([gpu-idle-handbook] §6.3; [nvml-api] current vs
+// maximum link generation).
 func (g *gpuSim) pcieGen() int {
 	if g.quietFor >= idleLinkAfter {
 		return 1

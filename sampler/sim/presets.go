@@ -72,7 +72,7 @@ func launchPhases(r *rand.Rand) []phase {
 // syncPhases: regular stalls where the host waits on the GPU (.item(),
 // logging, a cuda synchronize): every 3.5-5 s a dip to 10-30%. The dip
 // lasts 1.3-1.6 s so that a 1 s utilisation sample always catches most of
-// it (chosen here: a shorter dip straddling two samples reads ~50%).
+// it (a shorter dip straddling two samples reads ~50%).
 func syncPhases(r *rand.Rand) []phase {
 	period := span{3.5, 5}.draw(r)
 	dip := span{1.3, 1.6}.draw(r)

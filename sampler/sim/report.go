@@ -10,7 +10,7 @@ import (
 )
 
 // busID is the PCI address of each of the eight SXM boards of an HGX H200
-// baseboard (chosen here: the layout DGX H100/H200 systems report).
+// baseboard (the layout DGX H100/H200 systems report).
 func busID(gpu int) string {
 	return [numGPUs]string{
 		"00000000:18:00.0", "00000000:2A:00.0", "00000000:3A:00.0", "00000000:5D:00.0",

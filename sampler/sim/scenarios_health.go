@@ -15,7 +15,7 @@ func buildPowerCapped(b *builder) {
 }
 
 // hotGPU is a GPU whose cooling fails: hot inlet air that keeps warming and
-// a high thermal resistance (clogged heatsink). Chosen here so that under a
+// a high thermal resistance (clogged heatsink), set so that under a
 // training load the thermal governor settles at 88-92 °C with SM clocks of
 // 1100-1500 MHz (docs/scenarios.md).
 func hotGPU(b *builder, gpu int) {

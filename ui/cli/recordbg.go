@@ -20,7 +20,7 @@ type backgroundWriter struct {
 	err    error // the first failed write
 }
 
-// backlog is how many frames may wait for the writer (chosen here: a few
+// backlog is how many frames may wait for the writer (a few
 // hundred ms of fast recording, a few MB, enough to even out gzip's
 // uneven block work).
 const backlog = 256

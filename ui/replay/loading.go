@@ -10,8 +10,8 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
-// loadPoll is how often the timeline polls a source still loading (chosen
-// here: four times a second moves "loading 37%" smoothly without costing a
+// loadPoll is how often the timeline polls a source still loading: four
+// times a second moves "loading 37%" smoothly without costing a
 // frame's worth of work each time).
 const loadPoll = 250 * time.Millisecond
 

@@ -50,26 +50,26 @@ type Options struct {
 // Speeds are the playback speeds the speed keys step through.
 func Speeds() []float64 { return []float64{0.5, 1, 2, 5, 10, 60} }
 
-// Chosen here: one frame per 100 ms is the dashboard's frame rate (main's
-// frameRate of 10 fps); at higher speeds a tick advances several snapshots
+// One frame per 100 ms is about the dashboard's frame rate (ui/cli's
+// frameRate); at higher speeds a tick advances several snapshots
 // instead of ticking faster than the screen repaints.
 const minFrame = 100 * time.Millisecond
 
 // jumpStep is what [ and ] move (the "jump 10 s").
 const jumpStep = 10 * time.Second
 
-// Chosen here: the engine's hysteresis remembers 30 s of evaluations
+// The engine's hysteresis remembers 30 s of evaluations
 // (diagnose's closeAfter); re-evaluating twice that on top of the rules'
 // window lets findings that opened before the window settle as they were
 // live, for ~2× the cost of the window alone.
 const settle = 60 * time.Second
 
-// Chosen here: the widest sparkline (200 columns) shows ~160 points, so a
+// The widest sparkline (200 columns) shows ~160 points, so a
 // rebuild backfills that many snapshots of history, without diagnosis.
 const backfill = 180
 
 // maxKeyLog bounds the keys replayed to restore the view after a rebuild
-// (chosen here: far more than a session of navigation; beyond it the view
+// (far more than a session of navigation; beyond it the view
 // state after a rebuild is approximate).
 const maxKeyLog = 4096
 
@@ -197,7 +197,8 @@ func (m Model) schedule() tea.Cmd {
 
 // tickDelay is the wall time until the next snapshot at the current speed,
 // at least minFrame. A hole in the recording (the recorder was stopped) is
-// played as ten intervals rather than waited out (chosen here).
+// played as ten intervals rather than waited out: nobody watches an
+// hour of nothing.
 func (m Model) tickDelay() time.Duration {
 	return max(minFrame, time.Duration(float64(m.recordedStep())/m.Speed()))
 }

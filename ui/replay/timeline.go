@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// minBar is the narrowest progress bar worth drawing (chosen here: ten
+// minBar is the narrowest progress bar worth drawing (ten
 // cells still show position to 10%); text is dropped before the bar shrinks
 // below it.
 const minBar = 10

@@ -17,7 +17,7 @@ import (
 var chartNames = [summary.ChartMetrics]string{"GPU-Util", "SM active", "tensor active", "power % of limit"}
 
 // chartColors: distinguishable, and the same hue per metric in every chart
-// (chosen here: Okabe-Ito colour-blind-safe palette).
+// (Okabe-Ito colour-blind-safe palette).
 var chartColors = [summary.ChartMetrics]color.RGBA{
 	{0x00, 0x72, 0xb2, 0xff}, {0x00, 0x9e, 0x73, 0xff}, {0xe6, 0x9f, 0x00, 0xff}, {0xcc, 0x79, 0xa7, 0xff},
 }

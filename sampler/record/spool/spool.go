@@ -19,7 +19,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// BlockLen is how many snapshots a spool block holds. Chosen here: a
+// BlockLen is how many snapshots a spool block holds: a
 // replay's rebuild reads ~window+settle+backfill ≈ 360 snapshots at 1 s,
 // so 128 keeps that to three or four blocks while a block of 8 GPUs
 // decodes in ~20 ms (measured in BenchmarkSpoolAt).
