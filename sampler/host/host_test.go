@@ -60,7 +60,19 @@ func TestSampleRealProcessTree(t *testing.T) {
 	const script = `sleep 30 & sh -c 'sleep 31; :' & wait`
 	pid := startTree(t, script)
 	src := New(Options{})
-	h := sampleUntil(t, src, []int{pid}, func(h *sampler.Host) bool { return len(h.Procs) == 4 })
+	// Four processes, each past its exec: a child forked but not yet
+	// exec'd still shows the parent's command line (seen under load).
+	h := sampleUntil(t, src, []int{pid}, func(h *sampler.Host) bool {
+		if len(h.Procs) != 4 {
+			return false
+		}
+		for p, pr := range h.Procs {
+			if p != pid && pr.Cmdline == "sh -c "+script {
+				return false
+			}
+		}
+		return true
+	})
 
 	me, err := user.Current()
 	if err != nil {
