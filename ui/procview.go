@@ -144,20 +144,20 @@ func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
 	}
 	out = append(out, label("GPUs")+strings.Join(on, ", "))
 	out = append(out, label("CPU / RSS")+fmt.Sprintf("%s of a core, %s resident", fmtPct(h.CPU), fmtMetricBytes(h.RSS)))
-	where := "on the host (no container in its cgroup)"
+	where := "none: on the host (no container in its cgroup)"
 	if h.Container != "" {
-		where = "container " + h.Container
+		where = h.Container
 	}
-	out = append(out, label("container")+where)
-	if h.Pod.Name != "" || h.PodUID != "" {
-		pod := orDash(strings.Trim(h.Pod.Namespace+"/"+h.Pod.Name, "/"))
+	out = append(out, label("container")+truncate(where, max(1, p.w-12)))
+	if h.Pod.Name != "" {
+		pod := strings.Trim(h.Pod.Namespace+"/"+h.Pod.Name, "/")
 		if h.Pod.Container != "" {
-			pod += " container " + h.Pod.Container
+			pod += ", container " + h.Pod.Container
 		}
-		if h.PodUID != "" {
-			pod += "  uid " + h.PodUID
-		}
-		out = append(out, label("pod")+pod)
+		out = append(out, label("pod")+truncate(pod, max(1, p.w-12)))
+	}
+	if h.PodUID != "" {
+		out = append(out, label("pod UID")+h.PodUID)
 	}
 	cmd := h.Cmdline
 	if cmd == "" {

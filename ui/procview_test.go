@@ -46,7 +46,7 @@ func TestProcViewWorkersAndPod(t *testing.T) {
 	}
 	m.pview.show(5100)
 	v = ansi.Strip(m.pview.View())
-	for _, want := range []string{"inference/vllm-70b-6d8f9c7b5d-x2k4q container vllm", "uid 6b1b4a2e-7c3d-4e5f-8a9b-0c1d2e3f4a5b", "container 3f9a1c2b7d4e"} {
+	for _, want := range []string{"inference/vllm-70b-6d8f9c7b5d-x2k4q, container vllm", "pod UID   6b1b4a2e-7c3d-4e5f-8a9b-0c1d2e3f4a5b", "container 3f9a1c2b7d4e"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("PID 5100's page lacks %q:\n%s", want, v)
 		}
