@@ -118,14 +118,23 @@ const (
 
 // charts lays the chart specs out in as many columns as fit.
 func (p *gpuDetailPane) charts(g *sampler.GPU) []string {
-	specs := gpuCharts(p.c.st, g)
-	cols := max(1, (p.w+1)/(chartMinWidth+1))
-	cw := (p.w - (cols - 1)) / cols
+	return chartGrid(p.c, p.gpu, gpuCharts(p.c.st, g), p.w, 0)
+}
+
+// chartGrid lays specs out as many abreast as fit w (at most maxCols, 0:
+// no limit), each chartHeight rows; gpu is the GPU they read (-1: charts
+// that read whole snapshots).
+func chartGrid(c *common, gpu int, specs []chartSpec, w, maxCols int) []string {
+	cols := max(1, (w+1)/(chartMinWidth+1))
+	if maxCols > 0 {
+		cols = min(cols, maxCols)
+	}
+	cw := (w - (cols - 1)) / cols
 	var out []string
 	for i := 0; i < len(specs); i += cols {
 		acc, accW := "", 0
 		for j := i; j < i+cols && j < len(specs); j++ {
-			block := fitBlock(drawChart(p.c, p.gpu, specs[j], cw, chartHeight), cw, chartHeight, false)
+			block := fitBlock(drawChart(c, gpu, specs[j], cw, chartHeight), cw, chartHeight, false)
 			if accW == 0 {
 				acc, accW = block, cw
 				continue

@@ -189,30 +189,10 @@ func (p *procViewPane) findingLines() []string {
 	return out
 }
 
-// procChartHeight is one chart's rows: eight, as the GPU detail's.
-const procChartHeight = chartHeight
-
 // charts are the process's figures over the history, two abreast where
-// the width allows (as the GPU detail lays its charts out).
+// the width allows (four side by side would leave each too narrow).
 func (p *procViewPane) charts() []string {
-	specs := procCharts(p.c, p.pid)
-	cols := max(1, (p.w+1)/(chartMinWidth+1))
-	cols = min(cols, 2)
-	cw := (p.w - (cols - 1)) / cols
-	var out []string
-	for i := 0; i < len(specs); i += cols {
-		acc, accW := "", 0
-		for j := i; j < i+cols && j < len(specs); j++ {
-			block := fitBlock(drawChart(p.c, -1, specs[j], cw, procChartHeight), cw, procChartHeight, false)
-			if accW == 0 {
-				acc, accW = block, cw
-				continue
-			}
-			acc, accW = joinColumns(acc, accW, block), accW+1+cw
-		}
-		out = append(out, strings.Split(acc, "\n")...)
-	}
-	return out
+	return chartGrid(p.c, -1, procCharts(p.c, p.pid), p.w, 2)
 }
 
 // childLines list the workers with their own figures, busiest first.
