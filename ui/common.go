@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // common is the state every pane reads (soft-serve's common.Common): the
@@ -42,6 +43,8 @@ type common struct {
 	keys keyMap
 	// hints are the footer's key hints, spelled from keys.
 	hints footerHints
+	// tr holds the interface's words in the chosen language (ui/i18n).
+	tr *i18n.Tr
 }
 
 // latest is the newest snapshot, or nil before the first one.

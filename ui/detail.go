@@ -60,7 +60,7 @@ func (p *detailPane) Update(msg tea.Msg) {
 func (p *detailPane) View() string {
 	st := p.c.st
 	info := fmt.Sprintf("%s · esc back · ↑↓ scroll · %3.0f%%", p.finding.Rule, p.vp.ScrollPercent()*100)
-	return title(st, "Finding", info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+	return title(st, p.c.word("pane.finding"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
 }
 
 func (p *detailPane) content() string {

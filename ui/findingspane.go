@@ -71,7 +71,7 @@ func (p *findingsPane) render() []string {
 			info = "1 finding"
 		}
 	}
-	lines := []string{title(st, "Why idle", info, focused, p.w)}
+	lines := []string{title(st, p.c.word("pane.why_idle"), info, focused, p.w)}
 	if len(fs) == 0 {
 		return append(lines, "  "+p.allClear())
 	}
@@ -169,7 +169,7 @@ func (p *sidePane) View() string { return p.view(p.render) }
 func (p *sidePane) render() []string {
 	c, st := p.c, p.c.st
 	gpu := fmt.Sprintf("GPU %d", c.selGPU)
-	lines := []string{title(st, "Three levels", gpu, false, p.w)}
+	lines := []string{title(st, p.c.word("pane.three_levels"), gpu, false, p.w)}
 	if !c.hasLevels {
 		lines = append(lines, st.Muted.Render("  n/a"), "", "")
 	} else {
@@ -185,7 +185,7 @@ func (p *sidePane) render() []string {
 				p.verdict(padRight(lv.v.Verdict, 6))+" "+st.Muted.Render(lv.v.Label))
 		}
 	}
-	lines = append(lines, title(st, "Checklist", gpu, false, p.w))
+	lines = append(lines, title(st, p.c.word("pane.checklist"), gpu, false, p.w))
 	if len(c.steps) == 0 {
 		return append(lines, st.Muted.Render("  n/a"))
 	}

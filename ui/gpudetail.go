@@ -85,7 +85,7 @@ func (p *gpuDetailPane) View() string {
 
 func (p *gpuDetailPane) render() string {
 	info := fmt.Sprintf("GPU %d · esc back · ←→ GPU · ↑↓ scroll · %3.0f%%", p.gpu, p.vp.ScrollPercent()*100)
-	return title(p.c.st, "GPU detail", info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+	return title(p.c.st, p.c.word("pane.gpu_detail"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
 }
 
 // content is the whole page: identity, clock events, charts, processes.

@@ -39,7 +39,7 @@ func (p *gpuPane) render() []string {
 	c, st := p.c, p.c.st
 	s := c.latest()
 	if s == nil {
-		return []string{title(st, "GPUs", "", c.focus == focusGPUs, p.w), st.Muted.Render("  waiting for the first snapshot…")}
+		return []string{title(st, c.word("pane.gpus"), "", c.focus == focusGPUs, p.w), st.Muted.Render("  " + c.word("gpus.waiting"))}
 	}
 	info := gpuCountText(len(s.GPUs))
 	if len(s.GPUs) > 0 {
@@ -62,7 +62,7 @@ func (p *gpuPane) render() []string {
 	if bal := balanceInfo(c.window, p.w-widthOf("─ ▸ GPUs · "+info+" ·  ─")); bal != "" {
 		info += " · " + bal
 	}
-	lines[0] = title(st, "GPUs", info, c.focus == focusGPUs, p.w)
+	lines[0] = title(st, c.word("pane.gpus"), info, c.focus == focusGPUs, p.w)
 	for i := p.top; i < len(s.GPUs) && i < p.top+fit; i++ {
 		g := &s.GPUs[i]
 		sel := i == p.cursor

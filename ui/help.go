@@ -9,17 +9,19 @@ import (
 // helpView is the `?` overlay: the keys, and how to read the screen.
 func (m Model) helpView(w, h int) string {
 	st := m.c.st
-	keys := []string{st.Title.Render("gpuscope — keys"), ""}
+	w8 := m.c.word
+	keys := []string{st.Title.Render(w8("help.title")), ""}
 	for _, k := range m.c.keys.helpRows() {
 		keys = append(keys, st.Key.Render(padRight(k[0], 17))+" "+k[1])
 	}
 	reading := []string{"",
-		st.Title.Render("reading the screen"),
-		"GPU-Util is the share of time any kernel ran, not how full",
-		"the GPU is: read it with SM active (SMs filled) and tensor",
-		"active (computing) — the three levels ([gpu-idle-pipeline] §1).",
-		st.Crit.Render("✖") + " critical  " + st.Warn.Render("▲") + " warning  " + st.Info.Render("•") + " info    n/a: not supported here"}
-	closing := []string{"", st.Muted.Render("press ? or esc to close")}
+		st.Title.Render(w8("help.reading")),
+		w8("help.reading1"),
+		w8("help.reading2"),
+		w8("help.reading3"),
+		st.Crit.Render("✖") + " " + w8("help.critical") + "  " + st.Warn.Render("▲") + " " + w8("help.warning") + "  " +
+			st.Info.Render("•") + " " + w8("help.info") + "    " + w8("help.na")}
+	closing := []string{"", st.Muted.Render(w8("help.close"))}
 	lines := append(append(append([]string{}, keys...), reading...), closing...)
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Border.GetForeground()).Padding(0, 1)
 	body := strings.Join(lines, "\n")

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // footerHints are the key hints of each mode, in (key, what) pairs. They
@@ -16,8 +17,14 @@ type footerHints struct {
 // newFooterHints spells each action as the footer always has ("↑↓",
 // "tab") while it keeps its default keys, and as the keys in force once
 // remapped: a hint naming a key that no longer works would mislead.
-func newFooterHints(km *keyMap) footerHints {
+func newFooterHints(km *keyMap, tr *i18n.Tr) footerHints {
 	def := defaultKeyMap()
+	w := func(id string) string {
+		if tr == nil {
+			return id
+		}
+		return tr.T("hint." + id)
+	}
 	k := func(cur, d *key.Binding, label string) string {
 		if slices.Equal(cur.Keys(), d.Keys()) {
 			return label
@@ -39,13 +46,13 @@ func newFooterHints(km *keyMap) footerHints {
 		gpus = keyLabel(&km.PrevGPU) + "/" + keyLabel(&km.NextGPU) + " 1-9"
 	}
 	return footerHints{
-		main: []string{k(&km.Focus, &def.Focus, "tab"), "focus", updown, "move", k(&km.Enter, &def.Enter, "enter"), "detail",
-			"1-9", "GPU", k(&km.Topology, &def.Topology, "t"), "topology", k(&km.Tree, &def.Tree, "T"), "tree",
-			k(&km.Filter, &def.Filter, "/"), "filter", k(&km.Sort, &def.Sort, "s"), "sort",
-			k(&km.Pause, &def.Pause, "space"), "pause", k(&km.Help, &def.Help, "?"), "help", quit, "quit"},
-		detail:    []string{back, "back", scroll, "scroll", quit, "quit"},
-		gpuDetail: []string{back, "back", gpus, "GPU", scroll, "scroll", quit, "quit"},
-		topology:  []string{back, "back", quit, "quit"},
-		confirm:   []string{"y", "send", "other keys", "cancel"},
+		main: []string{k(&km.Focus, &def.Focus, "tab"), w("focus"), updown, w("move"), k(&km.Enter, &def.Enter, "enter"), w("detail"),
+			"1-9", w("gpu"), k(&km.Topology, &def.Topology, "t"), w("topology"), k(&km.Tree, &def.Tree, "T"), w("tree"),
+			k(&km.Filter, &def.Filter, "/"), w("filter"), k(&km.Sort, &def.Sort, "s"), w("sort"),
+			k(&km.Pause, &def.Pause, "space"), w("pause"), k(&km.Help, &def.Help, "?"), w("help"), quit, w("quit")},
+		detail:    []string{back, w("back"), scroll, w("scroll"), quit, w("quit")},
+		gpuDetail: []string{back, w("back"), gpus, w("gpu"), scroll, w("scroll"), quit, w("quit")},
+		topology:  []string{back, w("back"), quit, w("quit")},
+		confirm:   []string{"y", w("send"), w("other_keys"), w("cancel")},
 	}
 }

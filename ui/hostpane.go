@@ -35,7 +35,7 @@ func (p *hostPane) render() []string {
 		if s != nil && s.Host != nil && len(s.Host.CPUs) > 0 {
 			info = fmt.Sprintf("%d cores", len(s.Host.CPUs))
 		}
-		lines = append(lines, title(st, "Host", info, false, p.w))
+		lines = append(lines, title(st, p.c.word("pane.host"), info, false, p.w))
 	}
 	if s == nil || s.Host == nil {
 		return append(lines, st.Muted.Render("host: n/a (this source has no host data)"))

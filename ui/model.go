@@ -25,6 +25,8 @@ type Options struct {
 	// Keys remaps actions to keys (config.toml's [keys]; KeyActions names
 	// them). Checked with CheckKeys first: a table it rejects is ignored.
 	Keys map[string][]string
+	// Lang is the interface language: "en" (default) or "zh" (ui/i18n).
+	Lang string
 	// ProcSort is the process pane's sort column at start (config.toml's
 	// sort: pid, gpu, gpu_mem, sm, cpu, rss, time; "" is gpu_mem), largest
 	// first unless ProcSortReverse; ProcTree starts it as a tree.
@@ -137,7 +139,9 @@ func New(opts Options) Model {
 			c.keys = km
 		}
 	}
-	c.hints = newFooterHints(&c.keys)
+	c.tr = newTr(opts.Lang)
+	localizeHelp(&c.keys, c.tr)
+	c.hints = newFooterHints(&c.keys, c.tr)
 	return Model{
 		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),

@@ -240,7 +240,7 @@ func (p *procPane) render() []string {
 	if p.tree {
 		info += " · tree"
 	}
-	lines := []string{title(st, "Processes", info, focused, p.w)}
+	lines := []string{title(st, p.c.word("pane.processes"), info, focused, p.w)}
 	switch {
 	case p.filtering:
 		v := []rune(p.filter.Value())

@@ -61,7 +61,7 @@ func (p *procViewPane) Update(msg tea.Msg) {
 func (p *procViewPane) View() string {
 	if p.out == "" {
 		info := fmt.Sprintf("PID %d · esc back · ↑↓ scroll · %3.0f%%", p.pid, p.vp.ScrollPercent()*100)
-		p.out = title(p.c.st, "Process", info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+		p.out = title(p.c.st, p.c.word("pane.process"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
 	}
 	return p.out
 }

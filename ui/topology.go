@@ -77,7 +77,7 @@ func (p *topoPane) Update(msg tea.Msg) {
 func (p *topoPane) View() string {
 	w, h := p.w, p.h
 	st := p.c.st
-	lines := []string{title(st, "Topology", "esc back · ↑↓ scroll · like nvidia-smi topo -m · ! = one job, no NVLink", true, w)}
+	lines := []string{title(st, p.c.word("pane.topology"), "esc back · ↑↓ scroll · like nvidia-smi topo -m · ! = one job, no NVLink", true, w)}
 	s := p.c.latest()
 	if s == nil || s.Topology == nil || len(s.Topology.Links) == 0 {
 		lines = append(lines, st.Muted.Render("  topology not known yet (read on the slow tier, every 10 s; n/a from logs and old recordings)"))

@@ -71,7 +71,7 @@ func (m Model) mainView() string {
 func noDriverPanel(m Model, e *sampler.SourceError) []string {
 	st := m.c.st
 	lines := []string{
-		title(st, "No GPU data", "", false, m.w),
+		title(st, m.c.word("pane.no_gpu_data"), "", false, m.w),
 		st.Crit.Render("✖") + " could not read the GPUs",
 		"  tried:  " + e.Tried,
 		"  error:  " + e.Err,

@@ -116,6 +116,7 @@ type dashFlags struct {
 	sort        string
 	sortReverse bool
 	tree        bool
+	lang        string // --lang, else config.toml's language, else the locale
 	prom        promsource.Config
 }
 
@@ -145,6 +146,11 @@ simulated 8x H200 node with the same panes.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
 			applyConfig(cmd.Flags(), &f, d.Getenv, stderr)
+			lang, err := chooseLang(f.lang, d.Getenv)
+			if err != nil {
+				return err
+			}
+			f.lang = lang
 			return runDashboard(d, f, stdout, stderr)
 		},
 	}
@@ -162,6 +168,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
+	fl.StringVar(&f.lang, "lang", "", "interface language: en or zh (default: config.toml's language, else LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
 	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, all; 'list' lists them)")
 	fl.StringVar(&f.prom.URL, "prometheus", "", "show the fleet a Prometheus-compatible server (Prometheus, Thanos, VictoriaMetrics, Mimir) holds")
 	fl.StringVar(&f.prom.Selector, "selector", "", `with --prometheus: label matchers every query gets, e.g. '{cluster="a"}'`)
@@ -198,6 +205,9 @@ func addCompletions(root *cobra.Command) {
 	walk = func(c *cobra.Command) {
 		if c.Flags().Lookup("demo") != nil {
 			_ = c.RegisterFlagCompletionFunc("demo", fixed(scenarios...))
+		}
+		if c.Flags().Lookup("lang") != nil {
+			_ = c.RegisterFlagCompletionFunc("lang", fixed("en\tEnglish", "zh\t中文"))
 		}
 		if c.Flags().Lookup("theme") != nil {
 			_ = c.RegisterFlagCompletionFunc("theme", fixed("dark", "light", "mono"))

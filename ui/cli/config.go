@@ -39,6 +39,9 @@ func applyConfig(fl *pflag.FlagSet, f *dashFlags, getenv func(string) string, st
 	}
 	f.keys = c.Keys
 	f.sort, f.sortReverse, f.tree = c.Sort, c.SortReverse, c.Tree
+	if !fl.Changed("lang") {
+		f.lang = c.Language
+	}
 }
 
 // configLanguage is config.toml's language ("" when unset or unreadable;

@@ -185,6 +185,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
+	opts.Lang = f.lang
 	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's

@@ -70,7 +70,6 @@ LANGUAGE, LC_ALL, LC_MESSAGES or LANG) gives the Chinese page.`,
 	fl.IntVar(&width, "width", 0, "render to this many columns (default: the terminal's, at most 100)")
 	fl.StringVar(&theme, "theme", "dark", "colour theme: dark, light or mono")
 	fl.BoolVar(&noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
-	_ = cmd.RegisterFlagCompletionFunc("lang", cobra.FixedCompletions([]string{"en", "zh"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

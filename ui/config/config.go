@@ -33,8 +33,8 @@ type File struct {
 	// Tree starts the process pane as a tree (DataLoader workers under
 	// their GPU process), as T does.
 	Tree bool `toml:"tree"`
-	// Language of explain's playbook pages: en or zh ("" follows the
-	// locale: LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
+	// Language of the dashboard and of explain's playbook pages: en or zh
+	// ("" follows the locale: LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
 	Language string `toml:"language"`
 	// Keys remaps dashboard actions to keys: [keys] quit = ["x"].
 	Keys map[string][]string `toml:"keys"`
@@ -171,8 +171,8 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 # process), as T does
 # tree = false
 
-# language of explain's playbook pages: en or zh; unset follows the locale
-# (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --lang wins
+# language of the dashboard and of explain's playbook pages: en or zh;
+# unset follows the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --lang wins
 # language = "en"
 
 # key bindings: action = [keys] (bubbletea names: "x", "ctrl+x", "f5",

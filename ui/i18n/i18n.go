@@ -1,0 +1,75 @@
+// Package i18n holds the dashboard's words in English and Chinese, with
+// go-i18n (messages by id, CLDR plural rules) and golang.org/x/text's
+// language matching. The Chinese follows the vocabulary of the two
+// articles the diagnosis comes from ([gpu-idle-pipeline], [gpu-idle-handbook]
+// in docs/references.md): GPU 利用率, SM 占用, 显存, 数据加载 …
+package i18n
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+)
+
+//go:embed active.en.toml active.zh.toml
+var files embed.FS
+
+// Langs are the languages the interface speaks.
+var Langs = []string{"en", "zh"}
+
+// Tr renders messages in one language. It is built once and handed to
+// the panes (no package state).
+type Tr struct {
+	lang string
+	loc  *goi18n.Localizer
+}
+
+// New returns the messages of lang ("en", "zh", or a locale such as
+// "zh_CN.UTF-8", matched by x/text); anything else is English.
+func New(lang string) (*Tr, error) {
+	b := goi18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, f := range []string{"active.en.toml", "active.zh.toml"} {
+		if _, err := b.LoadMessageFileFS(files, f); err != nil {
+			return nil, fmt.Errorf("i18n: %s: %w", f, err)
+		}
+	}
+	tag := Match(lang)
+	return &Tr{lang: tag, loc: goi18n.NewLocalizer(b, tag)}, nil
+}
+
+// Match names the supported language closest to lang: "zh" for any
+// Chinese tag or locale (zh, zh_CN.UTF-8, zh-TW), else "en".
+func Match(lang string) string {
+	lang = strings.ReplaceAll(strings.SplitN(lang, ".", 2)[0], "_", "-")
+	t, err := language.Parse(lang)
+	if err != nil {
+		return "en"
+	}
+	_, i, conf := language.NewMatcher([]language.Tag{language.English, language.Chinese}).Match(t)
+	if conf == language.No || i != 1 {
+		return "en"
+	}
+	return "zh"
+}
+
+// Lang is "en" or "zh".
+func (t *Tr) Lang() string { return t.lang }
+
+// T is message id; with data, its {{.Field}} templates filled. A missing
+// id shows as itself (TestCatalogues keeps that from shipping).
+func (t *Tr) T(id string, data ...map[string]any) string {
+	cfg := &goi18n.LocalizeConfig{MessageID: id}
+	if len(data) > 0 {
+		cfg.TemplateData = data[0]
+	}
+	s, err := t.loc.Localize(cfg)
+	if err != nil {
+		return id
+	}
+	return s
+}

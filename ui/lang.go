@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/gpuscope/gpuscope/ui/i18n"
+)
+
+// newTr is the words of lang; English where lang is unknown. The message
+// files are embedded and held by ui/i18n's tests, so the fallback to a
+// nil *Tr (ids shown as they are, see word) only guards against a broken
+// build.
+func newTr(lang string) *i18n.Tr {
+	tr, err := i18n.New(lang)
+	if err != nil {
+		return nil
+	}
+	return tr
+}
+
+// word is message id in the dashboard's language.
+func (c *common) word(id string) string {
+	if c.tr == nil {
+		return id
+	}
+	return c.tr.T(id)
+}
+
+// localizeHelp gives the `?` overlay's rows their text in tr's language;
+// the keys themselves (and any remapping) stay as they are.
+func localizeHelp(km *keyMap, tr *i18n.Tr) {
+	if tr == nil {
+		return
+	}
+	for _, r := range []struct {
+		b  *key.Binding
+		id string
+	}{
+		{&km.Focus, "key.focus"}, {&km.Up, "key.up"}, {&km.Enter, "key.enter"}, {&km.GPUDetail, "key.gpu_detail"},
+		{&km.Topology, "key.topology"}, {&km.Tree, "key.tree"}, {&km.Filter, "key.filter"}, {&km.Term, "key.term"},
+		{&km.Back, "key.back"}, {&km.Sort, "key.sort"}, {&km.Pause, "key.pause"}, {&km.Record, "key.record"},
+		{&km.Slower, "key.slower"}, {&km.Help, "key.help"}, {&km.Quit, "key.quit"},
+	} {
+		r.b.SetHelp(r.b.Help().Key, tr.T(r.id))
+	}
+}
