@@ -66,10 +66,7 @@ func (p *findingsPane) render() []string {
 	focused := c.focus == focusFindings
 	info := ""
 	if len(fs) > 0 {
-		info = fmt.Sprintf("%d findings", len(fs))
-		if len(fs) == 1 {
-			info = "1 finding"
-		}
+		info = c.count("findings.count", len(fs))
 	}
 	lines := []string{title(st, p.c.word("pane.why_idle"), info, focused, p.w)}
 	if len(fs) == 0 {
@@ -176,13 +173,13 @@ func (p *sidePane) render() []string {
 		for i, lv := range []struct {
 			name string
 			v    diagnose.Level
-		}{{"kernel running", c.levels.KernelRunning}, {"SMs filled", c.levels.SMFilled}, {"computing", c.levels.Computing}} {
+		}{{c.word("level.kernel"), c.levels.KernelRunning}, {c.word("level.sm"), c.levels.SMFilled}, {c.word("level.compute"), c.levels.Computing}} {
 			arrow := "  "
 			if i > 0 {
 				arrow = "→ "
 			}
 			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(fmtPct(lv.v.Value), 4)+"  "+
-				p.verdict(padRight(lv.v.Verdict, 6))+" "+st.Muted.Render(lv.v.Label))
+				p.verdict(lv.v.Verdict, padRight(c.wordOr("verdict."+lv.v.Verdict, lv.v.Verdict), 6))+" "+st.Muted.Render(lv.v.Label))
 		}
 	}
 	lines = append(lines, title(st, p.c.word("pane.checklist"), gpu, false, p.w))
@@ -190,7 +187,11 @@ func (p *sidePane) render() []string {
 		return append(lines, st.Muted.Render("  n/a"))
 	}
 	for _, s := range c.steps {
-		line := fmt.Sprintf("%s %d %s", p.stepMark(s.Status), s.N, s.Title)
+		title := s.Title
+		if c.tr != nil && c.tr.Lang() != "en" && s.N >= 1 && s.N <= 7 {
+			title = c.word(fmt.Sprintf("step.%d", s.N)) // the seven steps of [gpu-idle-handbook] §7.1
+		}
+		line := fmt.Sprintf("%s %d %s", p.stepMark(s.Status), s.N, title)
 		if s.Detail != "" {
 			line += st.Muted.Render(" — " + s.Detail)
 		}
@@ -199,16 +200,17 @@ func (p *sidePane) render() []string {
 	return lines
 }
 
-// verdict colours a level's answer: yes (or ok) good, n/a muted, else a warning.
-func (p *sidePane) verdict(v string) string {
+// verdict colours a level's answer, shown as text: yes (or ok) good, n/a
+// muted, else a warning.
+func (p *sidePane) verdict(v, text string) string {
 	st := p.c.st
 	switch w := strings.TrimSpace(v); {
 	case w == "yes" || w == "ok":
-		return st.OK.Render(v)
+		return st.OK.Render(text)
 	case strings.HasPrefix(w, "n/a"):
-		return st.Muted.Render(v)
+		return st.Muted.Render(text)
 	}
-	return st.Warn.Render(v)
+	return st.Warn.Render(text)
 }
 
 // stepMark is the status glyph: it reads without colour.

@@ -25,6 +25,23 @@ func (c *common) word(id string) string {
 	return c.tr.T(id)
 }
 
+// wordOr is message id, or fallback where there is no such message (a
+// value from data the catalogue does not know).
+func (c *common) wordOr(id, fallback string) string {
+	if w := c.word(id); w != id {
+		return w
+	}
+	return fallback
+}
+
+// count is plural message id for n in the dashboard's language.
+func (c *common) count(id string, n int) string {
+	if c.tr == nil {
+		return id
+	}
+	return c.tr.N(id, n)
+}
+
 // localizeHelp gives the `?` overlay's rows their text in tr's language;
 // the keys themselves (and any remapping) stay as they are.
 func localizeHelp(km *keyMap, tr *i18n.Tr) {

@@ -73,3 +73,13 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 	}
 	return s
 }
+
+// N is plural message id for n (its {{.Count}}), in the language's CLDR
+// plural forms: English one/other, Chinese other only.
+func (t *Tr) N(id string, n int) string {
+	s, err := t.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: map[string]any{"Count": n}})
+	if err != nil {
+		return id
+	}
+	return s
+}
