@@ -76,7 +76,7 @@ func (p *detailPane) content() string {
 	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", severityMark(st, f.Severity), st.Bold.Render(strings.ToUpper(f.Severity.String())), st.Bold.Render(f.Rule), where)
 	fmt.Fprintf(&b, "%s\n\n", st.Bold.Render(f.Title))
 	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("Evidence: "), f.Evidence)
-	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("First fix:"), f.Hint)
+	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("First fix:"), c.fix(f.Hint))
 	if f.Estimated != "" {
 		fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("Estimated:"), f.Estimated)
 	}

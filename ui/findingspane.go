@@ -109,7 +109,7 @@ func (p *findingsPane) render() []string {
 		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + f.Title
 		detail := f.Evidence
 		if f.Hint != "" {
-			detail += " → " + f.Hint
+			detail += " → " + p.c.fix(f.Hint)
 		}
 		if per == 1 {
 			lines = append(lines, cursor(st, i == p.cursor, focused, head+st.Muted.Render(" — "+detail), p.w))
@@ -120,7 +120,7 @@ func (p *findingsPane) render() []string {
 			lines = append(lines, indent+st.Muted.Render(detail))
 			continue
 		}
-		hint := f.Hint
+		hint := p.c.fix(f.Hint)
 		if f.Estimated != "" {
 			hint += " (estimated: " + f.Estimated + ")"
 		}

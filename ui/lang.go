@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -32,6 +33,19 @@ func (c *common) wordOr(id, fallback string) string {
 		return w
 	}
 	return fallback
+}
+
+// fix is a finding's first fix in the dashboard's language: the rules'
+// fixes have translations by key (diagnose.HintKey); any other text, and
+// English, stays as it is.
+func (c *common) fix(hint string) string {
+	if c.tr == nil || c.tr.Lang() == "en" {
+		return hint
+	}
+	if k := diagnose.HintKey(hint); k != "" {
+		return c.wordOr("fix."+k, hint)
+	}
+	return hint
 }
 
 // count is plural message id for n in the dashboard's language.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/gpuscope/gpuscope/diagnose"
 )
 
 // The dashboard in Chinese: pane titles, key hints and the help overlay,
@@ -50,5 +51,27 @@ func TestLangOption(t *testing.T) {
 		if got := m.c.word("pane.processes"); got != want {
 			t.Errorf("Lang %q: %q, want %q", lang, got, want)
 		}
+	}
+}
+
+// Every rule's first fix has its Chinese text, and a Chinese dashboard
+// shows it in place of the English one.
+func TestEveryFixTranslated(t *testing.T) {
+	m, _ := fixtureModelWith(5, 120, 40, func(o *Options) { o.Lang = "zh" })
+	keys := diagnose.HintKeys()
+	if len(keys) < 20 {
+		t.Fatalf("only %d fix keys", len(keys))
+	}
+	for _, k := range keys {
+		if w := m.c.word("fix." + k); w == "fix."+k || !strings.ContainsFunc(w, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }) {
+			t.Errorf("fix.%s has no Chinese text: %q", k, w)
+		}
+	}
+	if got := m.c.fix("a log's own advice"); got != "a log's own advice" {
+		t.Errorf("an unknown fix became %q", got)
+	}
+	en, _ := fixtureModelWith(5, 120, 40, nil)
+	if got := en.c.fix("x"); got != "x" {
+		t.Errorf("English changed a fix: %q", got)
 	}
 }

@@ -75,7 +75,9 @@ func TestCatalogues(t *testing.T) {
 		}
 	}
 	for id := range zh {
-		if _, ok := en[id]; !ok {
+		// fix.*: the first fixes, whose English is diagnose/hints.go's own
+		// text (TestEveryFixTranslated in ui holds them all).
+		if _, ok := en[id]; !ok && !strings.HasPrefix(id, "fix.") {
 			t.Errorf("%s: Chinese only", id)
 		}
 	}
