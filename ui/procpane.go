@@ -236,9 +236,15 @@ func (p *procPane) render() []string {
 	if p.reverse {
 		arrow = "▲"
 	}
-	info := fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
+	var info string
+	if c.tr != nil {
+		info = c.tr.T("procs.info", map[string]any{"Rows": c.count("rows.count", len(p.rows)),
+			"GPUs": c.count("gpus.count", c.gpuCount), "Col": p.cols[p.sortBy].name, "Arrow": arrow})
+	} else {
+		info = fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
+	}
 	if p.tree {
-		info += " · tree"
+		info += " · " + c.word("procs.tree")
 	}
 	lines := []string{title(st, p.c.word("pane.processes"), info, focused, p.w)}
 	switch {
