@@ -15,6 +15,14 @@ type Step struct {
 	Title  string
 	Status string // "ok", "warn", "bad" or "n/a"
 	Detail string
+	// I18n is Detail as messages (Finding.I18n's kind), for a reader in
+	// another language; Title is the step's own ("step.N" in ui/i18n).
+	I18n Text `json:",omitempty"`
+}
+
+// setDetail sets the step's status and its detail, English and messages.
+func (s *Step) setDetail(status string, t Text) {
+	s.Status, s.Detail, s.I18n = status, t.String(), t
 }
 
 // minObserve: "observe at least 60 seconds" [src: [gpu-idle-handbook] §7.1 step 2].
@@ -102,26 +110,36 @@ func baseSteps(window []sampler.Snapshot) []Step {
 		return steps
 	}
 	c := newCtx(window)
-	steps[0].Status, steps[0].Detail = c.stepProcesses()
-	steps[1].Status, steps[1].Detail = c.stepUtil()
-	steps[2].Status, steps[2].Detail = c.stepCPU()
-	steps[3].Status, steps[3].Detail = c.stepIO()
-	steps[4].Status, steps[4].Detail = c.stepPower()
-	steps[5].Status, steps[5].Detail = c.stepTopology()
-	steps[6].Status, steps[6].Detail = "ok", "no kernel-level pattern seen"
+	steps[0].setDetail(c.stepProcesses())
+	steps[1].setDetail(c.stepUtil())
+	steps[2].setDetail(c.stepCPU())
+	steps[3].setDetail(c.stepIO())
+	steps[4].setDetail(c.stepPower())
+	steps[5].setDetail(c.stepTopology())
+	steps[6].setDetail("ok", Text{say("step.no_kernel_pattern", "no kernel-level pattern seen")})
 	if !c.anyProcess() {
-		steps[6].Status, steps[6].Detail = "n/a", "no process to profile"
+		steps[6].setDetail("n/a", Text{say("step.no_process", "no process to profile")})
 	}
 	return steps
 }
 
 // markSteps raises each step's status to its findings' severity and names them.
 func markSteps(steps []Step, findings []Finding) []Step {
-	var titles [7][]string
+	var titles [7]Text
 	for _, f := range findings {
+		title := say("step.finding", "{{.Title}}", "Title", f.Title) // a finding without messages
+		if f.I18n != nil {
+			title = f.I18n.Title
+			title.en = f.Title
+		}
 		for _, n := range stepsOf(f.Rule) {
 			s := &steps[n-1]
-			titles[n-1] = append(titles[n-1], f.Title)
+			t := title
+			t.Join = Clause
+			if len(titles[n-1]) == 0 {
+				t.Join = Continue
+			}
+			titles[n-1] = append(titles[n-1], t)
 			switch {
 			case f.Severity == Critical:
 				s.Status = "bad"
@@ -133,13 +151,15 @@ func markSteps(steps []Step, findings []Finding) []Step {
 		}
 	}
 	for i := range steps {
-		if len(titles[i]) > 0 {
-			if i == 6 {
-				steps[i].Detail = "profile it: " + strings.Join(titles[i], "; ")
-			} else {
-				steps[i].Detail += " — " + strings.Join(titles[i], "; ")
-			}
+		if len(titles[i]) == 0 {
+			continue
 		}
+		if i == 6 {
+			steps[i].I18n = append(Text{say("step.profile_it", "profile it: ")}, titles[i]...)
+		} else {
+			steps[i].I18n = append(append(slices.Clone(steps[i].I18n), then("step.dash", " — ")), titles[i]...)
+		}
+		steps[i].Detail = steps[i].I18n.String()
 	}
 	return steps
 }
@@ -153,7 +173,7 @@ func (c *ctx) anyProcess() bool {
 	return false
 }
 
-func (c *ctx) stepProcesses() (string, string) {
+func (c *ctx) stepProcesses() (string, Text) {
 	var without []string
 	pids, with := 0, 0
 	for gi := range c.gpus {
@@ -165,46 +185,46 @@ func (c *ctx) stepProcesses() (string, string) {
 		}
 	}
 	if with == 0 {
-		return "n/a", fmt.Sprintf("no compute process on any of %d GPUs", len(c.gpus))
+		return "n/a", Text{say("step.no_compute", "no compute process on any of {{.GPUs}} GPUs", "GPUs", len(c.gpus))}
 	}
 	// Counts first: the side pane cuts long lines, and "GPU 0,1,2…" cut
 	// after the first index read as "all on GPU 0".
-	procs := fmt.Sprintf("%d processes", pids)
+	detail := Text{say("step.procs", "{{.Procs}} processes on {{.With}} of {{.GPUs}} GPUs", "Procs", pids, "With", with, "GPUs", len(c.gpus))}
 	if pids == 1 {
-		procs = "1 process"
+		detail = Text{say("step.proc", "1 process on {{.With}} of {{.GPUs}} GPUs", "With", with, "GPUs", len(c.gpus))}
 	}
-	detail := fmt.Sprintf("%s on %d of %d GPUs", procs, with, len(c.gpus))
 	if len(without) > 0 {
-		detail += "; none on GPU " + strings.Join(without, ",")
+		detail = append(detail, say("step.none_on", "none on GPU {{.GPUs}}", "GPUs", strings.Join(without, ",")))
 	}
 	return "ok", detail
 }
 
-func (c *ctx) stepUtil() (string, string) {
+func (c *ctx) stepUtil() (string, Text) {
 	busiest := -1
 	for gi := range c.gpus {
 		if g := &c.gpus[gi]; g.util.n > 0 && (busiest < 0 || g.util.mean > c.gpus[busiest].util.mean) {
 			busiest = gi
 		}
 	}
-	detail := fmt.Sprintf("%s of data", secs(c.span))
+	detail := Text{say("step.data", "{{.Span}} of data", "Span", secs(c.span))}
 	if busiest >= 0 {
 		g := &c.gpus[busiest]
-		detail += fmt.Sprintf("; busiest GPU %d util p5 %s / p50 %s / p95 %s", g.idx, pct(g.util.p5), pct(g.util.p50), pct(g.util.p95))
+		detail = append(detail, say("step.busiest_util", "busiest GPU {{.GPU}} util p5 {{.P5}} / p50 {{.P50}} / p95 {{.P95}}",
+			"GPU", g.idx, "P5", pct(g.util.p5), "P50", pct(g.util.p50), "P95", pct(g.util.p95)))
 	}
 	if c.span < minObserve {
-		return "warn", detail + "; watch at least 60 s before judging"
+		return "warn", append(detail, say("step.watch_60s", "watch at least 60 s before judging"))
 	}
 	return "ok", detail
 }
 
-func (c *ctx) stepCPU() (string, string) {
+func (c *ctx) stepCPU() (string, Text) {
 	if !c.hostSeen {
-		return "n/a", "no host data"
+		return "n/a", Text{say("step.no_host", "no host data")}
 	}
-	detail := ""
+	var detail Text
 	if v, ok := c.hostMean(0, func(h *sampler.Host) sampler.Metric { return h.CPU }); ok {
-		detail = "host CPU " + pct(v)
+		detail = Text{say("ev.host_cpu", "host CPU {{.CPU}}", "CPU", pct(v))}
 	}
 	top, topCPU := -1, -1.0
 	for gi := range c.gpus {
@@ -216,66 +236,67 @@ func (c *ctx) stepCPU() (string, string) {
 	}
 	if top >= 0 {
 		g := &c.gpus[top]
-		detail = joinNonEmpty(detail, fmt.Sprintf("busiest GPU process %s at %s of a core", procLabel(g.main.PID, g.mainHost), pct(topCPU)))
+		detail = append(detail, say("step.busiest_proc", "busiest GPU process {{.Who}} at {{.CPU}} of a core",
+			"Who", procWho(g.main.PID, g.mainHost), "CPU", pct(topCPU)))
 	}
 	return "ok", detail
 }
 
-func (c *ctx) stepIO() (string, string) {
+func (c *ctx) stepIO() (string, Text) {
 	if !c.hostSeen {
-		return "n/a", "no host data"
+		return "n/a", Text{say("step.no_host", "no host data")}
 	}
-	var parts []string
+	var parts Text
 	if v, ok := c.hostMean(0, func(h *sampler.Host) sampler.Metric { return h.IOWait }); ok {
-		parts = append(parts, "iowait "+pct(v))
+		parts = append(parts, item("ev.iowait", "iowait {{.IOWait}}", "IOWait", pct(v)))
 	}
 	if v, ok := c.hostMean(0, func(h *sampler.Host) sampler.Metric { return h.DiskRead }); ok {
-		parts = append(parts, "disk read "+gbps(v))
+		parts = append(parts, item("step.disk_read", "disk read {{.Rate}}", "Rate", gbps(v)))
 	}
 	if v, ok := c.hostMean(0, func(h *sampler.Host) sampler.Metric { return h.NetRx }); ok {
-		parts = append(parts, "net rx "+gbps(v))
+		parts = append(parts, item("step.net_rx", "net rx {{.Rate}}", "Rate", gbps(v)))
 	}
-	return "ok", strings.Join(parts, ", ")
+	return "ok", parts
 }
 
-func (c *ctx) stepPower() (string, string) {
-	var parts []string
+func (c *ctx) stepPower() (string, Text) {
+	var parts Text
+	gpus := 0
 	for gi := range c.gpus {
 		g := &c.gpus[gi]
 		if g.main == nil || g.power.n == 0 {
 			continue
 		}
-		temp := ""
+		parts = append(parts, say("step.power", "GPU {{.GPU}} power p50 {{.Power}} of limit", "GPU", g.idx, "Power", pct(g.power.p50)))
 		if g.last.Temp.OK {
-			temp = fmt.Sprintf(", %.0f °C", g.last.Temp.V)
+			parts = append(parts, then("step.temp", ", {{.Temp}} °C", "Temp", f0(g.last.Temp.V)))
 		}
-		parts = append(parts, fmt.Sprintf("GPU %d power p50 %s of limit%s", g.idx, pct(g.power.p50), temp))
-		if len(parts) == 4 { // a checklist line, not a table
+		if gpus++; gpus == 4 { // a checklist line, not a table
 			break
 		}
 	}
 	if len(parts) == 0 {
-		return "n/a", "no busy GPU with power readings"
+		return "n/a", Text{say("step.no_power", "no busy GPU with power readings")}
 	}
-	return "ok", strings.Join(parts, "; ")
+	return "ok", parts
 }
 
-func (c *ctx) stepTopology() (string, string) {
+func (c *ctx) stepTopology() (string, Text) {
 	for ji := range c.jobs {
 		j := &c.jobs[ji]
 		if len(j.gpus) < 2 {
 			continue
 		}
-		link := c.jobLinks(j)
-		switch link {
+		var link Msg
+		switch l := c.jobLinks(j); l {
 		case "":
-			link = "link type unknown"
+			link = say("step.link_unknown", "link type unknown")
 		case "nvlink":
-			link = "NVLink"
+			link = say("step.nvlink", "NVLink")
 		default:
-			link = "PCIe only (" + link + ")"
+			link = say("step.pcie_only", "PCIe only ({{.Link}})", "Link", l)
 		}
-		return "ok", fmt.Sprintf("job %d on %d GPUs: %s", j.key, len(j.gpus), link)
+		return "ok", Text{say("step.job", "job {{.Job}} on {{.GPUs}} GPUs: {{.Link}}", "Job", j.key, "GPUs", len(j.gpus), "Link", link)}
 	}
-	return "n/a", "no multi-GPU job"
+	return "n/a", Text{say("step.no_multi_gpu", "no multi-GPU job")}
 }

@@ -1,8 +1,6 @@
 package diagnose
 
 import (
-	"fmt"
-
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -11,6 +9,7 @@ type Level struct {
 	Value   sampler.Metric // the median over the window, n/a when unknown
 	Label   string         // e.g. "GPU-Util p50 97%"
 	Verdict string         // "yes", "partly", "no" or "n/a"
+	I18n    Text           `json:",omitempty"` // Label as messages (see Finding.I18n)
 }
 
 // Levels answers [gpu-idle-pipeline] §1: is a kernel running (GPU-Util), are the SMs
@@ -54,32 +53,35 @@ func ThreeLevels(window []sampler.Snapshot, gpu int) Levels {
 		return sampler.Some(summarise(buf).p50)
 	}
 	util := p50(func(x *sampler.GPU) sampler.Metric { return x.Util })
-	sm, smName := p50(func(x *sampler.GPU) sampler.Metric { return x.SMActive }), "SM active"
+	sm, smName := p50(func(x *sampler.GPU) sampler.Metric { return x.SMActive }), say("word.sm_active", "SM active")
 	if !sm.OK {
-		sm, smName = p50(func(x *sampler.GPU) sampler.Metric { return x.SMOccupancy }), "SM occupancy"
+		sm, smName = p50(func(x *sampler.GPU) sampler.Metric { return x.SMOccupancy }), say("word.sm_occupancy", "SM occupancy")
 	}
 	tensor := p50(func(x *sampler.GPU) sampler.Metric { return x.TensorActive })
 	dram := p50(func(x *sampler.GPU) sampler.Metric { return x.DRAMActive })
 
 	var l Levels
-	l.KernelRunning = level(util, "GPU-Util", kernelYes, kernelPartly, "")
-	l.SMFilled = level(sm, smName, smYes, smPartly, "SM activity n/a (needs GPM: Hopper or newer)")
-	l.Computing = level(tensor, "tensor active", computeYes, computePartly, "tensor activity n/a (needs GPM: Hopper or newer)")
+	l.KernelRunning = level(util, say("word.gpu_util", "GPU-Util"), kernelYes, kernelPartly, nil)
+	l.SMFilled = level(sm, smName, smYes, smPartly, Text{say("level.sm_na", "SM activity n/a (needs GPM: Hopper or newer)")})
+	l.Computing = level(tensor, say("word.tensor_active", "tensor active"), computeYes, computePartly,
+		Text{say("level.tensor_na", "tensor activity n/a (needs GPM: Hopper or newer)")})
 	if l.Computing.Verdict != "yes" && dram.OK && dram.V >= dramBound {
 		l.Computing.Verdict = "no"
-		l.Computing.Label += fmt.Sprintf(", waiting on memory (DRAM %s)", pct(dram.V))
+		l.Computing.I18n = append(l.Computing.I18n, item("level.waiting_memory", "waiting on memory (DRAM {{.DRAM}})", "DRAM", pct(dram.V)))
+		l.Computing.Label = l.Computing.I18n.String()
 	}
 	return l
 }
 
-func level(m sampler.Metric, name string, yes, partly float64, naLabel string) Level {
+func level(m sampler.Metric, name Msg, yes, partly float64, naLabel Text) Level {
 	if !m.OK {
-		if naLabel == "" {
-			naLabel = name + " n/a"
+		if naLabel == nil {
+			naLabel = Text{say("level.na", "{{.Name}} n/a", "Name", name)}
 		}
-		return Level{Value: m, Label: naLabel, Verdict: "n/a"}
+		return Level{Value: m, Label: naLabel.String(), Verdict: "n/a", I18n: naLabel}
 	}
-	l := Level{Value: m, Label: fmt.Sprintf("%s p50 %s", name, pct(m.V))}
+	t := Text{say("level.p50", "{{.Name}} p50 {{.Value}}", "Name", name, "Value", pct(m.V))}
+	l := Level{Value: m, Label: t.String(), I18n: t}
 	switch {
 	case m.V >= yes:
 		l.Verdict = "yes"

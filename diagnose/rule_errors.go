@@ -91,10 +91,3 @@ func (c *ctx) ruleECC(g *gpuCtx) (Finding, bool) {
 	}
 	return Finding{}, false
 }
-
-func joinNonEmpty(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
-}

@@ -180,7 +180,7 @@ func (p *sidePane) render() []string {
 				arrow = "→ "
 			}
 			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(fmtPct(lv.v.Value), 4)+"  "+
-				p.verdict(lv.v.Verdict, padRight(c.wordOr("verdict."+lv.v.Verdict, lv.v.Verdict), 6))+" "+st.Muted.Render(lv.v.Label))
+				p.verdict(lv.v.Verdict, padRight(c.wordOr("verdict."+lv.v.Verdict, lv.v.Verdict), 6))+" "+st.Muted.Render(c.tr.Text(lv.v.I18n, lv.v.Label)))
 		}
 	}
 	lines = append(lines, title(st, p.c.word("pane.checklist"), gpu, false, p.w))
@@ -194,7 +194,7 @@ func (p *sidePane) render() []string {
 		}
 		line := fmt.Sprintf("%s %d %s", p.stepMark(s.Status), s.N, title)
 		if s.Detail != "" {
-			line += st.Muted.Render(" — " + s.Detail)
+			line += st.Muted.Render(" — " + c.tr.Text(s.I18n, s.Detail))
 		}
 		lines = append(lines, line)
 	}

@@ -130,10 +130,15 @@ func (d *fakeDiagnoser) frame(m Model, s sampler.Snapshot) pipeline.Frame {
 	d.lastLen = n
 	diag := &diagnose.Diagnosis{At: s.Time, From: from, Samples: n, Findings: d.findings}
 	for _, g := range s.GPUs {
+		// The label's messages, as diagnose builds them (level.p50 of a
+		// word), so the Chinese screens show them translated.
+		name := func(word string) diagnose.Text {
+			return diagnose.Text{{ID: "level.p50", Words: map[string]diagnose.Msg{"Name": {ID: word}}, Args: map[string]string{"Value": ""}}}
+		}
 		diag.Levels = append(diag.Levels, diagnose.Levels{
-			KernelRunning: diagnose.Level{Value: g.Util, Label: "GPU-Util p50", Verdict: "yes"},
-			SMFilled:      diagnose.Level{Value: g.SMActive, Label: "SM active p50", Verdict: "partly"},
-			Computing:     diagnose.Level{Value: g.TensorActive, Label: "tensor active p50", Verdict: "no"},
+			KernelRunning: diagnose.Level{Value: g.Util, Label: "GPU-Util p50", Verdict: "yes", I18n: name("word.gpu_util")},
+			SMFilled:      diagnose.Level{Value: g.SMActive, Label: "SM active p50", Verdict: "partly", I18n: name("word.sm_active")},
+			Computing:     diagnose.Level{Value: g.TensorActive, Label: "tensor active p50", Verdict: "no", I18n: name("word.tensor_active")},
 		})
 	}
 	lists := max(1, len(s.GPUs))

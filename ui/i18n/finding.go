@@ -83,3 +83,15 @@ func (t *Tr) sep(j diagnose.Join) string {
 	}
 	return "；"
 }
+
+// Text is pieces in t's language, or fallback (their English) where t is
+// English, there are no pieces, or one is missing from the catalogue.
+func (t *Tr) Text(pieces diagnose.Text, fallback string) string {
+	if t == nil || t.lang == "en" {
+		return fallback
+	}
+	if s, ok := t.text(pieces); ok {
+		return s
+	}
+	return fallback
+}
