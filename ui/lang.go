@@ -74,3 +74,12 @@ func localizeHelp(km *keyMap, tr *i18n.Tr) {
 		r.b.SetHelp(r.b.Help().Key, tr.T(r.id))
 	}
 }
+
+// say is message id with its {{.Fields}} filled from data, in the
+// dashboard's language.
+func (c *common) say(id string, data map[string]any) string {
+	if c.tr == nil {
+		return id
+	}
+	return c.tr.T(id, data)
+}
