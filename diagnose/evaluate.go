@@ -132,34 +132,32 @@ func (c *ctx) evaluate(out []Finding) []Finding {
 
 // finding builds a per-GPU finding. An estimated finding (est names the
 // missing signal) is lowered one severity step: it was not measured.
-func (c *ctx) finding(g *gpuCtx, rule string, sev Severity, pid int, title, ev, hint, est string) Finding {
+func (c *ctx) finding(g *gpuCtx, rule string, sev Severity, pid int, title Msg, ev Text, hint string, est Text) Finding {
 	from := min(g.from, len(c.w)-1)
 	if g.anonymous {
-		est = joinNonEmpty(est, noProcessList)
+		est = append(est, say("est.no_process_list", "no process list in this data: a process was inferred from GPU activity"))
 	}
 	return c.make(rule, sev, g.idx, pid, title, ev, hint, est, from)
 }
 
-// noProcessList explains findings on data without processes (imported logs).
-const noProcessList = "no process list in this data: a process was inferred from GPU activity"
-
 // healthFinding builds a per-GPU health finding over the whole window.
-func (c *ctx) healthFinding(g *gpuCtx, rule string, sev Severity, title, ev, hint string) Finding {
-	return c.make(rule, sev, g.idx, 0, title, ev, hint, "", 0)
+func (c *ctx) healthFinding(g *gpuCtx, rule string, sev Severity, title Msg, ev Text, hint string) Finding {
+	return c.make(rule, sev, g.idx, 0, title, ev, hint, nil, 0)
 }
 
 // nodeFinding builds a node-level finding (GPU -1).
-func (c *ctx) nodeFinding(rule string, sev Severity, pid int, title, ev, hint, est string, from int) Finding {
+func (c *ctx) nodeFinding(rule string, sev Severity, pid int, title Msg, ev Text, hint string, est Text, from int) Finding {
 	return c.make(rule, sev, -1, pid, title, ev, hint, est, min(from, len(c.w)-1))
 }
 
-func (c *ctx) make(rule string, sev Severity, gpu, pid int, title, ev, hint, est string, from int) Finding {
-	if est != "" && sev > Info {
+func (c *ctx) make(rule string, sev Severity, gpu, pid int, title Msg, ev Text, hint string, est Text, from int) Finding {
+	if len(est) > 0 && sev > Info {
 		sev--
 	}
 	return Finding{
-		Rule: rule, Severity: sev, GPU: gpu, PID: pid, Title: title, Evidence: ev, Hint: hint,
-		Estimated: est, Since: c.w[from].Time, LastSeen: c.last.Time,
+		Rule: rule, Severity: sev, GPU: gpu, PID: pid, Title: title.en, Evidence: ev.String(), Hint: hint,
+		Estimated: est.String(), Since: c.w[from].Time, LastSeen: c.last.Time,
+		I18n: &FindingText{Title: title, Evidence: ev, Estimated: est},
 	}
 }
 

@@ -3,7 +3,6 @@ package diagnose
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -90,20 +89,21 @@ type evCtx struct {
 	out   []EvidenceFinding
 }
 
-func (e *evCtx) add(rule string, sev Severity, gpu int, title, ev, hint, conf string, uses ...Use) {
+func (e *evCtx) add(rule string, sev Severity, gpu int, title Msg, ev Text, hint string, conf Text, uses ...Use) {
 	e.out = append(e.out, EvidenceFinding{
-		Finding: Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title, Evidence: ev, Hint: hint,
-			Estimated: conf, Since: e.snaps[0].Time, LastSeen: e.last.Time},
+		Finding: Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.en, Evidence: ev.String(), Hint: hint,
+			Estimated: conf.String(), Since: e.snaps[0].Time, LastSeen: e.last.Time,
+			I18n: &FindingText{Title: title, Evidence: ev, Estimated: conf}},
 		Uses: uses,
 	})
 }
 
 // oneShot says how much one instant proves.
-func (e *evCtx) oneShot(what string) string {
+func (e *evCtx) oneShot(what Msg) Text {
 	if len(e.snaps) == 1 {
-		return "one snapshot at " + e.last.Time.UTC().Format("15:04:05") + "; " + what
+		return Text{say("evidence.one_snapshot", "one snapshot at {{.At}}", "At", e.last.Time.UTC().Format("15:04:05")), what}
 	}
-	return fmt.Sprintf("the last of %d snapshots; %s", len(e.snaps), what)
+	return Text{say("evidence.last_of", "the last of {{.N}} snapshots", "N", len(e.snaps)), what}
 }
 
 // health: lost GPUs, Xids (with the catalogue), ECC and row remapping.
@@ -120,45 +120,46 @@ func (e *evCtx) health(g *sampler.GPU) {
 			}
 		}
 	}
-	at := ""
+	gpu := fmt.Sprint(g.Index)
 	if g.BusID != "" {
-		at = " (PCI " + g.BusID + ")"
+		gpu += " (PCI " + g.BusID + ")"
 	}
 	switch {
 	case g.Lost:
-		e.add(RuleXidError, Critical, g.Index, fmt.Sprintf("GPU %d%s is lost: the driver cannot reach it", g.Index, at),
-			"the input reports it fallen off the bus, failed to initialise or unreachable"+xidList(codes), xidHint(79, codes), "",
-			Use{g.Index, "lost"}, Use{g.Index, "xids"})
+		e.add(RuleXidError, Critical, g.Index, say("evidence.lost_title", "GPU {{.GPU}} is lost: the driver cannot reach it", "GPU", gpu),
+			append(Text{say("evidence.lost", "the input reports it fallen off the bus, failed to initialise or unreachable")}, xidList(codes)...),
+			xidHint(79, codes), nil, Use{g.Index, "lost"}, Use{g.Index, "xids"})
 	case len(codes) > 0:
 		sev := Warning
 		if hw {
 			sev = Critical
 		}
-		e.add(RuleXidError, sev, g.Index, fmt.Sprintf("GPU %d%s reported %d Xid error(s)", g.Index, at, len(codes)),
-			strings.TrimPrefix(xidList(codes), "; "), xidHint(codes[len(codes)-1], codes), "", Use{g.Index, "xids"})
+		e.add(RuleXidError, sev, g.Index, say("xid.title", "GPU {{.GPU}} reported {{.Count}} Xid error(s)", "GPU", gpu, "Count", len(codes)),
+			xidList(codes), xidHint(codes[len(codes)-1], codes), nil, Use{g.Index, "xids"})
 	}
 	dbe := g.ECCUncorrected.OK && g.ECCUncorrected.V > 0
 	switch {
 	case dbe || g.RemapFailed:
-		ev := ""
+		var ev Text
 		if dbe {
-			ev = fmt.Sprintf("volatile uncorrectable ECC errors: %.0f", g.ECCUncorrected.V)
+			ev = append(ev, say("ecc.dbe", "volatile uncorrectable ECC errors: {{.N}}", "N", f0(g.ECCUncorrected.V)))
 		}
 		if g.RemapFailed {
-			ev = joinNonEmpty(ev, "row remapping failed")
+			ev = append(ev, say("ecc.remap_failed", "row remapping failed"))
 		}
-		e.add(RuleECCErrors, Critical, g.Index, fmt.Sprintf("GPU %d uncorrectable memory errors", g.Index), ev, hintECC, "",
+		e.add(RuleECCErrors, Critical, g.Index, say("ecc.title", "GPU {{.GPU}} uncorrectable memory errors", "GPU", g.Index), ev, hintECC, nil,
 			Use{g.Index, "ecc_uncorrected"}, Use{g.Index, "remap_failed"})
 	case g.RemapPending:
-		e.add(RuleECCErrors, Warning, g.Index, fmt.Sprintf("GPU %d memory row remap (or page retirement) pending", g.Index),
-			"pending: takes effect at the next GPU reset", hintECCPending, "", Use{g.Index, "remap_pending"})
+		e.add(RuleECCErrors, Warning, g.Index, say("evidence.remap_pending_title", "GPU {{.GPU}} memory row remap (or page retirement) pending", "GPU", g.Index),
+			Text{say("evidence.remap_pending", "pending: takes effect at the next GPU reset")}, hintECCPending, nil, Use{g.Index, "remap_pending"})
 	}
 }
 
-// xidList names up to five codes with their catalogue meaning.
-func xidList(codes []uint64) string {
+// xidList names up to five codes with their catalogue meaning (the
+// catalogue's words stay NVIDIA's English).
+func xidList(codes []uint64) Text {
 	if len(codes) == 0 {
-		return ""
+		return nil
 	}
 	count := map[uint64]int{}
 	var order []uint64
@@ -168,19 +169,20 @@ func xidList(codes []uint64) string {
 		}
 		count[c]++
 	}
-	var parts []string
+	var parts Text
 	for i, c := range order {
 		if i == 5 { // five codes make the point
-			parts = append(parts, fmt.Sprintf("+%d more codes", len(order)-5))
+			parts = append(parts, item("evidence.more_codes", "+{{.N}} more codes", "N", len(order)-5))
 			break
 		}
 		s := describeXid(c)
 		if count[c] > 1 {
 			s += fmt.Sprintf(" ×%d", count[c])
 		}
-		parts = append(parts, s)
+		parts = append(parts, item("evidence.xid", "{{.Xid}}", "Xid", s))
 	}
-	return "; " + strings.Join(parts, ", ")
+	parts[0].Join = Clause
+	return parts
 }
 
 // xidHint is the catalogue's action for the most telling code.

@@ -28,25 +28,25 @@ func (e *evCtx) memory(g *sampler.GPU) {
 			if pct >= memVeryFull {
 				sev = Warning
 			}
-			e.add(RuleMemoryPressure, sev, g.Index, fmt.Sprintf("GPU %d memory %.0f%% full", g.Index, pct),
-				fmt.Sprintf("%s of %s used", gbytes(g.MemUsed.V), gbytes(g.MemTotal.V)), hintMemPressure,
-				e.oneShot("memory use changes slowly, so one reading is fair evidence"),
+			e.add(RuleMemoryPressure, sev, g.Index, say("memory_pressure.title", "GPU {{.GPU}} memory {{.Pct}} full", "GPU", g.Index, "Pct", f0(pct)+"%"),
+				Text{say("evidence.mem_used", "{{.Used}} of {{.Total}} used", "Used", gbytes(g.MemUsed.V), "Total", gbytes(g.MemTotal.V))}, hintMemPressure,
+				e.oneShot(say("evidence.mem_slow", "memory use changes slowly, so one reading is fair evidence")),
 				Use{g.Index, "mem_used"})
 		}
 	}
 	if len(e.snaps) >= evSeriesMin || !idleHolding(g) {
 		return // a series is judged by series(), which sees every sample
 	}
-	ev := fmt.Sprintf("GPU-Util 0%% while %s of memory is held", gbytes(g.MemUsed.V))
+	ev := Text{say("evidence.idle_held", "GPU-Util 0% while {{.Held}} of memory is held", "Held", gbytes(g.MemUsed.V))}
 	if n := len(g.Procs); n > 0 {
-		ev += fmt.Sprintf(" by %d process(es)", n)
+		ev = append(ev, then("evidence.by_procs", " by {{.N}} process(es)", "N", n))
 	}
 	if busy := busyOthers(e.last, g.Index); busy != "" {
-		ev += "; " + busy + " busy at the same time"
+		ev = append(ev, say("evidence.busy_others", "{{.GPUs}} busy at the same time", "GPUs", busy))
 	}
-	e.add(RuleMemoryIdleHeld, Info, g.Index, fmt.Sprintf("GPU %d idle while holding %s", g.Index, gbytes(g.MemUsed.V)),
-		ev, hintIdleSnapshot, e.oneShot("GPU-Util covers the last sample period only (1/6 s to 1 s): a pause "+
-			"between steps also reads 0 %; 30 s of dmon would confirm"), Use{g.Index, "util"}, Use{g.Index, "mem_used"})
+	e.add(RuleMemoryIdleHeld, Info, g.Index, say("evidence.idle_held_title", "GPU {{.GPU}} idle while holding {{.Held}}", "GPU", g.Index, "Held", gbytes(g.MemUsed.V)),
+		ev, hintIdleSnapshot, e.oneShot(say("evidence.util_period", "GPU-Util covers the last sample period only (1/6 s to 1 s): a pause "+
+			"between steps also reads 0 %; 30 s of dmon would confirm")), Use{g.Index, "util"}, Use{g.Index, "mem_used"})
 }
 
 // idleHolding: 0 % GPU-Util with more than evHeldBytes of memory, not an
@@ -102,33 +102,33 @@ func (e *evCtx) busy(g *sampler.GPU) {
 		if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal) {
 			sev, hint = Critical, hintThermalHW
 		}
-		e.add(RuleThermalThrottle, sev, g.Index, fmt.Sprintf("GPU %d clocks held down now: %s", g.Index,
-			strings.Join(ce.Names(), ", ")), "clock event reasons active at this instant"+tempNote(g), hint,
-			e.oneShot("an active reason is a fact of that instant; how long it lasts needs a series"), Use{g.Index, "clock_events"})
+		e.add(RuleThermalThrottle, sev, g.Index, say("evidence.clocks_title", "GPU {{.GPU}} clocks held down now: {{.Reasons}}", "GPU", g.Index,
+			"Reasons", strings.Join(ce.Names(), ", ")), append(Text{say("evidence.reasons_now", "clock event reasons active at this instant")}, tempNote(g)...), hint,
+			e.oneShot(say("evidence.instant", "an active reason is a fact of that instant; how long it lasts needs a series")), Use{g.Index, "clock_events"})
 	case ce.Has(sampler.ClockSwPowerCap|sampler.ClockHwPowerBrake) && (g.Util.OK && g.Util.V > 0 || !g.Util.OK):
-		e.add(RulePowerCapped, Warning, g.Index, fmt.Sprintf("GPU %d clocks held down by the power limit now", g.Index),
-			"clock event reasons active: "+strings.Join(ce.Names(), ", ")+powerNote(g), hintPowerCap,
-			e.oneShot("an active reason is a fact of that instant; how long it lasts needs a series"), Use{g.Index, "clock_events"})
+		e.add(RulePowerCapped, Warning, g.Index, say("evidence.power_title", "GPU {{.GPU}} clocks held down by the power limit now", "GPU", g.Index),
+			append(Text{say("evidence.reasons", "clock event reasons active: {{.Reasons}}", "Reasons", strings.Join(ce.Names(), ", "))}, powerNote(g)...), hintPowerCap,
+			e.oneShot(say("evidence.instant", "an active reason is a fact of that instant; how long it lasts needs a series")), Use{g.Index, "clock_events"})
 	}
 	if !g.Util.OK || g.Util.V < evBusyUtil || g.MIG {
 		return // idle: a slow link is power saving; MIG: no device GPU-Util
 	}
 	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeGen.V < g.PCIeGenMax.V ||
 		g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.PCIeWidth.V < g.PCIeWidthMax.V {
-		e.add(RulePCIeLinkDegraded, Warning, g.Index, fmt.Sprintf("GPU %d PCIe link below its capability while busy", g.Index),
-			fmt.Sprintf("Gen %s x%s of Gen %s x%s at %.0f%% GPU-Util", m0(g.PCIeGen), m0(g.PCIeWidth), m0(g.PCIeGenMax),
-				m0(g.PCIeWidthMax), g.Util.V), hintPCIeLink,
-			e.oneShot("the link retrains only on reset, so one busy reading is fair evidence; Max is the GPU's, a host slot may allow less"),
+		e.add(RulePCIeLinkDegraded, Warning, g.Index, say("evidence.pcie_title", "GPU {{.GPU}} PCIe link below its capability while busy", "GPU", g.Index),
+			Text{say("evidence.pcie", "Gen {{.Gen}} x{{.Width}} of Gen {{.GenMax}} x{{.WidthMax}} at {{.Util}}% GPU-Util", "Gen", m0(g.PCIeGen), "Width", m0(g.PCIeWidth),
+				"GenMax", m0(g.PCIeGenMax), "WidthMax", m0(g.PCIeWidthMax), "Util", f0(g.Util.V))}, hintPCIeLink,
+			e.oneShot(say("evidence.pcie_fair", "the link retrains only on reset, so one busy reading is fair evidence; Max is the GPU's, a host slot may allow less")),
 			Use{g.Index, "pcie_gen"}, Use{g.Index, "util"})
 	}
 	if g.Util.V >= evSpinUtil && g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V <= evSpinPower*g.PowerLimit.V {
-		ev := fmt.Sprintf("GPU-Util %.0f%% at %.0f W of a %.0f W limit (%.0f%%)", g.Util.V, g.Power.V, g.PowerLimit.V,
-			100*g.Power.V/g.PowerLimit.V)
+		ev := Text{say("evidence.spin", "GPU-Util {{.Util}}% at {{.Power}} W of a {{.Limit}} W limit ({{.Pct}}%)", "Util", f0(g.Util.V),
+			"Power", f0(g.Power.V), "Limit", f0(g.PowerLimit.V), "Pct", f0(100*g.Power.V/g.PowerLimit.V))}
 		if n := e.spinning(); n > 1 {
-			ev += fmt.Sprintf("; %d GPUs look the same: in a multi-GPU job, often a collective waiting on a rank", n)
+			ev = append(ev, say("evidence.spin_many", "{{.N}} GPUs look the same: in a multi-GPU job, often a collective waiting on a rank", "N", n))
 		}
-		e.add(RuleLaunchBound, Warning, g.Index, fmt.Sprintf("GPU %d at 100%% GPU-Util but drawing little power", g.Index),
-			ev, hintSpin, e.oneShot("a series (nvidia-smi dmon -s pu -c 30) would show whether it persists"),
+		e.add(RuleLaunchBound, Warning, g.Index, say("evidence.spin_title", "GPU {{.GPU}} at 100% GPU-Util but drawing little power", "GPU", g.Index),
+			ev, hintSpin, e.oneShot(say("evidence.spin_series", "a series (nvidia-smi dmon -s pu -c 30) would show whether it persists")),
 			Use{g.Index, "util"}, Use{g.Index, "power"})
 	}
 }
@@ -145,18 +145,18 @@ func (e *evCtx) spinning() int {
 	return n
 }
 
-func tempNote(g *sampler.GPU) string {
+func tempNote(g *sampler.GPU) Text {
 	if g.Temp.OK {
-		return fmt.Sprintf("; %.0f °C", g.Temp.V)
+		return Text{say("evidence.temp", "{{.Temp}} °C", "Temp", f0(g.Temp.V))}
 	}
-	return ""
+	return nil
 }
 
-func powerNote(g *sampler.GPU) string {
+func powerNote(g *sampler.GPU) Text {
 	if g.Power.OK && g.PowerLimit.OK {
-		return fmt.Sprintf("; %.0f W of %.0f W", g.Power.V, g.PowerLimit.V)
+		return Text{say("evidence.power", "{{.Power}} W of {{.Limit}} W", "Power", f0(g.Power.V), "Limit", f0(g.PowerLimit.V))}
 	}
-	return ""
+	return nil
 }
 
 func m0(m sampler.Metric) string {
@@ -207,10 +207,10 @@ func (e *evCtx) multiGPU() {
 		for _, i := range gpus {
 			uses = append(uses, Use{i, "topology"}, Use{i, "procs"})
 		}
-		e.add(RuleCommBound, Info, -1, fmt.Sprintf("One job (%s) spans GPUs %s connected over PCIe, no NVLink", k, joinInts(gpus)),
-			"links: "+links, hintCommPCIe,
-			"topology and process list only: the links are a fact; whether communication is the bottleneck needs a series "+
-				"(nvidia-smi dmon -s t shows rxpci/txpci while the job runs)", uses...)
+		e.add(RuleCommBound, Info, -1, say("evidence.comm_title", "One job ({{.Job}}) spans GPUs {{.GPUs}} connected over PCIe, no NVLink", "Job", k, "GPUs", joinInts(gpus)),
+			Text{say("evidence.links", "links: {{.Links}}", "Links", links)}, hintCommPCIe,
+			Text{say("evidence.comm_est", "topology and process list only: the links are a fact; whether communication is the bottleneck needs a series "+
+				"(nvidia-smi dmon -s t shows rxpci/txpci while the job runs)")}, uses...)
 	}
 }
 

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -54,27 +53,28 @@ func (e *evCtx) series() {
 		}
 		n := float64(len(util))
 		if float64(low) >= evSwingShare*n && float64(high) >= evSwingShare*n {
-			e.add(RuleInputStarved, Warning, g.Index, fmt.Sprintf("GPU %d GPU-Util swings between idle and busy", g.Index),
-				fmt.Sprintf("%d of %d samples at ≤ %.0f%%, %d at ≥ %.0f%%: the GPU waits periodically, on input or on a host sync",
-					low, len(util), evLow, high, evHigh),
-				hintSwing, conf+"; no host data, so input and sync cannot be told apart here", Use{g.Index, "util"})
+			e.add(RuleInputStarved, Warning, g.Index, say("series.swing_title", "GPU {{.GPU}} GPU-Util swings between idle and busy", "GPU", g.Index),
+				Text{say("series.swing", "{{.Low}} of {{.N}} samples at ≤ {{.LowPct}}%, {{.High}} at ≥ {{.HighPct}}%: the GPU waits periodically, on input or on a host sync",
+					"Low", low, "N", len(util), "LowPct", f0(evLow), "High", high, "HighPct", f0(evHigh))},
+				hintSwing, append(conf, say("series.no_host", "no host data, so input and sync cannot be told apart here")), Use{g.Index, "util"})
 		}
 		if held && len(util) == len(e.snaps) {
-			ev := fmt.Sprintf("GPU-Util 0%% in all %d samples while at least %s is held", len(util), gbytes(heldMin))
-			title := fmt.Sprintf("GPU %d idle while holding %s", g.Index, gbytes(heldMin))
+			ev := Text{say("series.idle_held", "GPU-Util 0% in all {{.N}} samples while at least {{.Held}} is held", "N", len(util), "Held", gbytes(heldMin))}
+			title := say("evidence.idle_held_title", "GPU {{.GPU}} idle while holding {{.Held}}", "GPU", g.Index, "Held", gbytes(heldMin))
 			if busy := seriesBusyOthers(e.snaps, g.Index); busy != "" {
-				ev += "; " + busy + " busy meanwhile: the job holds more GPUs than it uses"
+				ev = append(ev, say("series.busy_others", "{{.GPUs}} busy meanwhile: the job holds more GPUs than it uses", "GPUs", busy))
 			}
 			e.add(RuleMemoryIdleHeld, Warning, g.Index, title, ev, hintIdleHeld, conf, Use{g.Index, "util"}, Use{g.Index, "mem_used"})
 		}
 	}
 }
 
-func (e *evCtx) seriesConfidence(span time.Duration) string {
+func (e *evCtx) seriesConfidence(span time.Duration) Text {
+	t := Text{say("series.span", "{{.Span}} of data ({{.N}} samples)", "Span", span.Round(time.Second).String(), "N", len(e.snaps))}
 	if span >= evConfirm {
-		return fmt.Sprintf("%s of data (%d samples)", span.Round(time.Second), len(e.snaps))
+		return t
 	}
-	return fmt.Sprintf("%s of data (%d samples); %s would confirm", span.Round(time.Second), len(e.snaps), evConfirm)
+	return append(t, say("series.would_confirm", "{{.Span}} would confirm", "Span", evConfirm.String()))
 }
 
 // seriesBusyOthers lists the other GPUs whose mean GPU-Util is ≥ evBusyUtil.

@@ -60,6 +60,9 @@ type Finding struct {
 	Estimated string    `json:"estimated,omitempty"`
 	Since     time.Time `json:"since"`
 	LastSeen  time.Time `json:"last_seen"`
+	// I18n is Title, Evidence and Estimated as messages, for a reader
+	// in another language; nil on findings from a log or an older recording.
+	I18n *FindingText `json:"i18n,omitempty"`
 }
 
 // Worst is the highest severity among the findings, and false when there

@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Xid and ECC health (research note section G).
@@ -13,7 +12,7 @@ import (
 var criticalXids = []uint64{48, 63, 64, 74, 79, 92, 94, 95}
 
 func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
-	var parts []string
+	var parts Text
 	sev, hint, count := Warning, hintXidApp, 0
 	for i := range c.w {
 		x := gpuIn(&c.w[i], g.idx)
@@ -30,33 +29,32 @@ func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 				if at.IsZero() {
 					at = c.w[i].Time
 				}
-				parts = append(parts, fmt.Sprintf("Xid %d at %s", e.Code, at.UTC().Format("15:04:05")))
+				parts = append(parts, item("xid.event", "Xid {{.Code}} at {{.At}}", "Code", e.Code, "At", at.UTC().Format("15:04:05")))
 			}
 		}
 	}
 	if g.last.Lost {
-		return c.healthFinding(g, RuleXidError, Critical, fmt.Sprintf("GPU %d fell off the bus (lost)", g.idx),
-			"NVML answers GPU_IS_LOST (like Xid 79)"+xidTail(parts, count), hintXidHW), true
+		ev := Text{say("xid.lost_ev", "NVML answers GPU_IS_LOST (like Xid 79)")}
+		if count > 0 {
+			parts[0].Join = Clause
+			ev = append(append(ev, parts...), xidMore(count, len(parts))...)
+		}
+		return c.healthFinding(g, RuleXidError, Critical, say("xid.lost", "GPU {{.GPU}} fell off the bus (lost)", "GPU", g.idx),
+			ev, hintXidHW), true
 	}
 	if count == 0 {
 		return Finding{}, false
 	}
-	return c.healthFinding(g, RuleXidError, sev, fmt.Sprintf("GPU %d reported %d Xid error(s)", g.idx, count),
-		strings.Join(parts, ", ")+xidMore(count, len(parts)), hint), true
+	return c.healthFinding(g, RuleXidError, sev, say("xid.title", "GPU {{.GPU}} reported {{.Count}} Xid error(s)", "GPU", g.idx, "Count", count),
+		append(parts, xidMore(count, len(parts))...), hint), true
 }
 
-func xidTail(parts []string, count int) string {
-	if count == 0 {
-		return ""
-	}
-	return "; " + strings.Join(parts, ", ") + xidMore(count, len(parts))
-}
-
-func xidMore(count, shown int) string {
+// xidMore says how many events the evidence leaves out.
+func xidMore(count, shown int) Text {
 	if count > shown {
-		return fmt.Sprintf(" (+%d more)", count-shown)
+		return Text{then("xid.more", " (+{{.N}} more)", "N", count-shown)}
 	}
-	return ""
+	return nil
 }
 
 func containsXid(codes []uint64, c uint64) bool {
@@ -73,23 +71,23 @@ func (c *ctx) ruleECC(g *gpuCtx) (Finding, bool) {
 	dbe := x.ECCUncorrected.OK && x.ECCUncorrected.V > 0
 	switch {
 	case dbe || x.RemapFailed:
-		ev := ""
+		var ev Text
 		if dbe {
-			ev = fmt.Sprintf("volatile uncorrectable ECC errors: %.0f", x.ECCUncorrected.V)
+			ev = append(ev, say("ecc.dbe", "volatile uncorrectable ECC errors: {{.N}}", "N", fmt.Sprintf("%.0f", x.ECCUncorrected.V)))
 		}
 		if x.RemapFailed {
-			ev = joinNonEmpty(ev, "row remapping failed")
+			ev = append(ev, say("ecc.remap_failed", "row remapping failed"))
 		}
 		if x.RemapPending {
-			ev = joinNonEmpty(ev, "row remap pending")
+			ev = append(ev, say("ecc.remap_pending", "row remap pending"))
 		}
-		return c.healthFinding(g, RuleECCErrors, Critical, fmt.Sprintf("GPU %d uncorrectable memory errors", g.idx), ev, hintECC), true
+		return c.healthFinding(g, RuleECCErrors, Critical, say("ecc.title", "GPU {{.GPU}} uncorrectable memory errors", "GPU", g.idx), ev, hintECC), true
 	case x.RemapPending:
-		ev := "row remap pending (takes effect at the next GPU reset)"
+		ev := Text{say("ecc.remap_pending_reset", "row remap pending (takes effect at the next GPU reset)")}
 		if x.RemappedRows.OK {
-			ev += fmt.Sprintf("; %.0f rows remapped", x.RemappedRows.V)
+			ev = append(ev, say("ecc.rows_remapped", "{{.N}} rows remapped", "N", fmt.Sprintf("%.0f", x.RemappedRows.V)))
 		}
-		return c.healthFinding(g, RuleECCErrors, Warning, fmt.Sprintf("GPU %d memory row remap pending", g.idx), ev, hintECCPending), true
+		return c.healthFinding(g, RuleECCErrors, Warning, say("ecc.title_pending", "GPU {{.GPU}} memory row remap pending", "GPU", g.idx), ev, hintECCPending), true
 	}
 	return Finding{}, false
 }

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -81,28 +80,29 @@ func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
 	if n == 0 || float64(capped)/float64(n) < powerCapFrac {
 		return Finding{}, false
 	}
-	est, sev := "", Warning
-	ev := fmt.Sprintf("sw_power_cap in %s of %d samples", pct(float64(capped)/float64(n)*100), n)
+	var est Text
+	sev := Warning
+	ev := Text{say("power_cap.share", "sw_power_cap in {{.Share}} of {{.N}} samples", "Share", pct(float64(capped)/float64(n)*100), "N", n)}
 	if top := c.maxPowerLimit(); g.last.PowerLimit.OK && len(c.gpus) > 1 && g.last.PowerLimit.V >= lowLimitShare*top {
 		// Every GPU has this limit: the node's configured envelope, expected
 		// under heavy load rather than a misconfiguration.
 		sev = Info
-		ev += "; every GPU has this power limit"
+		ev = append(ev, say("power_cap.every_gpu", "every GPU has this power limit"))
 	}
 	if g.last.Power.OK && g.last.PowerLimit.OK {
-		ev += fmt.Sprintf("; power %.0f W of %.0f W limit", g.last.Power.V, g.last.PowerLimit.V)
+		ev = append(ev, say("power_cap.power", "power {{.Power}} W of {{.Limit}} W limit", "Power", f0(g.last.Power.V), "Limit", f0(g.last.PowerLimit.V)))
 	}
 	if clockKnown > 0 && maxClock.OK {
 		avg := clockSum / float64(clockKnown)
 		if avg > clockLoss*maxClock.V {
 			return Finding{}, false
 		}
-		ev += fmt.Sprintf("; SM clock %.0f MHz while capped (max %.0f)", avg, maxClock.V)
+		ev = append(ev, say("power_cap.clock", "SM clock {{.Clock}} MHz while capped (max {{.Max}})", "Clock", f0(avg), "Max", f0(maxClock.V)))
 	} else {
-		est = "SM clock or its max n/a: clock loss not confirmed"
+		est = Text{say("est.no_clock", "SM clock or its max n/a: clock loss not confirmed")}
 	}
 	return c.finding(g, RulePowerCapped, sev, mainPID(g),
-		fmt.Sprintf("GPU %d clocks held down by the power limit", g.idx), ev, hintPowerCap, est), true
+		say("power_cap.title", "GPU {{.GPU}} clocks held down by the power limit", "GPU", g.idx), ev, hintPowerCap, est), true
 }
 
 func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
@@ -140,26 +140,27 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 		}
 	}
 	samples := max(n, g.util.n, 1)
-	ev := ""
+	var ev Text
 	if !math.IsInf(maxTemp, -1) {
-		ev = fmt.Sprintf("temp max %.0f °C", maxTemp)
+		ev = append(ev, say("thermal.temp", "temp max {{.Temp}} °C", "Temp", f0(maxTemp)))
 		if slowdown.OK {
-			ev += fmt.Sprintf(" (slowdown %.0f °C)", slowdown.V)
+			ev = append(ev, then("thermal.slowdown", " (slowdown {{.Temp}} °C)", "Temp", f0(slowdown.V)))
 		}
 	}
 	if clk := g.last.SMClock; clk.OK {
-		ev += fmt.Sprintf("; SM clock %.0f MHz", clk.V)
+		ev = append(ev, say("thermal.clock", "SM clock {{.Clock}} MHz", "Clock", f0(clk.V)))
 		if g.last.SMClockMax.OK {
-			ev += fmt.Sprintf(" of %.0f", g.last.SMClockMax.V)
+			ev = append(ev, then("thermal.clock_max", " of {{.Max}}", "Max", f0(g.last.SMClockMax.V)))
 		}
 	}
 	switch {
 	case hw > 0:
-		ev = fmt.Sprintf("%s active in %d of %d samples; ", strings.Join(hwNames, ","), hw, n) + ev
-		return c.healthFinding(g, RuleThermalThrottle, Critical, fmt.Sprintf("GPU %d hardware slowdown", g.idx), ev, hintThermalHW), true
+		ev = append(Text{say("thermal.hw", "{{.Reasons}} active in {{.N}} of {{.Samples}} samples", "Reasons", strings.Join(hwNames, ","), "N", hw, "Samples", n)}, ev...)
+		return c.healthFinding(g, RuleThermalThrottle, Critical, say("thermal.title_hw", "GPU {{.GPU}} hardware slowdown", "GPU", g.idx), ev, hintThermalHW), true
 	case float64(sw)/float64(samples) >= swThermalFrac || float64(hot)/float64(samples) >= swThermalFrac:
-		ev = fmt.Sprintf("sw_thermal in %d of %d samples, within %.0f °C of slowdown in %d; ", sw, n, thermalMargin, hot) + ev
-		return c.healthFinding(g, RuleThermalThrottle, Warning, fmt.Sprintf("GPU %d throttled by temperature", g.idx), ev, hintThermal), true
+		ev = append(Text{say("thermal.sw", "sw_thermal in {{.N}} of {{.Samples}} samples, within {{.Margin}} °C of slowdown in {{.Hot}}",
+			"N", sw, "Samples", n, "Margin", f0(thermalMargin), "Hot", hot)}, ev...)
+		return c.healthFinding(g, RuleThermalThrottle, Warning, say("thermal.title", "GPU {{.GPU}} throttled by temperature", "GPU", g.idx), ev, hintThermal), true
 	}
 	return Finding{}, false
 }
@@ -188,10 +189,10 @@ func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
 	if degraded == 0 || degradedFor < linkDegradedFor || float64(degraded) < linkDegradedShare*float64(loaded) {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("PCIe Gen%.0f x%.0f (max Gen%.0f x%.0f) in %d of %d samples under load (GPU-Util > %s)",
-		gen, width, genMax, widthMax, degraded, loaded, pct(loadedUtil))
+	ev := Text{say("pcie_link.ev", "PCIe Gen{{.Gen}} x{{.Width}} (max Gen{{.GenMax}} x{{.WidthMax}}) in {{.N}} of {{.Loaded}} samples under load (GPU-Util > {{.Util}})",
+		"Gen", f0(gen), "Width", f0(width), "GenMax", f0(genMax), "WidthMax", f0(widthMax), "N", degraded, "Loaded", loaded, "Util", pct(loadedUtil))}
 	return c.finding(g, RulePCIeLinkDegraded, Warning, 0,
-		fmt.Sprintf("GPU %d PCIe link below capability", g.idx), ev, hintPCIeLink, ""), true
+		say("pcie_link.title", "GPU {{.GPU}} PCIe link below capability", "GPU", g.idx), ev, hintPCIeLink, nil), true
 }
 
 func (c *ctx) rulePCIeErrors(g *gpuCtx) (Finding, bool) {
@@ -223,9 +224,9 @@ func (c *ctx) rulePCIeErrors(g *gpuCtx) (Finding, bool) {
 	if rate <= limit {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("PCIe replay counter +%.0f over %s (%.0f/min, limit %.0f/min for this link)",
-		delta, secs(last.Sub(first)), rate, limit)
-	return c.healthFinding(g, RulePCIeErrors, Warning, fmt.Sprintf("GPU %d PCIe link errors rising", g.idx), ev, hintPCIeErrors), true
+	ev := Text{say("pcie_errors.ev", "PCIe replay counter +{{.Delta}} over {{.Span}} ({{.Rate}}/min, limit {{.Limit}}/min for this link)",
+		"Delta", f0(delta), "Span", secs(last.Sub(first)), "Rate", f0(rate), "Limit", f0(limit))}
+	return c.healthFinding(g, RulePCIeErrors, Warning, say("pcie_errors.title", "GPU {{.GPU}} PCIe link errors rising", "GPU", g.idx), ev, hintPCIeErrors), true
 }
 
 func mainPID(g *gpuCtx) int {

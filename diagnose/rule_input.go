@@ -72,37 +72,41 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 	if !bursty && g.util.mean >= lowUtilMean {
 		return Finding{}, false
 	}
-	utilEv := fmt.Sprintf("GPU-Util p5 %s / p95 %s (mean %s) over %s", pct(g.util.p5), pct(g.util.p95), pct(g.util.mean), secs(g.span))
-	who := procLabel(g.main.PID, g.mainHost)
+	utilEv := say("ev.util_spread", "GPU-Util p5 {{.P5}} / p95 {{.P95}} (mean {{.Mean}}) over {{.Span}}",
+		"P5", pct(g.util.p5), "P95", pct(g.util.p95), "Mean", pct(g.util.mean), "Span", secs(g.span))
+	who := procWho(g.main.PID, g.mainHost)
 	if !c.hostSeen {
 		if !bursty {
 			return Finding{}, false
 		}
 		return c.finding(g, RuleInputStarved, Warning, g.main.PID,
-			fmt.Sprintf("GPU %d idles in bursts; input pipeline most likely (no host data)", g.idx),
-			utilEv+"; "+who, hintNumWorkers,
-			"no host data: CPU and DataLoader workers not seen; cause inferred from the util pattern only"), true
+			say("input_starved.title_no_host", "GPU {{.GPU}} idles in bursts; input pipeline most likely (no host data)", "GPU", g.idx),
+			Text{utilEv, say("ev.who", "{{.Who}}", "Who", who)}, hintNumWorkers,
+			Text{say("est.no_host_data", "no host data: CPU and DataLoader workers not seen; cause inferred from the util pattern only")}), true
 	}
 	mainCPU, mainOK := c.procCPU(g, g.main.PID)
 	ws := c.workers(g)
 	hostCPU, hostOK := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.CPU })
-	var cause, hint string
+	var cause Msg
+	var hint string
 	switch {
 	case mainOK && mainCPU >= saturatedCore && ws.n <= fewWorkers:
-		cause = fmt.Sprintf("%s at %s of one core with %d worker processes", who, pct(mainCPU), ws.n)
+		cause = say("input_starved.main_saturated", "{{.Who}} at {{.CPU}} of one core with {{.Workers}} worker processes",
+			"Who", who, "CPU", pct(mainCPU), "Workers", ws.n)
 		hint = hintNumWorkers
 	case ws.n > fewWorkers && ws.minCPU >= saturatedCore:
-		cause = fmt.Sprintf("%s: all %d workers at ≥%s of a core (mean %s)", who, ws.n, pct(ws.minCPU), pct(ws.meanCPU))
+		cause = say("input_starved.workers_saturated", "{{.Who}}: all {{.Workers}} workers at ≥{{.Min}} of a core (mean {{.Mean}})",
+			"Who", who, "Workers", ws.n, "Min", pct(ws.minCPU), "Mean", pct(ws.meanCPU))
 		hint = hintWorkersSaturated
 	case hostOK && hostCPU >= hostSaturated:
-		cause = fmt.Sprintf("host CPU %s busy on average; %s", pct(hostCPU), who)
+		cause = say("input_starved.host_saturated", "host CPU {{.CPU}} busy on average; {{.Who}}", "CPU", pct(hostCPU), "Who", who)
 		hint = hintHostSaturated
 	default:
 		return Finding{}, false
 	}
 	return c.finding(g, RuleInputStarved, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d starved: the CPU side cannot feed it", g.idx),
-		utilEv+"; "+cause, hint, ""), true
+		say("input_starved.title", "GPU {{.GPU}} starved: the CPU side cannot feed it", "GPU", g.idx),
+		Text{utilEv, cause}, hint, nil), true
 }
 
 // ruleIOBound: low GPU time with the job's processes waiting on storage
@@ -118,18 +122,20 @@ func (c *ctx) ruleIOBound(g *gpuCtx) (Finding, bool) {
 	if !ioHigh && !dHigh {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("GPU-Util mean %s over %s", pct(g.util.mean), secs(g.span))
+	ev := Text{say("ev.util_mean", "GPU-Util mean {{.Mean}} over {{.Span}}", "Mean", pct(g.util.mean), "Span", secs(g.span))}
 	if iow, ok := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.IOWait }); ok {
-		ev += fmt.Sprintf("; host iowait mean %s (≥%s in %s of samples)", pct(iow), pct(ioWaitHigh), pct(ioFrac*100))
+		ev = append(ev, say("io_bound.iowait", "host iowait mean {{.Mean}} (≥{{.Limit}} in {{.Share}} of samples)",
+			"Mean", pct(iow), "Limit", pct(ioWaitHigh), "Share", pct(ioFrac*100)))
 	}
 	if ws.stateSeen {
-		ev += fmt.Sprintf("; job processes in D state %s of the time (%d workers)", pct(ws.inD*100), ws.n)
+		ev = append(ev, say("io_bound.d_state", "job processes in D state {{.Share}} of the time ({{.Workers}} workers)",
+			"Share", pct(ws.inD*100), "Workers", ws.n))
 	}
 	if rd, ok := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.DiskRead }); ok {
-		ev += "; disk read " + gbps(rd)
+		ev = append(ev, say("io_bound.disk_read", "disk read {{.Rate}}", "Rate", gbps(rd)))
 	}
 	return c.finding(g, RuleIOBound, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d waits on data reads (I/O-bound)", g.idx), ev, hintIO, ""), true
+		say("io_bound.title", "GPU {{.GPU}} waits on data reads (I/O-bound)", "GPU", g.idx), ev, hintIO, nil), true
 }
 
 // ruleSyncStall: regular short dips in an otherwise busy GPU while nothing on
@@ -155,19 +161,20 @@ func (c *ctx) ruleSyncStall(g *gpuCtx) (Finding, bool) {
 	if (hostOK && hostCPU >= syncHostMax) || (iowOK && iow >= syncIOWaitMax) {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("GPU-Util mean %s with %d dips every %.1f s (CV %.2f) over %s; %s",
-		pct(g.util.mean), dips, period, cv, secs(g.span), procLabel(g.main.PID, g.mainHost))
+	ev := Text{say("sync_stall.dips", "GPU-Util mean {{.Mean}} with {{.Dips}} dips every {{.Period}} s (CV {{.CV}}) over {{.Span}}",
+		"Mean", pct(g.util.mean), "Dips", dips, "Period", fmt.Sprintf("%.1f", period), "CV", fmt.Sprintf("%.2f", cv), "Span", secs(g.span)),
+		say("ev.who", "{{.Who}}", "Who", procWho(g.main.PID, g.mainHost))}
 	if mainOK {
-		ev += fmt.Sprintf(" at %s of a core", pct(mainCPU))
+		ev = append(ev, then("ev.at_core", " at {{.CPU}} of a core", "CPU", pct(mainCPU)))
 	}
 	if hostOK {
-		ev += "; host CPU " + pct(hostCPU)
+		ev = append(ev, say("ev.host_cpu", "host CPU {{.CPU}}", "CPU", pct(hostCPU)))
 	}
 	if iowOK {
-		ev += ", iowait " + pct(iow)
+		ev = append(ev, item("ev.iowait", "iowait {{.IOWait}}", "IOWait", pct(iow)))
 	}
 	return c.finding(g, RuleSyncStall, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d stalls at regular sync points", g.idx), ev, hintSync, ""), true
+		say("sync_stall.title", "GPU {{.GPU}} stalls at regular sync points", "GPU", g.idx), ev, hintSync, nil), true
 }
 
 // dipPeriod finds util dips (below dipFraction of the median, leaving when

@@ -81,9 +81,9 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server {
 		return Finding{}, false
 	}
-	cpu := ""
+	var cpu Text
 	if v, ok := c.procCPU(g, g.main.PID); ok {
-		cpu = fmt.Sprintf("; %s at %s of one core", procLabel(g.main.PID, g.mainHost), pct(v))
+		cpu = Text{say("ev.who_at_core", "{{.Who}} at {{.CPU}} of one core", "Who", procWho(g.main.PID, g.mainHost), "CPU", pct(v))}
 	}
 	if g.sm.ok(g.samples) {
 		f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
@@ -95,10 +95,10 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 		if f < mostOfWindow {
 			return Finding{}, false
 		}
-		ev := fmt.Sprintf("GPU-Util p50 %s but SM active p50 %s (tensor %s, DRAM %s) in %s of %s%s",
-			pct(g.util.p50), pct(g.sm.p50), pctOrNA(g.tensor), pctOrNA(g.dram), pct(f*100), secs(g.span), cpu)
+		ev := append(Text{say("launch_bound.sm", "GPU-Util p50 {{.Util}} but SM active p50 {{.SM}} (tensor {{.Tensor}}, DRAM {{.DRAM}}) in {{.Share}} of {{.Span}}",
+			"Util", pct(g.util.p50), "SM", pct(g.sm.p50), "Tensor", pctOrNA(g.tensor), "DRAM", pctOrNA(g.dram), "Share", pct(f*100), "Span", secs(g.span))}, cpu...)
 		return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
-			fmt.Sprintf("GPU %d busy but only ~%s of SMs active: kernels too small", g.idx, pct(g.sm.p50)), ev, hintLaunch, ""), true
+			say("launch_bound.title", "GPU {{.GPU}} busy but only ~{{.SM}} of SMs active: kernels too small", "GPU", g.idx, "SM", pct(g.sm.p50)), ev, hintLaunch, nil), true
 	}
 	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
 		p, ok := ratioPct(x.Power, x.PowerLimit)
@@ -110,11 +110,11 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 	if known == 0 || f < mostOfWindow {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("GPU-Util p50 %s while power is only %s of the limit (p50) in %s of %s%s",
-		pct(g.util.p50), pct(g.power.p50), pct(f*100), secs(g.span), cpu)
+	ev := append(Text{say("launch_bound.power", "GPU-Util p50 {{.Util}} while power is only {{.Power}} of the limit (p50) in {{.Share}} of {{.Span}}",
+		"Util", pct(g.util.p50), "Power", pct(g.power.p50), "Share", pct(f*100), "Span", secs(g.span))}, cpu...)
 	return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d busy at low power: kernels likely too small", g.idx), ev, hintLaunch,
-		"no GPM SM activity (needs Hopper or newer): estimated from power draw vs GPU-Util"), true
+		say("launch_bound.title_power", "GPU {{.GPU}} busy at low power: kernels likely too small", "GPU", g.idx), ev, hintLaunch,
+		Text{say("est.no_gpm_sm", "no GPM SM activity (needs Hopper or newer): estimated from power draw vs GPU-Util")}), true
 }
 
 // ruleMemoryBandwidth: DRAM bandwidth saturated while compute waits on it
@@ -123,22 +123,22 @@ func (c *ctx) ruleMemoryBandwidth(g *gpuCtx) (Finding, bool) {
 	if !g.workload() {
 		return Finding{}, false
 	}
-	est := ""
+	var est Text
 	metric := func(x *sampler.GPU) sampler.Metric { return x.DRAMActive }
-	name := "DRAM active"
+	name := say("word.dram_active", "DRAM active")
 	if !g.dram.ok(g.samples) {
 		metric = func(x *sampler.GPU) sampler.Metric { return x.MemUtil }
-		name = "memory-controller util"
-		est = "no GPM DRAM bandwidth (needs Hopper or newer): estimated from NVML memory utilisation, a coarse signal"
+		name = say("word.memctl_util", "memory-controller util")
+		est = Text{say("est.no_gpm_dram", "no GPM DRAM bandwidth (needs Hopper or newer): estimated from NVML memory utilisation, a coarse signal")}
 	}
 	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { m := metric(x); return m.V >= dramBound, m.OK })
 	if known == 0 || f < mostOfWindow {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("%s ≥%s in %s of %s (GPU-Util p50 %s, SM active %s, tensor %s)",
-		name, pct(dramBound), pct(f*100), secs(g.span), pct(g.util.p50), pctOrNA(g.sm), pctOrNA(g.tensor))
+	ev := Text{say("memory_bandwidth.ev", "{{.Name}} ≥{{.Limit}} in {{.Share}} of {{.Span}} (GPU-Util p50 {{.Util}}, SM active {{.SM}}, tensor {{.Tensor}})",
+		"Name", name, "Limit", pct(dramBound), "Share", pct(f*100), "Span", secs(g.span), "Util", pct(g.util.p50), "SM", pctOrNA(g.sm), "Tensor", pctOrNA(g.tensor))}
 	return c.finding(g, RuleMemoryBandwidth, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d is memory-bandwidth bound", g.idx), ev, hintMemBW, est), true
+		say("memory_bandwidth.title", "GPU {{.GPU}} is memory-bandwidth bound", "GPU", g.idx), ev, hintMemBW, est), true
 }
 
 // ruleTensorCoresIdle: SMs busy with no tensor-core work: FP32 math where
@@ -157,10 +157,11 @@ func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
 	if f < mostOfWindow {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("SM active p50 %s but tensor active p50 %s in %s of %s; %s",
-		pct(g.sm.p50), pct(g.tensor.p50), pct(f*100), secs(g.span), procLabel(g.main.PID, g.mainHost))
+	ev := Text{say("tensor_idle.ev", "SM active p50 {{.SM}} but tensor active p50 {{.Tensor}} in {{.Share}} of {{.Span}}",
+		"SM", pct(g.sm.p50), "Tensor", pct(g.tensor.p50), "Share", pct(f*100), "Span", secs(g.span)),
+		say("ev.who", "{{.Who}}", "Who", procWho(g.main.PID, g.mainHost))}
 	return c.finding(g, RuleTensorCoresIdle, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d computes without tensor cores", g.idx), ev, hintAMP, ""), true
+		say("tensor_idle.title", "GPU {{.GPU}} computes without tensor cores", "GPU", g.idx), ev, hintAMP, nil), true
 }
 
 // ruleCopyBound: the GPU idles while PCIe moves data: copies are not
@@ -209,13 +210,15 @@ func (c *ctx) ruleCopyBound(g *gpuCtx) (Finding, bool) {
 	if !alternating && !saturated {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("PCIe ≥%s while GPU-Util <%s in %s of %s samples (mean %s while copying; util vs PCIe r=%.2f)",
-		gbps(copyActiveBytes), pct(copyLowUtil), pct(float64(lowCopy)/float64(n)*100), secs(g.span), gbps(bytesSum/float64(max(lowCopy, 1))), corr)
+	ev := Text{say("copy_bound.ev", "PCIe ≥{{.Rate}} while GPU-Util <{{.Util}} in {{.Share}} of {{.Span}} samples (mean {{.Mean}} while copying; util vs PCIe r={{.R}})",
+		"Rate", gbps(copyActiveBytes), "Util", pct(copyLowUtil), "Share", pct(float64(lowCopy)/float64(n)*100), "Span", secs(g.span),
+		"Mean", gbps(bytesSum/float64(max(lowCopy, 1))), "R", fmt.Sprintf("%.2f", corr))}
 	if peakSeen > 0 {
-		ev += fmt.Sprintf("; link ≥%s of its %s peak in %s of samples", pct(linkBoundFrac*100), gbps(peakSeen), pct(float64(linkBound)/float64(n)*100))
+		ev = append(ev, say("copy_bound.link", "link ≥{{.Frac}} of its {{.Peak}} peak in {{.Share}} of samples",
+			"Frac", pct(linkBoundFrac*100), "Peak", gbps(peakSeen), "Share", pct(float64(linkBound)/float64(n)*100)))
 	}
 	return c.finding(g, RuleCopyBound, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d waits on host↔device copies", g.idx), ev, hintCopy, ""), true
+		say("copy_bound.title", "GPU {{.GPU}} waits on host↔device copies", "GPU", g.idx), ev, hintCopy, nil), true
 }
 
 // pctOrNA prints a stats median as a percentage, or n/a.

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -58,10 +57,12 @@ func (c *ctx) ruleMemoryIdleHeld(g *gpuCtx) (Finding, bool) {
 	if g.notebook {
 		hint = hintIdleNotebook
 	}
-	ev := fmt.Sprintf("GPU-Util < %s in %s of %s (max %s); %s holds %s (%s of %s)",
-		pct(idleUtil), pct(f*100), secs(g.span), pct(g.util.max), procLabel(g.main.PID, g.mainHost), gbytes(held.V), pct(share), gbytes(total.V))
+	ev := Text{say("idle_held.util", "GPU-Util < {{.Util}} in {{.Share}} of {{.Span}} (max {{.Max}})",
+		"Util", pct(idleUtil), "Share", pct(f*100), "Span", secs(g.span), "Max", pct(g.util.max)),
+		say("idle_held.holds", "{{.Who}} holds {{.Held}} ({{.Pct}} of {{.Total}})",
+			"Who", procWho(g.main.PID, g.mainHost), "Held", gbytes(held.V), "Pct", pct(share), "Total", gbytes(total.V))}
 	return c.finding(g, RuleMemoryIdleHeld, Warning, g.main.PID,
-		fmt.Sprintf("GPU %d idle while %s of its memory is held", g.idx, pct(share)), ev, hint, ""), true
+		say("idle_held.title", "GPU {{.GPU}} idle while {{.Pct}} of its memory is held", "GPU", g.idx, "Pct", pct(share)), ev, hint, nil), true
 }
 
 // idleSample: no kernel ran (GPU-Util < idleUtil) and the video engines are
@@ -91,10 +92,11 @@ func (c *ctx) ruleMemoryPressure(g *gpuCtx) (Finding, bool) {
 	if g.mem.p50 >= memVeryFull {
 		sev = Warning
 	}
-	ev := fmt.Sprintf("memory used > %s in %s of %s (p50 %s, max %s of %s); GPU-Util p50 %s",
-		pct(memNearFull), pct(f*100), secs(g.span), pct(g.mem.p50), pct(g.mem.max), gbytes(g.last.MemTotal.V), pct(g.util.p50))
+	ev := Text{say("memory_pressure.ev", "memory used > {{.Limit}} in {{.Share}} of {{.Span}} (p50 {{.P50}}, max {{.Max}} of {{.Total}})",
+		"Limit", pct(memNearFull), "Share", pct(f*100), "Span", secs(g.span), "P50", pct(g.mem.p50), "Max", pct(g.mem.max), "Total", gbytes(g.last.MemTotal.V)),
+		say("ev.util_p50", "GPU-Util p50 {{.Util}}", "Util", pct(g.util.p50))}
 	return c.finding(g, RuleMemoryPressure, sev, g.main.PID,
-		fmt.Sprintf("GPU %d memory %s full", g.idx, pct(g.mem.p50)), ev, hintMemPressure, ""), true
+		say("memory_pressure.title", "GPU {{.GPU}} memory {{.Pct}} full", "GPU", g.idx, "Pct", pct(g.mem.p50)), ev, hintMemPressure, nil), true
 }
 
 // ruleServingUnderfilled: an inference server leaves the GPU mostly idle;
@@ -108,15 +110,16 @@ func (c *ctx) ruleServingUnderfilled(g *gpuCtx) (Finding, bool) {
 	if g.util.mean < idleUtil && g.mem.p50 >= servingHogMem {
 		sev = Warning
 	}
-	ev := fmt.Sprintf("GPU-Util mean %s (p95 %s) over %s; memory %s used (pre-allocated KV cache / model); %s",
-		pct(g.util.mean), pct(g.util.p95), secs(g.span), pctOrNA(g.mem), procLabel(g.main.PID, g.mainHost))
+	ev := Text{say("serving.util", "GPU-Util mean {{.Mean}} (p95 {{.P95}}) over {{.Span}}", "Mean", pct(g.util.mean), "P95", pct(g.util.p95), "Span", secs(g.span)),
+		say("serving.mem", "memory {{.Mem}} used (pre-allocated KV cache / model)", "Mem", pctOrNA(g.mem)),
+		say("ev.who", "{{.Who}}", "Who", procWho(g.main.PID, g.mainHost))}
 	if cpu, ok := c.procCPU(g, g.main.PID); ok {
-		ev += fmt.Sprintf(" at %s CPU", pct(cpu))
+		ev = append(ev, then("ev.at_cpu", " at {{.CPU}} CPU", "CPU", pct(cpu)))
 	}
 	hint := hintServingDynamic
 	if p := g.mainHost; p != nil && (containsAny(p.Cmdline, []string{"vllm", "sglang", "text-generation", "trtllm", "lmdeploy"})) {
 		hint = hintServingContinuous
 	}
 	return c.finding(g, RuleServingUnderfilled, sev, g.main.PID,
-		fmt.Sprintf("GPU %d inference server underfilled (%s busy)", g.idx, pct(g.util.mean)), ev, hint, ""), true
+		say("serving.title", "GPU {{.GPU}} inference server underfilled ({{.Busy}} busy)", "GPU", g.idx, "Busy", pct(g.util.mean)), ev, hint, nil), true
 }

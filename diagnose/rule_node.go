@@ -72,10 +72,12 @@ func (c *ctx) ruleLoadImbalance() (Finding, bool) {
 		if procs < 2 || empty*2 < len(c.gpus)-1 {
 			continue
 		}
-		ev := fmt.Sprintf("GPU %d runs %d processes%s at GPU-Util mean %s while %d of %d GPUs have no process and idle",
-			g.idx, procs, users, pct(g.util.mean), empty, len(c.gpus))
+		ev := append(Text{say("imbalance.procs", "GPU {{.GPU}} runs {{.Procs}} processes", "GPU", g.idx, "Procs", procs)}, users...)
+		ev = append(ev, then("imbalance.empty", " at GPU-Util mean {{.Util}} while {{.Empty}} of {{.GPUs}} GPUs have no process and idle",
+			"Util", pct(g.util.mean), "Empty", empty, "GPUs", len(c.gpus)))
 		return c.nodeFinding(RuleLoadImbalance, Warning, 0,
-			fmt.Sprintf("%d processes on GPU %d, %d GPUs empty", procs, g.idx, empty), ev, hintLoadImbalance, "", g.from), true
+			say("imbalance.title", "{{.Procs}} processes on GPU {{.GPU}}, {{.Empty}} GPUs empty", "Procs", procs, "GPU", g.idx, "Empty", empty),
+			ev, hintLoadImbalance, nil, g.from), true
 	}
 	for ji := range c.jobs {
 		j := &c.jobs[ji]
@@ -99,10 +101,11 @@ func (c *ctx) ruleLoadImbalance() (Finding, bool) {
 		if b.util.mean < imbalanceBusy || idle*2 < len(j.gpus)-1 {
 			continue
 		}
-		ev := fmt.Sprintf("job %d spans %d GPUs: GPU %d at GPU-Util mean %s, %d of the others below %s",
-			j.key, len(j.gpus), b.idx, pct(b.util.mean), idle, pct(idleUtil))
+		ev := Text{say("imbalance.job", "job {{.Job}} spans {{.GPUs}} GPUs: GPU {{.GPU}} at GPU-Util mean {{.Util}}, {{.Idle}} of the others below {{.Limit}}",
+			"Job", j.key, "GPUs", len(j.gpus), "GPU", b.idx, "Util", pct(b.util.mean), "Idle", idle, "Limit", pct(idleUtil))}
 		return c.nodeFinding(RuleLoadImbalance, Warning, 0,
-			fmt.Sprintf("GPU %d works while %d GPUs of its job idle", b.idx, idle), ev, hintLoadImbalance, "", b.from), true
+			say("imbalance.title_job", "GPU {{.GPU}} works while {{.Idle}} GPUs of its job idle", "GPU", b.idx, "Idle", idle),
+			ev, hintLoadImbalance, nil, b.from), true
 	}
 	return Finding{}, false
 }
@@ -110,7 +113,7 @@ func (c *ctx) ruleLoadImbalance() (Finding, bool) {
 // independentProcs counts g's processes past their grace period that are not
 // children of another process on g (a DataLoader worker touching CUDA), and
 // names their users for the evidence.
-func (c *ctx) independentProcs(g *gpuCtx) (n int, users string) {
+func (c *ctx) independentProcs(g *gpuCtx) (n int, users Text) {
 	var names []string
 	for i := range g.last.Procs {
 		p := &g.last.Procs[i]
@@ -129,9 +132,9 @@ func (c *ctx) independentProcs(g *gpuCtx) (n int, users string) {
 	switch len(names) {
 	case 0:
 	case 1:
-		users = " of user " + names[0]
+		users = Text{then("imbalance.user", " of user {{.User}}", "User", names[0])}
 	default:
-		users = " of users " + strings.Join(names, ", ")
+		users = Text{then("imbalance.users", " of users {{.Users}}", "Users", strings.Join(names, ", "))}
 	}
 	return n, users
 }
@@ -181,18 +184,21 @@ func (c *ctx) ruleStraggler(j *job) (Finding, int, bool) {
 	if waiting*2 <= len(j.gpus)-1 || othersUtil < imbalanceBusy || top < stragglerRatio*others || top-others < stragglerGap {
 		return Finding{}, -1, false
 	}
-	what, est := "SM active", ""
+	what := say("word.sm_active", "SM active")
+	var est Text
 	if !useSM {
-		what, est = "power (% of limit)", "no GPM SM activity on every GPU: estimated from power draw"
+		what = say("word.power_of_limit", "power (% of limit)")
+		est = Text{say("est.no_gpm_sm_any", "no GPM SM activity on every GPU: estimated from power draw")}
 	}
-	ev := fmt.Sprintf("GPU %d %s mean %s vs median %s on the job's %d other GPUs, which show GPU-Util %s",
-		cg.idx, what, pct(top), pct(others), len(j.gpus)-1, pct(othersUtil))
+	ev := Text{say("straggler.ev", "GPU {{.GPU}} {{.What}} mean {{.Top}} vs median {{.Others}} on the job's {{.N}} other GPUs, which show GPU-Util {{.Util}}",
+		"GPU", cg.idx, "What", what, "Top", pct(top), "Others", pct(others), "N", len(j.gpus)-1, "Util", pct(othersUtil))}
 	if useSM {
-		ev += " with SM active < " + pct(waitSMMax) + " (waiting in collectives)"
+		ev = append(ev, then("straggler.waiting", " with SM active < {{.SM}} (waiting in collectives)", "SM", pct(waitSMMax)))
 	}
-	ev += "; " + procLabel(cg.main.PID, cg.mainHost)
+	ev = append(ev, say("ev.who", "{{.Who}}", "Who", procWho(cg.main.PID, cg.mainHost)))
 	return c.nodeFinding(RuleStraggler, Warning, cg.main.PID,
-		fmt.Sprintf("GPU %d is the straggler; %d GPUs wait for it", cg.idx, waiting), ev, hintStraggler, est, c.jobFrom(j)), cand, true
+		say("straggler.title", "GPU {{.GPU}} is the straggler; {{.Waiting}} GPUs wait for it", "GPU", cg.idx, "Waiting", waiting),
+		ev, hintStraggler, est, c.jobFrom(j)), cand, true
 }
 
 // ruleCommBound: a job's GPUs dip in lockstep over a PCIe path, or NVLink is
@@ -210,14 +216,16 @@ func (c *ctx) ruleCommBound(j *job) (Finding, bool) {
 	link := c.jobLinks(j)
 	meanUtil, corr := c.jobCorrelation(j, from)
 	if corr >= commCorrMin && meanUtil < commUtilMax && link != "nvlink" {
-		est, path := "", "over PCIe ("+link+")"
+		var est Text
+		path := say("comm.over_pcie", "over PCIe ({{.Link}})", "Link", link)
 		if link == "" {
-			est, path = "topology unknown: link type not checked", "(link type unknown)"
+			est = Text{say("est.no_topology", "topology unknown: link type not checked")}
+			path = say("comm.link_unknown", "(link type unknown)")
 		}
-		ev := fmt.Sprintf("%d GPUs of job %d dip together: mean pairwise GPU-Util correlation %.2f, mean util %s, peers linked %s",
-			len(j.gpus), j.key, corr, pct(meanUtil), path)
+		ev := Text{say("comm.dips", "{{.GPUs}} GPUs of job {{.Job}} dip together: mean pairwise GPU-Util correlation {{.Corr}}, mean util {{.Util}}, peers linked {{.Path}}",
+			"GPUs", len(j.gpus), "Job", j.key, "Corr", fmt.Sprintf("%.2f", corr), "Util", pct(meanUtil), "Path", path)}
 		return c.nodeFinding(RuleCommBound, Warning, 0,
-			fmt.Sprintf("%d-GPU job waits on communication %s", len(j.gpus), path), ev, hintCommPCIe, est, from), true
+			say("comm.title", "{{.GPUs}}-GPU job waits on communication {{.Path}}", "GPUs", len(j.gpus), "Path", path), ev, hintCommPCIe, est, from), true
 	}
 	busy := 0
 	var fsum float64
@@ -246,8 +254,8 @@ func (c *ctx) ruleCommBound(j *job) (Finding, bool) {
 	if busy*2 <= len(j.gpus) {
 		return Finding{}, false
 	}
-	ev := fmt.Sprintf("%d of %d GPUs of job %d move > %s of NVLink peak with SM active < %s in %s of samples on average",
-		busy, len(j.gpus), j.key, pct(nvlinkBusyPct), pct(waitSMMax), pct(fsum/float64(len(j.gpus))*100))
+	ev := Text{say("comm.nvlink", "{{.Busy}} of {{.GPUs}} GPUs of job {{.Job}} move > {{.Peak}} of NVLink peak with SM active < {{.SM}} in {{.Share}} of samples on average",
+		"Busy", busy, "GPUs", len(j.gpus), "Job", j.key, "Peak", pct(nvlinkBusyPct), "SM", pct(waitSMMax), "Share", pct(fsum/float64(len(j.gpus))*100))}
 	return c.nodeFinding(RuleCommBound, Warning, 0,
-		fmt.Sprintf("%d-GPU job dominated by NVLink communication", len(j.gpus)), ev, hintCommNVLink, "", from), true
+		say("comm.title_nvlink", "{{.GPUs}}-GPU job dominated by NVLink communication", "GPUs", len(j.gpus)), ev, hintCommNVLink, nil, from), true
 }

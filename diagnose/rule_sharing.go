@@ -53,26 +53,28 @@ func (c *ctx) ruleGPUContention(g *gpuCtx) (Finding, bool) {
 			who = append(who, fmt.Sprintf("%s %s", procLabelUser(p.PID, hp), gbytes(p.MemUsed.V)))
 		}
 	}
-	userNote := ""
+	var userNote, free Text
 	if len(users) > 1 {
-		userNote = fmt.Sprintf(" (%d users)", len(users))
+		userNote = Text{then("contention.users", " ({{.N}} users)", "N", len(users))}
 	}
-	free := ""
 	if n := c.emptyGPUs(); n > 0 {
-		free = fmt.Sprintf("; %d GPUs have no process", n)
+		free = Text{say("contention.free", "{{.N}} GPUs have no process", "N", n)}
 	}
+	// on is the rest of the first clause: the GPU's load and who competes
+	// (command lines and figures, the same in any language).
+	on := then("contention.on", " on GPU-Util mean {{.Util}} over {{.Span}}: {{.Who}}", "Util", pct(g.util.mean), "Span", secs(g.span), "Who", strings.Join(who, "; "))
 	switch {
 	case perProcKnown >= 2 && heavy >= 2:
-		ev := fmt.Sprintf("%d processes each ≥ %s of SM time%s on GPU-Util mean %s over %s: %s",
-			heavy, pct(contentionSM), userNote, pct(g.util.mean), secs(g.span), strings.Join(who, "; ")) + free
+		ev := append(Text{say("contention.heavy", "{{.N}} processes each ≥ {{.SM}} of SM time", "N", heavy, "SM", pct(contentionSM))}, userNote...)
+		ev = append(append(ev, on), free...)
 		return c.finding(g, RuleGPUContention, Warning, 0,
-			fmt.Sprintf("%d processes compete for GPU %d", heavy, g.idx), ev, hintContention, ""), true
+			say("contention.title", "{{.N}} processes compete for GPU {{.GPU}}", "N", heavy, "GPU", g.idx), ev, hintContention, nil), true
 	case perProcKnown == 0 && big >= 2:
-		ev := fmt.Sprintf("%d processes hold memory%s on GPU-Util mean %s over %s: %s",
-			big, userNote, pct(g.util.mean), secs(g.span), strings.Join(who, "; ")) + free
+		ev := append(Text{say("contention.memory", "{{.N}} processes hold memory", "N", big)}, userNote...)
+		ev = append(append(ev, on), free...)
 		return c.finding(g, RuleGPUContention, Warning, 0,
-			fmt.Sprintf("%d processes share GPU %d", big, g.idx), ev, hintContention,
-			"per-process SM utilisation n/a: competitors counted by memory held"), true
+			say("contention.title_memory", "{{.N}} processes share GPU {{.GPU}}", "N", big, "GPU", g.idx), ev, hintContention,
+			Text{say("est.no_proc_sm", "per-process SM utilisation n/a: competitors counted by memory held")}), true
 	}
 	return Finding{}, false
 }

@@ -20,8 +20,8 @@ func DefaultOptions(styles themes.Styles, badge string, interval time.Duration) 
 	}
 }
 
-func playbookPage(rule string, gpu, pid int) string {
-	page, ok := docs.Playbook(rule)
+func playbookPage(rule, lang string, gpu, pid int) string {
+	page, ok := docs.PlaybookLang(rule, lang)
 	if !ok {
 		return ""
 	}

@@ -59,37 +59,45 @@ func (p *detailPane) Update(msg tea.Msg) {
 
 func (p *detailPane) View() string {
 	st := p.c.st
-	info := fmt.Sprintf("%s · esc back · ↑↓ scroll · %3.0f%%", p.finding.Rule, p.vp.ScrollPercent()*100)
+	info := fmt.Sprintf("%s · esc %s · ↑↓ %s · %3.0f%%", p.finding.Rule, p.c.word("hint.back"), p.c.word("hint.scroll"), p.vp.ScrollPercent()*100)
 	return title(st, p.c.word("pane.finding"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
 }
 
 func (p *detailPane) content() string {
 	c, st, f := p.c, p.c.st, p.finding
-	where := "the node"
+	where := c.word("label.the_node")
 	if f.GPU >= 0 {
 		where = fmt.Sprintf("GPU %d", f.GPU)
 	}
 	if f.PID > 0 {
 		where += fmt.Sprintf(", PID %d", f.PID)
 	}
+	title, evidence, estimated := c.findingText(f)
+	// The labels are padded to one width in cells, whatever the language.
+	labels := []string{c.word("label.evidence"), c.word("label.first_fix"), c.word("label.estimated_label"), c.word("label.since")}
+	lw := 0
+	for _, l := range labels {
+		lw = max(lw, lipgloss.Width(l))
+	}
+	label := func(i int) string { return st.Muted.Render(padRight(labels[i], lw)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", severityMark(st, f.Severity), st.Bold.Render(strings.ToUpper(f.Severity.String())), st.Bold.Render(f.Rule), where)
-	fmt.Fprintf(&b, "%s\n\n", st.Bold.Render(f.Title))
-	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("Evidence: "), f.Evidence)
-	fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("First fix:"), c.fix(f.Hint))
-	if f.Estimated != "" {
-		fmt.Fprintf(&b, "%s %s\n", st.Muted.Render("Estimated:"), f.Estimated)
+	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", severityMark(st, f.Severity), st.Bold.Render(c.wordOr("severity."+f.Severity.String(), strings.ToUpper(f.Severity.String()))), st.Bold.Render(f.Rule), where)
+	fmt.Fprintf(&b, "%s\n\n", st.Bold.Render(title))
+	fmt.Fprintf(&b, "%s %s\n", label(0), evidence)
+	fmt.Fprintf(&b, "%s %s\n", label(1), c.fix(f.Hint))
+	if estimated != "" {
+		fmt.Fprintf(&b, "%s %s\n", label(2), estimated)
 	}
 	if !f.Since.IsZero() {
-		fmt.Fprintf(&b, "%s %s (%s ago)\n", st.Muted.Render("Since:    "), f.Since.Format("15:04:05"), fmtDuration(c.now().Sub(f.Since)))
+		fmt.Fprintf(&b, "%s %s\n", label(3), c.tr.T("label.since_ago", map[string]any{"At": f.Since.Format("15:04:05"), "Ago": fmtDuration(c.now().Sub(f.Since))}))
 	}
-	b.WriteString("\n" + st.Title.Render("Live numbers") + "\n")
+	b.WriteString("\n" + st.Title.Render(c.word("label.live_numbers")) + "\n")
 	b.WriteString(p.liveNumbers())
-	b.WriteString("\n" + st.Title.Render("Playbook") + "\n")
+	b.WriteString("\n" + st.Title.Render(c.word("label.playbook")) + "\n")
 	if c.opts.Playbook == nil {
 		fmt.Fprintf(&b, "No playbook page here; run `gpuscope explain %s`.\n", f.Rule)
 	} else {
-		b.WriteString(p.playbook(c.opts.Playbook(f.Rule, f.GPU, f.PID)))
+		b.WriteString(p.playbook(c.opts.Playbook(f.Rule, c.lang(), f.GPU, f.PID)))
 	}
 	return b.String()
 }

@@ -99,15 +99,16 @@ func (p *findingsPane) render() []string {
 		}
 		owner = i
 		f := fs[i]
-		where := "node "
+		where := padRight(p.c.word("label.node"), 5)
 		if f.GPU >= 0 {
 			where = fmt.Sprintf("GPU %d", f.GPU)
 		}
 		if i > p.top && fs[i-1].GPU == f.GPU { // grouped: name the GPU once
 			where = "     "
 		}
-		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + f.Title
-		detail := f.Evidence
+		title, evidence, estimated := p.c.findingText(f)
+		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + title
+		detail := evidence
 		if f.Hint != "" {
 			detail += " → " + p.c.fix(f.Hint)
 		}
@@ -121,10 +122,10 @@ func (p *findingsPane) render() []string {
 			continue
 		}
 		hint := p.c.fix(f.Hint)
-		if f.Estimated != "" {
-			hint += " (estimated: " + f.Estimated + ")"
+		if estimated != "" {
+			hint += " (" + p.c.word("label.estimated") + ": " + estimated + ")"
 		}
-		lines = append(lines, indent+f.Evidence, indent+st.Accent.Render("→ ")+hint)
+		lines = append(lines, indent+evidence, indent+st.Accent.Render("→ ")+hint)
 	}
 	return lines
 }

@@ -163,6 +163,30 @@ func fixtureChecklist(fs []diagnose.Finding) []diagnose.Step {
 }
 
 func fixtureFindings() []diagnose.Finding {
+	fs := fixtureFindingsEnglish()
+	// The messages the rules would attach, so the Chinese screens show
+	// the findings in Chinese (the English screens use the texts above).
+	msg := func(id string, kv ...string) diagnose.Msg {
+		m := diagnose.Msg{ID: id, Args: map[string]string{}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m.Args[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	fs[0].I18n = &diagnose.FindingText{Title: msg("input_starved.title", "GPU", "1"), Evidence: diagnose.Text{
+		msg("ev.util_spread", "P5", "0%", "P95", "100%", "Mean", "48%", "Span", "120 s"),
+		msg("input_starved.main_saturated", "Who", "PID 3100 `python train.py`", "CPU", "99%", "Workers", "0")}}
+	fs[1].I18n = &diagnose.FindingText{Title: msg("thermal.title_hw", "GPU", "4"), Evidence: diagnose.Text{
+		msg("thermal.hw", "Reasons", "hw_thermal", "N", "120", "Samples", "120"), msg("thermal.temp", "Temp", "91")}}
+	fs[2].I18n = &diagnose.FindingText{Title: msg("idle_held.title", "GPU", "2", "Pct", "58%"), Evidence: diagnose.Text{
+		msg("idle_held.util", "Util", "10%", "Share", "100%", "Span", "120 s", "Max", "0%"),
+		msg("idle_held.holds", "Who", "PID 4100 `ipykernel`", "Held", "81 GiB", "Pct", "58%", "Total", "140 GiB")}}
+	fs[3].I18n = &diagnose.FindingText{Title: msg("launch_bound.title", "GPU", "5", "SM", "22%"), Evidence: diagnose.Text{
+		msg("launch_bound.sm", "Util", "94%", "SM", "22%", "Tensor", "1%", "DRAM", "5%", "Share", "100%", "Span", "120 s")}}
+	return fs
+}
+
+func fixtureFindingsEnglish() []diagnose.Finding {
 	return []diagnose.Finding{
 		{Rule: "input_starved", Severity: diagnose.Warning, GPU: 1, PID: 3100, Title: "GPU 1 waits for input: util swings 0↔100",
 			Evidence: "util p5 0% p95 100% over 120 s; python train.py at 99% of a core with 0 DataLoader workers",
@@ -190,7 +214,7 @@ func fixtureModelWith(n, w, h int, edit func(*Options)) (Model, *fakeDiagnoser) 
 	opts := Options{
 		Styles: testStyles(), Interval: time.Second, Badge: "DEMO mixed", Rules: 20,
 		Now: func() time.Time { return t0 },
-		Playbook: func(rule string, gpu, pid int) string {
+		Playbook: func(rule, lang string, gpu, pid int) string {
 			return "# " + rule + "\n\nWhat it means: the GPU waits for the next batch, a sentence long enough to be\nwrapped to the pane.\n\n## Confirm\n\n```sh\nnvidia-smi dmon -s u -i " +
 				itoa(gpu) + "\npy-spy dump --pid " + itoa(pid) + "\n```\n\n## Fixes, in order\n\n1. `num_workers`\n2. `pin_memory`\n3. prefetch\n"
 		},

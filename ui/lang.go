@@ -83,3 +83,17 @@ func (c *common) say(id string, data map[string]any) string {
 	}
 	return c.tr.T(id, data)
 }
+
+// findingText is f's title, evidence and estimate in the dashboard's
+// language (the finding's own English where it carries no messages).
+func (c *common) findingText(f diagnose.Finding) (title, evidence, estimated string) {
+	return c.tr.Finding(f)
+}
+
+// lang is the dashboard's language, "en" or "zh".
+func (c *common) lang() string {
+	if c.tr == nil {
+		return "en"
+	}
+	return c.tr.Lang()
+}

@@ -37,8 +37,9 @@ type Options struct {
 	// that re-arms itself: each a snapshot and the diagnosis of that moment.
 	// The dashboard diagnoses nothing itself.
 	Frames <-chan pipeline.Frame
-	// Playbook renders the rule's page with GPU index and PID filled in.
-	Playbook    func(rule string, gpu, pid int) string
+	// Playbook renders the rule's page in lang ("en", "zh") with GPU index
+	// and PID filled in.
+	Playbook    func(rule, lang string, gpu, pid int) string
 	SetInterval func(time.Duration) // called on +/-
 	Interval    time.Duration
 	Badge       string           // "LIVE", "DEMO mixed", "REPLAY"

@@ -185,7 +185,8 @@ func (p *procViewPane) findingLines() []string {
 	var out []string
 	for _, f := range p.c.findings {
 		if f.PID == p.pid {
-			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", severityMark(st, f.Severity), st.Bold.Render(f.Rule), f.Title), p.w))
+			title, _, _ := p.c.findingText(f)
+			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", severityMark(st, f.Severity), st.Bold.Render(f.Rule), title), p.w))
 		}
 	}
 	if len(out) == 0 {

@@ -24,14 +24,14 @@ func addEvidence(found []Finding, window []sampler.Snapshot, where func(gpu int,
 		if i >= 0 {
 			f := &found[i]
 			if ef.Rule == diagnose.RuleXidError || ef.Rule == diagnose.RuleECCErrors {
-				f.Title, f.Evidence, f.Hint = ef.Title, ef.Evidence, ef.Hint
+				f.Title, f.Evidence, f.Hint, f.I18n = ef.Title, ef.Evidence, ef.Hint, ef.I18n
 			}
 			f.Lines = lines
 			continue
 		}
 		found = append(found, Finding{
 			Rule: ef.Rule, Severity: ef.Severity, GPU: ef.GPU, PID: ef.PID, Title: ef.Title,
-			Evidence: ef.Evidence, Hint: ef.Hint, Estimated: ef.Estimated,
+			Evidence: ef.Evidence, Hint: ef.Hint, Estimated: ef.Estimated, I18n: ef.I18n,
 			FirstSeen: ef.Since, LastSeen: ef.LastSeen, Episodes: 1,
 			OpenSeconds: ef.LastSeen.Sub(ef.Since).Round(time.Second).Seconds(), Lines: lines,
 		})

@@ -32,8 +32,11 @@ type Finding struct {
 	Evidence  string            `json:"evidence"` // the latest
 	Hint      string            `json:"hint"`     // the latest
 	Estimated string            `json:"estimated,omitempty"`
-	FirstSeen time.Time         `json:"first_seen"`
-	LastSeen  time.Time         `json:"last_seen"`
+	// I18n is the latest title, evidence and estimate as messages, for a
+	// report in another language (absent in older recordings).
+	I18n      *diagnose.FindingText `json:"i18n,omitempty"`
+	FirstSeen time.Time             `json:"first_seen"`
+	LastSeen  time.Time             `json:"last_seen"`
 	// Episodes counts separate openings; OpenSeconds sums, over them, the
 	// time from first to last sighting.
 	Episodes    int     `json:"episodes"`
@@ -119,7 +122,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 		tf.f.Spans[len(tf.f.Spans)-1].To = at
 		tf.lastObs = t.obs
 		tf.f.Severity = max(tf.f.Severity, f.Severity)
-		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated = f.Title, f.Evidence, f.Hint, f.Estimated
+		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
 		tf.texts = textRef{texts, i}
 		tf.f.LastSeen = at
 	}
@@ -144,7 +147,7 @@ func (t *findingTracker) sorted() []Finding {
 			}
 			if r.i < len(full) {
 				f := &full[r.i]
-				tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated = f.Title, f.Evidence, f.Hint, f.Estimated
+				tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
 			}
 		}
 		out = append(out, tf.f)

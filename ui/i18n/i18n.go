@@ -8,6 +8,7 @@ package i18n
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -15,7 +16,7 @@ import (
 	"golang.org/x/text/language"
 )
 
-//go:embed active.en.toml active.zh.toml
+//go:embed *.toml
 var files embed.FS
 
 // Langs are the languages the interface speaks.
@@ -33,7 +34,11 @@ type Tr struct {
 func New(lang string) (*Tr, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	for _, f := range []string{"active.en.toml", "active.zh.toml"} {
+	names, err := fs.Glob(files, "*.toml") // active: the panes; findings, report: see their heads
+	if err != nil {
+		return nil, fmt.Errorf("i18n: %w", err)
+	}
+	for _, f := range names {
 		if _, err := b.LoadMessageFileFS(files, f); err != nil {
 			return nil, fmt.Errorf("i18n: %s: %w", f, err)
 		}

@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"fmt"
+	"io/fs"
 	"maps"
 	"regexp"
 	"slices"
@@ -55,7 +56,21 @@ func load(t *testing.T, name string) map[string]string {
 // template fields and format verbs on both sides, so no key is missing in
 // either language and no message loses an argument.
 func TestCatalogues(t *testing.T) {
-	en, zh := load(t, "active.en.toml"), load(t, "active.zh.toml")
+	en, zh := map[string]string{}, map[string]string{}
+	for _, lang := range []struct {
+		m    map[string]string
+		glob string
+	}{{en, "*.en.toml"}, {zh, "*.zh.toml"}} {
+		names, _ := fs.Glob(files, lang.glob)
+		for _, name := range names {
+			for id, s := range load(t, name) {
+				if _, dup := lang.m[id]; dup {
+					t.Errorf("%s: %s is also in another file", name, id)
+				}
+				lang.m[id] = s
+			}
+		}
+	}
 	if len(en) < 40 {
 		t.Fatalf("only %d English messages", len(en))
 	}
@@ -80,7 +95,7 @@ func TestCatalogues(t *testing.T) {
 	for id := range zh {
 		// fix.*: the first fixes, whose English is diagnose/hints.go's own
 		// text (TestEveryFixTranslated in ui holds them all).
-		if _, ok := en[id]; !ok && !strings.HasPrefix(id, "fix.") {
+		if _, ok := en[id]; !ok && !strings.HasPrefix(id, "fix.") && !strings.HasPrefix(id, "finding.") {
 			t.Errorf("%s: Chinese only", id)
 		}
 	}

@@ -1,0 +1,165 @@
+package diagnose
+
+import (
+	"fmt"
+	"github.com/gpuscope/gpuscope/sampler"
+	"strconv"
+	"strings"
+)
+
+// Msg is one piece of a finding's title, evidence or estimate as a message
+// id and its arguments, so the reader's language can be chosen where the
+// finding is shown (ui/i18n's "finding.<id>"). The English is rendered
+// when the finding is built and kept in Finding.Title/Evidence/Estimated;
+// recordings and JSON readers keep working from those.
+//
+// Arguments are values already formatted (45%, 3.2 GiB, 30 s, a command
+// line): numbers and units read the same in both languages. An argument
+// that is itself words is another message (Words).
+type Msg struct {
+	ID    string            `json:"id"`
+	Args  map[string]string `json:"args,omitempty"`
+	Words map[string]Msg    `json:"words,omitempty"`
+	Join  Join              `json:"join,omitempty"`
+	en    string
+}
+
+// Join says how a piece follows the one before it in a Text.
+type Join int
+
+const (
+	// Clause: a new clause, after "; " (the default).
+	Clause Join = iota
+	// Continue: part of the clause before, no separator (its template
+	// carries its own leading space or bracket).
+	Continue
+	// Item: the next item of a list, after ", ".
+	Item
+)
+
+// Sep is the separator before a piece joined by j, in English.
+func (j Join) Sep() string {
+	switch j {
+	case Continue:
+		return ""
+	case Item:
+		return ", "
+	}
+	return "; "
+}
+
+// Text is a finding's evidence or estimate: pieces joined by their Join.
+type Text []Msg
+
+// String is the text in English.
+func (t Text) String() string {
+	var b strings.Builder
+	for i, m := range t {
+		if i > 0 {
+			b.WriteString(m.Join.Sep())
+		}
+		b.WriteString(m.en)
+	}
+	return b.String()
+}
+
+// English is the piece's English text ("" once read back from JSON, where
+// the finding's own English fields serve).
+func (m Msg) English() string { return m.en }
+
+// say builds a piece: id names it, en is its English template with
+// {{.Name}} fields, kv are the fields' names and values. A Msg value is
+// a word in the reader's language (its id is stored, Words names it).
+// TestFindingMessagesTranslated reads every call from the source, so id and
+// en must be literals.
+func say(id, en string, kv ...any) Msg {
+	m := Msg{ID: id}
+	if len(kv) > 0 {
+		m.Args = make(map[string]string, len(kv)/2)
+	}
+	defer func() {
+		if len(m.Args) == 0 {
+			m.Args = nil // a word's args are all messages: keep the JSON short
+		}
+	}()
+	vals := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		name := kv[i].(string)
+		switch v := kv[i+1].(type) {
+		case Msg:
+			if m.Words == nil {
+				m.Words = map[string]Msg{}
+			}
+			m.Words[name], vals[name] = v, v.en
+		case string:
+			m.Args[name], vals[name] = v, v
+		default:
+			s := fmt.Sprint(v)
+			m.Args[name], vals[name] = s, s
+		}
+	}
+	m.en = Fill(en, vals)
+	return m
+}
+
+// then is a piece that continues the clause before it.
+func then(id, en string, kv ...any) Msg {
+	m := say(id, en, kv...)
+	m.Join = Continue
+	return m
+}
+
+// item is the next piece of a list.
+func item(id, en string, kv ...any) Msg {
+	m := say(id, en, kv...)
+	m.Join = Item
+	return m
+}
+
+// Fill puts vals into tmpl's {{.Name}} fields; an unknown field stays as
+// it is (a test holds every template's fields to its call's names).
+func Fill(tmpl string, vals map[string]string) string {
+	if !strings.Contains(tmpl, "{{") {
+		return tmpl
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(tmpl, "{{.")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(tmpl[i:], "}}")
+		if j < 0 {
+			break
+		}
+		b.WriteString(tmpl[:i])
+		name := tmpl[i+3 : i+j]
+		if v, ok := vals[name]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(tmpl[i : i+j+2])
+		}
+		tmpl = tmpl[i+j+2:]
+	}
+	b.WriteString(tmpl)
+	return b.String()
+}
+
+// FindingText is a finding's words as messages (Finding.Text).
+type FindingText struct {
+	Title     Msg  `json:"title"`
+	Evidence  Text `json:"evidence,omitempty"`
+	Estimated Text `json:"estimated,omitempty"`
+}
+
+// procWho is procLabel as a message argument: a process with no PID is
+// described in words.
+func procWho(pid int, p *sampler.Proc) any {
+	if pid == 0 {
+		return say("word.unlisted_process", "an unlisted process")
+	}
+	return procLabel(pid, p)
+}
+
+// f0 is a number with no decimals, as the evidence prints watts, MHz and °C.
+func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }

@@ -1,0 +1,85 @@
+package i18n
+
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+)
+
+// The findings' words: their English is built by the rules (diagnose's
+// say calls) and carried on each finding; findings.zh.toml holds the
+// Chinese under "finding.<id>".
+
+// Finding is f's title, evidence and estimate in t's language. English,
+// and a finding without messages (one from a log or an older recording),
+// keep the finding's own text.
+func (t *Tr) Finding(f diagnose.Finding) (title, evidence, estimated string) {
+	title, evidence, estimated = f.Title, f.Evidence, f.Estimated
+	if t == nil || t.lang == "en" || f.I18n == nil {
+		return
+	}
+	if s, ok := t.msg(f.I18n.Title); ok {
+		title = s
+	}
+	if s, ok := t.text(f.I18n.Evidence); ok {
+		evidence = s
+	}
+	if s, ok := t.text(f.I18n.Estimated); ok {
+		estimated = s
+	}
+	return
+}
+
+// msg is one piece in t's language; false when the catalogue lacks it
+// (a recording from a newer gpuscope), so the English stands.
+func (t *Tr) msg(m diagnose.Msg) (string, bool) {
+	data := make(map[string]any, len(m.Args))
+	for k, v := range m.Args {
+		data[k] = v
+	}
+	for name, w := range m.Words {
+		s, ok := t.msg(w)
+		if !ok {
+			return "", false
+		}
+		data[name] = s
+	}
+	id := "finding." + m.ID
+	s := t.T(id, data)
+	return s, s != id
+}
+
+// text joins pieces with the language's separators; false when any piece
+// is missing, so a sentence is never half translated.
+func (t *Tr) text(pieces diagnose.Text) (string, bool) {
+	if len(pieces) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for i, m := range pieces {
+		s, ok := t.msg(m)
+		if !ok {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteString(t.sep(m.Join))
+		}
+		b.WriteString(s)
+	}
+	return b.String(), true
+}
+
+// sep is the separator before a piece joined by j: Chinese uses its own
+// full-width semicolon and enumeration comma.
+func (t *Tr) sep(j diagnose.Join) string {
+	if t.lang != "zh" {
+		return j.Sep()
+	}
+	switch j {
+	case diagnose.Continue:
+		return ""
+	case diagnose.Item:
+		return "、"
+	}
+	return "；"
+}

@@ -1,0 +1,240 @@
+package i18n
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/sampler/sim"
+)
+
+// sourceMessage is one say/then/item call of package diagnose: its id,
+// English template and the argument names the call passes.
+type sourceMessage struct {
+	en    string
+	names []string
+	at    string
+}
+
+// diagnoseMessages reads every say/then/item call from diagnose's source,
+// the only place a finding's English is written.
+func diagnoseMessages(t *testing.T) map[string]sourceMessage {
+	t.Helper()
+	files, err := filepath.Glob("../../diagnose/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("diagnose sources: %v", err)
+	}
+	out := map[string]sourceMessage{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := call.Fun.(*ast.Ident)
+			if !ok || (fn.Name != "say" && fn.Name != "then" && fn.Name != "item") || len(call.Args) < 2 || call.Ellipsis.IsValid() {
+				return true
+			}
+			at := fset.Position(call.Pos()).String()
+			id, ok1 := literal(call.Args[0])
+			en, ok2 := literal(call.Args[1])
+			if !ok1 || !ok2 {
+				t.Errorf("%s: %s's id and English must be string literals", at, fn.Name)
+				return true
+			}
+			var names []string
+			for i := 2; i < len(call.Args); i += 2 {
+				name, ok := literal(call.Args[i])
+				if !ok {
+					t.Errorf("%s: argument names must be string literals", at)
+				}
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			m := sourceMessage{en, names, at}
+			if prev, dup := out[id]; dup && (prev.en != en || !slices.Equal(prev.names, names)) {
+				t.Errorf("%s: id %q also used at %s with other text or arguments", at, id, prev.at)
+			}
+			out[id] = m
+			return true
+		})
+	}
+	return out
+}
+
+// literal is a string literal, or a sum of them.
+func literal(e ast.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
+	case *ast.BinaryExpr:
+		a, ok1 := literal(x.X)
+		b, ok2 := literal(x.Y)
+		return a + b, ok1 && ok2 && x.Op == token.ADD
+	}
+	return "", false
+}
+
+var fieldRE = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
+
+func fieldsOf(s string) []string {
+	var out []string
+	for _, m := range fieldRE.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestFindingMessagesTranslated: every piece of a finding's English has a
+// Chinese message with the same template fields, every call passes exactly
+// the fields its template uses, and no Chinese message is left over.
+func TestFindingMessagesTranslated(t *testing.T) {
+	src := diagnoseMessages(t)
+	if len(src) < 100 {
+		t.Fatalf("found only %d messages in diagnose's source", len(src))
+	}
+	zh := load(t, "findings.zh.toml")
+	for _, id := range slices.Sorted(maps.Keys(src)) {
+		m := src[id]
+		if got := fieldsOf(m.en); !slices.Equal(got, slices.Compact(m.names)) {
+			t.Errorf("%s: %q uses fields %v but the call passes %v", m.at, id, got, m.names)
+		}
+		z, ok := zh["finding."+id]
+		if !ok {
+			t.Errorf("%s: %q has no Chinese (findings.zh.toml finding.%s)", m.at, id, id)
+			continue
+		}
+		if fz := fieldsOf(z); !slices.Equal(fz, fieldsOf(m.en)) {
+			t.Errorf("finding.%s: fields %v in English, %v in Chinese", id, fieldsOf(m.en), fz)
+		}
+	}
+	for id := range zh {
+		if _, ok := src[strings.TrimPrefix(id, "finding.")]; !ok {
+			t.Errorf("%s: no such message in diagnose (left over)", id)
+		}
+	}
+}
+
+// TestFindingInChinese renders findings the rules built: Chinese throughout
+// (no id shown), the numbers carried over, and English unchanged.
+func TestFindingInChinese(t *testing.T) {
+	zh, _ := New("zh")
+	en, _ := New("en")
+	fs := scenarioFindings(t)
+	if len(fs) < 20 {
+		t.Fatalf("only %d findings over the demo scenarios", len(fs))
+	}
+	for _, f := range fs {
+		if f.I18n == nil {
+			t.Fatalf("%s: no messages", f.Rule)
+		}
+		title, ev, est := zh.Finding(f)
+		if !hasHan(title) {
+			t.Errorf("%s: title not Chinese: %q", f.Rule, title)
+		}
+		for _, s := range []string{title, ev, est} {
+			if strings.Contains(s, "finding.") || strings.Contains(s, "{{") {
+				t.Errorf("%s: an id or template shows: %q", f.Rule, s)
+			}
+		}
+		if ev == f.Evidence { // "Xid 31（12:00:28）" has no Han but is translated
+			t.Errorf("%s: evidence left in English: %q", f.Rule, ev)
+		}
+		if f.Estimated != "" && !hasHan(est) {
+			t.Errorf("%s: estimate not Chinese: %q", f.Rule, est)
+		}
+		if g := digits(title); g != digits(f.Title) {
+			t.Errorf("%s: title numbers %q, English has %q", f.Rule, g, digits(f.Title))
+		}
+		// A recording or check --json carries the messages: read back, the
+		// finding renders the same.
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back diagnose.Finding
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if t2, e2, s2 := zh.Finding(back); t2 != title || e2 != ev || s2 != est {
+			t.Errorf("%s: read back from JSON renders %q / %q", f.Rule, t2, e2)
+		}
+		et, ee, es := en.Finding(f)
+		if et != f.Title || ee != f.Evidence || es != f.Estimated {
+			t.Errorf("%s: English changed: %q", f.Rule, et)
+		}
+	}
+	// A finding without messages (a log's, an older recording's) stays English.
+	plain := diagnose.Finding{Title: "GPU 0 something", Evidence: "e"}
+	if title, ev, _ := zh.Finding(plain); title != plain.Title || ev != "e" {
+		t.Errorf("a finding without messages became %q / %q", title, ev)
+	}
+}
+
+func hasHan(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
+}
+
+// digits is the digits of s, sorted: a translation may reorder words and
+// numbers, never change a number.
+func digits(s string) string {
+	d := []rune(strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s))
+	slices.Sort(d)
+	return string(d)
+}
+
+// scenarioFindings runs every demo scenario for three minutes at 1 s and
+// keeps the first finding of each rule and title message, so every rule
+// the simulator can show is rendered.
+func scenarioFindings(t *testing.T) []diagnose.Finding {
+	t.Helper()
+	start := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	seen := map[string]bool{}
+	var out []diagnose.Finding
+	for _, sc := range sim.Scenarios() {
+		demo, err := node.NewDemo(sc.ID, 1, start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := demo.Sampler(sc.ID)
+		tr := diagnose.NewTracker(diagnose.Options{})
+		for at := start; at.Before(start.Add(3 * time.Minute)); at = at.Add(time.Second) {
+			for _, f := range tr.Push(s.Tick(at)) {
+				if k := f.Rule + "/" + f.I18n.Title.ID; !seen[k] {
+					seen[k] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
