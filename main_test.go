@@ -197,3 +197,24 @@ func TestReplayLoadsARecording(t *testing.T) {
 		t.Fatalf("%d snapshots, %d GPUs, from %s to %s", len(tl), len(tl[0].GPUs), tl[0].Time, tl[len(tl)-1].Time)
 	}
 }
+
+// --once --lang zh prints its words in Chinese; --json keeps its English
+// keys whatever the language (scripts parse them).
+func TestOnceChinese(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--demo", "--once", "--lang", "zh"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"驱动", "8 张 GPU", "[0] H200", "利用率", "显存", "主机"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in --once --lang zh:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := run([]string{"--demo=healthy", "--once", "--json", "--lang", "zh"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"gpus"`) || strings.ContainsFunc(out.String(), func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }) {
+		t.Errorf("--once --json --lang zh is not the English-keyed snapshot:\n%.400s", out.String())
+	}
+}

@@ -92,7 +92,7 @@ func balanceBars(vals []float64) string {
 
 // summary is the one-line verdict: spread, and how many GPUs are busy and
 // idle; short drops the names for narrow screens.
-func (b nodeBalance) summary() (full, short string) {
+func (b nodeBalance) summary(c *common) (full, short string) {
 	busy, idle, jobs := 0, 0, 0
 	for i, u := range b.util {
 		switch {
@@ -107,22 +107,25 @@ func (b nodeBalance) summary() (full, short string) {
 			jobs++
 		}
 	}
-	counts := fmt.Sprintf("%d busy, %d idle", busy, idle)
+	counts := c.say("balance.counts", map[string]any{"Busy": busy, "Idle": idle})
 	if busy == 1 {
 		for i, u := range b.util {
 			if u >= balanceBusyPct {
-				counts = fmt.Sprintf("GPU %d busy, %d idle", i, idle)
+				counts = c.say("balance.one_busy", map[string]any{"GPU": i, "Idle": idle})
 			}
 		}
 	}
-	brief := fmt.Sprintf("%d busy %d idle", busy, idle)
+	brief := c.say("balance.brief", map[string]any{"Busy": busy, "Idle": idle})
 	if pts, hi, lo, ok := b.spread(); ok {
-		return fmt.Sprintf("spread %.0f pts (GPU %d vs %d) · %s", pts, hi, lo, counts), fmt.Sprintf("spread %.0f · %s", pts, brief)
+		p := fmt.Sprintf("%.0f", pts)
+		return c.say("balance.spread", map[string]any{"Pts": p, "Hi": hi, "Lo": lo}) + " · " + counts,
+			c.say("balance.spread_short", map[string]any{"Pts": p}) + " · " + brief
 	}
 	if jobs == 1 && len(b.util) > 1 {
 		for i := range b.util {
 			if b.hasJob[i] {
-				return fmt.Sprintf("all jobs on GPU %d · %s", i, counts), fmt.Sprintf("all on GPU %d · %s", i, brief)
+				return c.say("balance.all_on", map[string]any{"GPU": i}) + " · " + counts,
+					c.say("balance.all_on_short", map[string]any{"GPU": i}) + " · " + brief
 			}
 		}
 	}
@@ -131,14 +134,14 @@ func (b nodeBalance) summary() (full, short string) {
 
 // balanceInfo is the GPU pane title's balance text, fitted to room cells:
 // util bars and the verdict first, the memory bars when there is room.
-func balanceInfo(window []sampler.Snapshot, room int) string {
+func balanceInfo(c *common, window []sampler.Snapshot, room int) string {
 	b := computeBalance(window)
 	if len(b.util) < 2 {
 		return "" // one GPU has nothing to balance against
 	}
-	util := "util " + balanceBars(b.util)
-	mem := "mem " + balanceBars(b.mem)
-	sum, short := b.summary()
+	util := c.word("gpu.util") + " " + balanceBars(b.util)
+	mem := c.word("gpu.mem") + " " + balanceBars(b.mem)
+	sum, short := b.summary(c)
 	for _, s := range []string{util + " " + mem + " " + sum, util + " " + sum, util + " " + short, util} {
 		if widthOf(s) <= room {
 			return s

@@ -65,7 +65,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 		lines = append(lines, truncate(st.Muted.Render(spec.note), w))
 	}
 	if spec.na != "" {
-		lines = append(lines, st.Muted.Render(truncate("n/a: "+spec.na, w)))
+		lines = append(lines, st.Muted.Render(truncate(c.word("chart.na")+spec.na, w)))
 		return padLines(lines, h)
 	}
 	ch := max(3, h-len(lines))
@@ -76,7 +76,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	n := c.hist.len()
 	first := max(0, n-maxChartPoints)
 	if n == 0 {
-		return padLines(append(lines, st.Muted.Render("no data yet")), h)
+		return padLines(append(lines, st.Muted.Render(c.word("chart.no_data"))), h)
 	}
 	t0, t1 := c.hist.at(first).Time, c.hist.last().Time
 	if !t1.After(t0) {

@@ -83,7 +83,12 @@ func pcieTopology(n int) [][]string {
 
 // fixtureModelN is fixtureModel over n GPUs; edit may change each snapshot.
 func fixtureModelN(ticks, n, w, h int, edit func(*sampler.Snapshot)) Model {
-	m, _ := fixtureModel(0, w, h)
+	return fixtureModelNWith(ticks, n, w, h, edit, nil)
+}
+
+// fixtureModelNWith is fixtureModelN with its options changed by opts first.
+func fixtureModelNWith(ticks, n, w, h int, edit func(*sampler.Snapshot), opts func(*Options)) Model {
+	m, _ := fixtureModelWith(0, w, h, opts)
 	for i := 0; i < ticks; i++ {
 		s := fixtureSnapshotN(i, n)
 		if edit != nil {

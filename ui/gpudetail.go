@@ -84,7 +84,8 @@ func (p *gpuDetailPane) View() string {
 }
 
 func (p *gpuDetailPane) render() string {
-	info := fmt.Sprintf("GPU %d · esc back · ←→ GPU · ↑↓ scroll · %3.0f%%", p.gpu, p.vp.ScrollPercent()*100)
+	c := p.c
+	info := fmt.Sprintf("GPU %d · esc %s · ←→ GPU · ↑↓ %s · %3.0f%%", p.gpu, c.word("hint.back"), c.word("hint.scroll"), p.vp.ScrollPercent()*100)
 	return title(p.c.st, p.c.word("pane.gpu_detail"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
 }
 
@@ -93,19 +94,19 @@ func (p *gpuDetailPane) content() []string {
 	c, st := p.c, p.c.st
 	s := c.latest()
 	if s == nil || p.gpu >= len(s.GPUs) {
-		return []string{st.Muted.Render(fmt.Sprintf("  GPU %d: no data", p.gpu))}
+		return []string{st.Muted.Render("  " + c.say("gpu.no_data", map[string]any{"GPU": p.gpu}))}
 	}
 	g := &s.GPUs[p.gpu]
 	lines := p.identity(g)
 	if g.Lost {
-		return append(lines, st.Crit.Render("  fell off the bus (GPU_IS_LOST): no readings; check dmesg for Xid 79"))
+		return append(lines, st.Crit.Render("  "+c.word("gpu.lost_detail")))
 	}
-	lines = append(lines, "", st.Title.Render("Clock event reasons")+st.Muted.Render(" (█ active, one cell per sample, newest right)"))
+	lines = append(lines, "", st.Title.Render(c.word("gpu.clock_events"))+st.Muted.Render(" "+c.word("gpu.clock_events_key")))
 	lines = append(lines, p.clockStrip()...)
 	lines = append(lines, "")
 	lines = append(lines, p.charts(g)...)
 	lines = append(lines, p.migDetail(g)...)
-	lines = append(lines, "", st.Title.Render(fmt.Sprintf("Processes on GPU %d", g.Index)))
+	lines = append(lines, "", st.Title.Render(c.say("gpu.procs_on", map[string]any{"GPU": g.Index})))
 	return append(lines, p.procLines(g)...)
 }
 
@@ -118,7 +119,7 @@ const (
 
 // charts lays the chart specs out in as many columns as fit.
 func (p *gpuDetailPane) charts(g *sampler.GPU) []string {
-	return chartGrid(p.c, p.gpu, gpuCharts(p.c.st, g), p.w, 0)
+	return chartGrid(p.c, p.gpu, gpuCharts(p.c, g), p.w, 0)
 }
 
 // chartGrid lays specs out as many abreast as fit w (at most maxCols, 0:
@@ -148,25 +149,25 @@ func chartGrid(c *common, gpu int, specs []chartSpec, w, maxCols int) []string {
 
 // identity is the name, ids, state and health of g.
 func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
-	st := p.c.st
-	kv := func(k, v string) string { return st.Muted.Render(k+" ") + v }
+	c, st := p.c, p.c.st
+	kv := func(id, v string) string { return st.Muted.Render(c.word("gpu.id."+id)+" ") + v }
 	link := fmt.Sprintf("Gen%s/%s ×%s/%s", fmtUnit(g.PCIeGen, ""), fmtUnit(g.PCIeGenMax, ""), fmtUnit(g.PCIeWidth, ""), fmtUnit(g.PCIeWidthMax, ""))
 	pstate := naText
 	if g.PState.OK {
 		pstate = fmt.Sprintf("P%.0f", g.PState.V)
 	}
-	mig := "off"
+	mig := c.word("gpu.off")
 	if g.MIG {
-		mig = "on"
+		mig = c.word("gpu.on")
 	}
 	remap := fmtUnit(g.RemappedRows, "")
 	if g.RemapPending {
-		remap += st.Warn.Render(" pending")
+		remap += st.Warn.Render(" " + c.word("gpu.remap_pending"))
 	}
 	if g.RemapFailed {
-		remap += st.Crit.Render(" FAILED")
+		remap += st.Crit.Render(" " + c.word("gpu.remap_failed"))
 	}
-	xids := "none"
+	xids := c.word("gpu.none")
 	if len(g.Xids) > 0 {
 		var codes []string
 		for _, x := range g.Xids {
@@ -174,15 +175,15 @@ func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 		}
 		xids = st.Crit.Render(strings.Join(codes, " "))
 	}
-	ecc := fmtUnit(g.ECCUncorrected, "") + " uncorr / " + fmtUnit(g.ECCCorrected, "") + " corr"
+	ecc := fmtUnit(g.ECCUncorrected, "") + " " + c.word("gpu.ecc_uncorr") + " / " + fmtUnit(g.ECCCorrected, "") + " " + c.word("gpu.ecc_corr")
 	if g.ECCUncorrected.OK && g.ECCUncorrected.V > 0 {
 		ecc = st.Crit.Render(ecc)
 	}
-	items := []string{kv("UUID", orDash(g.UUID)), kv("bus", orDash(g.BusID)), kv("P-state", pstate),
-		kv("persistence", orDash(g.Persistence)), kv("compute", orDash(g.ComputeMode)), kv("MIG", mig),
-		kv("PCIe", link), kv("replays", fmtUnit(g.PCIeReplays, "")), kv("ECC", ecc),
-		kv("remapped rows", remap), kv("Xid", xids), kv("NUMA", fmtUnit(g.NUMANode, "")),
-		kv("CPU affinity", orDash(g.CPUAffinity)), kv("NVLinks", nvlinkSummary(g))}
+	items := []string{kv("uuid", orDash(g.UUID)), kv("bus", orDash(g.BusID)), kv("pstate", pstate),
+		kv("persistence", orDash(g.Persistence)), kv("compute", orDash(g.ComputeMode)), kv("mig", mig),
+		kv("pcie", link), kv("replays", fmtUnit(g.PCIeReplays, "")), kv("ecc", ecc),
+		kv("remapped", remap), kv("xid", xids), kv("numa", fmtUnit(g.NUMANode, "")),
+		kv("affinity", orDash(g.CPUAffinity)), kv("nvlinks", nvlinkSummary(c, g))}
 	head := st.Bold.Render(fmt.Sprintf("GPU %d  %s", g.Index, orDash(g.Name))) + st.Muted.Render("  "+orDash(g.Arch))
 	return append([]string{head}, flow(items, p.w)...)
 }
@@ -210,7 +211,7 @@ func flow(items []string, w int) []string {
 }
 
 // nvlinkSummary is "18 active, 0 replay/recovery/CRC errors" or n/a.
-func nvlinkSummary(g *sampler.GPU) string {
+func nvlinkSummary(c *common, g *sampler.GPU) string {
 	if len(g.NVLinks) == 0 {
 		return naText
 	}
@@ -222,20 +223,21 @@ func nvlinkSummary(g *sampler.GPU) string {
 		}
 		errs += l.Replay + l.Recovery + l.CRC
 	}
-	return fmt.Sprintf("%d/%d active, %d errors", active, len(g.NVLinks), errs)
+	return c.say("gpu.nvlinks", map[string]any{"Active": active, "Total": len(g.NVLinks), "Errors": errs})
 }
 
 // clockReasons are the strip's rows, in the order people ask about them.
+// id is the row's message (clock.<id>).
 var clockReasons = []struct {
-	name string
+	id   string
 	bits uint64
 }{
-	{"power cap", sampler.ClockSwPowerCap},
-	{"power brake", sampler.ClockHwPowerBrake},
-	{"sw thermal", sampler.ClockSwThermal},
-	{"hw thermal", sampler.ClockHwThermal},
-	{"hw slowdown", sampler.ClockHwSlowdown},
-	{"sync boost", sampler.ClockSyncBoost},
+	{"power_cap", sampler.ClockSwPowerCap},
+	{"power_brake", sampler.ClockHwPowerBrake},
+	{"sw_thermal", sampler.ClockSwThermal},
+	{"hw_thermal", sampler.ClockHwThermal},
+	{"hw_slowdown", sampler.ClockHwSlowdown},
+	{"sync_boost", sampler.ClockSyncBoost},
 	{"idle", sampler.ClockGpuIdle},
 }
 
@@ -271,22 +273,24 @@ func (p *gpuDetailPane) clockStrip() []string {
 		} else if r.bits != sampler.ClockGpuIdle {
 			strip = st.Warn.Render(strip)
 		}
-		out = append(out, "  "+padRight(r.name, label)+strip)
+		out = append(out, "  "+padRight(c.word("clock."+r.id), label)+strip)
 	}
 	return out
 }
 
 // procLines are the processes on g with their host side.
 func (p *gpuDetailPane) procLines(g *sampler.GPU) []string {
-	st := p.c.st
+	c, st := p.c, p.c.st
 	if len(g.Procs) == 0 {
-		return []string{st.Muted.Render("  no processes")}
+		return []string{st.Muted.Render("  " + c.word("gpu.no_procs"))}
 	}
-	out := []string{st.Muted.Render(fmt.Sprintf("  %7s %-8s %8s %4s %5s %s", "PID", "USER", "GPU-MEM", "SM%", "CPU%", "COMMAND"))}
+	col := func(id string) string { return c.word("procs.col." + id) }
+	out := []string{st.Muted.Render("  " + padLeft(col("pid"), 7) + " " + padRight(col("user"), 8) + " " + padLeft(col("gpu_mem"), 8) +
+		" " + padLeft(col("sm"), 4) + " " + padLeft(col("cpu"), 5) + " " + col("command"))}
 	for _, pr := range g.Procs {
 		r := procRow{gpu: g.Index, p: pr}
 		h := hostOf(&r)
-		out = append(out, fmt.Sprintf("  %7d %-8s %8s %4s %5s %s", pr.PID, truncate(orDash(h.User), 8), fmtMetricBytes(pr.MemUsed),
+		out = append(out, fmt.Sprintf("  %7d %s %8s %4s %5s %s", pr.PID, padRight(orDash(h.User), 8), fmtMetricBytes(pr.MemUsed),
 			fmtPct(pr.SMUtil), fmtPct(h.CPU), command(&r, max(10, p.w-42), true)))
 	}
 	return out

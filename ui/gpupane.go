@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/themes"
 )
 
 // Temperature marks (after docs/scenarios.md: thermal_throttle warns
@@ -41,7 +40,7 @@ func (p *gpuPane) render() []string {
 	if s == nil {
 		return []string{title(st, c.word("pane.gpus"), "", c.focus == focusGPUs, p.w), st.Muted.Render("  " + c.word("gpus.waiting"))}
 	}
-	info := gpuCountText(len(s.GPUs))
+	info := c.gpuCountText(len(s.GPUs))
 	if len(s.GPUs) > 0 {
 		info += " × " + shortGPUName(s.GPUs[0].Name)
 	}
@@ -52,14 +51,14 @@ func (p *gpuPane) render() []string {
 	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
 	p.top = max(0, min(p.top, len(s.GPUs)-fit))
 	if fit < len(s.GPUs) {
-		info += fmt.Sprintf(" · %d-%d shown", p.top, min(len(s.GPUs), p.top+fit)-1)
+		info += " · " + c.say("gpus.shown", map[string]any{"From": p.top, "To": min(len(s.GPUs), p.top+fit) - 1})
 	}
 	expandMIG := p.migExpanded(s)
 	if !expandMIG && migRows(s) > 0 {
-		info += " · MIG: util n/a" // the short form of migNote, when it has no line
+		info += " · " + c.word("mig.util_na") // the short form of mig.note, when it has no line
 	}
 	// The node balance strip rides in the title so it costs no GPU row.
-	if bal := balanceInfo(c.window, p.w-widthOf("─ ▸ GPUs · "+info+" ·  ─")); bal != "" {
+	if bal := balanceInfo(c, c.window, p.w-widthOf("─ ▸ "+c.word("pane.gpus")+" · "+info+" ·  ─")); bal != "" {
 		info += " · " + bal
 	}
 	lines[0] = title(st, c.word("pane.gpus"), info, c.focus == focusGPUs, p.w)
@@ -77,7 +76,7 @@ func (p *gpuPane) render() []string {
 		}
 	}
 	if expandMIG {
-		lines = append(lines, st.Info.Render("  "+truncate(migNote, p.w-2)))
+		lines = append(lines, st.Info.Render("  "+truncate(c.word("mig.note"), p.w-2)))
 	}
 	return lines
 }
@@ -89,9 +88,9 @@ func gpuLabel(g *sampler.GPU) string { return fmt.Sprintf("%d %-5s", g.Index, sh
 // room the fixed fields leave, and the least important fields go first when
 // the terminal is narrow.
 func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
-	st := p.c.st
+	c, st := p.c, p.c.st
 	if g.Lost {
-		return gpuLabel(g) + " " + st.BadgeCrit.Render(" LOST ") + st.Crit.Render(" fell off the bus: no readings; the other GPUs keep updating")
+		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" ") + st.Crit.Render(" "+c.word("gpu.lost_short"))
 	}
 	head := gpuLabel(g) + " " + padLeft(fmtPct(g.Util), 4) + " "
 	optional := []string{ // most important first
@@ -99,8 +98,8 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 		p.temp(g),
 		padRight(fmtUnit(g.Power, "")+"/"+fmtUnit(g.PowerLimit, "W"), 8),
 		padRight(fmtUnit(g.SMClock, "MHz"), 7),
-		"SM " + padLeft(fmtPct(g.SMActive), 4),
-		"TC " + padLeft(fmtPct(g.TensorActive), 4),
+		c.word("gpu.sm_short") + " " + padLeft(fmtPct(g.SMActive), 4),
+		c.word("gpu.tc_short") + " " + padLeft(fmtPct(g.TensorActive), 4),
 	}
 	// Columns are laid out the same for every row (badge ignored) so they
 	// line up; a throttled row then gives up trailing fields for its badge.
@@ -120,7 +119,7 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 	if mk := migMarker(g); mk != "" {
 		spark = st.Info.Render(padRight(mk, sw)) // no GPU-Util history with MIG
 	}
-	if badge := throttleBadge(st, g, false); badge != "" {
+	if badge := throttleBadge(c, g, false); badge != "" {
 		for len(tail) > 0 && widthOf(strings.Join(tail, " "))+1+widthOf(badge) > avail-sw-1 {
 			tail = tail[:len(tail)-1]
 		}
@@ -132,15 +131,16 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 // wideRows is two lines: utilisation and memory with history sparklines,
 // GPM levels; then temperature, power, clocks, fan, PCIe and throttling.
 func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
-	st := p.c.st
+	c, st := p.c, p.c.st
 	if g.Lost {
-		return gpuLabel(g) + " " + st.BadgeCrit.Render(" LOST "),
-			st.Crit.Render("fell off the bus (GPU_IS_LOST): no readings; check dmesg for Xid 79 — the other GPUs keep updating")
+		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" "),
+			st.Crit.Render(c.word("gpu.lost_long"))
 	}
-	util := "util " + padLeft(fmtPct(g.Util), 4) + " "
-	mem := " mem " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
-	gpm := "  SM " + padLeft(fmtPct(g.SMActive), 4) + "  tensor " + padLeft(fmtPct(g.TensorActive), 4) + "  DRAM " + padLeft(fmtPct(g.DRAMActive), 4)
-	fixed := len(gpuLabel(g)) + 1 + len(util) + len(mem) + 1 + len(gpm)
+	util := c.word("gpu.util") + " " + padLeft(fmtPct(g.Util), 4) + " "
+	mem := " " + c.word("gpu.mem") + " " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
+	gpm := "  " + c.word("gpu.sm") + " " + padLeft(fmtPct(g.SMActive), 4) + "  " + c.word("gpu.tensor") + " " + padLeft(fmtPct(g.TensorActive), 4) +
+		"  " + c.word("gpu.dram") + " " + padLeft(fmtPct(g.DRAMActive), 4)
+	fixed := widthOf(gpuLabel(g)) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
 	memPct := func(s *sampler.Snapshot) sampler.Metric {
@@ -155,14 +155,14 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	}
 	l1 := gpuLabel(g) + " " + util + utilSpark +
 		mem + drawSparkline(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
-	clock := "SM " + fmtUnit(g.SMClock, "") + "/" + fmtUnit(g.SMClockMax, "MHz")
-	pcie := "PCIe rx " + fmtRate(g.PCIeRx) + " tx " + fmtRate(g.PCIeTx)
+	clock := c.word("gpu.sm_clock") + " " + fmtUnit(g.SMClock, "") + "/" + fmtUnit(g.SMClockMax, "MHz")
+	pcie := "PCIe " + c.word("net.rx") + " " + fmtRate(g.PCIeRx) + " " + c.word("net.tx") + " " + fmtRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
 		pcie += fmt.Sprintf(" Gen%.0f×%.0f", g.PCIeGen.V, g.PCIeWidth.V)
 	}
 	l2 := strings.Join([]string{"      " + p.temp(g), fmtUnit(g.Power, "") + "/" + fmtUnit(g.PowerLimit, "W"),
-		clock, "fan " + fmtPct(g.Fan), pcie}, "  ")
-	if b := throttleBadge(st, g, true); b != "" {
+		clock, c.word("gpu.fan") + " " + fmtPct(g.Fan), pcie}, "  ")
+	if b := throttleBadge(c, g, true); b != "" {
 		l2 += "  " + b
 	}
 	return l1, l2
@@ -196,32 +196,33 @@ func (p *gpuPane) temp(g *sampler.GPU) string {
 
 // throttleBadge names why clocks are held down (power, thermal, hw, sync),
 // from the clock event reasons; "" when they are not.
-func throttleBadge(st *themes.Styles, g *sampler.GPU, long bool) string {
+func throttleBadge(c *common, g *sampler.GPU, long bool) string {
+	st := c.st
 	ce := g.ClockEvents
 	if !ce.Throttled() {
 		return ""
 	}
 	var why []string
 	if ce.Has(sampler.ClockSwThermal | sampler.ClockHwThermal) {
-		why = append(why, "thermal")
+		why = append(why, c.word("throttle.thermal"))
 	}
 	if ce.Has(sampler.ClockSwPowerCap | sampler.ClockHwPowerBrake) {
-		why = append(why, "power")
+		why = append(why, c.word("throttle.power"))
 	}
 	if ce.Has(sampler.ClockHwSlowdown) {
-		why = append(why, "hw")
+		why = append(why, c.word("throttle.hw"))
 	}
 	if ce.Has(sampler.ClockSyncBoost) {
-		why = append(why, "sync")
+		why = append(why, c.word("throttle.sync"))
 	}
 	style := st.BadgeWarn
 	if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake) {
 		style = st.BadgeCrit // hardware slowdown: critical (DCGM health, docs/scenarios.md)
 	}
 	if long {
-		return style.Render(" THROTTLE " + strings.Join(why, "+") + " ")
+		return style.Render(" " + c.word("throttle.long") + " " + strings.Join(why, "+") + " ")
 	}
-	return style.Render("THR " + why[0])
+	return style.Render(c.word("throttle.short") + " " + why[0])
 }
 
 func widthOf(s string) int { return ansi.StringWidth(s) }

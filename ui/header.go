@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -20,7 +19,7 @@ func (p *headerPane) render() []string {
 	c, st := p.c, p.c.st
 	right := p.badge() + " " + c.now().Format("15:04:05")
 	if c.recording {
-		right = p.c.st.BadgeCrit.Render(" ● REC ") + " " + right
+		right = p.c.st.BadgeCrit.Render(" ● "+c.word("header.rec")+" ") + " " + right
 	}
 	// Parts by importance; the least important are dropped first when the
 	// line is short (driver and CUDA versions before the GPU count).
@@ -35,14 +34,14 @@ func (p *headerPane) render() []string {
 			parts = append(parts, part{n.Hostname, 1})
 		}
 		if n.Driver != "" {
-			parts = append(parts, part{"driver " + n.Driver, 4})
+			parts = append(parts, part{c.word("header.driver") + " " + n.Driver, 4})
 		}
 		if n.CUDA != "" {
 			parts = append(parts, part{"CUDA " + n.CUDA, 3})
 		}
-		parts = append(parts, part{gpuCountText(len(s.GPUs)), 2})
+		parts = append(parts, part{c.gpuCountText(len(s.GPUs)), 2})
 	}
-	parts = append(parts, part{"every " + fmtInterval(c.interval), 2})
+	parts = append(parts, part{c.say("header.every", map[string]any{"Interval": fmtInterval(c.interval)}), 2})
 	room := p.w - ansi.StringWidth(right) - 1
 	sep := st.Muted.Render(" · ")
 	var left string
@@ -63,14 +62,12 @@ func (p *headerPane) render() []string {
 	return []string{left + strings.Repeat(" ", gap) + right}
 }
 
-func gpuCountText(n int) string {
-	switch n {
-	case 0:
-		return "no GPUs"
-	case 1:
-		return "1 GPU"
+// gpuCountText is "no GPUs", "1 GPU", "8 GPUs" in the dashboard's language.
+func (c *common) gpuCountText(n int) string {
+	if n == 0 {
+		return c.word("gpus.none")
 	}
-	return fmt.Sprintf("%d GPUs", n)
+	return c.count("gpus.count", n)
 }
 
 // badge is LIVE (green), DEMO (yellow) or REPLAY (blue), followed by
@@ -78,7 +75,7 @@ func gpuCountText(n int) string {
 // taken for a paused live node.
 func (p *headerPane) badge() string {
 	if p.c.paused {
-		return p.sourceBadge() + " " + p.c.st.BadgeWarn.Render(" PAUSED ")
+		return p.sourceBadge() + " " + p.c.st.BadgeWarn.Render(" "+p.c.word("header.paused")+" ")
 	}
 	return p.sourceBadge()
 }
@@ -91,14 +88,26 @@ func (p *headerPane) sourceBadge() string {
 	}
 	switch {
 	case c.sourceClosed:
-		return st.BadgeInfo.Render(" " + b + " ended ")
+		return st.BadgeInfo.Render(" " + c.badgeText(b) + " " + c.word("header.ended") + " ")
 	case strings.HasPrefix(b, "LIVE"):
-		return st.BadgeOK.Render(" " + b + " ")
+		return st.BadgeOK.Render(" " + c.badgeText(b) + " ")
 	case strings.HasPrefix(b, "DEMO"):
-		return st.BadgeWarn.Render(" " + b + " ")
+		return st.BadgeWarn.Render(" " + c.badgeText(b) + " ")
 	default:
-		return st.BadgeInfo.Render(" " + b + " ")
+		return st.BadgeInfo.Render(" " + c.badgeText(b) + " ")
 	}
+}
+
+// badgeText is the source badge in the dashboard's language: its first
+// word (LIVE, DEMO, REPLAY) translated, what follows (the scenario, the
+// file) as it is.
+func (c *common) badgeText(b string) string {
+	first, rest, _ := strings.Cut(b, " ")
+	w := c.wordOr("badge."+strings.ToLower(first), first)
+	if rest == "" {
+		return w
+	}
+	return w + " " + rest
 }
 
 // footer is the key hints, or the newest source problem as a one-line warning.
@@ -124,9 +133,9 @@ func (m Model) footer() string {
 	if s := m.c.latest(); s != nil && len(s.Problems) > 0 {
 		msg := strings.SplitN(s.Problems[len(s.Problems)-1], "\n", 2)[0]
 		if n := len(s.Problems); n > 1 {
-			msg = fmt.Sprintf("%s (+%d more)", msg, n-1)
+			msg += m.c.say("footer.more", map[string]any{"N": n - 1})
 		}
-		help := "  " + st.Key.Render("?") + " help"
+		help := "  " + st.Key.Render("?") + " " + m.c.word("hint.help")
 		return truncate(st.Warn.Render("⚠ "+truncate(msg, max(1, w-10))), max(0, w-ansi.StringWidth(help))) + help
 	}
 	for i := 0; i < len(hints); i += 2 {

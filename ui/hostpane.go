@@ -33,22 +33,27 @@ func (p *hostPane) render() []string {
 	if p.h >= 3 {
 		info := ""
 		if s != nil && s.Host != nil && len(s.Host.CPUs) > 0 {
-			info = fmt.Sprintf("%d cores", len(s.Host.CPUs))
+			info = c.count("host.cores", len(s.Host.CPUs))
 		}
 		lines = append(lines, title(st, p.c.word("pane.host"), info, false, p.w))
 	}
 	if s == nil || s.Host == nil {
-		return append(lines, st.Muted.Render("host: n/a (this source has no host data)"))
+		return append(lines, st.Muted.Render(c.word("host.none")))
 	}
 	h := s.Host
 	cpu := "CPU " + p.warnAbove(h.CPU, hostCPUWarn, padLeft(fmtPct(h.CPU), 4)) + " "
-	rest := "  iowait " + p.warnAbove(h.IOWait, iowaitWarn, fmtPct1(h.IOWait)) +
-		"  load " + fmtLoad(h.Load1) + " " + fmtLoad(h.Load5) + " " + fmtLoad(h.Load15)
+	rest := "  " + c.word("host.iowait") + " " + p.warnAbove(h.IOWait, iowaitWarn, fmtPct1(h.IOWait)) +
+		"  " + c.word("host.load") + " " + fmtLoad(h.Load1) + " " + fmtLoad(h.Load5) + " " + fmtLoad(h.Load15)
 	strip := max(0, p.w-widthOf(cpu)-widthOf(rest))
 	line1 := cpu + p.coreStrip(h.CPUs, strip) + rest
-	line2 := "MEM " + fmtUsedTotal(h.MemUsed, h.MemTotal) + "  swap " + fmtUsedTotal(h.SwapUsed, h.SwapTotal) +
-		"  disk r " + fmtRate(h.DiskRead) + " w " + fmtRate(h.DiskWrite) +
-		"  net rx " + fmtRate(h.NetRx) + " tx " + fmtRate(h.NetTx)
+	groups := []string{c.word("host.mem") + " " + fmtUsedTotal(h.MemUsed, h.MemTotal),
+		c.word("host.swap") + " " + fmtUsedTotal(h.SwapUsed, h.SwapTotal),
+		c.word("host.disk") + " " + c.word("disk.read") + " " + fmtRate(h.DiskRead) + " " + c.word("disk.write") + " " + fmtRate(h.DiskWrite),
+		c.word("host.net") + " " + c.word("net.rx") + " " + fmtRate(h.NetRx) + " " + c.word("net.tx") + " " + fmtRate(h.NetTx)}
+	line2 := strings.Join(groups, "  ")
+	if widthOf(line2) > p.w { // Chinese words, or long figures, at 80 columns: one space keeps net tx on screen
+		line2 = strings.Join(groups, " ")
+	}
 	return append(lines, line1, line2)
 }
 

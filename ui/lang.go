@@ -75,6 +75,15 @@ func localizeHelp(km *keyMap, tr *i18n.Tr) {
 	}
 }
 
+// say is message id with its {{.Fields}} filled from data, in the
+// dashboard's language.
+func (c *common) say(id string, data map[string]any) string {
+	if c.tr == nil {
+		return id
+	}
+	return c.tr.T(id, data)
+}
+
 // findingText is f's title, evidence and estimate in the dashboard's
 // language (the finding's own English where it carries no messages).
 func (c *common) findingText(f diagnose.Finding) (title, evidence, estimated string) {

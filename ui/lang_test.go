@@ -10,29 +10,34 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 )
 
-// The dashboard in Chinese: pane titles, key hints and the help overlay,
-// with every line still within the terminal (CJK characters take two
-// cells) at 80×24 and 200×50.
+// The dashboard in Chinese: every page (main screen, help, GPU detail,
+// topology, process view, MIG instances), with every line still within
+// the terminal (CJK characters take two cells) at 80×24 and 200×50.
 func TestGoldenChinese(t *testing.T) {
+	zh := func(o *Options) { o.Lang = "zh" }
+	pages := []struct {
+		suffix string
+		model  func(w, h int) Model
+		want   []string
+	}{
+		{"", func(w, h int) Model { m, _ := fixtureModelWith(60, w, h, zh); return m }, []string{"为何空闲", "切换", "显存", "负载"}},
+		{"_help", func(w, h int) Model { m, _ := fixtureModelWith(60, w, h, zh); return press(m, "?") }, []string{"按键", "切换焦点"}},
+		{"_gpu", func(w, h int) Model { m, _ := fixtureModelWith(60, w, h, zh); return press(m, "enter") },
+			[]string{"GPU 详情", "时钟事件原因", "总线"}},
+		{"_topology", func(w, h int) Model { return press(fixtureModelNWith(60, 8, w, h, nil, zh), "t") }, []string{"拓扑", "图例", "亲和性"}},
+		{"_process", func(w, h int) Model {
+			m, _ := fixtureModelWith(60, w, h, zh)
+			return press(m, "tab", "tab", "down", "enter")
+		}, []string{"进程详情", "用户"}},
+		{"_mig", func(w, h int) Model { return fixtureModelNWith(60, 8, w, h, migEdit, zh) }, []string{"MIG×2"}},
+	}
 	for _, sz := range []struct{ w, h int }{{80, 24}, {200, 50}} {
-		for _, help := range []bool{false, true} {
-			name := fmt.Sprintf("%dx%d", sz.w, sz.h)
-			if help {
-				name += "_help"
-			}
-			t.Run(name, func(t *testing.T) {
-				m, _ := fixtureModelWith(60, sz.w, sz.h, func(o *Options) { o.Lang = "zh" })
-				if help {
-					m = press(m, "?")
-				}
-				v := m.View()
+		for _, pg := range pages {
+			t.Run(fmt.Sprintf("%dx%d%s", sz.w, sz.h, pg.suffix), func(t *testing.T) {
+				v := pg.model(sz.w, sz.h).View()
 				requireFits(t, v, sz.w, sz.h)
 				plain := ansi.Strip(v)
-				want := []string{"为何空闲", "切换"}
-				if help {
-					want = []string{"按键", "切换焦点"}
-				}
-				for _, w := range want {
+				for _, w := range pg.want {
 					if !strings.Contains(plain, w) {
 						t.Errorf("no %q in the Chinese screen:\n%s", w, plain)
 					}

@@ -8,10 +8,6 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// migNote says what MIG takes away ([mig-guide], [nvml-api]: device-level
-// and per-process utilisation are not supported).
-const migNote = "MIG: GPU-Util and per-process util are not available; showing per-instance memory and GPM"
-
 // migRows is how many lines the GPU pane wants for MIG: one per instance of
 // every MIG GPU, plus the note; 0 on a node without MIG instances.
 func migRows(s *sampler.Snapshot) int {
@@ -42,30 +38,23 @@ func migMarker(g *sampler.GPU) string {
 
 // migInstanceLine is one instance under its GPU's row: profile, index,
 // memory, GPM SM/tensor activity when known, and the process count.
-func migInstanceLine(md *sampler.MIGDevice, last bool, w int) string {
+func migInstanceLine(c *common, md *sampler.MIGDevice, last bool, w int) string {
 	branch := "├"
 	if last {
 		branch = "└"
 	}
 	parts := []string{
 		fmt.Sprintf("   %s MIG %d %-8s", branch, md.Index, orDash(md.Profile)),
-		"mem " + padRight(fmtUsedTotal(md.MemUsed, md.MemTotal), 11),
+		c.word("gpu.mem") + " " + padRight(fmtUsedTotal(md.MemUsed, md.MemTotal), 11),
 	}
 	if md.SMActive.OK {
-		parts = append(parts, "SM "+padLeft(fmtPct(md.SMActive), 4))
+		parts = append(parts, c.word("gpu.sm_short")+" "+padLeft(fmtPct(md.SMActive), 4))
 	}
 	if md.TensorActive.OK {
-		parts = append(parts, "TC "+padLeft(fmtPct(md.TensorActive), 4))
+		parts = append(parts, c.word("gpu.tc_short")+" "+padLeft(fmtPct(md.TensorActive), 4))
 	}
-	parts = append(parts, procCount(len(md.Procs)))
+	parts = append(parts, c.count("procs.count", len(md.Procs)))
 	return truncate(strings.Join(parts, "  "), w)
-}
-
-func procCount(n int) string {
-	if n == 1 {
-		return "1 proc"
-	}
-	return fmt.Sprintf("%d procs", n)
 }
 
 // migExpanded reports whether the pane has room for every MIG instance line
@@ -101,7 +90,7 @@ func (p *gpuPane) migLines(g *sampler.GPU) []string {
 	st := p.c.st
 	out := make([]string, 0, len(g.MIGDevices))
 	for i := range g.MIGDevices {
-		out = append(out, st.Muted.Render(migInstanceLine(&g.MIGDevices[i], i == len(g.MIGDevices)-1, p.w-2)))
+		out = append(out, st.Muted.Render(migInstanceLine(p.c, &g.MIGDevices[i], i == len(g.MIGDevices)-1, p.w-2)))
 	}
 	return out
 }
@@ -112,19 +101,20 @@ func (p *gpuDetailPane) migDetail(g *sampler.GPU) []string {
 	if !g.MIG {
 		return nil
 	}
-	st := p.c.st
-	lines := []string{"", st.Title.Render(fmt.Sprintf("MIG instances on GPU %d", g.Index)), st.Muted.Render("  " + truncate(migNote, p.w-2))}
+	c, st := p.c, p.c.st
+	lines := []string{"", st.Title.Render(c.say("mig.instances", map[string]any{"GPU": g.Index})), st.Muted.Render("  " + truncate(c.word("mig.note"), p.w-2))}
 	if len(g.MIGDevices) == 0 {
-		return append(lines, st.Muted.Render("  no instances (or not readable)"))
+		return append(lines, st.Muted.Render("  "+c.word("mig.none")))
 	}
 	for i := range g.MIGDevices {
 		md := &g.MIGDevices[i]
-		head := fmt.Sprintf("  MIG %d  %s  GI %d / CI %d  %d slices  mem %s  SM %s  tensor %s  DRAM %s",
-			md.Index, orDash(md.Profile), md.GPUInstance, md.ComputeInstance, md.SMSlices,
-			fmtUsedTotal(md.MemUsed, md.MemTotal), fmtPct(md.SMActive), fmtPct(md.TensorActive), fmtPct(md.DRAMActive))
+		head := fmt.Sprintf("  MIG %d  %s  GI %d / CI %d  %s  %s %s  %s %s  %s %s  %s %s",
+			md.Index, orDash(md.Profile), md.GPUInstance, md.ComputeInstance, c.say("mig.slices", map[string]any{"N": md.SMSlices}),
+			c.word("gpu.mem"), fmtUsedTotal(md.MemUsed, md.MemTotal), c.word("gpu.sm"), fmtPct(md.SMActive),
+			c.word("gpu.tensor"), fmtPct(md.TensorActive), c.word("gpu.dram"), fmtPct(md.DRAMActive))
 		lines = append(lines, truncate(head, p.w), st.Muted.Render("    "+truncate(orDash(md.UUID), p.w-4)))
 		if len(md.Procs) == 0 {
-			lines = append(lines, st.Muted.Render("    no processes"))
+			lines = append(lines, st.Muted.Render("    "+c.word("gpu.no_procs")))
 			continue
 		}
 		for _, pr := range md.Procs {
@@ -135,7 +125,7 @@ func (p *gpuDetailPane) migDetail(g *sampler.GPU) []string {
 			}
 			r := procRow{gpu: g.Index, p: pr}
 			h := hostOf(&r)
-			lines = append(lines, fmt.Sprintf("    %7d %-8s %8s %s", pr.PID, truncate(orDash(h.User), 8),
+			lines = append(lines, fmt.Sprintf("    %7d %s %8s %s", pr.PID, padRight(orDash(h.User), 8),
 				fmtMetricBytes(pr.MemUsed), command(&r, max(10, p.w-32), true)))
 		}
 	}

@@ -58,7 +58,7 @@ func TestGoldenMIG(t *testing.T) {
 				t.Errorf("80×24 with 8 GPUs: want the marker and the short note only:\n%s", v)
 			}
 			if sz.w == 200 {
-				for _, want := range []string{"MIG 0 3g.71gb", "MIG 1 3g.71gb", "SM  81%", "2 procs", "1 proc", migNote[:40]} {
+				for _, want := range []string{"MIG 0 3g.71gb", "MIG 1 3g.71gb", "SM  81%", "2 procs", "1 proc", m.c.word("mig.note")[:40]} {
 					if !strings.Contains(v, want) {
 						t.Errorf("200×50 lacks %q:\n%s", want, v)
 					}
@@ -91,7 +91,7 @@ func TestMIGDetailListsInstances(t *testing.T) {
 	}
 	page := strings.Join(m.gdetail.content(), "\n")
 	for _, want := range []string{"MIG instances on GPU 6", "MIG 0  3g.71gb  GI 1 / CI 0", "MIG 1  3g.71gb  GI 2",
-		"MIG-aaaaaaaa-0000-5000-9000-000000000002", "8100", "8101", "python infer.py --shard 1", "8200", "python notebook.py", migNote} {
+		"MIG-aaaaaaaa-0000-5000-9000-000000000002", "8100", "8101", "python infer.py --shard 1", "8200", "python notebook.py", m.c.word("mig.note")} {
 		if !strings.Contains(page, want) {
 			t.Errorf("GPU detail lacks %q:\n%s", want, page)
 		}

@@ -28,7 +28,10 @@ func (r *procRow) pid() int {
 
 // procColumn is a sortable column of the process table.
 type procColumn struct {
+	// name is the column's stable name (config.toml's sort key, see
+	// sortKeyName); label is its header in the dashboard's language.
 	name  string
+	label string
 	width int
 	right bool // numbers align right
 	cell  func(r *procRow) string
@@ -96,6 +99,9 @@ func newProcPane(c *common) *procPane {
 			key: func(r *procRow) float64 { return -float64(hostOf(r).Start.Unix()) }},
 		{name: "CONTAINER", width: containerWidth, optional: true, cell: func(r *procRow) string { return containerCell(hostOf(r), containerWidth) }},
 		{name: "COMMAND", cell: func(r *procRow) string { return command(r, p.cmdWidth, p.idBeforeCommand()) }},
+	}
+	for i := range p.cols {
+		p.cols[i].label = c.word("procs.col." + sortKeyName(p.cols[i].name))
 	}
 	p.sortBy = 4 // GPU-MEM: who holds the memory is the first question
 	for i, col := range p.cols {
@@ -239,7 +245,7 @@ func (p *procPane) render() []string {
 	var info string
 	if c.tr != nil {
 		info = c.tr.T("procs.info", map[string]any{"Rows": c.count("rows.count", len(p.rows)),
-			"GPUs": c.count("gpus.count", c.gpuCount), "Col": p.cols[p.sortBy].name, "Arrow": arrow})
+			"GPUs": c.count("gpus.count", c.gpuCount), "Col": p.cols[p.sortBy].label, "Arrow": arrow})
 	} else {
 		info = fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
 	}
@@ -251,13 +257,13 @@ func (p *procPane) render() []string {
 	case p.filtering:
 		v := []rune(p.filter.Value())
 		at := min(p.filter.Position(), len(v))
-		lines = append(lines, "  "+st.Key.Render("/")+" "+string(v[:at])+"▏"+string(v[at:])+st.Muted.Render("  user, command, container or gpu:N · enter keep · esc clear"))
+		lines = append(lines, "  "+st.Key.Render("/")+" "+string(v[:at])+"▏"+string(v[at:])+st.Muted.Render("  "+c.word("procs.filter_help")))
 	case p.filter.Value() != "":
-		lines = append(lines, "  "+st.Muted.Render("filter: ")+p.filter.Value()+st.Muted.Render("  (/ for a new one)"))
+		lines = append(lines, "  "+st.Muted.Render(c.word("procs.filter")+" ")+p.filter.Value()+st.Muted.Render("  "+c.word("procs.filter_new")))
 	}
 	if h := c.latest(); h != nil && h.Host != nil && h.Host.ForeignPIDs {
 		// Said once instead of a column of "not found" (gpuscope in a container).
-		lines = append(lines, "  "+st.Warn.Render("▲")+" processes belong to another PID namespace: run the container with --pid=host")
+		lines = append(lines, "  "+st.Warn.Render("▲")+" "+c.word("procs.foreign_pids"))
 	}
 	p.layoutColumns()
 	var hdr []string
@@ -265,7 +271,7 @@ func (p *procPane) render() []string {
 		if col.hidden {
 			continue
 		}
-		name := col.name
+		name := col.label
 		if i == p.sortBy {
 			name += arrow
 		}
@@ -273,10 +279,10 @@ func (p *procPane) render() []string {
 	}
 	lines = append(lines, "  "+st.Muted.Render(strings.Join(hdr, " ")))
 	if len(p.rows) == 0 && p.filter.Value() != "" {
-		return append(lines, st.Muted.Render("  no match for the filter (/ then esc clears it)"))
+		return append(lines, st.Muted.Render("  "+c.word("procs.no_match")))
 	}
 	if len(p.rows) == 0 {
-		return append(lines, st.Muted.Render("  no GPU processes"))
+		return append(lines, st.Muted.Render("  "+c.word("procs.none")))
 	}
 	p.cursor = min(p.cursor, len(p.rows)-1)
 	p.firstRowLine = len(lines)

@@ -60,7 +60,7 @@ func (p *procViewPane) Update(msg tea.Msg) {
 
 func (p *procViewPane) View() string {
 	if p.out == "" {
-		info := fmt.Sprintf("PID %d · esc back · ↑↓ scroll · %3.0f%%", p.pid, p.vp.ScrollPercent()*100)
+		info := fmt.Sprintf("PID %d · esc %s · ↑↓ %s · %3.0f%%", p.pid, p.c.word("hint.back"), p.c.word("hint.scroll"), p.vp.ScrollPercent()*100)
 		p.out = title(p.c.st, p.c.word("pane.process"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
 	}
 	return p.out
@@ -91,14 +91,14 @@ func procIn(s *sampler.Snapshot, pid int) (gpus []procRow, host *sampler.Proc) {
 // content is the whole page: who the process is, its findings, its charts
 // and its children.
 func (p *procViewPane) content() []string {
-	st := p.c.st
-	s := p.c.latest()
+	c, st := p.c, p.c.st
+	s := c.latest()
 	gpus, h := procIn(s, p.pid)
 	var lines []string
 	if len(gpus) == 0 && h == nil {
-		gone := "not in the newest snapshot"
+		gone := c.word("pview.not_in")
 		if !p.seen.IsZero() {
-			gone = fmt.Sprintf("gone: last seen %s (%s ago)", p.seen.Format("15:04:05"), fmtDuration(p.c.now().Sub(p.seen)))
+			gone = c.say("pview.gone", map[string]any{"At": p.seen.Format("15:04:05"), "Ago": fmtDuration(c.now().Sub(p.seen))})
 		}
 		lines = append(lines, st.Warn.Render(fmt.Sprintf("  PID %d %s", p.pid, gone)))
 	} else {
@@ -107,12 +107,12 @@ func (p *procViewPane) content() []string {
 		}
 		lines = append(lines, p.identity(gpus, h)...)
 	}
-	lines = append(lines, "", st.Title.Render("Findings naming it"))
+	lines = append(lines, "", st.Title.Render(c.word("pview.findings")))
 	lines = append(lines, p.findingLines()...)
-	lines = append(lines, "", st.Title.Render("Over time")+st.Muted.Render(fmt.Sprintf("  (the last %s)", fmtDuration(p.c.hist.span))))
+	lines = append(lines, "", st.Title.Render(c.word("pview.over_time"))+st.Muted.Render("  "+c.say("pview.last", map[string]any{"Span": fmtDuration(c.hist.span)})))
 	lines = append(lines, p.charts()...)
 	if h != nil && len(h.Children) > 0 {
-		lines = append(lines, "", st.Title.Render(fmt.Sprintf("Children (%d)", len(h.Children))))
+		lines = append(lines, "", st.Title.Render(c.say("pview.children", map[string]any{"N": len(h.Children)})))
 		lines = append(lines, p.childLines(s, h)...)
 	}
 	return lines
@@ -120,19 +120,24 @@ func (p *procViewPane) content() []string {
 
 // identity is user, state, GPUs, container, pod and the whole command line.
 func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
-	st := p.c.st
-	label := func(k string) string { return st.Muted.Render(fmt.Sprintf("  %-10s", k)) }
+	c, st := p.c, p.c.st
+	label := func(id string) string {
+		if id == "" {
+			return st.Muted.Render("  " + padRight("", 10))
+		}
+		return st.Muted.Render("  " + padRight(c.word(id), 10))
+	}
 	var out []string
 	if h == nil {
 		h = &sampler.Proc{PID: p.pid}
-		out = append(out, st.Muted.Render("  not visible on this host (another PID namespace): GPU figures only"))
+		out = append(out, st.Muted.Render("  "+c.word("pview.not_visible")))
 	}
-	head := fmt.Sprintf("PID %d  user %s  state %s", p.pid, orDash(h.User), orDash(h.State))
+	head := c.say("pview.head", map[string]any{"PID": p.pid, "User": orDash(h.User), "State": orDash(h.State)})
 	if h.Threads > 0 {
-		head += fmt.Sprintf("  threads %d", h.Threads)
+		head += "  " + c.say("pview.threads", map[string]any{"N": h.Threads})
 	}
 	if !h.Start.IsZero() {
-		head += "  running " + fmtDuration(p.c.now().Sub(h.Start))
+		head += "  " + c.word("pview.running") + " " + fmtDuration(c.now().Sub(h.Start))
 	}
 	out = append(out, "  "+st.Bold.Render(head))
 	var on []string
@@ -140,24 +145,24 @@ func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
 		on = append(on, fmt.Sprintf("GPU %d (%s, %s, SM %s)", r.gpu, orDash(r.p.Type), fmtMetricBytes(r.p.MemUsed), fmtPct(r.p.SMUtil)))
 	}
 	if len(on) == 0 {
-		on = []string{"none now (a worker of a GPU process, or it released its GPU)"}
+		on = []string{c.word("pview.no_gpu")}
 	}
-	out = append(out, label("GPUs")+strings.Join(on, ", "))
-	out = append(out, label("CPU / RSS")+fmt.Sprintf("%s of a core, %s resident", fmtPct(h.CPU), fmtMetricBytes(h.RSS)))
-	where := "none: on the host (no container in its cgroup)"
+	out = append(out, label("pview.gpus")+strings.Join(on, ", "))
+	out = append(out, label("pview.cpu_rss")+c.say("pview.cpu_rss_val", map[string]any{"CPU": fmtPct(h.CPU), "RSS": fmtMetricBytes(h.RSS)}))
+	where := c.word("pview.no_container")
 	if h.Container != "" {
 		where = h.Container
 	}
-	out = append(out, label("container")+truncate(where, max(1, p.w-12)))
+	out = append(out, label("pview.container")+truncate(where, max(1, p.w-12)))
 	if h.Pod.Name != "" {
 		pod := strings.Trim(h.Pod.Namespace+"/"+h.Pod.Name, "/")
 		if h.Pod.Container != "" {
-			pod += ", container " + h.Pod.Container
+			pod += c.say("pview.pod_container", map[string]any{"Name": h.Pod.Container})
 		}
-		out = append(out, label("pod")+truncate(pod, max(1, p.w-12)))
+		out = append(out, label("pview.pod")+truncate(pod, max(1, p.w-12)))
 	}
 	if h.PodUID != "" {
-		out = append(out, label("pod UID")+h.PodUID)
+		out = append(out, label("pview.pod_uid")+h.PodUID)
 	}
 	cmd := h.Cmdline
 	if cmd == "" {
@@ -167,7 +172,7 @@ func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
 	for i, l := range wrapped {
 		k := ""
 		if i == 0 {
-			k = "command"
+			k = "pview.command"
 		}
 		out = append(out, label(k)+l)
 	}
@@ -185,7 +190,7 @@ func (p *procViewPane) findingLines() []string {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, st.Muted.Render("  none open"))
+		out = append(out, st.Muted.Render("  "+p.c.word("pview.none_open")))
 	}
 	return out
 }
@@ -198,7 +203,7 @@ func (p *procViewPane) charts() []string {
 
 // childLines list the workers with their own figures, busiest first.
 func (p *procViewPane) childLines(s *sampler.Snapshot, h *sampler.Proc) []string {
-	st := p.c.st
+	c, st := p.c, p.c.st
 	var kids []*sampler.Proc
 	for _, pid := range h.Children {
 		if s != nil && s.Host != nil && s.Host.Procs[pid] != nil {
@@ -206,7 +211,9 @@ func (p *procViewPane) childLines(s *sampler.Snapshot, h *sampler.Proc) []string
 		}
 	}
 	sort.SliceStable(kids, func(i, j int) bool { return kids[i].CPU.Or(0) > kids[j].CPU.Or(0) })
-	out := []string{st.Muted.Render(fmt.Sprintf("  %7s %5s %6s %-5s %s", "PID", "CPU%", "RSS", "STATE", "COMMAND"))}
+	col := func(id string) string { return c.word("procs.col." + id) }
+	out := []string{st.Muted.Render("  " + padLeft(col("pid"), 7) + " " + padLeft(col("cpu"), 5) + " " + padLeft(col("rss"), 6) + " " +
+		padRight(col("state"), 5) + " " + col("command"))}
 	for _, k := range kids {
 		cmd := k.Cmdline
 		if cmd == "" {
@@ -215,7 +222,7 @@ func (p *procViewPane) childLines(s *sampler.Snapshot, h *sampler.Proc) []string
 		out = append(out, truncate(fmt.Sprintf("  %7d %5s %6s %-5s %s", k.PID, fmtPct(k.CPU), fmtMetricBytes(k.RSS), orDash(k.State), cmd), p.w))
 	}
 	if missing := len(h.Children) - len(kids); missing > 0 {
-		out = append(out, st.Muted.Render(fmt.Sprintf("  +%d not in this snapshot", missing)))
+		out = append(out, st.Muted.Render("  "+c.say("pview.missing", map[string]any{"N": missing})))
 	}
 	return out
 }

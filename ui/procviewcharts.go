@@ -9,7 +9,7 @@ import (
 // process's figures from a whole snapshot, since a process may hold
 // several GPUs and its workers are host processes.
 func procCharts(c *common, pid int) []chartSpec {
-	st := c.st
+	st, w := c.st, c.word
 	palette := []lipgloss.Style{st.Accent, st.OK, st.Info, st.Warn}
 	se := func(name string, style int, f func(s *sampler.Snapshot) sampler.Metric) chartSeries {
 		return chartSeries{name: name, style: palette[style%len(palette)], snap: f}
@@ -69,13 +69,13 @@ func procCharts(c *common, pid int) []chartSpec {
 	cpu := func(h *sampler.Proc) sampler.Metric { return h.CPU }
 	rss := func(h *sampler.Proc) sampler.Metric { return h.RSS }
 	return []chartSpec{
-		{title: "GPU memory", unit: "GiB", scale: 1 << 30,
-			series: []chartSeries{se("GPU mem", 2, onGPUs(func(p *sampler.GPUProc) sampler.Metric { return p.MemUsed }, false))}},
-		{title: "SM", unit: "% of its GPUs' time", top: func(*sampler.GPU) float64 { return 100 },
+		{title: w("pview.chart.gpu_mem"), unit: "GiB", scale: 1 << 30,
+			series: []chartSeries{se(w("pview.chart.gpu_mem_short"), 2, onGPUs(func(p *sampler.GPUProc) sampler.Metric { return p.MemUsed }, false))}},
+		{title: "SM", unit: "% " + w("pview.chart.of_gpu_time"), top: func(*sampler.GPU) float64 { return 100 },
 			series: []chartSeries{se("SM", 1, onGPUs(func(p *sampler.GPUProc) sampler.Metric { return p.SMUtil }, true))}},
-		{title: "CPU", unit: "% of a core",
-			series: []chartSeries{se("own", 0, own(cpu)), se("workers", 3, workers(cpu))}},
-		{title: "RSS", unit: "GiB", scale: 1 << 30,
-			series: []chartSeries{se("own", 0, own(rss)), se("workers", 3, workers(rss))}},
+		{title: "CPU", unit: "% " + w("pview.chart.of_core"),
+			series: []chartSeries{se(w("pview.chart.own"), 0, own(cpu)), se(w("pview.chart.workers"), 3, workers(cpu))}},
+		{title: w("procs.col.rss"), unit: "GiB", scale: 1 << 30,
+			series: []chartSeries{se(w("pview.chart.own"), 0, own(rss)), se(w("pview.chart.workers"), 3, workers(rss))}},
 	}
 }

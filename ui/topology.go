@@ -8,19 +8,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/themes"
 )
 
-// topoLegend is what `nvidia-smi topo -m` prints under its matrix.
-var topoLegend = [][2]string{
-	{"X", "self"},
-	{"NV#", "bonded set of # NVLinks"},
-	{"PIX", "at most one PCIe bridge"},
-	{"PXB", "multiple PCIe bridges, no host bridge"},
-	{"PHB", "through a PCIe host bridge (the CPU)"},
-	{"NODE", "PCIe + interconnect between host bridges in one NUMA node"},
-	{"SYS", "PCIe + the SMP interconnect between NUMA nodes (QPI/UPI/xGMI)"},
-}
+// topoLegend is what `nvidia-smi topo -m` prints under its matrix: the
+// link names, each explained by message topo.legend.<name>.
+var topoLegend = []string{"X", "NV#", "PIX", "PXB", "PHB", "NODE", "SYS"}
 
 // jobLabel names a job in a line: "torchrun, PPID 2000" (the parent's name
 // cut to 20 cells) or "PID 2100".
@@ -76,11 +68,11 @@ func (p *topoPane) Update(msg tea.Msg) {
 // snapshot's topology.
 func (p *topoPane) View() string {
 	w, h := p.w, p.h
-	st := p.c.st
-	lines := []string{title(st, p.c.word("pane.topology"), "esc back · ↑↓ scroll · like nvidia-smi topo -m · ! = one job, no NVLink", true, w)}
-	s := p.c.latest()
+	c, st := p.c, p.c.st
+	lines := []string{title(st, c.word("pane.topology"), c.word("topo.info"), true, w)}
+	s := c.latest()
 	if s == nil || s.Topology == nil || len(s.Topology.Links) == 0 {
-		lines = append(lines, st.Muted.Render("  topology not known yet (read on the slow tier, every 10 s; n/a from logs and old recordings)"))
+		lines = append(lines, st.Muted.Render("  "+c.word("topo.unknown")))
 		return fitBlock(lines, w, h, false)
 	}
 	links := s.Topology.Links
@@ -113,7 +105,7 @@ func (p *topoPane) View() string {
 		hdr += padRight(name, cw)
 	}
 	if affW > 0 {
-		hdr += padRight("CPU affinity", max(0, affW-6)) + "NUMA"
+		hdr += padRight(c.word("gpu.id.affinity"), max(0, affW-6)) + "NUMA"
 	}
 	lines = append(lines, st.Bold.Render(hdr))
 	for i := 0; i < n; i++ {
@@ -138,7 +130,7 @@ func (p *topoPane) View() string {
 		lines = append(lines, row)
 	}
 	if affW == 0 {
-		lines = append(lines, "", st.Title.Render("CPU affinity · NUMA"))
+		lines = append(lines, "", st.Title.Render(c.word("gpu.id.affinity")+" · NUMA"))
 		for i := 0; i < n; i++ {
 			aff, numa := gpuAffinity(s, i)
 			lines = append(lines, fmt.Sprintf("GPU%-3d %s · NUMA %s", i, aff, numa))
@@ -146,15 +138,15 @@ func (p *topoPane) View() string {
 	}
 	lines = append(lines, "")
 	if len(pairs) == 0 {
-		lines = append(lines, st.OK.Render("✓")+" no multi-GPU job talks over a path slower than NVLink")
+		lines = append(lines, st.OK.Render("✓")+" "+c.word("topo.all_nvlink"))
 	}
-	lines = append(lines, slowPairLines(st, pairs)...)
-	lines = append(lines, "", st.Title.Render("Legend"))
+	lines = append(lines, slowPairLines(c, pairs)...)
+	lines = append(lines, "", st.Title.Render(c.word("topo.legend")))
 	for _, l := range topoLegend {
-		lines = append(lines, "  "+st.Key.Render(padRight(l[0], 5))+" "+l[1])
+		lines = append(lines, "  "+st.Key.Render(padRight(l, 5))+" "+c.word("topo.legend."+strings.ToLower(strings.TrimSuffix(l, "#"))))
 	}
 	if short {
-		lines = append(lines, st.Muted.Render("  (narrow terminal: NV# shown as NV)"))
+		lines = append(lines, st.Muted.Render("  "+c.word("topo.narrow")))
 	}
 	// Scroll below the title when the page is taller than the screen.
 	p.scroll = max(0, min(p.scroll, len(lines)-h))
@@ -180,7 +172,8 @@ func gpuAffinity(s *sampler.Snapshot, i int) (string, string) {
 // slowPairLines says which job's GPU pairs talk without NVLink: each pair
 // when a job has a few, else one line per job with the count per link type
 // (an 8-rank job on a PCIe box has 28 pairs; listing them hides the point).
-func slowPairLines(st *themes.Styles, pairs []diagnose.SlowPair) []string {
+func slowPairLines(c *common, pairs []diagnose.SlowPair) []string {
+	st := c.st
 	const listUpTo = 4
 	var jobs []string
 	byJob := map[string][]diagnose.SlowPair{}
@@ -196,7 +189,7 @@ func slowPairLines(st *themes.Styles, pairs []diagnose.SlowPair) []string {
 		ps := byJob[job]
 		if len(ps) <= listUpTo {
 			for _, p := range ps {
-				lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" GPU %d ↔ GPU %d: one job (%s) over %s, not NVLink — collectives wait on this link ([gpu-idle-handbook] §3.3)", p.A, p.B, job, p.Link))
+				lines = append(lines, st.Warn.Render("▲")+" "+c.say("topo.pair", map[string]any{"A": p.A, "B": p.B, "Job": job, "Link": p.Link}))
 			}
 			continue
 		}
@@ -213,8 +206,7 @@ func slowPairLines(st *themes.Styles, pairs []diagnose.SlowPair) []string {
 		for _, k := range kinds {
 			parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
 		}
-		lines = append(lines, st.Warn.Render("▲")+fmt.Sprintf(" one job (%s) on %d GPUs: %d GPU pairs without NVLink (%s) — its collectives wait on these links ([gpu-idle-handbook] §3.3)",
-			job, len(gpus), len(ps), strings.Join(parts, ", ")))
+		lines = append(lines, st.Warn.Render("▲")+" "+c.say("topo.job_pairs", map[string]any{"Job": job, "GPUs": len(gpus), "Pairs": len(ps), "Kinds": strings.Join(parts, ", ")}))
 	}
 	return lines
 }

@@ -154,7 +154,7 @@ func dashboard(s source, f dashFlags, styles themes.Styles, stdout, stderr io.Wr
 			enc.SetIndent("", "  ")
 			err = enc.Encode(snap)
 		} else {
-			err = oneshot.Write(stdout, snap)
+			err = oneshot.WriteLang(stdout, snap, f.lang)
 		}
 		if err == nil && snap.Node.GPUError != nil {
 			return exitCode(1) // printed the explanation; scripts see a broken node

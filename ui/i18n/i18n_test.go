@@ -29,6 +29,9 @@ func load(t *testing.T, name string) map[string]string {
 	var walk func(prefix string, v map[string]any)
 	walk = func(prefix string, v map[string]any) {
 		for k, x := range v {
+			if _, dup := m[prefix+k]; dup { // "a.b" = … and [a.b]: go-i18n keeps one of them
+				t.Errorf("%s: %s is both a message and a table", name, prefix+k)
+			}
 			switch x := x.(type) {
 			case string:
 				m[prefix+k] = x

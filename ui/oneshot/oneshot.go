@@ -1,6 +1,8 @@
 // Package oneshot renders one snapshot as plain text for `gpuscope --once`:
 // a compact, paste-into-chat view of every GPU and its processes (like
-// gpustat), with n/a where a reading is unavailable.
+// gpustat), with n/a where a reading is unavailable. Its words are
+// ui/i18n's (once.*), in English or Chinese; figures and units are the same
+// in both.
 package oneshot
 
 import (
@@ -11,70 +13,93 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/sampler/units"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
-// Write prints the snapshot. Lines never depend on terminal width.
-// Outside strings (command lines, user and host names) are escaped
+// Write prints the snapshot in English. Lines never depend on terminal
+// width. Outside strings (command lines, user and host names) are escaped
 // (sampler/safe): the terminal shows control characters, never obeys them.
-func Write(w io.Writer, s sampler.Snapshot) error {
+func Write(w io.Writer, s sampler.Snapshot) error { return WriteLang(w, s, "en") }
+
+// WriteLang is Write in lang ("en", "zh" or a locale, as ui/i18n matches it).
+func WriteLang(w io.Writer, s sampler.Snapshot, lang string) error {
+	tr, err := i18n.New(lang)
+	if err != nil {
+		return fmt.Errorf("--once: %w", err)
+	}
+	t := words{tr}
 	s = safe.Clean(s)
 	var b strings.Builder
 	n := s.Node
-	fmt.Fprintf(&b, "%s  driver %s  CUDA %s  %s  %s  [%s]\n",
-		orNA(n.Hostname), orNA(n.Driver), orNA(n.CUDA), plural(len(s.GPUs), "GPU"), s.Time.Format("2006-01-02 15:04:05"), n.Source)
+	fmt.Fprintf(&b, "%s  %s %s  CUDA %s  %s  %s  [%s]\n",
+		orNA(n.Hostname), t.w("driver"), orNA(n.Driver), orNA(n.CUDA), t.gpus(len(s.GPUs)), s.Time.Format("2006-01-02 15:04:05"), n.Source)
 	if e := n.GPUError; e != nil {
-		fmt.Fprintf(&b, "no GPU: %s: %s\n", e.Tried, e.Err)
+		fmt.Fprintf(&b, "%s%s: %s\n", t.w("no_gpu"), e.Tried, e.Err)
 		for _, c := range e.Causes {
 			fmt.Fprintf(&b, "  - %s\n", c)
 		}
-		b.WriteString("  try `gpuscope --demo` for a simulated node, or `gpuscope doctor`\n")
+		b.WriteString("  " + t.w("try_demo") + "\n")
 	}
 	for _, g := range s.GPUs {
-		writeGPU(&b, g)
+		writeGPU(&b, t, g)
 	}
 	if h := s.Host; h != nil {
-		fmt.Fprintf(&b, "host  cpu %s  iowait %s  load %s  mem %s/%s\n",
-			pct(h.CPU), pct(h.IOWait), num(h.Load1, 1), gib(h.MemUsed), gib(h.MemTotal))
+		fmt.Fprintf(&b, "%s  %s %s  %s %s  %s %s  %s %s/%s\n", t.w("host"), t.w("cpu"), pct(h.CPU), t.w("iowait"), pct(h.IOWait),
+			t.w("load"), num(h.Load1, 1), t.w("host_mem"), gib(h.MemUsed), gib(h.MemTotal))
 	}
 	for _, p := range s.Problems {
-		fmt.Fprintf(&b, "problem: %s\n", firstLine(p))
+		fmt.Fprintf(&b, "%s%s\n", t.w("problem"), firstLine(p))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
-func writeGPU(b *strings.Builder, g sampler.GPU) {
+// words are the --once messages (once.<id>) of one language.
+type words struct{ tr *i18n.Tr }
+
+func (t words) w(id string) string { return t.tr.T("once." + id) }
+
+func (t words) with(id string, data map[string]any) string { return t.tr.T("once."+id, data) }
+
+func (t words) n(id string, n int) string { return t.tr.N("once."+id, n) }
+
+// gpus is "1 GPU", "8 GPUs" (English keeps "0 GPUs" here, as it always did).
+func (t words) gpus(n int) string { return t.tr.N("gpus.count", n) }
+
+func writeGPU(b *strings.Builder, t words, g sampler.GPU) {
 	name := strings.TrimPrefix(g.Name, "NVIDIA ")
 	if g.Lost {
-		fmt.Fprintf(b, "[%d] %-14s LOST (fell off the bus; see dmesg | grep -i xid)\n", g.Index, name)
+		fmt.Fprintf(b, "[%d] %-14s %s\n", g.Index, name, t.w("lost"))
 		return
 	}
 	throttle := ""
 	if g.ClockEvents.Throttled() {
-		throttle = "  THROTTLE " + g.ClockEvents.String()
+		throttle = "  " + t.w("throttle") + " " + g.ClockEvents.String()
 	}
-	throttle += health(g)
-	fmt.Fprintf(b, "[%d] %-14s util %4s  sm %4s  tensor %4s  mem %s/%s  %4s  %s/%s  %s  pcie rx %s tx %s%s\n",
-		g.Index, name, pct(g.Util), pct(g.SMActive), pct(g.TensorActive),
-		gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
-		mhz(g.SMClock), rate(g.PCIeRx), rate(g.PCIeTx), throttle)
+	throttle += health(t, g)
+	fmt.Fprintf(b, "[%d] %-14s %s %4s  %s %4s  %s %4s  %s %s/%s  %4s  %s/%s  %s  %s %s %s %s %s%s\n",
+		g.Index, name, t.w("util"), pct(g.Util), t.w("sm"), pct(g.SMActive), t.w("tensor"), pct(g.TensorActive),
+		t.w("mem"), gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
+		mhz(g.SMClock), t.w("pcie"), t.w("rx"), rate(g.PCIeRx), t.w("tx"), rate(g.PCIeTx), throttle)
 	if g.MIG {
-		fmt.Fprintf(b, "      MIG on: GPU-Util and per-process util are not available; %s\n", plural(len(g.MIGDevices), "instance"))
+		fmt.Fprintf(b, "      %s\n", t.with("mig_on", map[string]any{"Instances": t.n("instances", len(g.MIGDevices))}))
 	}
 	for _, d := range g.MIGDevices {
-		fmt.Fprintf(b, "      mig %d %-9s gi %d ci %d  mem %s/%s  sm %s  tensor %s  %s\n",
-			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, gib(d.MemUsed), gib(d.MemTotal), pct(d.SMActive), pct(d.TensorActive), pluralOf(len(d.Procs), "process", "processes"))
+		fmt.Fprintf(b, "      mig %d %-9s gi %d ci %d  %s %s/%s  %s %s  %s %s  %s\n",
+			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, t.w("mem"), gib(d.MemUsed), gib(d.MemTotal),
+			t.w("sm"), pct(d.SMActive), t.w("tensor"), pct(d.TensorActive), t.n("processes", len(d.Procs)))
 	}
 	for _, p := range g.Procs {
 		user, cmd := "?", ""
 		if p.Host != nil {
 			user, cmd = p.Host.User, containerOf(p.Host)+p.Host.Cmdline
 			if n := len(p.Host.Children); n > 0 {
-				cmd += fmt.Sprintf(" (+%s)", pluralOf(n, "child", "children"))
+				cmd += " " + t.with("with_children", map[string]any{"Children": t.n("children", n)})
 			}
 		}
 		// The user column is cut, not widened, so the columns stay put.
-		fmt.Fprintf(b, "      pid %-7d %-8s %-3s mem %s  sm %s  %s\n", p.PID, truncate(user, 8), p.Type, gib(p.MemUsed), pct(p.SMUtil), truncate(cmd, 80))
+		fmt.Fprintf(b, "      %s %-7d %-8s %-3s %s %s  %s %s  %s\n", t.w("pid"), p.PID, truncate(user, 8), p.Type,
+			t.w("mem"), gib(p.MemUsed), t.w("sm"), pct(p.SMUtil), truncate(cmd, 80))
 	}
 }
 
@@ -124,19 +149,20 @@ func firstLine(s string) string {
 
 // health flags what a one-line reading should not hide: a link trained below
 // its maximum while busy, uncorrectable ECC errors, remaps, Xid events.
-func health(g sampler.GPU) string {
+func health(t words, g sampler.GPU) string {
 	var out string
 	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.Util.Or(0) >= 50 &&
 		(g.PCIeGen.V < g.PCIeGenMax.V || g.PCIeWidth.V < g.PCIeWidthMax.V) {
-		out += fmt.Sprintf("  LINK Gen%.0f x%.0f of Gen%.0f x%.0f", g.PCIeGen.V, g.PCIeWidth.V, g.PCIeGenMax.V, g.PCIeWidthMax.V)
+		out += "  " + t.with("link", map[string]any{"Now": fmt.Sprintf("Gen%.0f x%.0f", g.PCIeGen.V, g.PCIeWidth.V),
+			"Max": fmt.Sprintf("Gen%.0f x%.0f", g.PCIeGenMax.V, g.PCIeWidthMax.V)})
 	}
 	if g.ECCUncorrected.Or(0) > 0 {
-		out += fmt.Sprintf("  ECC %.0f uncorrected", g.ECCUncorrected.V)
+		out += "  " + t.with("ecc", map[string]any{"N": fmt.Sprintf("%.0f", g.ECCUncorrected.V)})
 	}
 	if g.RemapFailed {
-		out += "  REMAP FAILED"
+		out += "  " + t.w("remap_failed")
 	} else if g.RemapPending {
-		out += "  REMAP PENDING (reset the GPU)"
+		out += "  " + t.w("remap_pending")
 	}
 	for _, x := range g.Xids {
 		out += fmt.Sprintf("  Xid %d", x.Code)

@@ -160,3 +160,49 @@ func TestWriteContainers(t *testing.T) {
 		}
 	}
 }
+
+// --once in Chinese: the words change, the figures, units, PIDs and
+// commands do not; English is what Write always printed.
+func TestWriteChinese(t *testing.T) {
+	snap := sampler.Snapshot{
+		Node: sampler.Node{Hostname: "gpu-node-17", Driver: "550.54.15", CUDA: "12.4", Source: "nvml"},
+		GPUs: []sampler.GPU{
+			{Index: 0, Name: "NVIDIA H200", Util: sampler.Some(97), SMActive: sampler.Some(81), MemUsed: sampler.Some(80 << 30),
+				MemTotal: sampler.Some(140 << 30), ClockEvents: sampler.ClockEvents{Mask: sampler.ClockSwPowerCap, OK: true},
+				ECCUncorrected: sampler.Some(2), RemapPending: true,
+				Procs: []sampler.GPUProc{{PID: 4121, Type: "C", MemUsed: sampler.Some(79 << 30),
+					Host: &sampler.Proc{User: "alice", Cmdline: "python train.py", Children: []int{1, 2}}}}},
+			{Index: 1, Name: "NVIDIA H200", Lost: true},
+		},
+		Host:     &sampler.Host{CPU: sampler.Some(24), IOWait: sampler.Some(1), Load1: sampler.Some(3), MemUsed: sampler.Some(1 << 30), MemTotal: sampler.Some(2 << 30)},
+		Problems: []string{"nvml: slow"},
+	}
+	var zh, en, en2 strings.Builder
+	if err := WriteLang(&zh, snap, "zh_CN.UTF-8"); err != nil {
+		t.Fatal(err)
+	}
+	out := zh.String()
+	for _, want := range []string{
+		"gpu-node-17  驱动 550.54.15  CUDA 12.4  2 张 GPU",
+		"[0] H200           利用率  97%  SM  81%  Tensor  n/a  显存 80.0GiB/140.0GiB",
+		"PCIe 收 n/a 发 n/a  降频 sw_power_cap  ECC 2 个不可纠正错误  行重映射待生效",
+		"PID 4121    alice    C   显存 79.0GiB  SM n/a  python train.py （+2 个子进程）",
+		"[1] H200           丢失",
+		"主机  CPU 24%  IO 等待 1%  负载 3.0  内存 1.0GiB/2.0GiB",
+		"问题：nvml: slow",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	for _, english := range []string{"driver", "util", "THROTTLE", "children", "LOST", "host", "iowait"} {
+		if strings.Contains(out, english) {
+			t.Errorf("English %q left in the Chinese --once:\n%s", english, out)
+		}
+	}
+	_ = Write(&en, snap)
+	_ = WriteLang(&en2, snap, "en")
+	if en.String() != en2.String() || !strings.Contains(en.String(), "util  97%") {
+		t.Errorf("English --once changed:\n%s", en.String())
+	}
+}
