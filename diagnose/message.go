@@ -163,3 +163,8 @@ func procWho(pid int, p *sampler.Proc) any {
 
 // f0 is a number with no decimals, as the evidence prints watts, MHz and °C.
 func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// Say is say for diagnose's sub-packages (fleetdiag), whose findings are
+// worded the same way; the test that holds the translations reads these
+// calls too.
+func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
