@@ -15,10 +15,10 @@ import (
 // figure is one compared number: how to read it from a GPU, show it, and
 // show a change in it.
 type figure struct {
-	key string // its JSON name and, as compare.fig.<key>, its label's message
-	get        func(*summary.GPU) sampler.Metric
-	show       func(sampler.Metric) string
-	delta      func(float64) string
+	key   string // its JSON name and, as compare.fig.<key>, its label's message
+	get   func(*summary.GPU) sampler.Metric
+	show  func(sampler.Metric) string
+	delta func(float64) string
 }
 
 func points(d float64) string { return fmt.Sprintf("%+.1f pts", d) }
