@@ -38,9 +38,9 @@ type Deps struct {
 	WatchPods func(s *sampler.Sampler, socket string) bool
 	// Faults lists the --demo-fault values.
 	Faults func() []Fault
-	// Doctor runs `gpuscope doctor` and prints its checks to w (as JSON when
-	// asJSON); failed is true when a check failed.
-	Doctor func(w io.Writer, asJSON bool) (failed bool, err error)
+	// Doctor runs `gpuscope doctor`'s checks (sampler/doctor) on this
+	// machine; the command prints them in the reader's language.
+	Doctor func() []DoctorCheck
 	// Getenv reads the environment (os.Getenv; tests give their own).
 	Getenv func(string) string
 }
