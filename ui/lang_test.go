@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -30,6 +31,16 @@ func TestGoldenChinese(t *testing.T) {
 			return press(m, "tab", "tab", "down", "enter")
 		}, []string{"进程详情", "用户"}},
 		{"_mig", func(w, h int) Model { return fixtureModelNWith(60, 8, w, h, migEdit, zh) }, []string{"MIG×2"}},
+		{"_signal", func(w, h int) Model {
+			m := signalModel(t, 999997, "mallory", func(o *Options) {
+				zh(o)
+				o.Root, o.Kill = true, func(int, syscall.Signal) error { return nil }
+			})
+			return press(m, "k").resize(w, h)
+		}, []string{"发送 SIGTERM？", "用户 mallory", "其他任意键"}},
+		{"_refused", func(w, h int) Model {
+			return press(signalModel(t, 1, "root", zh), "K").resize(w, h)
+		}, []string{"已拒绝：PID 1 是 init 进程"}},
 	}
 	for _, sz := range []struct{ w, h int }{{80, 24}, {200, 50}} {
 		for _, pg := range pages {
@@ -44,6 +55,22 @@ func TestGoldenChinese(t *testing.T) {
 				}
 				golden.RequireEqual(t, []byte(v))
 			})
+		}
+	}
+}
+
+// The too-small screen in Chinese: wrapped by display width, never wider
+// than the terminal.
+func TestTooSmallChinese(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{20, 5}, {39, 30}, {1, 1}} {
+		m, _ := fixtureModelWith(5, sz.w, sz.h, func(o *Options) { o.Lang = "zh" })
+		v := m.View()
+		requireFits(t, v, sz.w, sz.h)
+		if sz.w >= 20 && !strings.Contains(strings.Join(strings.Fields(v), ""), "终端太小") {
+			t.Errorf("%dx%d: %q", sz.w, sz.h, v)
+		}
+		if sz.w == 20 {
+			golden.RequireEqual(t, []byte(v))
 		}
 	}
 }

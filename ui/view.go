@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"github.com/charmbracelet/lipgloss"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 // data, a resize or a key, so a repaint costs a few string joins.
 func (m Model) View() string {
 	if m.layout.TooSmall || m.w <= 0 || m.h <= 0 {
-		return tooSmall(m.w, m.h)
+		return m.c.tooSmall(m.w, m.h)
 	}
 	bodyH := m.h - 2
 	var body string
@@ -36,8 +35,8 @@ func (m Model) View() string {
 }
 
 // tooSmall is the one message shown below MinWidth×MinHeight.
-func tooSmall(w, h int) string {
-	return place(fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, max(w, 0), max(h, 0)), w, h)
+func (c *common) tooSmall(w, h int) string {
+	return place(c.say("status.too_small", map[string]any{"MinW": MinWidth, "MinH": MinHeight, "W": max(w, 0), "H": max(h, 0)}), w, h)
 }
 
 func (m Model) mainView() string {

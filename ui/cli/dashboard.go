@@ -24,6 +24,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 )
 
@@ -186,7 +187,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
 	opts.Lang = f.lang
-	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
+	opts.Record = recordKey(rec, f.lang)
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
@@ -226,6 +227,23 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 		return err
 	default:
 		return errors.Join(err, rerr)
+	}
+}
+
+// recordKey is the dashboard's r: it starts or stops rec and says so in
+// lang (the Toggle's own line is English).
+func recordKey(rec *record.Toggle, lang string) func() (string, bool, error) {
+	tr, err := i18n.New(lang)
+	return func() (string, bool, error) {
+		status, on, ferr := rec.Flip(time.Now())
+		if status == "" || err != nil || tr.Lang() == "en" {
+			return status, on, ferr
+		}
+		id := "status.record_stopped"
+		if on {
+			id = "status.record_started"
+		}
+		return tr.T(id, map[string]any{"Path": rec.Path(), "Count": rec.Count()}), on, ferr
 	}
 }
 
