@@ -184,7 +184,7 @@ simulated 8x H200 node with the same panes.`,
 	_ = fl.MarkHidden("cpuprofile")
 
 	cmd.AddCommand(newVersionCmd(d, stdout), newCheckCmd(d, stdout, stderr), newExplainCmd(d, stdout), newDoctorCmd(d, stdout), newRecordCmd(d, stderr), newReportCmd(stdout), newCompareCmd(stdout), newConfigCmd(stdout, d.Getenv),
-		newReplayCmd(stderr), newServeCmd(d, stderr))
+		newReplayCmd(d, stderr), newServeCmd(d, stderr))
 	addCompletions(cmd)
 	return cmd
 }
