@@ -90,3 +90,37 @@ func TestCheckJSONAndFrom(t *testing.T) {
 		t.Errorf("checklists: %d GPUs", len(doc.Checklists))
 	}
 }
+
+// TestCheckChinese: with --lang zh the verdict, every finding (title,
+// evidence, first fix) and the checklist are Chinese, and the exit status
+// is the same contract; explain is pointed at the Chinese page.
+func TestCheckChinese(t *testing.T) {
+	cases := []struct {
+		scenario string
+		want     int
+		out      []string
+	}{
+		{"healthy", 0, []string{"没有发现问题", "排查清单，GPU 0："}},
+		{"thermal_throttle", 1, []string{"[警告] GPU 0 因温度降频  (thermal_throttle)", "  证据： ", "  先试： ", "gpuscope explain thermal_throttle --lang zh", "最严重为警告"}},
+		{"ecc_errors", 2, []string{"[严重] GPU 0 出现不可纠正的显存错误", "易失性不可纠正 ECC 错误"}},
+	}
+	for _, c := range cases {
+		t.Run(c.scenario, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			got := run([]string{"check", "--demo=" + c.scenario, "--lang", "zh"}, &out, &errb)
+			if got != c.want {
+				t.Fatalf("status %d, want %d\n%s%s", got, c.want, out.String(), errb.String())
+			}
+			for _, w := range c.out {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out.String())
+				}
+			}
+			for _, en := range []string{"evidence:", "first fix:", "checklist,", "diagnosis over"} {
+				if strings.Contains(out.String(), en) {
+					t.Errorf("English %q left in the Chinese check:\n%s", en, out.String())
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,8 @@ func hintKeys() [][2]string {
 		{hintThermalHW, "thermal_hw"}, {hintPCIeLink, "pcie_link"}, {hintPCIeErrors, "pcie_errors"}, {hintXidApp, "xid_app"},
 		{hintXidHW, "xid_hw"}, {hintECC, "ecc"}, {hintECCPending, "ecc_pending"}, {hintServingDynamic, "serving_dynamic"},
 		{hintServingContinuous, "serving_continuous"},
+		// The evidence path's own fixes (a pasted snapshot or short series).
+		{hintSpin, "spin"}, {hintSwing, "swing"}, {hintIdleSnapshot, "idle_snapshot"},
 	}
 }
 

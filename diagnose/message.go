@@ -74,15 +74,6 @@ func (m Msg) English() string { return m.en }
 // en must be literals.
 func say(id, en string, kv ...any) Msg {
 	m := Msg{ID: id}
-	if len(kv) > 0 {
-		m.Args = make(map[string]string, len(kv)/2)
-	}
-	defer func() {
-		if len(m.Args) == 0 {
-			m.Args = nil // a word's args are all messages: keep the JSON short
-		}
-	}()
-	vals := make(map[string]string, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		name := kv[i].(string)
 		switch v := kv[i+1].(type) {
@@ -90,16 +81,35 @@ func say(id, en string, kv ...any) Msg {
 			if m.Words == nil {
 				m.Words = map[string]Msg{}
 			}
-			m.Words[name], vals[name] = v, v.en
+			m.Words[name] = v
 		case string:
-			m.Args[name], vals[name] = v, v
+			m.setArg(name, v, len(kv)/2)
+		case int:
+			m.setArg(name, strconv.Itoa(v), len(kv)/2)
 		default:
-			s := fmt.Sprint(v)
-			m.Args[name], vals[name] = s, s
+			m.setArg(name, fmt.Sprint(v), len(kv)/2)
 		}
 	}
-	m.en = Fill(en, vals)
+	m.en = fill(en, m.lookup)
 	return m
+}
+
+func (m *Msg) setArg(name, v string, n int) {
+	if m.Args == nil {
+		m.Args = make(map[string]string, n)
+	}
+	m.Args[name] = v
+}
+
+// lookup is an argument's English: its value, or its word's English.
+func (m *Msg) lookup(name string) (string, bool) {
+	if v, ok := m.Args[name]; ok {
+		return v, true
+	}
+	if w, ok := m.Words[name]; ok {
+		return w.en, true
+	}
+	return "", false
 }
 
 // then is a piece that continues the clause before it.
@@ -116,13 +126,14 @@ func item(id, en string, kv ...any) Msg {
 	return m
 }
 
-// Fill puts vals into tmpl's {{.Name}} fields; an unknown field stays as
-// it is (a test holds every template's fields to its call's names).
-func Fill(tmpl string, vals map[string]string) string {
+// fill puts each {{.Name}} field of tmpl through val; an unknown field
+// stays as it is (a test holds every template's fields to its call's names).
+func fill(tmpl string, val func(string) (string, bool)) string {
 	if !strings.Contains(tmpl, "{{") {
 		return tmpl
 	}
 	var b strings.Builder
+	b.Grow(len(tmpl) + 32)
 	for {
 		i := strings.Index(tmpl, "{{.")
 		if i < 0 {
@@ -133,8 +144,7 @@ func Fill(tmpl string, vals map[string]string) string {
 			break
 		}
 		b.WriteString(tmpl[:i])
-		name := tmpl[i+3 : i+j]
-		if v, ok := vals[name]; ok {
+		if v, ok := val(tmpl[i+3 : i+j]); ok {
 			b.WriteString(v)
 		} else {
 			b.WriteString(tmpl[i : i+j+2])
@@ -163,3 +173,8 @@ func procWho(pid int, p *sampler.Proc) any {
 
 // f0 is a number with no decimals, as the evidence prints watts, MHz and °C.
 func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// Say is say for diagnose's sub-packages (fleetdiag), whose findings are
+// worded the same way; the test that holds the translations reads these
+// calls too.
+func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }

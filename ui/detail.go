@@ -126,28 +126,41 @@ func (p *detailPane) playbook(page string) string {
 
 // liveNumbers are the newest readings of the finding's GPU and process.
 func (p *detailPane) liveNumbers() string {
-	s, f := p.c.latest(), p.finding
+	c := p.c
+	s, f := c.latest(), p.finding
 	if s == nil {
-		return "  no data\n"
+		return "  " + c.word("live.no_data") + "\n"
+	}
+	line := func(id string, kv ...any) string {
+		data := make(map[string]any, len(kv)/2)
+		for i := 0; i+1 < len(kv); i += 2 {
+			data[kv[i].(string)] = kv[i+1]
+		}
+		if c.tr == nil {
+			return "  live." + id + "\n"
+		}
+		return "  " + c.tr.T("live."+id, data) + "\n"
 	}
 	var b strings.Builder
 	if f.GPU >= 0 && f.GPU < len(s.GPUs) {
 		g := &s.GPUs[f.GPU]
-		fmt.Fprintf(&b, "  GPU %d %s: util %s  SM active %s  tensor %s  DRAM %s  mem %s\n", g.Index, shortGPUName(g.Name),
-			fmtPct(g.Util), fmtPct(g.SMActive), fmtPct(g.TensorActive), fmtPct(g.DRAMActive), fmtUsedTotal(g.MemUsed, g.MemTotal))
-		fmt.Fprintf(&b, "  temp %s (slowdown %s)  power %s/%s  SM clock %s/%s  clock events %s\n",
-			fmtUnit(g.Temp, "°C"), fmtUnit(g.TempSlowdown, "°C"), fmtUnit(g.Power, ""), fmtUnit(g.PowerLimit, "W"),
-			fmtUnit(g.SMClock, ""), fmtUnit(g.SMClockMax, "MHz"), g.ClockEvents)
-		fmt.Fprintf(&b, "  PCIe rx %s tx %s  link gen %s/%s width %s/%s  replays %s\n", fmtRate(g.PCIeRx), fmtRate(g.PCIeTx),
-			fmtUnit(g.PCIeGen, ""), fmtUnit(g.PCIeGenMax, ""), fmtUnit(g.PCIeWidth, ""), fmtUnit(g.PCIeWidthMax, ""), fmtUnit(g.PCIeReplays, ""))
+		b.WriteString(line("gpu", "GPU", g.Index, "Name", shortGPUName(g.Name), "Util", fmtPct(g.Util), "SM", fmtPct(g.SMActive),
+			"Tensor", fmtPct(g.TensorActive), "DRAM", fmtPct(g.DRAMActive), "Mem", fmtUsedTotal(g.MemUsed, g.MemTotal)))
+		b.WriteString(line("gpu_health", "Temp", fmtUnit(g.Temp, "°C"), "Slowdown", fmtUnit(g.TempSlowdown, "°C"),
+			"Power", fmtUnit(g.Power, ""), "Limit", fmtUnit(g.PowerLimit, "W"), "Clock", fmtUnit(g.SMClock, ""),
+			"ClockMax", fmtUnit(g.SMClockMax, "MHz"), "Events", g.ClockEvents.String()))
+		b.WriteString(line("gpu_pcie", "Rx", fmtRate(g.PCIeRx), "Tx", fmtRate(g.PCIeTx), "Gen", fmtUnit(g.PCIeGen, ""),
+			"GenMax", fmtUnit(g.PCIeGenMax, ""), "Width", fmtUnit(g.PCIeWidth, ""), "WidthMax", fmtUnit(g.PCIeWidthMax, ""),
+			"Replays", fmtUnit(g.PCIeReplays, "")))
 	}
 	if pr := findProc(s, f.PID); pr != nil {
 		r := procRow{p: *pr}
-		fmt.Fprintf(&b, "  PID %d %s: CPU %s  RSS %s  GPU mem %s  workers %d  state %s\n", pr.PID, command(&r, 0, true),
-			fmtPct(hostOf(&r).CPU), fmtMetricBytes(hostOf(&r).RSS), fmtMetricBytes(pr.MemUsed), len(hostOf(&r).Children), orDash(hostOf(&r).State))
+		b.WriteString(line("proc", "PID", pr.PID, "Cmd", command(&r, 0, true), "CPU", fmtPct(hostOf(&r).CPU),
+			"RSS", fmtMetricBytes(hostOf(&r).RSS), "GPUMem", fmtMetricBytes(pr.MemUsed), "Workers", len(hostOf(&r).Children),
+			"State", orDash(hostOf(&r).State)))
 	}
 	if h := s.Host; h != nil {
-		fmt.Fprintf(&b, "  host: CPU %s  iowait %s  load %s  disk r %s\n", fmtPct(h.CPU), fmtPct1(h.IOWait), fmtLoad(h.Load1), fmtRate(h.DiskRead))
+		b.WriteString(line("host", "CPU", fmtPct(h.CPU), "IOWait", fmtPct1(h.IOWait), "Load", fmtLoad(h.Load1), "Disk", fmtRate(h.DiskRead)))
 	}
 	return b.String()
 }

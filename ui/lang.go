@@ -35,18 +35,8 @@ func (c *common) wordOr(id, fallback string) string {
 	return fallback
 }
 
-// fix is a finding's first fix in the dashboard's language: the rules'
-// fixes have translations by key (diagnose.HintKey); any other text, and
-// English, stays as it is.
-func (c *common) fix(hint string) string {
-	if c.tr == nil || c.tr.Lang() == "en" {
-		return hint
-	}
-	if k := diagnose.HintKey(hint); k != "" {
-		return c.wordOr("fix."+k, hint)
-	}
-	return hint
-}
+// fix is a finding's first fix in the dashboard's language (i18n.Tr.Fix).
+func (c *common) fix(hint string) string { return c.tr.Fix(hint) }
 
 // count is plural message id for n in the dashboard's language.
 func (c *common) count(id string, n int) string {

@@ -21,6 +21,13 @@ type Finding struct {
 	Severity diagnose.Severity `json:"severity"`
 	Title    string            `json:"title"`
 	Nodes    []string          `json:"nodes"`
+	// I18n is Title as a message (see diagnose.Finding's).
+	I18n *diagnose.Msg `json:"i18n,omitempty"`
+}
+
+// finding builds a fleet finding worded by title.
+func finding(sev diagnose.Severity, title diagnose.Msg, nodes []string) Finding {
+	return Finding{sev, title.English(), nodes, &title}
 }
 
 // BusyUtil is the GPU-Util at or above which a GPU counts as busy: below it
@@ -95,18 +102,30 @@ func Fleet(f promsource.Fleet, idleFor time.Duration) []Finding {
 		}
 	}
 	if len(xid) > 0 {
-		out = append(out, Finding{diagnose.Critical, fmt.Sprintf("Xid errors in the last hour on %s (gpuscope explain xid_error)", plural(len(xid), "node")), xid})
+		out = append(out, finding(diagnose.Critical, diagnose.Say("fleet.xid", "Xid errors in the last hour on {{.Nodes}} (gpuscope explain xid_error)",
+			"Nodes", nodes(len(xid))), xid))
 	}
 	if len(ecc) > 0 {
-		out = append(out, Finding{diagnose.Critical, fmt.Sprintf("uncorrected ECC errors in the last hour on %s (gpuscope explain ecc_errors)", plural(len(ecc), "node")), ecc})
+		out = append(out, finding(diagnose.Critical, diagnose.Say("fleet.ecc", "uncorrected ECC errors in the last hour on {{.Nodes}} (gpuscope explain ecc_errors)",
+			"Nodes", nodes(len(ecc))), ecc))
 	}
 	out = append(out, Stragglers(f)...)
 	if len(down) > 0 {
-		out = append(out, Finding{diagnose.Warning, fmt.Sprintf("%s down: their GPUs are unknown, not idle", plural(len(down), "exporter")), down})
+		exporters := diagnose.Say("fleet.exporters", "{{.N}} exporters", "N", len(down))
+		if len(down) == 1 {
+			exporters = diagnose.Say("fleet.exporter", "1 exporter")
+		}
+		out = append(out, finding(diagnose.Warning, diagnose.Say("fleet.down", "{{.Exporters}} down: their GPUs are unknown, not idle",
+			"Exporters", exporters), down))
 	}
 	if idleGPUs > 0 {
-		out = append(out, Finding{diagnose.Warning, fmt.Sprintf("%s on %s idle while holding memory for > %s (gpuscope explain memory_idle_held)",
-			plural(idleGPUs, "GPU"), plural(len(idleNodes), "node"), span(idleFor)), idleNodes})
+		gpus := diagnose.Say("fleet.gpus", "{{.N}} GPUs", "N", idleGPUs)
+		if idleGPUs == 1 {
+			gpus = diagnose.Say("fleet.gpu", "1 GPU")
+		}
+		out = append(out, finding(diagnose.Warning, diagnose.Say("fleet.idle_held",
+			"{{.GPUs}} on {{.Nodes}} idle while holding memory for > {{.For}} (gpuscope explain memory_idle_held)",
+			"GPUs", gpus, "Nodes", nodes(len(idleNodes)), "For", span(idleFor)), idleNodes))
 	}
 	return out
 }
@@ -119,11 +138,12 @@ func span(d time.Duration) string {
 	return d.String()
 }
 
-func plural(n int, what string) string {
+// nodes is "1 node" or "N nodes" as words.
+func nodes(n int) diagnose.Msg {
 	if n == 1 {
-		return "1 " + what
+		return diagnose.Say("fleet.node", "1 node")
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return diagnose.Say("fleet.nodes", "{{.N}} nodes", "N", n)
 }
 
 // hostRules are the rules that need the host or the process list, which
@@ -131,6 +151,12 @@ func plural(n int, what string) string {
 // and the workload rules, which judge a GPU by its main process).
 var hostRules = []string{"input_starved", "io_bound", "sync_stall", "gpu_contention", "load_imbalance",
 	"launch_bound", "copy_bound", "tensor_cores_idle", "memory_bandwidth_bound", "memory_idle_held", "serving_underfilled"}
+
+// Where a node's findings come from (NodeResult.From).
+const (
+	FromExporter = "the node's gpuscope exporter"
+	FromDCGM     = "rules over its dcgm-exporter series"
+)
 
 // NodeResult is one node's diagnosis and where it came from.
 type NodeResult struct {
@@ -148,7 +174,7 @@ type NodeResult struct {
 // the rules that need the host say so.
 func Node(n promsource.Node, history []sampler.Snapshot) NodeResult {
 	if n.Gpuscope {
-		r := NodeResult{From: "the node's gpuscope exporter"}
+		r := NodeResult{From: FromExporter}
 		for _, f := range n.Findings {
 			sev := diagnose.Info
 			_ = sev.UnmarshalJSON([]byte(`"` + f.Severity + `"`))
@@ -157,7 +183,7 @@ func Node(n promsource.Node, history []sampler.Snapshot) NodeResult {
 		}
 		return r
 	}
-	r := NodeResult{From: "rules over its dcgm-exporter series", NeedsHost: slices.Clone(hostRules)}
+	r := NodeResult{From: FromDCGM, NeedsHost: slices.Clone(hostRules)}
 	tracker := diagnose.NewTracker(diagnose.Options{})
 	var last []diagnose.Finding
 	for _, s := range history {

@@ -171,9 +171,15 @@ func straggler(job string, nodes []jobNode) (Finding, bool) {
 		if c.what == "GPU-Util" {
 			mine, theirs = n.util, util
 		}
-		return Finding{diagnose.Warning, fmt.Sprintf(
-			"straggler in job %s: %s's %s at %.0f%% vs %.0f%% on the job's %d other nodes, %d of which wait in collectives (GPU-Util ≥ %.0f%%, SM active < %.0f%%) (gpuscope explain straggler)",
-			job, n.name, c.what, mine, theirs, len(nodes)-1, waiting, diagnose.WaitUtilMin, diagnose.WaitSMMax), []string{n.name}}, true
+		what := diagnose.Say("word.sm_active", "SM active")
+		if c.what == "GPU-Util" {
+			what = diagnose.Say("word.gpu_util", "GPU-Util")
+		}
+		pct := func(v float64) string { return fmt.Sprintf("%.0f%%", v) }
+		return finding(diagnose.Warning, diagnose.Say("fleet.straggler",
+			"straggler in job {{.Job}}: {{.Node}}'s {{.What}} at {{.Mine}} vs {{.Theirs}} on the job's {{.Others}} other nodes, {{.Waiting}} of which wait in collectives (GPU-Util ≥ {{.Util}}, SM active < {{.SM}}) (gpuscope explain straggler)",
+			"Job", job, "Node", n.name, "What", what, "Mine", pct(mine), "Theirs", pct(theirs), "Others", len(nodes)-1, "Waiting", waiting,
+			"Util", pct(diagnose.WaitUtilMin), "SM", pct(diagnose.WaitSMMax)), []string{n.name}), true
 	}
 	return Finding{}, false
 }

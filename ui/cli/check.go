@@ -32,6 +32,7 @@ type checkFlags struct {
 	seed     int64
 	interval time.Duration
 	from     string
+	lang     string
 }
 
 func newCheckCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
@@ -56,6 +57,11 @@ simulated clock runs as fast as it can.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
+			lang, err := resolveLang(f.lang, d.Getenv)
+			if err != nil {
+				return err
+			}
+			f.lang = lang
 			return runCheck(d, f, stdout, stderr)
 		},
 	}
@@ -67,6 +73,7 @@ simulated clock runs as fast as it can.`,
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.from, "from", "", "diagnose a recording or nvidia-smi / dcgmi log instead of sampling (- for standard input)")
+	langFlag(fl, &f.lang, "output")
 	return cmd
 }
 
@@ -97,7 +104,7 @@ func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return printCheck(fr, interval, f.json, stdout)
+	return printCheck(fr, interval, f.json, f.lang, stdout)
 }
 
 // checkFile diagnoses a whole recording or log through a collector, as
@@ -189,7 +196,7 @@ type checkJSON struct {
 	Snapshot   sampler.Snapshot   `json:"snapshot"`
 }
 
-func printCheck(fr pipeline.Frame, interval time.Duration, asJSON bool, stdout io.Writer) error {
+func printCheck(fr pipeline.Frame, interval time.Duration, asJSON bool, lang string, stdout io.Writer) error {
 	d := fr.Diagnosis
 	var fs []diagnose.Finding
 	if d != nil {
@@ -219,7 +226,7 @@ func printCheck(fr pipeline.Frame, interval time.Duration, asJSON bool, stdout i
 		enc.SetIndent("", "  ")
 		err = enc.Encode(doc)
 	} else {
-		err = oneshot.WriteCheck(stdout, fr.Snapshot, d, d.Span(interval))
+		err = oneshot.WriteCheckLang(stdout, fr.Snapshot, d, d.Span(interval), lang)
 	}
 	if err != nil {
 		return err

@@ -46,14 +46,18 @@ func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(v)
 		}
-		return fleet.WriteText(stdout, v)
+		return fleet.WriteTextLang(stdout, v, f.lang)
 	}
 	history := func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
 		h, err := src.History(ctx, from, time.Now(), f.interval, promsource.NodeMatchers(key)...)
 		return h[key], err
 	}
-	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history,
-		Dashboard: func(badge string) ui.Options { return ui.DefaultOptions(styles, badge, f.interval) }})
+	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Lang: f.lang,
+		Dashboard: func(badge string) ui.Options {
+			o := ui.DefaultOptions(styles, badge, f.interval)
+			o.Lang = f.lang // a node opened from the fleet speaks the fleet's language
+			return o
+		}})
 	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
 		return fmt.Errorf("fleet view: %w", err)
 	}

@@ -20,8 +20,8 @@ import (
 // reportFormats are the --format values of report (compare has no html).
 var reportFormats = []string{"text", "markdown", "json", "html"}
 
-func newReportCmd(stdout io.Writer) *cobra.Command {
-	var format, from, to string
+func newReportCmd(d Deps, stdout io.Writer) *cobra.Command {
+	var format, from, to, lang string
 	var pr promReport
 	cmd := &cobra.Command{
 		Use:   "report FILE... (- for standard input)",
@@ -48,22 +48,26 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 			if err != nil {
 				return err
 			}
+			if lang, err = resolveLang(lang, d.Getenv); err != nil {
+				return err
+			}
 			if pr.cfg.URL != "" || len(args) == 0 {
 				r, err := pr.build(args, opts)
 				if err != nil {
 					return err
 				}
-				return writeReport(stdout, format, r)
+				return writeReport(stdout, format, lang, r)
 			}
 			r, err := summary.BuildFiles(args, opts)
 			if err != nil {
 				return err
 			}
-			return writeReport(stdout, format, r)
+			return writeReport(stdout, format, lang, r)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&format, "format", "text", "text, markdown, json or html")
+	langFlag(fl, &lang, "report (text, markdown, html)")
 	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
 	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
 	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
@@ -188,10 +192,12 @@ func parseWhen(flag, v string) (time.Time, error) {
 	return time.Time{}, usagef(`%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
 }
 
-// writeReport renders a report in the chosen format.
-func writeReport(w io.Writer, format string, r *summary.Report) error {
+// writeReport renders a report in the chosen format and language (JSON
+// keeps its English keys and carries the findings' messages).
+func writeReport(w io.Writer, format, lang string, r *summary.Report) error {
+	in := report.In(lang)
 	render := map[string]func(io.Writer, *summary.Report) error{
-		"text": report.Text, "markdown": report.Markdown, "json": report.JSON, "html": report.HTML}[format]
+		"text": in.Text, "markdown": in.Markdown, "json": report.JSON, "html": in.HTML}[format]
 	return render(w, r)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -45,6 +46,36 @@ func TestWriteText(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
+	}
+}
+
+// TestWriteTextChinese: the same fleet in Chinese: the summary, the
+// columns (in cells: 节点 is four), a down node, the fleet finding from its
+// message and where a node's findings came from.
+func TestWriteTextChinese(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteTextLang(&b, testView(), "zh"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"2 个节点：1 个在线，1 个下线 · 5 张 GPU：1 张忙，2 张空闲，2 张下线",
+		"节点         GPU         忙碌     显存   浪费 1h  诊断",
+		"gpu-b        ××       下线（target b:9400）",
+		"▲ 1 个 exporter 下线：它们的 GPU 状态未知，不等于空闲: gpu-b",
+		"(来自节点上的 gpuscope exporter)",
+		"集群级诊断", "节点诊断",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	// The columns start where the English ones do, cell for cell.
+	var en bytes.Buffer
+	_ = WriteText(&en, testView())
+	zhHead, enHead := strings.Split(out, "\n")[1], strings.Split(en.String(), "\n")[1]
+	if ansi.StringWidth(zhHead)-ansi.StringWidth("诊断") != ansi.StringWidth(enHead)-ansi.StringWidth("FINDINGS") {
+		t.Errorf("Chinese header is %d cells, English %d:\n%s\n%s", ansi.StringWidth(zhHead), ansi.StringWidth(enHead), zhHead, enHead)
 	}
 }
 

@@ -30,6 +30,8 @@ type Options struct {
 	History func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error)
 	// Dashboard returns the options of a node's dashboard.
 	Dashboard func(badge string) ui.Options
+	// Lang is the view's language, "en" or "zh".
+	Lang string
 }
 
 // nodeHistory is how far back a node's dashboard starts: the diagnosis
@@ -46,6 +48,7 @@ type Model struct {
 	w, h   int
 	node   *nodeView
 	order  order // s/S sort, / filter (order.go)
+	words  words // the view's language (lang.go)
 }
 
 // nodeView is an open node: the ordinary dashboard fed from Prometheus.
@@ -75,7 +78,7 @@ func New(opts Options) Model {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
-	return Model{opts: opts, order: newOrder()}
+	return Model{opts: opts, order: newOrder(), words: newWords(opts.Lang)}
 }
 
 // Init loads the fleet.
@@ -216,23 +219,24 @@ func (m Model) View() string {
 	}
 	st := m.opts.Styles
 	var b strings.Builder
+	l := m.words
 	b.WriteString(st.Header.Render("gpuscope fleet · "+m.view.Source) + "  " + st.Muted.Render(time.Now().Format("15:04:05")) + "\n")
 	switch {
 	case m.err != nil:
-		b.WriteString(st.Crit.Render("error: "+m.err.Error()) + "\n")
+		b.WriteString(st.Crit.Render(l.t("error")+m.err.Error()) + "\n")
 	case !m.loaded:
-		b.WriteString(st.Muted.Render("querying Prometheus…") + "\n")
+		b.WriteString(st.Muted.Render(l.t("querying")) + "\n")
 	}
 	if !m.loaded {
 		return b.String()
 	}
-	b.WriteString(m.view.Summary() + "\n")
+	b.WriteString(l.summary(m.view) + "\n")
 	b.WriteString(m.filterLine())
 	nw := nameWidth(m.view.Fleet)
-	b.WriteString(st.Bold.Render("  "+Header(nw)) + "\n")
+	b.WriteString(st.Bold.Render("  "+l.header(nw)) + "\n")
 	nodes := m.rows()
 	if len(nodes) == 0 && m.order.filter.Value() != "" {
-		b.WriteString(st.Muted.Render("  no node matches the filter (/ then esc clears it)") + "\n")
+		b.WriteString(st.Muted.Render("  "+l.t("no_match")) + "\n")
 	}
 	fit := max(m.h-14, 3)
 	start := max(0, min(m.cursor-fit/2, len(nodes)-fit))
@@ -246,21 +250,21 @@ func (m Model) View() string {
 		}
 		b.WriteString(line + "\n")
 	}
-	b.WriteString("\n" + st.Bold.Render("Findings") + "\n")
+	b.WriteString("\n" + st.Bold.Render(l.t("findings")) + "\n")
 	for _, f := range m.view.Findings {
-		b.WriteString(m.mark(f.Severity) + " " + f.Title + ": " + strings.Join(f.Nodes, ", ") + "\n")
+		b.WriteString(m.mark(f.Severity) + " " + l.title(f) + ": " + strings.Join(f.Nodes, ", ") + "\n")
 	}
 	if m.cursor < len(nodes) {
 		n := *nodes[m.cursor]
 		r := m.view.Nodes[n.Key]
 		for _, f := range r.Findings {
-			b.WriteString(fmt.Sprintf("%s %s GPU %d %s (%s)\n", m.mark(f.Severity), n.Name, f.GPU, f.Rule, r.From))
+			b.WriteString(fmt.Sprintf("%s %s GPU %d %s (%s)\n", m.mark(f.Severity), n.Name, f.GPU, f.Rule, l.from(r.From)))
 		}
 		if len(r.NeedsHost) > 0 {
-			b.WriteString(st.Muted.Render(n.Name+": "+strings.Join(r.NeedsHost, ", ")+" need host data (gpuscope serve on the node)") + "\n")
+			b.WriteString(st.Muted.Render(n.Name+": "+l.t("needs_host_tui", "Rules", strings.Join(r.NeedsHost, ", "))) + "\n")
 		}
 	}
-	hints := "↑↓ move · enter open (b back) · s sort (" + m.order.label() + ") S reverse · / filter · q quit · every " + m.opts.Interval.String()
+	hints := l.t("hints", "Sort", m.order.labelIn(l), "Every", m.opts.Interval.String())
 	if m.w > 0 {
 		hints = ansi.Truncate(hints, m.w, "…")
 	}
@@ -282,7 +286,7 @@ func (m Model) mark(s diagnose.Severity) string {
 // colourRow is Row with each GPU cell coloured: busy green, idle while
 // holding memory amber, idle and empty grey, down red.
 func (m Model) colourRow(n promsource.Node, nw int) string {
-	plain := Row(n, nw)
+	plain := m.words.row(n, nw)
 	st := m.opts.Styles
 	var cells strings.Builder
 	for _, g := range n.GPUs {

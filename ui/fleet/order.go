@@ -90,12 +90,20 @@ func newOrder() order {
 }
 
 // label is the hints line's "waste ▼".
-func (o order) label() string {
+func (o order) label() string { return o.labelIn(words{}) }
+
+// labelIn is label with the key's name in l's language (its English
+// name where l has no catalogue).
+func (o order) labelIn(l words) string {
 	k := sortKeys[o.sortBy]
-	if k.asc != o.reverse {
-		return k.name + " ▲"
+	name := k.name
+	if l.tr != nil {
+		name = l.t("sort." + k.name)
 	}
-	return k.name + " ▼"
+	if k.asc != o.reverse {
+		return name + " ▲"
+	}
+	return name + " ▼"
 }
 
 // rows are the nodes shown, filtered and sorted (ties by name, then
@@ -186,9 +194,9 @@ func (m Model) filterLine() string {
 		v := []rune(f.Value())
 		at := min(f.Position(), len(v))
 		return "  " + st.Key.Render("/") + " " + string(v[:at]) + "▏" + string(v[at:]) +
-			st.Muted.Render("  node, instance, job, pod, namespace, model or rule · enter keep · esc clear") + "\n"
+			st.Muted.Render("  "+m.words.t("filter_help")) + "\n"
 	case f.Value() != "":
-		return "  " + st.Muted.Render("filter: ") + f.Value() + st.Muted.Render("  (/ for a new one)") + "\n"
+		return "  " + st.Muted.Render(m.words.t("filter")) + f.Value() + st.Muted.Render("  "+m.words.t("filter_new")) + "\n"
 	}
 	return ""
 }

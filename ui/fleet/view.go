@@ -49,35 +49,6 @@ func Cell(g promsource.GPU, up bool) rune {
 	return cellRunes[min(max(i, 0), len(cellRunes)-1)]
 }
 
-// Summary is the header line.
-func (v View) Summary() string {
-	c := v.Counts
-	return fmt.Sprintf("%d nodes: %d up, %d down · %d GPUs: %d busy, %d idle, %d down",
-		c.Nodes, c.NodesUp, c.NodesDown, c.GPUs, c.Busy, c.Idle, c.Down)
-}
-
-// Row is one node's line, without colour.
-func Row(n promsource.Node, nameWidth int) string {
-	var cells strings.Builder
-	busy, held := 0, 0.0
-	for _, g := range n.GPUs {
-		cells.WriteRune(Cell(g, n.Up))
-		if g.Util.Or(0) >= fleetdiag.BusyUtil {
-			busy++
-		}
-		held += g.MemUsed.Or(0)
-	}
-	name := n.Name
-	if len(name) > nameWidth {
-		name = name[:nameWidth-1] + "…"
-	}
-	if !n.Up {
-		return fmt.Sprintf("%-*s %-8s DOWN (target %s)", nameWidth, name, cells.String(), n.Key.Instance)
-	}
-	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
-		gib(held), n.WasteGPUHours, findingsCell(n))
-}
-
 func gib(b float64) string { return fmt.Sprintf("%.1fG", b/(1<<30)) }
 
 func findingsCell(n promsource.Node) string {
@@ -86,11 +57,6 @@ func findingsCell(n promsource.Node) string {
 		parts = append(parts, fmt.Sprintf("%s(GPU %d)", f.Rule, f.GPU))
 	}
 	return strings.Join(parts, " ")
-}
-
-// Header is the column line over Row.
-func Header(nameWidth int) string {
-	return fmt.Sprintf("%-*s %-8s %7s %8s %9s  %s", nameWidth, "NODE", "GPUS", "BUSY", "MEM", "WASTE 1h", "FINDINGS")
 }
 
 func nameWidth(f promsource.Fleet) int {
@@ -103,27 +69,31 @@ func nameWidth(f promsource.Fleet) int {
 
 var severityMark = map[string]string{"critical": "✖", "warning": "▲", "info": "●"}
 
-// WriteText prints the fleet for --once: summary, rows, fleet findings and
-// each node's findings with where they came from.
-func WriteText(w io.Writer, v View) error {
+// WriteText prints the fleet for --once in English.
+func WriteText(w io.Writer, v View) error { return WriteTextLang(w, v, "en") }
+
+// WriteTextLang prints the fleet for --once in lang: summary, rows, fleet
+// findings and each node's findings with where they came from.
+func WriteTextLang(w io.Writer, v View, lang string) error {
+	l := newWords(lang)
 	var b strings.Builder
-	fmt.Fprintf(&b, "gpuscope fleet · %s · %s\n", v.Source, v.Summary())
+	fmt.Fprintf(&b, "gpuscope fleet · %s · %s\n", v.Source, l.summary(v))
 	nw := nameWidth(v.Fleet)
-	b.WriteString(Header(nw) + "\n")
+	b.WriteString(l.header(nw) + "\n")
 	for _, n := range v.Fleet.Nodes {
-		b.WriteString(Row(n, nw) + "\n")
+		b.WriteString(l.row(n, nw) + "\n")
 	}
 	if len(v.Fleet.Nodes) == 0 {
-		b.WriteString("(no target exported GPU series in the last hour: is the selector right?)\n")
+		b.WriteString(l.t("no_targets") + "\n")
 	}
-	b.WriteString("\nFleet findings\n")
+	b.WriteString("\n" + l.t("fleet_findings") + "\n")
 	if len(v.Findings) == 0 {
-		b.WriteString("  none\n")
+		b.WriteString("  " + l.t("none") + "\n")
 	}
 	for _, f := range v.Findings {
-		fmt.Fprintf(&b, "  %s %s: %s\n", severityMark[f.Severity.String()], f.Title, strings.Join(f.Nodes, ", "))
+		fmt.Fprintf(&b, "  %s %s: %s\n", severityMark[f.Severity.String()], l.title(f), strings.Join(f.Nodes, ", "))
 	}
-	b.WriteString("\nNode findings\n")
+	b.WriteString("\n" + l.t("node_findings") + "\n")
 	any := false
 	for _, n := range v.Fleet.Nodes {
 		r, ok := v.Nodes[n.Key]
@@ -134,22 +104,22 @@ func WriteText(w io.Writer, v View) error {
 			any = true
 			where := fmt.Sprintf("GPU %d", f.GPU)
 			if f.GPU < 0 {
-				where = "node"
+				where = l.t("node")
 			}
-			fmt.Fprintf(&b, "  %s %-20s %s %s (%s)\n", severityMark[f.Severity.String()], n.Name, where, f.Rule, r.From)
+			fmt.Fprintf(&b, "  %s %-20s %s %s (%s)\n", severityMark[f.Severity.String()], n.Name, where, f.Rule, l.from(r.From))
 		}
 		if len(r.NeedsHost) > 0 {
-			fmt.Fprintf(&b, "  · %-20s %s need host data: run `gpuscope serve` on the node\n", n.Name, strings.Join(r.NeedsHost, ", "))
+			fmt.Fprintf(&b, "  · %-20s %s\n", n.Name, l.t("needs_host", "Rules", strings.Join(r.NeedsHost, ", ")))
 		}
 	}
 	if !any {
-		b.WriteString("  none open\n")
+		b.WriteString("  " + l.t("none_open") + "\n")
 	}
 	if v.Undiagnosed > 0 {
-		fmt.Fprintf(&b, "  · %d more nodes with dcgm-exporter only were not diagnosed here (the most wasteful are); open one to diagnose it\n", v.Undiagnosed)
+		b.WriteString("  · " + l.t("undiagnosed", "N", v.Undiagnosed) + "\n")
 	}
 	for _, p := range v.Fleet.Problems {
-		fmt.Fprintf(&b, "problem: %s\n", p)
+		fmt.Fprintf(&b, "%s%s\n", l.t("problem"), p)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -95,3 +95,18 @@ func (t *Tr) Text(pieces diagnose.Text, fallback string) string {
 	}
 	return fallback
 }
+
+// Fix is a finding's first fix in t's language: the rules' fixes have
+// translations by key (diagnose.HintKey, "fix.<key>"); any other text (a
+// log's own advice), and English, stays as it is.
+func (t *Tr) Fix(hint string) string {
+	if t == nil || t.lang == "en" {
+		return hint
+	}
+	if k := diagnose.HintKey(hint); k != "" {
+		if s := t.T("fix." + k); s != "fix."+k {
+			return s
+		}
+	}
+	return hint
+}

@@ -32,8 +32,10 @@ type sourceMessage struct {
 func diagnoseMessages(t *testing.T) map[string]sourceMessage {
 	t.Helper()
 	files, err := filepath.Glob("../../diagnose/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("diagnose sources: %v", err)
+	sub, err2 := filepath.Glob("../../diagnose/fleetdiag/*.go") // diagnose.Say
+	files = append(files, sub...)
+	if err != nil || err2 != nil || len(files) == 0 || len(sub) == 0 {
+		t.Fatalf("diagnose sources: %v %v", err, err2)
 	}
 	out := map[string]sourceMessage{}
 	fset := token.NewFileSet()
@@ -50,8 +52,14 @@ func diagnoseMessages(t *testing.T) map[string]sourceMessage {
 			if !ok {
 				return true
 			}
-			fn, ok := call.Fun.(*ast.Ident)
-			if !ok || (fn.Name != "say" && fn.Name != "then" && fn.Name != "item") || len(call.Args) < 2 || call.Ellipsis.IsValid() {
+			var fn *ast.Ident
+			switch f := call.Fun.(type) {
+			case *ast.Ident:
+				fn = f
+			case *ast.SelectorExpr:
+				fn = f.Sel // diagnose.Say
+			}
+			if fn == nil || !slices.Contains([]string{"say", "then", "item", "Say"}, fn.Name) || len(call.Args) < 2 || call.Ellipsis.IsValid() {
 				return true
 			}
 			at := fset.Position(call.Pos()).String()

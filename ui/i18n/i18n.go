@@ -9,6 +9,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -107,8 +108,12 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 
 // N is plural message id for n (its {{.Count}}), in the language's CLDR
 // plural forms: English one/other, Chinese other only.
-func (t *Tr) N(id string, n int) string {
-	s, err := t.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: map[string]any{"Count": n}})
+func (t *Tr) N(id string, n int, data ...map[string]any) string {
+	fields := map[string]any{"Count": n}
+	for _, d := range data {
+		maps.Copy(fields, d)
+	}
+	s, err := t.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: fields})
 	if err != nil {
 		return id
 	}

@@ -6,9 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // WriteCheck prints `gpuscope check`'s verdict: the last snapshot as --once
@@ -16,38 +18,71 @@ import (
 // seven-step checklist of each GPU a finding names (GPU 0's when none does).
 // Plain lines that do not depend on the terminal: a block for a ticket.
 func WriteCheck(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span time.Duration) error {
-	if err := Write(w, s); err != nil {
+	return WriteCheckLang(w, s, d, span, "en")
+}
+
+// WriteCheckLang is WriteCheck in lang ("en", "zh"): the words, the
+// findings (from their messages) and the rules' first fixes.
+func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span time.Duration, lang string) error {
+	if err := WriteLang(w, s, lang); err != nil {
 		return err
 	}
+	tr, err := i18n.New(lang)
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	t := words{tr}
 	var b strings.Builder
 	var fs []diagnose.Finding
 	samples := 0
 	if d != nil {
-		fs, samples = d.Findings, d.Samples
+		fs, samples = safe.Clean(d.Findings), d.Samples // command lines in evidence: shown, never obeyed
 	}
-	fmt.Fprintf(&b, "\ndiagnosis over %s (%d samples): ", span.Round(time.Second), samples)
+	over := map[string]any{"Span": span.Round(time.Second).String(), "Samples": samples}
 	if worst, ok := diagnose.Worst(fs); ok {
-		fmt.Fprintf(&b, "%s, worst %s\n", plural(len(fs), "finding"), worst)
+		over["Findings"], over["Worst"] = tr.N("findings.count", len(fs)), t.check("worst."+worst.String(), nil)
+		b.WriteString("\n" + t.check("verdict", over) + "\n")
 	} else {
-		b.WriteString("no findings\n")
+		b.WriteString("\n" + t.check("verdict_none", over) + "\n")
 	}
+	labels := []string{t.check("evidence", nil), t.check("estimated", nil), t.check("first_fix", nil), t.check("more", nil)}
+	lw := 0
+	for _, l := range labels {
+		lw = max(lw, ansi.StringWidth(l))
+	}
+	label := func(i int) string { return "  " + padCells(labels[i], lw) + " " }
 	for _, f := range fs {
-		f = cleanFinding(f)
-		fmt.Fprintf(&b, "[%s] %s  (%s)\n", strings.ToUpper(f.Severity.String()), f.Title, f.Rule)
-		fmt.Fprintf(&b, "  evidence:  %s\n", f.Evidence)
-		if f.Estimated != "" {
-			fmt.Fprintf(&b, "  estimated: %s\n", f.Estimated)
+		title, evidence, estimated := tr.Finding(f)
+		fmt.Fprintf(&b, "[%s] %s  (%s)\n", strings.ToUpper(t.check("worst."+f.Severity.String(), nil)), title, f.Rule)
+		b.WriteString(label(0) + evidence + "\n")
+		if estimated != "" {
+			b.WriteString(label(1) + estimated + "\n")
 		}
-		fmt.Fprintf(&b, "  first fix: %s\n", f.Hint)
-		fmt.Fprintf(&b, "  more:      gpuscope explain %s\n", f.Rule)
+		b.WriteString(label(2) + tr.Fix(f.Hint) + "\n")
+		fmt.Fprintf(&b, "%sgpuscope explain %s%s\n", label(3), f.Rule, langArg(lang))
 	}
 	if d != nil {
 		for _, gi := range checklistGPUs(fs, len(d.Checklists)) {
-			writeChecklist(&b, s, gi, d.Checklists[gi])
+			writeChecklist(&b, t, s, gi, safe.Clean(d.Checklists[gi]))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// langArg is what explain needs to show the page in the same language.
+func langArg(lang string) string {
+	if i18n.Match(lang) == "zh" {
+		return " --lang zh"
+	}
+	return ""
+}
+
+func (t words) check(id string, data map[string]any) string { return t.tr.T("check."+id, data) }
+
+// padCells pads s with spaces to w terminal cells (a CJK character is two).
+func padCells(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
 // checklistGPUs are the GPU positions whose checklist is printed.
@@ -66,32 +101,21 @@ func checklistGPUs(fs []diagnose.Finding, n int) []int {
 	return out
 }
 
-func writeChecklist(b *strings.Builder, s sampler.Snapshot, gi int, steps []diagnose.Step) {
-	name := "node"
+func writeChecklist(b *strings.Builder, t words, s sampler.Snapshot, gi int, steps []diagnose.Step) {
+	name := t.check("node", nil)
 	if gi < len(s.GPUs) {
 		name = fmt.Sprintf("GPU %d", s.GPUs[gi].Index)
 	}
-	fmt.Fprintf(b, "\nchecklist, %s:\n", name)
+	b.WriteString("\n" + t.check("checklist", map[string]any{"Of": name}) + "\n")
 	for _, st := range steps {
-		fmt.Fprintf(b, "  %d. [%-4s] %s", st.N, st.Status, st.Title)
+		title := st.Title
+		if t.tr.Lang() != "en" && st.N >= 1 && st.N <= 7 {
+			title = t.tr.T(fmt.Sprintf("step.%d", st.N))
+		}
+		fmt.Fprintf(b, "  %d. [%-4s] %s", st.N, st.Status, title)
 		if st.Detail != "" {
-			fmt.Fprintf(b, ": %s", safe.Text(st.Detail))
+			fmt.Fprintf(b, ": %s", t.tr.Text(st.I18n, st.Detail))
 		}
 		b.WriteString("\n")
 	}
-}
-
-func cleanFinding(f diagnose.Finding) diagnose.Finding {
-	f.Title, f.Evidence, f.Hint, f.Estimated = safe.Text(f.Title), safe.Text(f.Evidence), safe.Text(f.Hint), safe.Text(f.Estimated)
-	return f
-}
-
-// plural is "1 GPU", "2 GPUs"; pluralOf takes an irregular plural.
-func plural(n int, word string) string { return pluralOf(n, word, word+"s") }
-
-func pluralOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

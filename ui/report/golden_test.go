@@ -147,3 +147,34 @@ func TestGoldenCompareJSON(t *testing.T) {
 	}
 	golden.RequireEqual(t, out)
 }
+
+// TestGoldenChinese: the report in Chinese in every format a person reads:
+// labels, figures' words and the findings (from their messages) translated,
+// what the input said kept as it was.
+func TestGoldenChinese(t *testing.T) {
+	zh := In("zh")
+	for _, c := range []struct {
+		name   string
+		render func(io.Writer, *summary.Report) error
+		want   []string
+	}{
+		{"text", zh.Text, []string{"gpuscope 报告", "时间范围", "GPU 利用率", "诊断结论（", "GPU 2 吃不饱：CPU 端喂不上数据", "证据：", "个采样"}},
+		{"markdown", zh.Markdown, []string{"# 基准测试", "## 环境", "| GPU | 型号 | GPU 利用率平均", "## 下次应该记录什么", "GPU 2 吃不饱"}},
+		{"html", zh.HTML, []string{`<html lang="zh">`, "<th>严重程度</th>", "GPU 2 吃不饱", "显存峰值"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := render(t, c.render, goldenReport(t))
+			for _, w := range c.want {
+				if !bytes.Contains(out, []byte(w)) {
+					t.Errorf("the Chinese %s report lacks %q", c.name, w)
+				}
+			}
+			for _, en := range []string{"evidence:", "memory peak", "First things to try", "What to record next time", "<th>severity</th>"} {
+				if bytes.Contains(out, []byte(en)) {
+					t.Errorf("English %q left in the Chinese %s report", en, c.name)
+				}
+			}
+			golden.RequireEqual(t, out)
+		})
+	}
+}

@@ -37,13 +37,14 @@ type htmlGPU struct {
 	*summary.GPU
 	Mem, Power, Temp, Throttle string
 	Util, SM, Tensor           string
+	SamplesText                string
 	Chart                      template.HTML // gonum's SVG; it escapes its own text
 }
 
-// HTML writes one self-contained page: inline CSS, the tables, and per GPU
+// html writes one self-contained page: inline CSS, the tables, and per GPU
 // an inline SVG chart; nothing is fetched at view time. All text from the
 // input goes through html/template's escaping.
-func HTML(w io.Writer, r *summary.Report) error {
+func (l words) html(w io.Writer, r *summary.Report) error {
 	data := struct {
 		R        *summary.Report
 		Range    string
@@ -51,24 +52,36 @@ func HTML(w io.Writer, r *summary.Report) error {
 		From     string
 		GPUs     []htmlGPU
 		Findings []htmlFinding
-	}{R: r, Range: rangeText(r.Range), Models: strings.Join(r.Environment.GPUModels, ", "), From: findingsFromText(r)}
+	}{R: r, Range: l.rangeOf(r.Range), Models: strings.Join(r.Environment.GPUModels, ", "), From: l.findingsFrom(r)}
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
 		svg, err := svgChart(g.Chart, gpuBands(g.Chart, r.Findings, g.Index))
 		if err != nil {
 			return fmt.Errorf("report html: GPU %d: %w", g.Index, err)
 		}
-		data.GPUs = append(data.GPUs, htmlGPU{GPU: g, Mem: memText(g), Power: powerText(g), Temp: celsius(g.TempMax), Throttle: throttleText(g),
-			Util: distText(g.Util), SM: distText(g.SMActive), Tensor: distText(g.TensorActive),
+		data.GPUs = append(data.GPUs, htmlGPU{GPU: g, Mem: l.mem(g), Power: l.power(g), Temp: celsius(g.TempMax), Throttle: l.throttle(g),
+			Util: l.dist(g.Util), SM: l.dist(g.SMActive), Tensor: l.dist(g.TensorActive),
+			SamplesText: l.tr.N("report.samples", g.Samples),
 			// Trusted: vgsvg writes numbers and our static labels, and escapes text.
 			Chart: template.HTML(svg)})
 	}
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		data.Findings = append(data.Findings, htmlFinding{f, gpuLabel(f.GPU), pidLabel(f.PID), stamp(f.FirstSeen),
-			stamp(f.LastSeen), episodesText(f)})
+		title, evidence, estimated, hint := l.finding(f)
+		data.Findings = append(data.Findings, htmlFinding{f, l.where(f.GPU), pidLabel(f.PID), stamp(f.FirstSeen),
+			stamp(f.LastSeen), l.episodes(f), title, evidence, estimated, hint})
 	}
-	if err := reportPage.Execute(w, data); err != nil {
+	page, err := reportPage.Clone()
+	if err != nil {
+		return fmt.Errorf("report html: %w", err)
+	}
+	lang := "en"
+	if l.tr != nil {
+		lang = l.tr.Lang()
+	}
+	cols := func(id string) []string { return strings.Split(l.t(id), " | ") }
+	page.Funcs(template.FuncMap{"t": l.t, "lang": func() string { return lang }, "cols": cols})
+	if err := page.Execute(w, data); err != nil {
 		return fmt.Errorf("report html: %w", err)
 	}
 	return nil
@@ -77,6 +90,9 @@ func HTML(w io.Writer, r *summary.Report) error {
 type htmlFinding struct {
 	*summary.Finding
 	Where, PIDText, First, Last, Open string
+	// The finding's words in the page's language (they shadow the
+	// English fields of the same names).
+	Title, Evidence, Estimated, Hint string
 }
 
 const pageCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
@@ -84,42 +100,45 @@ table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;p
 th{background:#f3f3f3}.critical{color:#b00020;font-weight:bold}.warning{color:#a05a00;font-weight:bold}.info{color:#555}
 .note{color:#555}svg{width:100%;height:auto}code{background:#f3f3f3;padding:0 .2em}`
 
-var reportPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>gpuscope report: {{.R.File}}</title>
+// reportPage is parsed once; each render clones it with its language's t.
+var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
+	"t": func(string, ...any) string { return "" }, "lang": func() string { return "en" }, "cols": func(string) []string { return nil },
+}).Parse(`<!DOCTYPE html>
+<html lang="{{lang}}"><head><meta charset="utf-8"><title>{{t "title"}}: {{.R.File}}</title>
 <style>` + pageCSS + `</style></head><body>
-<h1>gpuscope report: <code>{{.R.File}}</code></h1>
+<h1>{{t "title"}}: <code>{{.R.File}}</code></h1>
 <table>
-<tr><th>host</th><td>{{or .R.Environment.Host "n/a"}}</td></tr>
-<tr><th>GPUs</th><td>{{or .Models "n/a"}}</td></tr>
-<tr><th>driver</th><td>{{or .R.Environment.Driver "n/a"}}</td></tr>
+<tr><th>{{t "host"}}</th><td>{{or .R.Environment.Host "n/a"}}</td></tr>
+<tr><th>{{t "gpus"}}</th><td>{{or .Models "n/a"}}</td></tr>
+<tr><th>{{t "driver"}}</th><td>{{or .R.Environment.Driver "n/a"}}</td></tr>
 <tr><th>CUDA</th><td>{{or .R.Environment.CUDA "n/a"}}</td></tr>
-<tr><th>source</th><td><code>{{.R.File}}</code>{{with .R.Format}} ({{.}}){{end}}</td></tr>
-<tr><th>range</th><td>{{.Range}}</td></tr>
+<tr><th>{{t "md.source"}}</th><td><code>{{.R.File}}</code>{{with .R.Format}} ({{.}}){{end}}</td></tr>
+<tr><th>{{t "range"}}</th><td>{{.Range}}</td></tr>
 </table>
 {{range .R.Absent}}<p class="note">{{.}}</p>
-{{end}}{{range .R.Warnings}}<p class="note">warning: {{.}}</p>
+{{end}}{{range .R.Warnings}}<p class="note">{{t "html.warning"}} {{.}}</p>
 {{end}}{{range .R.Sections}}<p class="note">{{.}}</p>
-{{end}}{{with .R.Topology}}<h2>Topology</h2>
+{{end}}{{with .R.Topology}}<h2>{{t "md.topology"}}</h2>
 {{range .Summary}}<p>{{.}}</p>
 {{end}}{{end}}
-<h2>Findings</h2>
+<h2>{{t "md.findings_head"}}</h2>
 <p class="note">{{.From}}</p>
 {{if .Findings}}<table>
-<tr><th>severity</th><th>rule</th><th>where</th><th>PID</th><th>first seen</th><th>last seen</th><th>open</th><th>evidence</th><th>first thing to try</th></tr>
-{{range .Findings}}<tr><td class="{{.Severity}}">{{.Severity}}</td><td><code>{{.Rule}}</code><br>{{.Title}}</td><td>{{.Where}}</td><td>{{.PIDText}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.Open}}</td><td>{{.Evidence}}{{with .Estimated}}<br><i>{{.}}</i>{{end}}{{range .Lines}}<br><small>read from {{.}}</small>{{end}}</td><td>{{.Hint}}</td></tr>
-{{end}}</table>{{else}}<p>None.</p>{{end}}
-<h2>GPUs</h2>
-{{range .GPUs}}<h3 id="gpu-{{.Index}}">GPU {{.Index}} {{.Name}} ({{.Samples}} samples){{if .Lost}} — lost{{end}}</h3>
+<tr>{{range cols "html.findings_cols"}}<th>{{.}}</th>{{end}}</tr>
+{{range .Findings}}<tr><td class="{{.Severity}}">{{t (printf "sev.%s" .Severity)}}</td><td><code>{{.Rule}}</code><br>{{.Title}}</td><td>{{.Where}}</td><td>{{.PIDText}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.Open}}</td><td>{{.Evidence}}{{with .Estimated}}<br><i>{{.}}</i>{{end}}{{range .Lines}}<br><small>{{t "html.read_from"}} {{.}}</small>{{end}}</td><td>{{.Hint}}</td></tr>
+{{end}}</table>{{else}}<p>{{t "md.none"}}</p>{{end}}
+<h2>{{t "gpus"}}</h2>
+{{range .GPUs}}<h3 id="gpu-{{.Index}}">GPU {{.Index}} {{.Name}} ({{.SamplesText}}){{if .Lost}} — {{t "html.lost"}}{{end}}</h3>
 <table>
-<tr><th>GPU-Util</th><td>{{.Util}}</td></tr>
-<tr><th>SM active</th><td>{{.SM}}</td></tr>
-<tr><th>tensor active</th><td>{{.Tensor}}</td></tr>
-<tr><th>memory peak</th><td>{{.Mem}}</td></tr>
-<tr><th>power</th><td>{{.Power}}</td></tr>
-<tr><th>temp max</th><td>{{.Temp}}</td></tr>
-<tr><th>throttled</th><td>{{.Throttle}}</td></tr>
+<tr><th>{{t "gpu_util"}}</th><td>{{.Util}}</td></tr>
+<tr><th>{{t "sm_active"}}</th><td>{{.SM}}</td></tr>
+<tr><th>{{t "html.tensor_active"}}</th><td>{{.Tensor}}</td></tr>
+<tr><th>{{t "mem_peak"}}</th><td>{{.Mem}}</td></tr>
+<tr><th>{{t "power_label"}}</th><td>{{.Power}}</td></tr>
+<tr><th>{{t "temp_max"}}</th><td>{{.Temp}}</td></tr>
+<tr><th>{{t "throttled"}}</th><td>{{.Throttle}}</td></tr>
 </table>
-{{with .Chart}}<figure>{{.}}<figcaption class="note">GPU-Util, SM and tensor active and power (% of its limit) over the recording; shaded: when a finding on this GPU was open.</figcaption></figure>{{end}}
+{{with .Chart}}<figure>{{.}}<figcaption class="note">{{t "html.caption"}}</figcaption></figure>{{end}}
 {{end}}
 </body></html>
 `))

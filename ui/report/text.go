@@ -9,66 +9,69 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/safe"
 )
 
-// Text writes the report for a terminal: one block per GPU, then findings.
+// text writes the report for a terminal: one block per GPU, then findings.
 // Lines never depend on the terminal's width.
-func Text(w io.Writer, r *summary.Report) error {
+func (l words) text(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
 	e := r.Environment
-	fmt.Fprintf(&b, "gpuscope report: %s", summary.InputName(r.File))
+	fmt.Fprintf(&b, "%s: %s", l.t("title"), summary.InputName(r.File))
 	if r.Format != "" {
 		fmt.Fprintf(&b, " (%s)", r.Format)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "range      %s\n", rangeText(r.Range))
-	fmt.Fprintf(&b, "host       %s  driver %s  CUDA %s\n", orNA(e.Host), orNA(e.Driver), orNA(e.CUDA))
-	fmt.Fprintf(&b, "GPUs       %s\n", orNA(strings.Join(e.GPUModels, ", ")))
+	const lw = 11 // the head's label column, in cells
+	fmt.Fprintf(&b, "%s%s\n", l.label("range", lw), l.rangeOf(r.Range))
+	fmt.Fprintf(&b, "%s%s  %s %s  CUDA %s\n", l.label("host", lw), orNA(e.Host), l.t("driver"), orNA(e.Driver), orNA(e.CUDA))
+	fmt.Fprintf(&b, "%s%s\n", l.label("gpus", lw), orNA(strings.Join(e.GPUModels, ", ")))
 	for _, a := range r.Absent {
-		fmt.Fprintf(&b, "note       %s\n", a)
+		fmt.Fprintf(&b, "%s%s\n", l.label("note", lw), a)
 	}
 	for _, wn := range r.Warnings {
-		fmt.Fprintf(&b, "warning    %s\n", wn)
+		fmt.Fprintf(&b, "%s%s\n", l.label("warning", lw), wn)
 	}
 	for _, s := range r.Sections {
-		fmt.Fprintf(&b, "read       %s\n", s)
+		fmt.Fprintf(&b, "%s%s\n", l.label("read", lw), s)
 	}
 	if r.Topology != nil {
 		for _, s := range r.Topology.Summary {
-			fmt.Fprintf(&b, "topology   %s\n", s)
+			fmt.Fprintf(&b, "%s%s\n", l.label("topology", lw), s)
 		}
 	}
+	const gw = 13 // a GPU block's label column
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
-		fmt.Fprintf(&b, "\nGPU %d  %s  (%d samples)", g.Index, orNA(g.Name), g.Samples)
+		fmt.Fprintf(&b, "\nGPU %d  %s  (%s)", g.Index, orNA(g.Name), l.tr.N("report.samples", g.Samples))
 		if g.Lost {
-			b.WriteString("  LOST (fell off the bus)")
+			b.WriteString("  " + l.t("lost"))
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "  GPU-Util     %s\n", distText(g.Util))
-		fmt.Fprintf(&b, "  SM active    %s\n", distText(g.SMActive))
-		fmt.Fprintf(&b, "  tensor       %s\n", distText(g.TensorActive))
-		fmt.Fprintf(&b, "  memory peak  %s\n", memText(g))
-		fmt.Fprintf(&b, "  power        %s\n", powerText(g))
-		fmt.Fprintf(&b, "  temp max     %s\n", celsius(g.TempMax))
-		fmt.Fprintf(&b, "  throttled    %s\n", throttleText(g))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("gpu_util", gw), l.dist(g.Util))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("sm_active", gw), l.dist(g.SMActive))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("tensor", gw), l.dist(g.TensorActive))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("mem_peak", gw), l.mem(g))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("power_label", gw), l.power(g))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), celsius(g.TempMax))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("throttled", gw), l.throttle(g))
 	}
-	fmt.Fprintf(&b, "\nFINDINGS (%d, %s)\n", len(r.Findings), findingsFromText(r))
+	fmt.Fprintf(&b, "\n%s\n", l.t("findings_head", "N", len(r.Findings), "From", l.findingsFrom(r)))
 	if len(r.Findings) == 0 {
-		b.WriteString("  none\n")
+		b.WriteString("  " + l.t("none") + "\n")
 	}
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		fmt.Fprintf(&b, "  %-8s  %s  %s  pid %s  %s → %s  %s\n", f.Severity, f.Rule, gpuLabel(f.GPU), pidLabel(f.PID),
-			stamp(f.FirstSeen), stamp(f.LastSeen), episodesText(f))
-		fmt.Fprintf(&b, "    %s\n", f.Title)
-		fmt.Fprintf(&b, "    evidence: %s\n", f.Evidence)
-		if f.Estimated != "" {
-			fmt.Fprintf(&b, "    estimated: %s\n", f.Estimated)
+		title, evidence, estimated, hint := l.finding(f)
+		fmt.Fprintf(&b, "  %s  %s  %s  pid %s  %s → %s  %s\n", l.label("sev."+f.Severity.String(), 8), f.Rule, l.where(f.GPU), pidLabel(f.PID),
+			stamp(f.FirstSeen), stamp(f.LastSeen), l.episodes(f))
+		fmt.Fprintf(&b, "    %s\n", title)
+		fmt.Fprintf(&b, "    %s %s\n", l.t("evidence"), evidence)
+		if estimated != "" {
+			fmt.Fprintf(&b, "    %s %s\n", l.t("estimated"), estimated)
 		}
-		if f.Hint != "" {
-			fmt.Fprintf(&b, "    try: %s\n", f.Hint)
+		if hint != "" {
+			fmt.Fprintf(&b, "    %s %s\n", l.t("try"), hint)
 		}
-		for _, l := range f.Lines {
-			fmt.Fprintf(&b, "    read from: %s\n", l)
+		for _, line := range f.Lines {
+			fmt.Fprintf(&b, "    %s %s\n", l.t("read_from"), line)
 		}
 	}
 	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
@@ -78,99 +81,89 @@ func Text(w io.Writer, r *summary.Report) error {
 // Markdown writes the report as the benchmark.md of [gpu-idle-pipeline] §8.1: the
 // environment, the source, per-GPU figures, findings, and what the log cannot
 // hold but a benchmark needs ([gpu-idle-pipeline] §6).
-func Markdown(w io.Writer, r *summary.Report) error {
+func (l words) markdown(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
 	e := r.Environment
-	fmt.Fprintf(&b, "# Benchmark: %s\n\n", md(summary.InputName(r.File)))
-	b.WriteString("## Environment\n\n| | |\n|---|---|\n")
-	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", k, v) }
+	fmt.Fprintf(&b, "# %s: %s\n\n", l.t("md.title"), md(summary.InputName(r.File)))
+	b.WriteString("## " + l.t("md.environment") + "\n\n| | |\n|---|---|\n")
+	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", l.t(k), v) }
+	fill := "_" + l.t("md.fill_in") + "_"
 	row("host", md(orNA(e.Host)))
-	row("GPUs", md(orNA(strings.Join(e.GPUModels, ", "))))
+	row("gpus", md(orNA(strings.Join(e.GPUModels, ", "))))
 	row("driver", md(orNA(e.Driver)))
-	row("CUDA", md(orNA(e.CUDA)))
-	row("framework (e.g. PyTorch) version", "_fill in_")
-	row("launch command", "_fill in_")
+	row("md.cuda", md(orNA(e.CUDA)))
+	row("md.framework", fill)
+	row("md.launch", fill)
 	src := "`" + strings.ReplaceAll(summary.InputName(r.File), "`", "'") + "`"
 	if r.Format != "" {
 		src += " (" + md(r.Format) + ")"
 	}
-	row("source", src)
-	row("range", md(rangeText(r.Range)))
-	row("findings", md(findingsFromText(r)))
+	row("md.source", src)
+	row("range", md(l.rangeOf(r.Range)))
+	row("md.findings", md(l.findingsFrom(r)))
 
-	b.WriteString("\n## GPUs\n\n")
-	b.WriteString("| GPU | name | GPU-Util mean | p5 | p50 | p95 | SM active mean | SM p50 | tensor mean | memory peak | power mean | power max | % of limit (mean / max) | temp max | throttled |\n")
+	b.WriteString("\n## " + l.t("gpus") + "\n\n")
+	b.WriteString(l.t("md.gpus_header") + "\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n",
 			g.Index, md(orNA(g.Name)), pct(distMean(g.Util)), pct(distPart(g.Util, "p5")), pct(distPart(g.Util, "p50")),
 			pct(distPart(g.Util, "p95")), pct(distMean(g.SMActive)), pct(distPart(g.SMActive, "p50")),
-			pct(distMean(g.TensorActive)), md(memText(g)), watts(g.PowerMean), watts(g.PowerMax),
-			pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), celsius(g.TempMax), md(throttleText(g)))
+			pct(distMean(g.TensorActive)), md(l.mem(g)), watts(g.PowerMean), watts(g.PowerMax),
+			pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), celsius(g.TempMax), md(l.throttle(g)))
 	}
 
-	fmt.Fprintf(&b, "\n## Findings\n\n")
+	fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.findings_head"))
 	if len(r.Findings) == 0 {
-		b.WriteString("None.\n")
+		b.WriteString(l.t("md.none") + "\n")
 	} else {
-		b.WriteString("| severity | rule | GPU | PID | first seen | last seen | open | evidence |\n|---|---|---|---|---|---|---|---|\n")
+		b.WriteString(l.t("md.findings_header") + "\n|---|---|---|---|---|---|---|---|\n")
 		for i := range r.Findings {
 			f := &r.Findings[i]
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s | %s |\n", f.Severity, f.Rule, gpuLabel(f.GPU),
-				pidLabel(f.PID), stamp(f.FirstSeen), stamp(f.LastSeen), episodesText(f), md(f.Evidence))
+			_, evidence, _, _ := l.finding(f)
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s | %s |\n", l.t("sev."+f.Severity.String()), f.Rule, l.where(f.GPU),
+				pidLabel(f.PID), stamp(f.FirstSeen), stamp(f.LastSeen), l.episodes(f), md(evidence))
 		}
-		b.WriteString("\nFirst things to try:\n\n")
+		b.WriteString("\n" + l.t("md.first_things") + "\n\n")
 		for i := range r.Findings {
 			f := &r.Findings[i]
-			fmt.Fprintf(&b, "- `%s` on %s: %s", f.Rule, gpuLabel(f.GPU), md(f.Title))
-			if f.Hint != "" {
-				fmt.Fprintf(&b, " — %s", md(f.Hint))
+			title, _, estimated, hint := l.finding(f)
+			b.WriteString("- " + l.t("md.finding_on", "Rule", "`"+f.Rule+"`", "Where", l.where(f.GPU), "Title", md(title)))
+			if hint != "" {
+				fmt.Fprintf(&b, " — %s", md(hint))
 			}
-			if f.Estimated != "" {
-				fmt.Fprintf(&b, " (%s)", md(f.Estimated))
+			if estimated != "" {
+				fmt.Fprintf(&b, " (%s)", md(estimated))
 			}
 			if len(f.Lines) > 0 {
-				fmt.Fprintf(&b, " Read from: %s.", md(strings.Join(f.Lines, "; ")))
+				b.WriteString(" " + l.t("md.read_from", "Lines", md(strings.Join(f.Lines, "; "))))
 			}
 			b.WriteString("\n")
 		}
 	}
 	if r.Topology != nil {
-		b.WriteString("\n## Topology\n\n")
+		b.WriteString("\n## " + l.t("md.topology") + "\n\n")
 		for _, s := range r.Topology.Summary {
 			fmt.Fprintf(&b, "- %s\n", md(s))
 		}
 	}
 	if len(r.Sections) > 0 {
-		b.WriteString("\n## What was read\n\n")
+		b.WriteString("\n## " + l.t("md.what_read") + "\n\n")
 		for _, s := range r.Sections {
 			fmt.Fprintf(&b, "- %s\n", md(s))
 		}
 	}
 	if len(r.Absent)+len(r.Warnings) > 0 {
-		b.WriteString("\n## Notes on the input\n\n")
+		b.WriteString("\n## " + l.t("md.notes") + "\n\n")
 		for _, a := range append(append([]string(nil), r.Absent...), r.Warnings...) {
 			fmt.Fprintf(&b, "- %s\n", md(a))
 		}
 	}
-	b.WriteString(recordNextTime)
+	b.WriteString("\n" + l.t("md.record_next"))
 	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
 	return err
 }
-
-// recordNextTime is what a GPU log cannot hold but a before/after benchmark
-// needs ([gpu-idle-pipeline] §6: fixed step count, total time, utilisation distribution,
-// peak memory, accuracy check; §8.1: versions and the launch command).
-const recordNextTime = `
-## What to record next time
-
-- **Fixed step count** (e.g. 1000 steps) and the **total time** for those steps: keep the step count the same before and after a change, or the comparison means nothing ([gpu-idle-pipeline] §6).
-- **Peak memory** from ` + "`torch.cuda.max_memory_allocated()`" + ` (this report shows device memory in use, which includes the caching allocator's reserve).
-- The **GPU-Util distribution** over the same window (this report's mean / p5 / p50 / p95), not a single reading.
-- The **validation metric** after mixed precision, batch-size or model changes.
-- Framework and CUDA versions and the exact **launch command** ([gpu-idle-pipeline] §8.1).
-`
 
 // md escapes text for a markdown table cell.
 func md(s string) string {

@@ -111,7 +111,9 @@ func RecordedFindings(i int, t time.Time) json.RawMessage {
 		}
 		fs = append(fs, diagnose.Finding{Rule: diagnose.RuleInputStarved, Severity: sev, GPU: 2, PID: 777,
 			Title: "GPU 2 starved by the input pipeline", Evidence: fmt.Sprintf("util bursts; sample %d", i),
-			Hint: "raise DataLoader num_workers", Since: t, LastSeen: t})
+			Hint: "raise DataLoader num_workers", Since: t, LastSeen: t,
+			I18n: &diagnose.FindingText{Title: diagnose.Msg{ID: "input_starved.title", Args: map[string]string{"GPU": "2"}},
+				Evidence: diagnose.Text{{ID: "ev.util_spread", Args: map[string]string{"P5": "0%", "P95": "98%", "Mean": "41%", "Span": fmt.Sprint(i) + " s"}}}}})
 	}
 	raw, err := json.Marshal(fs) // "null" when none, as the recorder writes
 	if err != nil {

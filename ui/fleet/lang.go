@@ -1,0 +1,99 @@
+package fleet
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
+	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/ui/i18n"
+)
+
+// words is the fleet view's language: its labels from ui/i18n ("fleet.*"),
+// the fleet findings from their messages. Built once per view.
+type words struct{ tr *i18n.Tr }
+
+func newWords(lang string) words {
+	tr, err := i18n.New(lang)
+	if err != nil {
+		tr = nil // embedded catalogue: only a broken build; ids then show as themselves
+	}
+	return words{tr}
+}
+
+// t is message fleet.<id> with its fields from kv (name, value).
+func (l words) t(id string, kv ...any) string {
+	if l.tr == nil {
+		return id
+	}
+	data := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[kv[i].(string)] = kv[i+1]
+	}
+	return l.tr.T("fleet."+id, data)
+}
+
+// title is a fleet finding's title in the view's language.
+func (l words) title(f fleetdiag.Finding) string {
+	if f.I18n == nil {
+		return f.Title
+	}
+	return l.tr.Text([]diagnose.Msg{*f.I18n}, f.Title)
+}
+
+// pad is s padded (or cut) to w cells; right aligns it.
+func pad(s string, w int, right bool) string {
+	s = ansi.Truncate(s, w, "…")
+	fill := strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+	if right {
+		return fill + s
+	}
+	return s + fill
+}
+
+// summary is the header line.
+func (l words) summary(v View) string {
+	c := v.Counts
+	return l.t("summary", "Nodes", c.Nodes, "Up", c.NodesUp, "NodesDown", c.NodesDown, "GPUs", c.GPUs, "Busy", c.Busy, "Idle", c.Idle, "Down", c.Down)
+}
+
+// header is the column line over row.
+func (l words) header(nameWidth int) string {
+	return fmt.Sprintf("%s %s %s %s %s  %s", pad(l.t("col.node"), nameWidth, false), pad(l.t("col.gpus"), 8, false),
+		pad(l.t("col.busy"), 7, true), pad(l.t("col.mem"), 8, true), pad(l.t("col.waste"), 9, true), l.t("col.findings"))
+}
+
+// row is one node's line, without colour.
+func (l words) row(n promsource.Node, nameWidth int) string {
+	var cells strings.Builder
+	busy, held := 0, 0.0
+	for _, g := range n.GPUs {
+		cells.WriteRune(Cell(g, n.Up))
+		if g.Util.Or(0) >= fleetdiag.BusyUtil {
+			busy++
+		}
+		held += g.MemUsed.Or(0)
+	}
+	name := n.Name
+	if len(name) > nameWidth {
+		name = name[:nameWidth-1] + "…"
+	}
+	if !n.Up {
+		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
+	}
+	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
+		gib(held), n.WasteGPUHours, findingsCell(n))
+}
+
+// from is where a node's findings came from, in words.
+func (l words) from(from string) string {
+	switch from {
+	case fleetdiag.FromExporter:
+		return l.t("from_exporter")
+	case fleetdiag.FromDCGM:
+		return l.t("from_dcgm")
+	}
+	return from
+}

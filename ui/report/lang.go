@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/summary"
+	"github.com/gpuscope/gpuscope/ui/i18n"
+)
+
+// Renderer writes reports in one language: the labels and figures' words
+// from ui/i18n ("report.*"), the findings from their messages and the
+// rules' first fixes translated. What the input itself says (file names,
+// importer notes, topology lines) stays as it came.
+type Renderer struct{ w words }
+
+// In is the renderer for lang ("en", "zh" or a locale); English where the
+// catalogue cannot be read (it is embedded, so only a broken build).
+func In(lang string) Renderer {
+	tr, err := i18n.New(lang)
+	if err != nil {
+		tr = nil
+	}
+	return Renderer{words{tr}}
+}
+
+// Text, Markdown and HTML are the package functions in the renderer's language.
+func (rr Renderer) Text(w io.Writer, r *summary.Report) error     { return rr.w.text(w, r) }
+func (rr Renderer) Markdown(w io.Writer, r *summary.Report) error { return rr.w.markdown(w, r) }
+func (rr Renderer) HTML(w io.Writer, r *summary.Report) error     { return rr.w.html(w, r) }
+
+// Text writes the report for a terminal, in English.
+func Text(w io.Writer, r *summary.Report) error { return In("en").Text(w, r) }
+
+// Markdown writes the report as Markdown, in English.
+func Markdown(w io.Writer, r *summary.Report) error { return In("en").Markdown(w, r) }
+
+// HTML writes the report as one self-contained page, in English.
+func HTML(w io.Writer, r *summary.Report) error { return In("en").HTML(w, r) }
+
+// words is one language's words for the renderers.
+type words struct{ tr *i18n.Tr }
+
+// t is message report.<id>, its {{.Fields}} filled from kv (name, value).
+func (l words) t(id string, kv ...any) string {
+	if l.tr == nil {
+		return id
+	}
+	if len(kv) == 0 {
+		return l.tr.T("report." + id)
+	}
+	data := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[kv[i].(string)] = kv[i+1]
+	}
+	return l.tr.T("report."+id, data)
+}
+
+// label is message id padded to w cells (a CJK character is two).
+func (l words) label(id string, w int) string { return padCells(l.t(id), w) }
+
+func padCells(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+// finding is a report finding's title, evidence, estimate and first fix in
+// the renderer's language.
+func (l words) finding(f *summary.Finding) (title, evidence, estimated, hint string) {
+	title, evidence, estimated = l.tr.Finding(diagnose.Finding{Title: f.Title, Evidence: f.Evidence, Estimated: f.Estimated, I18n: f.I18n})
+	return title, evidence, estimated, l.tr.Fix(f.Hint)
+}
+
+func (l words) dist(d *summary.Dist) string {
+	if d == nil {
+		return na
+	}
+	return l.t("dist", "Mean", fmt.Sprintf("%.1f%%", d.Mean), "P5", fmt.Sprintf("%.1f%%", d.P5),
+		"P50", fmt.Sprintf("%.1f%%", d.P50), "P95", fmt.Sprintf("%.1f%%", d.P95))
+}
+
+func (l words) mem(g *summary.GPU) string {
+	if !g.MemPeak.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
+		return gib(g.MemPeak)
+	}
+	return l.t("mem", "Peak", gib(g.MemPeak), "Total", gib(g.MemTotal), "Pct", fmt.Sprintf("%.0f%%", 100*g.MemPeak.V/g.MemTotal.V))
+}
+
+func (l words) power(g *summary.GPU) string {
+	s := l.t("power", "Mean", watts(g.PowerMean), "Max", watts(g.PowerMax))
+	if g.PowerLimit.OK {
+		s += l.t("power_limit", "Mean", pctInt(g.PowerShareMean), "Max", pctInt(g.PowerShareMax), "Limit", watts(g.PowerLimit))
+	}
+	return s
+}
+
+func (l words) throttle(g *summary.GPU) string {
+	if !g.ThrottledSeconds.OK {
+		return na
+	}
+	if g.ThrottledSeconds.V == 0 {
+		return l.t("none")
+	}
+	return throttleSpan(g)
+}
+
+func (l words) where(gpu int) string {
+	if gpu < 0 {
+		return l.t("node")
+	}
+	return fmt.Sprintf("GPU %d", gpu)
+}
+
+func (l words) episodes(f *summary.Finding) string {
+	return l.tr.N("report.episodes", f.Episodes, map[string]any{"Open": dur(f.OpenSeconds)})
+}
+
+func (l words) rangeOf(r summary.Range) string {
+	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", dur(r.Seconds), "N", r.Samples)
+}
+
+func (l words) findingsFrom(r *summary.Report) string {
+	if r.FindingsFrom == "recording" {
+		return l.t("from_recording")
+	}
+	return l.t("from_recomputed")
+}
