@@ -214,7 +214,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	// written) are printed where the user sees them.
 	status, rerr := rec.Stop()
 	if status != "" && rerr == nil {
-		fmt.Fprintf(stderr, "gpuscope: %s\n", status)
+		fmt.Fprintf(stderr, "gpuscope: %s\n", recordStatus(rec, status, false, f.lang))
 	}
 	var ec exitCode
 	switch {
@@ -231,20 +231,26 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 }
 
 // recordKey is the dashboard's r: it starts or stops rec and says so in
-// lang (the Toggle's own line is English).
+// lang.
 func recordKey(rec *record.Toggle, lang string) func() (string, bool, error) {
-	tr, err := i18n.New(lang)
 	return func() (string, bool, error) {
-		status, on, ferr := rec.Flip(time.Now())
-		if status == "" || err != nil || tr.Lang() == "en" {
-			return status, on, ferr
-		}
-		id := "status.record_stopped"
-		if on {
-			id = "status.record_started"
-		}
-		return tr.T(id, map[string]any{"Path": rec.Path(), "Count": rec.Count()}), on, ferr
+		status, on, err := rec.Flip(time.Now())
+		return recordStatus(rec, status, on, lang), on, err
 	}
+}
+
+// recordStatus is the Toggle's line for a recording started (on) or
+// stopped in lang; the Toggle's own line is the English.
+func recordStatus(rec *record.Toggle, status string, on bool, lang string) string {
+	tr, err := i18n.New(lang)
+	if status == "" || err != nil || tr.Lang() == "en" {
+		return status
+	}
+	id := "status.record_stopped"
+	if on {
+		id = "status.record_started"
+	}
+	return tr.T(id, map[string]any{"Path": rec.Path(), "Count": rec.Count()})
 }
 
 // runProgram runs a full-screen program and turns how it ended into the
