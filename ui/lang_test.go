@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // The dashboard in Chinese: every page (main screen, help, GPU detail,
@@ -73,6 +74,26 @@ func TestTooSmallChinese(t *testing.T) {
 			golden.RequireEqual(t, []byte(v))
 		}
 	}
+}
+
+// The no-driver panel in Chinese: its labels aligned (both six cells), the
+// driver's own words kept.
+func TestGoldenNoDriverChinese(t *testing.T) {
+	m, _ := fixtureModelWith(0, 100, 30, func(o *Options) { o.Lang = "zh" })
+	s := fixtureSnapshot(0)
+	s.GPUs = nil
+	s.Node.Driver, s.Node.CUDA = "", ""
+	s.Node.GPUError = &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "ERROR_LIBRARY_NOT_FOUND",
+		Causes: []string{"no NVIDIA driver installed on this machine", "running in a container without --gpus"}}
+	m = push(m, s)
+	v := m.View()
+	requireFits(t, v, 100, 30)
+	for _, want := range []string{"无法读取 GPU", "  尝试：  libnvidia-ml.so.1", "  错误：  ERROR_LIBRARY_NOT_FOUND", "可能的原因", "运行 `gpuscope --demo` 查看模拟节点"} {
+		if !strings.Contains(ansi.Strip(v), want) {
+			t.Errorf("no-driver view lacks %q", want)
+		}
+	}
+	golden.RequireEqual(t, []byte(v))
 }
 
 // A locale spelled the way LANG spells it chooses Chinese too, and an

@@ -68,19 +68,19 @@ func (m Model) mainView() string {
 // noDriverPanel says what was tried, what failed, why that usually happens
 // and how to see the product anyway.
 func noDriverPanel(m Model, e *sampler.SourceError) []string {
-	st := m.c.st
+	c, st := m.c, m.c.st
 	lines := []string{
-		title(st, m.c.word("pane.no_gpu_data"), "", false, m.w),
-		st.Crit.Render("✖") + " could not read the GPUs",
-		"  tried:  " + e.Tried,
-		"  error:  " + e.Err,
+		title(st, c.word("pane.no_gpu_data"), "", false, m.w),
+		st.Crit.Render("✖") + " " + c.word("nodriver.failed"),
+		"  " + c.word("nodriver.tried") + "  " + e.Tried, // both labels 6 cells wide in either language
+		"  " + c.word("nodriver.error") + "  " + e.Err,
 	}
 	if len(e.Causes) > 0 {
-		lines = append(lines, "", "  likely causes, most likely first:")
+		lines = append(lines, "", "  "+c.word("nodriver.causes"))
 		// Causes carry the fix (a command, a flag): wrap them rather than cut.
 		wrap := lipgloss.NewStyle().Width(max(20, m.w-5))
-		for _, c := range e.Causes {
-			for i, l := range strings.Split(wrap.Render(c), "\n") {
+		for _, cause := range e.Causes {
+			for i, l := range strings.Split(wrap.Render(cause), "\n") {
 				if i == 0 {
 					lines = append(lines, "   • "+strings.TrimRight(l, " "))
 				} else {
@@ -89,5 +89,5 @@ func noDriverPanel(m Model, e *sampler.SourceError) []string {
 			}
 		}
 	}
-	return append(lines, "", "  run "+st.Key.Render("`gpuscope --demo`")+" to see a simulated node; the host pane below is live.")
+	return append(lines, "", "  "+c.say("nodriver.demo", map[string]any{"Cmd": st.Key.Render("`gpuscope --demo`")}))
 }
