@@ -6,11 +6,8 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +15,6 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
-	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui/cli"
 )
 
@@ -76,22 +72,17 @@ func demoFaults() []cli.Fault {
 	return out
 }
 
-// runDoctor loads NVML itself to check what a GPU needs; it prints the
-// checks as text (outside strings escaped) or JSON.
-func runDoctor(w io.Writer, asJSON bool) (failed bool, err error) {
+// runDoctor loads NVML itself to check what a GPU needs, and hands the
+// checks to the command, which prints them.
+func runDoctor() []cli.DoctorCheck {
 	env := doctor.System()
 	if env.InitErr == nil {
 		defer env.NVML.Shutdown()
 	}
-	checks := doctor.Run(env)
-	failed = doctor.Failed(checks)
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return failed, enc.Encode(map[string]any{"checks": checks, "failed": failed})
+	var out []cli.DoctorCheck
+	for _, c := range doctor.Run(env) {
+		out = append(out, cli.DoctorCheck{Name: c.Name, Status: string(c.Status), Seen: c.Seen, Fix: c.Fix,
+			ID: c.ID, SeenMsg: cli.DoctorMsg(c.SeenMsg), FixMsg: cli.DoctorMsg(c.FixMsg)})
 	}
-	var b strings.Builder // environment variables and paths: escaped
-	doctor.WriteText(&b, checks)
-	_, err = fmt.Fprint(w, safe.Text(b.String()))
-	return failed, err
+	return out
 }

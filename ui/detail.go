@@ -95,7 +95,7 @@ func (p *detailPane) content() string {
 	b.WriteString(p.liveNumbers())
 	b.WriteString("\n" + st.Title.Render(c.word("label.playbook")) + "\n")
 	if c.opts.Playbook == nil {
-		fmt.Fprintf(&b, "No playbook page here; run `gpuscope explain %s`.\n", f.Rule)
+		b.WriteString(c.say("detail.no_playbook", map[string]any{"Rule": f.Rule}) + "\n")
 	} else {
 		b.WriteString(p.playbook(c.opts.Playbook(f.Rule, c.lang(), f.GPU, f.PID)))
 	}

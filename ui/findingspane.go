@@ -135,19 +135,20 @@ func (p *findingsPane) allClear() string {
 	c, st := p.c, p.c.st
 	switch {
 	case c.latest() == nil:
-		return st.Muted.Render("waiting for data…")
+		return st.Muted.Render(c.word("allclear.waiting"))
 	case c.diag == nil:
-		return st.Muted.Render("diagnosis is off")
+		return st.Muted.Render(c.word("allclear.off"))
 	}
 	span := c.diag.Span(c.interval)
-	rules := "rules"
+	rules := c.word("allclear.rules")
 	if c.opts.Rules > 0 {
-		rules = fmt.Sprintf("%d rules", c.opts.Rules)
+		rules = c.say("allclear.rules_n", map[string]any{"Count": c.opts.Rules})
 	}
+	data := map[string]any{"Span": fmtSpan(span), "Rules": rules}
 	if span < minJudgeSpan {
-		return st.Muted.Render(fmt.Sprintf("collecting: %s of the 30–120 s the %s need before they can judge", fmtSpan(span), rules))
+		return st.Muted.Render(c.say("allclear.collecting", data))
 	}
-	return st.OK.Render("✓") + fmt.Sprintf(" %s checked over the last %s: no problem found", rules, fmtSpan(span))
+	return st.OK.Render("✓") + c.say("allclear.done", data)
 }
 
 // minJudgeSpan: most rules need 30 s of samples before they can fire

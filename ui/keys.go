@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"syscall"
 	"time"
 
@@ -211,9 +210,9 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 		if g := int(k.String()[0] - '1'); g < c.gpuCount {
 			m.gdetail.show(g)
 		} else {
-			c.status = fmt.Sprintf("no GPU %d here: keys 1-%d open GPUs 0-%d", g, min(c.gpuCount, 9), c.gpuCount-1)
+			c.status = c.say("status.no_such_gpu", map[string]any{"GPU": g, "Keys": min(c.gpuCount, 9), "Last": c.gpuCount - 1})
 			if c.gpuCount == 0 {
-				c.status = "no GPUs here"
+				c.status = c.word("status.no_gpus")
 			}
 		}
 	case key.Matches(k, km.Topology):
@@ -222,7 +221,7 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 		m.procs.toggleTree()
 	case key.Matches(k, km.Filter):
 		if !m.shown(focusProcs) {
-			c.status = "the process pane is hidden at this size: enlarge the terminal to filter processes"
+			c.status = c.word("status.procs_hidden")
 			break
 		}
 		m.procs.startFilter()
@@ -275,12 +274,12 @@ func (m Model) CapturesKeys() bool { return m.procs.filtering || m.confirm != ni
 func (m Model) toggleRecording() {
 	c := m.c
 	if c.opts.Record == nil {
-		c.status = "recording is off here (use gpuscope record)"
+		c.status = c.word("status.record_off")
 		return
 	}
 	status, on, err := c.opts.Record()
 	if err != nil {
-		c.status = "recording: " + err.Error()
+		c.status = c.say("status.record_failed", map[string]any{"Err": err.Error()})
 	} else {
 		c.status = status
 	}

@@ -3,11 +3,13 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // The dashboard in Chinese: every page (main screen, help, GPU detail,
@@ -30,6 +32,16 @@ func TestGoldenChinese(t *testing.T) {
 			return press(m, "tab", "tab", "down", "enter")
 		}, []string{"进程详情", "用户"}},
 		{"_mig", func(w, h int) Model { return fixtureModelNWith(60, 8, w, h, migEdit, zh) }, []string{"MIG×2"}},
+		{"_signal", func(w, h int) Model {
+			m := signalModel(t, 999997, "mallory", func(o *Options) {
+				zh(o)
+				o.Root, o.Kill = true, func(int, syscall.Signal) error { return nil }
+			})
+			return press(m, "k").resize(w, h)
+		}, []string{"发送 SIGTERM？", "用户 mallory", "其他任意键"}},
+		{"_refused", func(w, h int) Model {
+			return press(signalModel(t, 1, "root", zh), "K").resize(w, h)
+		}, []string{"已拒绝：PID 1 是 init 进程"}},
 	}
 	for _, sz := range []struct{ w, h int }{{80, 24}, {200, 50}} {
 		for _, pg := range pages {
@@ -46,6 +58,42 @@ func TestGoldenChinese(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The too-small screen in Chinese: wrapped by display width, never wider
+// than the terminal.
+func TestTooSmallChinese(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{20, 5}, {39, 30}, {1, 1}} {
+		m, _ := fixtureModelWith(5, sz.w, sz.h, func(o *Options) { o.Lang = "zh" })
+		v := m.View()
+		requireFits(t, v, sz.w, sz.h)
+		if sz.w >= 20 && !strings.Contains(strings.Join(strings.Fields(v), ""), "终端太小") {
+			t.Errorf("%dx%d: %q", sz.w, sz.h, v)
+		}
+		if sz.w == 20 {
+			golden.RequireEqual(t, []byte(v))
+		}
+	}
+}
+
+// The no-driver panel in Chinese: its labels aligned (both six cells), the
+// driver's own words kept.
+func TestGoldenNoDriverChinese(t *testing.T) {
+	m, _ := fixtureModelWith(0, 100, 30, func(o *Options) { o.Lang = "zh" })
+	s := fixtureSnapshot(0)
+	s.GPUs = nil
+	s.Node.Driver, s.Node.CUDA = "", ""
+	s.Node.GPUError = &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "ERROR_LIBRARY_NOT_FOUND",
+		Causes: []string{"no NVIDIA driver installed on this machine", "running in a container without --gpus"}}
+	m = push(m, s)
+	v := m.View()
+	requireFits(t, v, 100, 30)
+	for _, want := range []string{"无法读取 GPU", "  尝试：  libnvidia-ml.so.1", "  错误：  ERROR_LIBRARY_NOT_FOUND", "可能的原因", "运行 `gpuscope --demo` 查看模拟节点"} {
+		if !strings.Contains(ansi.Strip(v), want) {
+			t.Errorf("no-driver view lacks %q", want)
+		}
+	}
+	golden.RequireEqual(t, []byte(v))
 }
 
 // A locale spelled the way LANG spells it chooses Chinese too, and an

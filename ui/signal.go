@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"syscall"
 	"time"
 
@@ -33,32 +32,32 @@ func signalName(sig syscall.Signal) string {
 func (m Model) askSignal(sig syscall.Signal) Model {
 	c := m.c
 	if c.opts.ReadOnly {
-		c.status = "read-only (--readonly): signals are off"
+		c.status = c.word("signal.readonly")
 		return m
 	}
 	if c.opts.Kill == nil {
-		c.status = "signals are off here: demo and replay PIDs are not this machine's processes"
+		c.status = c.word("signal.off_here")
 		return m
 	}
 	if c.focus != focusProcs {
-		c.status = "select a process first (tab to the process pane)"
+		c.status = c.word("signal.select_first")
 		return m
 	}
 	r, ok := m.procs.selected()
 	if !ok {
-		c.status = "no process selected"
+		c.status = c.word("signal.none_selected")
 		return m
 	}
 	h := hostOf(&r)
 	switch {
 	case r.pid() == 1:
-		c.status = "refused: PID 1 is the init process"
+		c.status = c.word("signal.refused_init")
 	case r.pid() == c.opts.SelfPID:
-		c.status = "refused: that is gpuscope itself (press q to quit)"
+		c.status = c.word("signal.refused_self")
 	case r.p.Host == nil && r.child == nil:
-		c.status = fmt.Sprintf("refused: PID %d is not visible in this PID namespace", r.pid())
+		c.status = c.say("signal.refused_namespace", map[string]any{"PID": r.pid()})
 	case h.User != c.opts.User && !c.opts.Root:
-		c.status = fmt.Sprintf("refused: PID %d belongs to %s, not %s (only root may signal it)", r.pid(), orDash(h.User), orDash(c.opts.User))
+		c.status = c.say("signal.refused_user", map[string]any{"PID": r.pid(), "Owner": orDash(h.User), "User": orDash(c.opts.User)})
 	default:
 		m.confirm = &pendingSignal{pid: r.pid(), user: h.User, cmd: commandLine(h), start: h.Start, sig: sig}
 	}
@@ -71,31 +70,32 @@ func (m Model) answerConfirm(key string) Model {
 	c, ps := m.c, m.confirm
 	m.confirm = nil
 	if key != "y" && key != "Y" {
-		c.status = "cancelled: no signal sent"
+		c.status = c.word("signal.cancelled")
 		return m
 	}
 	if !stillSame(c, ps) {
-		c.status = fmt.Sprintf("not sent: PID %d has exited (or its PID was reused) since you chose it", ps.pid)
+		c.status = c.say("signal.gone", map[string]any{"PID": ps.pid})
 		return m
 	}
 	if err := c.opts.Kill(ps.pid, ps.sig); err != nil {
-		c.status = fmt.Sprintf("%s to PID %d failed: %v", signalName(ps.sig), ps.pid, err)
+		c.status = c.say("signal.failed", map[string]any{"Signal": signalName(ps.sig), "PID": ps.pid, "Err": err.Error()})
 		return m
 	}
-	c.status = fmt.Sprintf("sent %s to PID %d (%s)", signalName(ps.sig), ps.pid, truncate(ps.cmd, 40))
+	c.status = c.say("signal.sent", map[string]any{"Signal": signalName(ps.sig), "PID": ps.pid, "Cmd": truncate(ps.cmd, 40)})
 	return m
 }
 
 // confirmView is the dialog naming the process the signal would hit.
 func (m Model) confirmView(w, h int) string {
-	st, ps := m.c.st, m.confirm
+	c, ps := m.c, m.confirm
+	st := c.st
 	lines := []string{
-		st.Crit.Render(fmt.Sprintf("Send %s?", signalName(ps.sig))),
+		st.Crit.Render(c.say("signal.ask", map[string]any{"Signal": signalName(ps.sig)})),
 		"",
-		fmt.Sprintf("PID %d  user %s", ps.pid, orDash(ps.user)),
+		c.say("signal.who", map[string]any{"PID": ps.pid, "User": orDash(ps.user)}),
 		truncate(ps.cmd, max(10, w-8)),
 		"",
-		st.Key.Render("y") + " send   " + st.Key.Render("any other key") + " cancel",
+		st.Key.Render("y") + " " + c.word("signal.send") + "   " + st.Key.Render(c.word("signal.other_key")) + " " + c.word("signal.cancel"),
 	}
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)
 	out := box.Render(lipgloss.JoinVertical(lipgloss.Left, lines...))

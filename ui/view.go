@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"github.com/charmbracelet/lipgloss"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 // data, a resize or a key, so a repaint costs a few string joins.
 func (m Model) View() string {
 	if m.layout.TooSmall || m.w <= 0 || m.h <= 0 {
-		return tooSmall(m.w, m.h)
+		return m.c.tooSmall(m.w, m.h)
 	}
 	bodyH := m.h - 2
 	var body string
@@ -36,8 +35,8 @@ func (m Model) View() string {
 }
 
 // tooSmall is the one message shown below MinWidth×MinHeight.
-func tooSmall(w, h int) string {
-	return place(fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, max(w, 0), max(h, 0)), w, h)
+func (c *common) tooSmall(w, h int) string {
+	return place(c.say("status.too_small", map[string]any{"MinW": MinWidth, "MinH": MinHeight, "W": max(w, 0), "H": max(h, 0)}), w, h)
 }
 
 func (m Model) mainView() string {
@@ -69,19 +68,19 @@ func (m Model) mainView() string {
 // noDriverPanel says what was tried, what failed, why that usually happens
 // and how to see the product anyway.
 func noDriverPanel(m Model, e *sampler.SourceError) []string {
-	st := m.c.st
+	c, st := m.c, m.c.st
 	lines := []string{
-		title(st, m.c.word("pane.no_gpu_data"), "", false, m.w),
-		st.Crit.Render("✖") + " could not read the GPUs",
-		"  tried:  " + e.Tried,
-		"  error:  " + e.Err,
+		title(st, c.word("pane.no_gpu_data"), "", false, m.w),
+		st.Crit.Render("✖") + " " + c.word("nodriver.failed"),
+		"  " + c.word("nodriver.tried") + "  " + e.Tried, // both labels 6 cells wide in either language
+		"  " + c.word("nodriver.error") + "  " + e.Err,
 	}
 	if len(e.Causes) > 0 {
-		lines = append(lines, "", "  likely causes, most likely first:")
+		lines = append(lines, "", "  "+c.word("nodriver.causes"))
 		// Causes carry the fix (a command, a flag): wrap them rather than cut.
 		wrap := lipgloss.NewStyle().Width(max(20, m.w-5))
-		for _, c := range e.Causes {
-			for i, l := range strings.Split(wrap.Render(c), "\n") {
+		for _, cause := range e.Causes {
+			for i, l := range strings.Split(wrap.Render(cause), "\n") {
 				if i == 0 {
 					lines = append(lines, "   • "+strings.TrimRight(l, " "))
 				} else {
@@ -90,5 +89,5 @@ func noDriverPanel(m Model, e *sampler.SourceError) []string {
 			}
 		}
 	}
-	return append(lines, "", "  run "+st.Key.Render("`gpuscope --demo`")+" to see a simulated node; the host pane below is live.")
+	return append(lines, "", "  "+c.say("nodriver.demo", map[string]any{"Cmd": st.Key.Render("`gpuscope --demo`")}))
 }

@@ -7,9 +7,9 @@ package doctor
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -30,6 +30,11 @@ type Check struct {
 	Status Status `json:"status"`
 	Seen   string `json:"seen"`
 	Fix    string `json:"fix,omitempty"`
+	// ID names the check, SeenMsg and FixMsg its words as messages, so ui
+	// can show them in the reader's language; the JSON stays English.
+	ID      string `json:"-"`
+	SeenMsg Msg    `json:"-"`
+	FixMsg  Msg    `json:"-"`
 }
 
 // Env is what the doctor inspects; tests point Root at a temp dir and pass a
@@ -108,11 +113,11 @@ func (e Env) read(p string) string {
 }
 
 func checkLibrary(env Env, count int) Check {
-	c := Check{Name: "NVML library"}
+	c := Check{ID: "library", Name: "NVML library"}
 	if env.InitErr != nil {
 		c.Status = Fail
-		c.Seen = fmt.Sprintf("libnvidia-ml.so.1 did not load: %v", env.InitErr)
-		c.Fix = "install the NVIDIA driver on the host (nvidia-smi must work there); in a container, start it with --gpus all (NVIDIA Container Toolkit); on WSL2 install the Windows driver"
+		c.seen(say("seen.library_not_loaded", "libnvidia-ml.so.1 did not load: {{.Err}}", "Err", fmt.Sprint(env.InitErr)))
+		c.fix(say("fix.install_driver", "install the NVIDIA driver on the host (nvidia-smi must work there); in a container, start it with --gpus all (NVIDIA Container Toolkit); on WSL2 install the Windows driver"))
 		return c
 	}
 	driver, _ := env.NVML.SystemGetDriverVersion()
@@ -122,31 +127,35 @@ func checkLibrary(env Env, count int) Check {
 		from = "libnvidia-ml.so.1"
 	}
 	c.Status = OK
-	c.Seen = fmt.Sprintf("loaded %s; driver %s, CUDA %d.%d; %d GPU(s)", from, driver, cudaV/1000, cudaV%1000/10, count)
+	c.seen(say("seen.library_loaded", "loaded {{.From}}; driver {{.Driver}}, CUDA {{.CUDA}}; {{.Count}} GPU(s)",
+		"From", from, "Driver", driver, "CUDA", fmt.Sprintf("%d.%d", cudaV/1000, cudaV%1000/10), "Count", strconv.Itoa(count)))
 	if count == 0 {
 		c.Status = Fail
-		c.Fix = "the driver sees no GPU: check `nvidia-smi`, `dmesg | grep -i nvidia`, and that the card is seated and powered"
+		c.fix(say("fix.no_gpu", "the driver sees no GPU: check `nvidia-smi`, `dmesg | grep -i nvidia`, and that the card is seated and powered"))
 	}
 	return c
 }
 
 func checkDeviceNodes(env Env) Check {
-	c := Check{Name: "device nodes"}
+	c := Check{ID: "device_nodes", Name: "device nodes"}
 	matches, _ := filepath.Glob(env.path("/dev/nvidia[0-9]*"))
 	ctl := env.exists("/dev/nvidiactl")
+	n := strconv.Itoa(len(matches))
 	switch {
+	case len(matches) > 0 && ctl && env.exists("/dev/nvidia-uvm"):
+		c.Status = OK
+		c.seen(say("seen.nodes", "/dev/nvidiactl and {{.Count}} /dev/nvidiaN node(s)", "Count", n))
 	case len(matches) > 0 && ctl:
-		c.Status, c.Seen = OK, fmt.Sprintf("/dev/nvidiactl and %d /dev/nvidiaN node(s)", len(matches))
-		if !env.exists("/dev/nvidia-uvm") {
-			c.Status = Warn
-			c.Seen += "; /dev/nvidia-uvm missing"
-			c.Fix = "CUDA programs need nvidia-uvm: `sudo modprobe nvidia-uvm` (or run any CUDA program once as root)"
-		}
+		c.Status = Warn
+		c.seen(say("seen.nodes_no_uvm", "/dev/nvidiactl and {{.Count}} /dev/nvidiaN node(s); /dev/nvidia-uvm missing", "Count", n))
+		c.fix(say("fix.modprobe_uvm", "CUDA programs need nvidia-uvm: `sudo modprobe nvidia-uvm` (or run any CUDA program once as root)"))
 	case env.exists("/dev/dxg"):
-		c.Status, c.Seen = OK, "/dev/dxg (WSL2 GPU paravirtualisation); no /dev/nvidia* is expected there"
+		c.Status = OK
+		c.seen(say("seen.dxg", "/dev/dxg (WSL2 GPU paravirtualisation); no /dev/nvidia* is expected there"))
 	default:
-		c.Status, c.Seen = Fail, "no /dev/nvidiactl or /dev/nvidia0"
-		c.Fix = "load the driver (`sudo modprobe nvidia`); in a container pass the GPUs in (`docker run --gpus all`, or `--device /dev/nvidia0`)"
+		c.Status = Fail
+		c.seen(say("seen.no_nodes", "no /dev/nvidiactl or /dev/nvidia0"))
+		c.fix(say("fix.load_driver", "load the driver (`sudo modprobe nvidia`); in a container pass the GPUs in (`docker run --gpus all`, or `--device /dev/nvidia0`)"))
 	}
 	return c
 }
@@ -163,20 +172,4 @@ func loadedLibrary(maps string) string {
 		}
 	}
 	return ""
-}
-
-// WriteText prints the checks for a person, the fix under each problem.
-func WriteText(w io.Writer, cs []Check) {
-	fmt.Fprintln(w, "gpuscope doctor: why a GPU may be invisible or slow to reach")
-	for _, c := range cs {
-		fmt.Fprintf(w, "  %-4s  %-22s %s\n", strings.ToUpper(string(c.Status)), c.Name, c.Seen)
-		if c.Fix != "" {
-			fmt.Fprintf(w, "        %-22s fix: %s\n", "", c.Fix)
-		}
-	}
-	if Failed(cs) {
-		fmt.Fprintln(w, "result: a check failed; fix it first (the first failure is usually the cause of the rest)")
-	} else {
-		fmt.Fprintln(w, "result: no check failed")
-	}
 }

@@ -29,12 +29,12 @@ func checkContainer(env Env) (Check, bool) {
 	if kind == "" {
 		return Check{}, false
 	}
-	c := Check{Name: "container", Status: OK}
+	c := Check{ID: "container", Name: "container", Status: OK}
 	hasNodes := env.exists("/dev/nvidiactl")
-	c.Seen = fmt.Sprintf("running in a container (%s); GPU device nodes passed in: %v", kind, yesNo(hasNodes))
+	c.seen(say("seen.container", "running in a container ({{.Kind}}); GPU device nodes passed in: {{.Passed}}", "Kind", kind, "Passed", yesNo(hasNodes)))
 	if !hasNodes && !env.exists("/dev/dxg") {
 		c.Status = Fail
-		c.Fix = "start the container with `--gpus all` (or `--gpus '\"device=1,3\"'`); if Docker answers \"could not select device driver\" or a CDI error, run `sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` on the host, then check `nvidia-ctk cdi list`"
+		c.fix(say("fix.gpus_all", "start the container with `--gpus all` (or `--gpus '\"device=1,3\"'`); if Docker answers \"could not select device driver\" or a CDI error, run `sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` on the host, then check `nvidia-ctk cdi list`"))
 	}
 	return c, true
 }
@@ -45,12 +45,12 @@ func checkWSL(env Env) (Check, bool) {
 	if !strings.Contains(v, "microsoft") {
 		return Check{}, false
 	}
-	c := Check{Name: "WSL2", Status: OK}
+	c := Check{ID: "wsl2", Name: "WSL2", Status: OK}
 	dxg, lib := env.exists("/dev/dxg"), env.exists("/usr/lib/wsl/lib/libnvidia-ml.so.1")
-	c.Seen = fmt.Sprintf("WSL kernel; /dev/dxg: %v; /usr/lib/wsl/lib/libnvidia-ml.so.1: %v", yesNo(dxg), yesNo(lib))
+	c.seen(say("seen.wsl", "WSL kernel; /dev/dxg: {{.Dxg}}; /usr/lib/wsl/lib/libnvidia-ml.so.1: {{.Lib}}", "Dxg", yesNo(dxg), "Lib", yesNo(lib)))
 	if !dxg || !lib {
 		c.Status = Fail
-		c.Fix = "install or update the NVIDIA driver on Windows (not inside WSL), run `wsl --update`, and make sure your user can open /dev/dxg"
+		c.fix(say("fix.wsl_driver", "install or update the NVIDIA driver on Windows (not inside WSL), run `wsl --update`, and make sure your user can open /dev/dxg"))
 	}
 	return c, true
 }
@@ -62,19 +62,20 @@ func checkVisible(env Env, name string, count int) Check {
 	if v != "" {
 		set = true
 	}
-	c := Check{Name: name, Status: OK}
+	c := Check{ID: strings.ToLower(name), Name: name, Status: OK}
 	if !set {
-		c.Seen = "not set: programs see every GPU"
+		c.seen(say("seen.visible_unset", "not set: programs see every GPU"))
 		return c
 	}
 	lv := strings.ToLower(strings.TrimSpace(v))
 	if lv == "-1" || lv == "none" || lv == "void" || lv == "" {
-		c.Status, c.Seen = Fail, fmt.Sprintf("%s=%q hides every GPU", name, v)
-		c.Fix = fmt.Sprintf("unset %s, or list the GPUs to use, e.g. %s=0,1", name, name)
+		c.Status = Fail
+		c.seen(say("seen.visible_none", "{{.Var}}={{.Value}} hides every GPU", "Var", name, "Value", strconv.Quote(v)))
+		c.fix(say("fix.visible_unset", "unset {{.Var}}, or list the GPUs to use, e.g. {{.Var}}=0,1", "Var", name))
 		return c
 	}
 	if lv == "all" {
-		c.Seen = fmt.Sprintf("%s=all", name)
+		c.seen(say("seen.visible_all", "{{.Var}}=all", "Var", name))
 		return c
 	}
 	ids := strings.Split(v, ",")
@@ -84,13 +85,15 @@ func checkVisible(env Env, name string, count int) Check {
 		mapping = append(mapping, fmt.Sprintf("cuda:%d→GPU %s", i, id))
 		if n, err := strconv.Atoi(id); err == nil && count > 0 && n >= count {
 			c.Status = Warn
-			c.Fix = fmt.Sprintf("GPU %d does not exist (this node has %d); CUDA stops at the first invalid entry", n, count)
+			c.fix(say("fix.visible_invalid", "GPU {{.GPU}} does not exist (this node has {{.Count}}); CUDA stops at the first invalid entry",
+				"GPU", strconv.Itoa(n), "Count", strconv.Itoa(count)))
 		}
 	}
-	c.Seen = fmt.Sprintf("%s=%s: programs see %d GPU(s), renumbered from 0: %s", name, v, len(ids), strings.Join(mapping, ", "))
+	c.seen(say("seen.visible", "{{.Var}}={{.Value}}: programs see {{.Count}} GPU(s), renumbered from 0: {{.Mapping}}",
+		"Var", name, "Value", v, "Count", strconv.Itoa(len(ids)), "Mapping", strings.Join(mapping, ", ")))
 	if c.Status == OK {
 		c.Status = Warn
-		c.Fix = "inside the program, device 0 is the first listed GPU, not physical GPU 0; gpuscope and nvidia-smi show physical indices"
+		c.fix(say("fix.visible_renumbered", "inside the program, device 0 is the first listed GPU, not physical GPU 0; gpuscope and nvidia-smi show physical indices"))
 	}
 	return c
 }
@@ -98,35 +101,35 @@ func checkVisible(env Env, name string, count int) Check {
 // checkPersistence: with persistence off the driver tears down between
 // clients, so every nvidia-smi / NVML start pays seconds of initialisation.
 func checkPersistence(env Env, count int) Check {
-	c := Check{Name: "persistence mode", Status: OK}
+	c := Check{ID: "persistence", Name: "persistence mode", Status: OK}
 	off := gpusWhere(env, count, func(d nvml.Device) bool {
 		m, ret := d.GetPersistenceMode()
 		return ret == nvml.SUCCESS && m == nvml.FEATURE_DISABLED
 	})
 	if len(off) == 0 {
-		c.Seen = "on (or not applicable) for every GPU"
+		c.seen(say("seen.persistence_on", "on (or not applicable) for every GPU"))
 		return c
 	}
 	c.Status = Warn
-	c.Seen = "off on GPU " + strings.Join(off, ", ")
-	c.Fix = "enable the persistence daemon (`sudo systemctl enable --now nvidia-persistenced`) or `sudo nvidia-smi -pm 1`, so tools and jobs start fast"
+	c.seen(say("seen.persistence_off", "off on GPU {{.GPUs}}", "GPUs", strings.Join(off, ", ")))
+	c.fix(say("fix.persistence", "enable the persistence daemon (`sudo systemctl enable --now nvidia-persistenced`) or `sudo nvidia-smi -pm 1`, so tools and jobs start fast"))
 	return c
 }
 
 // checkMIG: MIG changes what can be measured and how GPUs are addressed.
 func checkMIG(env Env, count int) Check {
-	c := Check{Name: "MIG mode", Status: OK}
+	c := Check{ID: "mig", Name: "MIG mode", Status: OK}
 	on := gpusWhere(env, count, func(d nvml.Device) bool {
 		cur, _, ret := d.GetMigMode()
 		return ret == nvml.SUCCESS && cur == nvml.DEVICE_MIG_ENABLE
 	})
 	if len(on) == 0 {
-		c.Seen = "off on every GPU"
+		c.seen(say("seen.mig_off", "off on every GPU"))
 		return c
 	}
 	c.Status = Warn
-	c.Seen = "MIG enabled on GPU " + strings.Join(on, ", ")
-	c.Fix = "device-level and per-process utilisation are not available under MIG; address instances by MIG UUID in CUDA_VISIBLE_DEVICES (`nvidia-smi -L` lists them)"
+	c.seen(say("seen.mig_on", "MIG enabled on GPU {{.GPUs}}", "GPUs", strings.Join(on, ", ")))
+	c.fix(say("fix.mig", "device-level and per-process utilisation are not available under MIG; address instances by MIG UUID in CUDA_VISIBLE_DEVICES (`nvidia-smi -L` lists them)"))
 	return c
 }
 
@@ -139,11 +142,4 @@ func gpusWhere(env Env, count int, pred func(nvml.Device) bool) []string {
 		}
 	}
 	return out
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }

@@ -106,6 +106,13 @@ func (t *Toggle) stop() (string, error) {
 	return status, nil
 }
 
+// Path is the file of the current (or the last) recording.
+func (t *Toggle) Path() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.path
+}
+
 // Recording reports whether a recording is open.
 func (t *Toggle) Recording() bool {
 	t.mu.Lock()

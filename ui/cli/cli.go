@@ -38,9 +38,9 @@ type Deps struct {
 	WatchPods func(s *sampler.Sampler, socket string) bool
 	// Faults lists the --demo-fault values.
 	Faults func() []Fault
-	// Doctor runs `gpuscope doctor` and prints its checks to w (as JSON when
-	// asJSON); failed is true when a check failed.
-	Doctor func(w io.Writer, asJSON bool) (failed bool, err error)
+	// Doctor runs `gpuscope doctor`'s checks (sampler/doctor) on this
+	// machine; the command prints them in the reader's language.
+	Doctor func() []DoctorCheck
 	// Getenv reads the environment (os.Getenv; tests give their own).
 	Getenv func(string) string
 }
@@ -66,7 +66,7 @@ func ExitStatus(cmd *cobra.Command, err error, stderr io.Writer) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "gpuscope: %s (see gpuscope --help)\n", safe.Text(err.Error()))
+		fmt.Fprintln(stderr, usageLine(cmd, err, ue))
 		return usage
 	default:
 		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(err.Error())) // may quote a file's contents
@@ -75,10 +75,21 @@ func ExitStatus(cmd *cobra.Command, err error, stderr io.Writer) int {
 }
 
 // usageError marks errors that are the user's to fix (bad flag, bad value):
-// they print one line and exit 2, as the CLI contract requires.
+// they print one line and exit 2, as the CLI contract requires. One made
+// by usagef keeps its format and arguments, so the line is printed in the
+// reader's language (usage.go); cobra's own errors stay English.
 type usageError struct{ error }
 
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+func usagef(format string, a ...any) error {
+	return usageError{usageMsg{fmt.Errorf(format, a...), format, a}}
+}
+
+// usageMsg is a usagef error: its English, format and arguments.
+type usageMsg struct {
+	error
+	format string
+	args   []any
+}
 
 // exitCode lets a command choose its exit status after printing its own output.
 type exitCode int
@@ -156,6 +167,7 @@ simulated 8x H200 node with the same panes.`,
 	}
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
+	setGetenv(cmd, d.Getenv) // for the language of a usage error
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	fl := cmd.Flags()
 	fl.StringVar(&f.demo, "demo", "", "run a simulated node; SCENARIO defaults to mixed, 'list' lists them")
@@ -184,7 +196,7 @@ simulated 8x H200 node with the same panes.`,
 	_ = fl.MarkHidden("cpuprofile")
 
 	cmd.AddCommand(newVersionCmd(d, stdout), newCheckCmd(d, stdout, stderr), newExplainCmd(d, stdout), newDoctorCmd(d, stdout), newRecordCmd(d, stderr), newReportCmd(d, stdout), newCompareCmd(d, stdout), newConfigCmd(stdout, d.Getenv),
-		newReplayCmd(stderr), newServeCmd(d, stderr))
+		newReplayCmd(d, stderr), newServeCmd(d, stderr))
 	addCompletions(cmd)
 	return cmd
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/sim"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 )
 
@@ -186,7 +187,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
 	opts.Lang = f.lang
-	opts.Record = func() (string, bool, error) { return rec.Flip(time.Now()) }
+	opts.Record = recordKey(rec, f.lang)
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
@@ -213,7 +214,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	// written) are printed where the user sees them.
 	status, rerr := rec.Stop()
 	if status != "" && rerr == nil {
-		fmt.Fprintf(stderr, "gpuscope: %s\n", status)
+		fmt.Fprintf(stderr, "gpuscope: %s\n", recordStatus(rec, status, false, f.lang))
 	}
 	var ec exitCode
 	switch {
@@ -227,6 +228,29 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	default:
 		return errors.Join(err, rerr)
 	}
+}
+
+// recordKey is the dashboard's r: it starts or stops rec and says so in
+// lang.
+func recordKey(rec *record.Toggle, lang string) func() (string, bool, error) {
+	return func() (string, bool, error) {
+		status, on, err := rec.Flip(time.Now())
+		return recordStatus(rec, status, on, lang), on, err
+	}
+}
+
+// recordStatus is the Toggle's line for a recording started (on) or
+// stopped in lang; the Toggle's own line is the English.
+func recordStatus(rec *record.Toggle, status string, on bool, lang string) string {
+	tr, err := i18n.New(lang)
+	if status == "" || err != nil || tr.Lang() == "en" {
+		return status
+	}
+	id := "status.record_stopped"
+	if on {
+		id = "status.record_started"
+	}
+	return tr.T(id, map[string]any{"Path": rec.Path(), "Count": rec.Count()})
 }
 
 // runProgram runs a full-screen program and turns how it ended into the

@@ -32,7 +32,7 @@ func fakeDeps(t *testing.T) Deps {
 			return &sampler.Sampler{GPU: oneGPU{}, Hostname: "fake", Source: "demo:fake"}, nil
 		},
 		Faults: func() []Fault { return nil },
-		Doctor: func(io.Writer, bool) (bool, error) { return false, nil },
+		Doctor: func() []DoctorCheck { return nil },
 		Getenv: func(string) string { return "" },
 	}
 }

@@ -24,9 +24,10 @@ type replayFlags struct {
 	speed   float64
 	theme   string
 	noColor bool
+	lang    string // --lang, else config.toml's language, else the locale
 }
 
-func newReplayCmd(stderr io.Writer) *cobra.Command {
+func newReplayCmd(d Deps, stderr io.Writer) *cobra.Command {
 	var f replayFlags
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
@@ -48,12 +49,20 @@ read a 24 h recording with "gpuscope report" instead.`,
   gpuscope replay run.jsonl.gz --speed 10
   gpuscope replay dmon.log                 nvidia-smi dmon -o DT output`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(_ *cobra.Command, args []string) error { return runReplay(args[0], f, stderr) },
+		RunE: func(_ *cobra.Command, args []string) error {
+			lang, err := resolveLang(f.lang, d.Getenv)
+			if err != nil {
+				return err
+			}
+			f.lang = lang
+			return runReplay(args[0], f, stderr)
+		},
 	}
 	fl := cmd.Flags()
 	fl.Float64Var(&f.speed, "speed", 1, "playback speed: 0.5, 1, 2, 5, 10 or 60")
 	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
+	langFlag(fl, &f.lang, "interface")
 	return cmd
 }
 
@@ -80,8 +89,10 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 	for i, w := range warnings { // shown in the view: stderr is behind the full screen
 		warnings[i] = safe.String(w)
 	}
+	uiOpts := ui.DefaultOptions(styles, "REPLAY", 0) // 0: the recording's own interval
+	uiOpts.Lang = f.lang
 	m := replay.NewFrom(timeline, replay.Options{
-		UI:         ui.DefaultOptions(styles, "REPLAY", 0), // 0: the recording's own interval
+		UI:         uiOpts,
 		NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) },
 		Name:       safe.String(filepath.Base(importer.DisplayName(path))),
 		Speed:      f.speed,

@@ -28,6 +28,10 @@ var Langs = []string{"en", "zh"}
 type Tr struct {
 	lang string
 	loc  *goi18n.Localizer
+	// usage is the CLI's usage errors, English format → message id
+	// ("usage.*"), so an error made where no language is known yet is
+	// shown in the reader's.
+	usage map[string]string
 }
 
 // New returns the messages of lang ("en", "zh", or a locale such as
@@ -39,13 +43,35 @@ func New(lang string) (*Tr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("i18n: %w", err)
 	}
+	usage := map[string]string{}
 	for _, f := range names {
-		if _, err := b.LoadMessageFileFS(files, f); err != nil {
+		mf, err := b.LoadMessageFileFS(files, f)
+		if err != nil {
 			return nil, fmt.Errorf("i18n: %s: %w", f, err)
+		}
+		if !strings.HasSuffix(f, ".en.toml") {
+			continue
+		}
+		for _, m := range mf.Messages {
+			if strings.HasPrefix(m.ID, "usage.") {
+				usage[m.Other] = m.ID
+			}
 		}
 	}
 	tag := Match(lang)
-	return &Tr{lang: tag, loc: goi18n.NewLocalizer(b, tag)}, nil
+	return &Tr{lang: tag, loc: goi18n.NewLocalizer(b, tag), usage: usage}, nil
+}
+
+// Usage is the usage error whose English fmt format is format, as a
+// format in t's language (the same verbs, in the same order); false when
+// the catalogue has no such error (TestUsageErrorsTranslated holds them).
+func (t *Tr) Usage(format string) (string, bool) {
+	id, ok := t.usage[format]
+	if !ok {
+		return "", false
+	}
+	s := t.T(id)
+	return s, s != id
 }
 
 // Match names the supported language closest to lang: "zh" for any

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"fmt"
 	"sort"
 	"time"
 
@@ -98,9 +97,9 @@ func (m Model) loadingText() string {
 	case !m.load.loading:
 		return ""
 	case m.load.fraction < 0:
-		return " · loading…"
+		return m.say("replay.loading", nil)
 	}
-	return fmt.Sprintf(" · loading %d%%", int(m.load.fraction*100))
+	return m.say("replay.loading_percent", map[string]any{"Percent": int(m.load.fraction * 100)})
 }
 
 // errRows is the height of the error line: 1 once loading failed, on
@@ -115,6 +114,6 @@ func (m Model) errRows() int {
 // errorLine says loading stopped, why, and what is shown, in w cells.
 func (m Model) errorLine(w int) string {
 	st := m.opts.UI.Styles
-	text := fmt.Sprintf("loading stopped: %s; showing the %d snapshots before it", safe.String(m.load.err.Error()), m.src.Len())
+	text := m.say("replay.load_stopped", map[string]any{"Err": safe.String(m.load.err.Error()), "Count": m.src.Len()})
 	return ansi.Truncate(st.Crit.Render("✗ ")+text, w, "…")
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // Options configure a replay.
@@ -95,6 +96,7 @@ type Model struct {
 	filterGuess bool
 	warnShown   bool // the warnings line is on screen
 	load        loadState
+	tr          *i18n.Tr // the replay's own words, in Options.UI.Lang
 }
 
 var _ tea.Model = Model{}
@@ -108,7 +110,7 @@ func New(timeline []sampler.Snapshot, opts Options) Model {
 // NewFrom builds a replay over src (at least one snapshot), showing its
 // first snapshot; only the snapshots a rebuild needs are read.
 func NewFrom(src Source, opts Options) Model {
-	m := Model{opts: opts, src: src, interval: medianGap(src), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0}
+	m := Model{opts: opts, src: src, interval: medianGap(src), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0, tr: words(opts.UI.Lang)}
 	if opts.Speed <= 0 {
 		opts.Speed = 1
 	}

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -38,9 +37,9 @@ func (m Model) warningLine(w int) string {
 	ws := m.opts.Warnings
 	text := ws[0]
 	if len(ws) > 1 {
-		text += fmt.Sprintf(" (+%d more: gpuscope report lists them)", len(ws)-1)
+		text += m.say("replay.more_warnings", map[string]any{"Count": len(ws) - 1})
 	}
-	return ansi.Truncate(st.Warn.Render("▲ ")+text+st.Muted.Render(" · any key hides"), w, "…")
+	return ansi.Truncate(st.Warn.Render("▲ ")+text+st.Muted.Render(m.say("replay.any_key_hides", nil)), w, "…")
 }
 
 // timelineLine is
@@ -61,7 +60,7 @@ func (m Model) timelineParts(w int) (line string, barAt, barW int) {
 	switch {
 	case m.playing:
 	case m.atEnd():
-		state = "END"
+		state = m.say("replay.end", nil)
 	default:
 		state = "⏸"
 	}
@@ -72,7 +71,7 @@ func (m Model) timelineParts(w int) (line string, barAt, barW int) {
 		layout = "01-02 15:04:05"
 	}
 	times := now.Format(layout) + " / " + end.Format(layout)
-	count := fmt.Sprintf(" (snapshot %d/%d)", m.cursor+1, m.src.Len())
+	count := m.say("replay.snapshot", map[string]any{"At": m.cursor + 1, "Of": m.src.Len()})
 	room := w - ansi.StringWidth(head)
 	load := m.loadingText() // kept longest: it says why the bar is not full
 	tails := []string{" " + times + count + load, " " + times + load, " " + now.Format(layout) + load, load, ""}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
+)
+
+// getenvKey holds Deps.Getenv in the root command's context: a usage
+// error is printed by ExitStatus, after the command, in the language the
+// command would have spoken (--lang, config.toml, the locale).
+type getenvKey struct{}
+
+func setGetenv(root *cobra.Command, getenv func(string) string) {
+	if getenv != nil {
+		root.SetContext(context.WithValue(context.Background(), getenvKey{}, getenv))
+	}
+}
+
+// errorLang is the language of cmd's error line: its --lang when it has
+// one and the value is good, else config.toml's language, else the
+// locale; English without an environment.
+func errorLang(cmd *cobra.Command) string {
+	if cmd == nil || cmd.Context() == nil {
+		return "en"
+	}
+	getenv, ok := cmd.Context().Value(getenvKey{}).(func(string) string)
+	if !ok {
+		return "en"
+	}
+	flag := ""
+	if f := cmd.Flags().Lookup("lang"); f != nil {
+		flag = f.Value.String()
+	}
+	lang, err := resolveLang(flag, getenv)
+	if err != nil { // --lang itself is the mistake
+		lang, _ = resolveLang("", getenv)
+	}
+	return lang
+}
+
+// usageLine is the one line a usage error prints: "gpuscope: … (see
+// gpuscope --help)" in the reader's language. A usagef message is
+// translated by its English format (cli.*.toml "usage.*"); cobra's own
+// (an unknown flag) and a wrapped one keep their English inside.
+func usageLine(cmd *cobra.Command, err error, ue usageError) string {
+	msg := err.Error()
+	tr, terr := i18n.New(errorLang(cmd))
+	if terr != nil {
+		return fmt.Sprintf("gpuscope: %s (see gpuscope --help)", safe.Text(msg))
+	}
+	if um, ok := ue.error.(usageMsg); ok && msg == ue.Error() {
+		if format, ok := tr.Usage(um.format); ok {
+			msg = fmt.Sprintf(format, um.args...)
+		}
+	}
+	return tr.T("usage.line", map[string]any{"Err": safe.Text(msg)})
+}
