@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/units"
 )
@@ -42,6 +43,8 @@ type FindingChange struct {
 	Base  *Finding `json:"base"`
 	After *Finding `json:"after"`
 	Why   string   `json:"why,omitempty"` // for NotJudged: why after could not judge
+	// WhyI18n is Why as a message (see diagnose.Finding.I18n).
+	WhyI18n *diagnose.Msg `json:"why_i18n,omitempty"`
 }
 
 // Compare matches base and after.
@@ -91,7 +94,8 @@ func Compare(base, after *Report) *Comparison {
 		}
 		fc := FindingChange{Rule: f.Rule, GPU: f.GPU, Base: f, After: inAfter[k]}
 		if fc.After == nil {
-			if fc.Why = cannotJudge(after, f); fc.Why != "" {
+			if why, ok := cannotJudge(after, f); ok {
+				fc.Why, fc.WhyI18n = why.English(), &why
 				c.NotJudged = append(c.NotJudged, fc)
 			} else {
 				c.Resolved = append(c.Resolved, fc)
@@ -118,18 +122,19 @@ const judgeSpan = 60.0 // seconds
 // hostRules need host data (CPU, iowait, process tree) to fire at all.
 var hostRules = map[string]bool{"input_starved": true, "io_bound": true, "sync_stall": true}
 
-// cannotJudge says why after could not have reported f, or "".
-func cannotJudge(after *Report, f *Finding) string {
+// cannotJudge says why after could not have reported f; false when it could.
+func cannotJudge(after *Report, f *Finding) (diagnose.Msg, bool) {
 	if after.Range.Seconds < judgeSpan {
-		return fmt.Sprintf("after covers %s, under the %s the rules need", units.Seconds(after.Range.Seconds), units.Seconds(judgeSpan))
+		return diagnose.Say("compare.short", "after covers {{.Span}}, under the {{.Need}} the rules need",
+			"Span", units.Seconds(after.Range.Seconds), "Need", units.Seconds(judgeSpan)), true
 	}
 	if f.GPU >= 0 && !slices.ContainsFunc(after.GPUs, func(g GPU) bool { return g.Index == f.GPU && g.Samples > 0 }) {
-		return fmt.Sprintf("GPU %d is not in after", f.GPU)
+		return diagnose.Say("compare.no_gpu", "GPU {{.GPU}} is not in after", "GPU", f.GPU), true
 	}
 	if hostRules[f.Rule] && !after.Environment.HostData {
-		return "after has no host data (an imported log)"
+		return diagnose.Say("compare.no_host", "after has no host data (an imported log)"), true
 	}
-	return ""
+	return diagnose.Msg{}, false
 }
 
 // activeGPU is a GPU with work in either run (GPU-Util mean ≥ 5%): the
@@ -169,9 +174,11 @@ const maxVerdictRules = 3
 // Verdict is one line: the GPU-Util change and what happened to findings,
 // e.g. "GPU-Util mean 34% → 87% (+53 pts); input_starved resolved on GPU 0;
 // no new finding".
-func (c *Comparison) Verdict() string {
-	var parts []string
-	keep, label := func(i int) bool { return activeGPU(c, i) }, "GPU-Util mean"
+func (c *Comparison) Verdict() string { return c.VerdictText().String() }
+
+// VerdictText is Verdict as messages, for a reader in another language.
+func (c *Comparison) VerdictText() diagnose.Text {
+	keep, label := func(i int) bool { return activeGPU(c, i) }, diagnose.Say("compare.util_mean", "GPU-Util mean")
 	n := 0
 	for _, gc := range c.GPUs {
 		if keep(gc.Index) {
@@ -182,29 +189,33 @@ func (c *Comparison) Verdict() string {
 	case n == 0:
 		keep = func(int) bool { return true }
 	case n < len(c.GPUs):
-		label = fmt.Sprintf("GPU-Util mean of the %d busy GPU(s)", n)
+		label = diagnose.Say("compare.util_mean_busy", "GPU-Util mean of the {{.N}} busy GPU(s)", "N", n)
 	}
+	var parts diagnose.Text
 	b, a := utilMean(c.Base, keep), utilMean(c.After, keep)
 	if b.OK && a.OK {
 		// The change is between the rounded figures, so the line adds up.
 		rb, ra := math.Round(b.V), math.Round(a.V)
-		parts = append(parts, fmt.Sprintf("%s %.0f%% → %.0f%% (%+.0f pts)", label, rb, ra, ra-rb))
+		parts = append(parts, diagnose.Say("compare.util_change", "{{.Label}} {{.Base}} → {{.After}} ({{.Pts}} pts)", "Label", label,
+			"Base", fmt.Sprintf("%.0f%%", rb), "After", fmt.Sprintf("%.0f%%", ra), "Pts", fmt.Sprintf("%+.0f", ra-rb)))
 	} else {
-		parts = append(parts, fmt.Sprintf("%s %s → %s", label, units.Percent(b, 0), units.Percent(a, 0)))
+		parts = append(parts, diagnose.Say("compare.util_change_na", "{{.Label}} {{.Base}} → {{.After}}", "Label", label,
+			"Base", units.Percent(b, 0), "After", units.Percent(a, 0)))
 	}
 	if len(c.Resolved) > 0 {
-		parts = append(parts, changeClause(c.Resolved, "resolved"))
+		parts = append(parts, changeClause(c.Resolved, false)...)
 	}
 	if len(c.Appeared) > 0 {
-		parts = append(parts, changeClause(c.Appeared, "appeared"))
+		parts = append(parts, changeClause(c.Appeared, true)...)
 	} else {
-		parts = append(parts, "no new finding")
+		parts = append(parts, diagnose.Say("compare.no_new", "no new finding"))
 	}
-	return strings.Join(parts, "; ")
+	return parts
 }
 
-// changeClause groups changes by rule: "input_starved resolved on GPUs 0, 1".
-func changeClause(cs []FindingChange, verb string) string {
+// changeClause groups changes by rule: "input_starved resolved on GPUs 0, 1"
+// (appeared: "appeared on"), the rules after the first as items of its clause.
+func changeClause(cs []FindingChange, appeared bool) diagnose.Text {
 	var rules []string
 	where := map[string][]int{}
 	for _, fc := range cs {
@@ -213,24 +224,37 @@ func changeClause(cs []FindingChange, verb string) string {
 		}
 		where[fc.Rule] = append(where[fc.Rule], fc.GPU)
 	}
-	var out []string
+	var out diagnose.Text
 	for i, r := range rules {
+		var m diagnose.Msg
+		switch {
+		case i == maxVerdictRules && appeared:
+			m = diagnose.Say("compare.more_appeared", "{{.N}} more appeared", "N", len(rules)-i)
+		case i == maxVerdictRules:
+			m = diagnose.Say("compare.more_resolved", "{{.N}} more resolved", "N", len(rules)-i)
+		case appeared:
+			m = diagnose.Say("compare.appeared", "{{.Rule}} appeared on {{.Where}}", "Rule", r, "Where", gpusText(where[r]))
+		default:
+			m = diagnose.Say("compare.resolved", "{{.Rule}} resolved on {{.Where}}", "Rule", r, "Where", gpusText(where[r]))
+		}
+		if i > 0 {
+			m.Join = diagnose.Item
+		}
+		out = append(out, m)
 		if i == maxVerdictRules {
-			out = append(out, fmt.Sprintf("%d more %s", len(rules)-i, verb))
 			break
 		}
-		out = append(out, fmt.Sprintf("%s %s on %s", r, verb, gpusText(where[r])))
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
-func gpusText(gpus []int) string {
+func gpusText(gpus []int) diagnose.Msg {
 	sort.Ints(gpus)
 	if len(gpus) == 1 {
 		if gpus[0] < 0 {
-			return "the node"
+			return diagnose.Say("compare.the_node", "the node")
 		}
-		return fmt.Sprintf("GPU %d", gpus[0])
+		return diagnose.Say("compare.gpu", "GPU {{.GPU}}", "GPU", gpus[0])
 	}
 	s := make([]string, len(gpus))
 	for i, g := range gpus {
@@ -239,5 +263,5 @@ func gpusText(gpus []int) string {
 			s[i] = fmt.Sprint(g)
 		}
 	}
-	return "GPUs " + strings.Join(s, ", ")
+	return diagnose.Say("compare.gpus", "GPUs {{.List}}", "List", strings.Join(s, ", "))
 }

@@ -130,8 +130,8 @@ func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
 	return s, nil, nil
 }
 
-func newCompareCmd(stdout io.Writer) *cobra.Command {
-	var format string
+func newCompareCmd(d Deps, stdout io.Writer) *cobra.Command {
+	var format, lang string
 	cmd := &cobra.Command{
 		Use:   "compare BASE AFTER",
 		Short: "Compare two recordings or logs: figures side by side, findings resolved or new, a verdict",
@@ -147,6 +147,9 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if err != nil {
 				return err
 			}
+			if lang, err = resolveLang(lang, d.Getenv); err != nil {
+				return err
+			}
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
@@ -154,10 +157,11 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if err != nil {
 				return err
 			}
-			return writeComparison(stdout, format, summary.Compare(base, after))
+			return writeComparison(stdout, format, lang, summary.Compare(base, after))
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
+	langFlag(cmd.Flags(), &lang, "comparison (text, markdown)")
 	return cmd
 }
 
@@ -201,9 +205,10 @@ func writeReport(w io.Writer, format, lang string, r *summary.Report) error {
 	return render(w, r)
 }
 
-// writeComparison renders a comparison in the chosen format (no html).
-func writeComparison(w io.Writer, format string, c *summary.Comparison) error {
+// writeComparison renders a comparison in the chosen format (no html) and language.
+func writeComparison(w io.Writer, format, lang string, c *summary.Comparison) error {
+	in := report.In(lang)
 	render := map[string]func(io.Writer, *summary.Comparison) error{
-		"text": report.CompareText, "markdown": report.CompareMarkdown, "json": report.CompareJSON}[format]
+		"text": in.CompareText, "markdown": in.CompareMarkdown, "json": report.CompareJSON}[format]
 	return render(w, c)
 }

@@ -32,7 +32,7 @@ type sourceMessage struct {
 func diagnoseMessages(t *testing.T) map[string]sourceMessage {
 	t.Helper()
 	files, err := filepath.Glob("../../diagnose/*.go")
-	sub, err2 := filepath.Glob("../../diagnose/fleetdiag/*.go") // diagnose.Say
+	sub, err2 := filepath.Glob("../../diagnose/*/*.go") // diagnose.Say in fleetdiag, summary
 	files = append(files, sub...)
 	if err != nil || err2 != nil || len(files) == 0 || len(sub) == 0 {
 		t.Fatalf("diagnose sources: %v %v", err, err2)

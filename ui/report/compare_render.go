@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
@@ -14,29 +15,29 @@ import (
 // figure is one compared number: how to read it from a GPU, show it, and
 // show a change in it.
 type figure struct {
-	key, label string
-	get        func(*summary.GPU) sampler.Metric
-	show       func(sampler.Metric) string
-	delta      func(float64) string
+	key   string // its JSON name and, as compare.fig.<key>, its label's message
+	get   func(*summary.GPU) sampler.Metric
+	show  func(sampler.Metric) string
+	delta func(float64) string
 }
 
 func points(d float64) string { return fmt.Sprintf("%+.1f pts", d) }
 
 var figures = []figure{
-	{"util_mean", "GPU-Util mean", func(g *summary.GPU) sampler.Metric { return distMean(g.Util) }, pct, points},
-	{"util_p5", "GPU-Util p5", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p5") }, pct, points},
-	{"util_p50", "GPU-Util p50", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p50") }, pct, points},
-	{"util_p95", "GPU-Util p95", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p95") }, pct, points},
-	{"sm_active_mean", "SM active mean", func(g *summary.GPU) sampler.Metric { return distMean(g.SMActive) }, pct, points},
-	{"tensor_active_mean", "tensor active mean", func(g *summary.GPU) sampler.Metric { return distMean(g.TensorActive) }, pct, points},
-	{"mem_peak_bytes", "memory peak", func(g *summary.GPU) sampler.Metric { return g.MemPeak }, gib,
+	{"util_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.Util) }, pct, points},
+	{"util_p5", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p5") }, pct, points},
+	{"util_p50", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p50") }, pct, points},
+	{"util_p95", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p95") }, pct, points},
+	{"sm_active_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.SMActive) }, pct, points},
+	{"tensor_active_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.TensorActive) }, pct, points},
+	{"mem_peak_bytes", func(g *summary.GPU) sampler.Metric { return g.MemPeak }, gib,
 		func(d float64) string { return fmt.Sprintf("%+.1f GiB", d/(1<<30)) }},
-	{"power_mean_w", "power mean", func(g *summary.GPU) sampler.Metric { return g.PowerMean }, watts,
+	{"power_mean_w", func(g *summary.GPU) sampler.Metric { return g.PowerMean }, watts,
 		func(d float64) string { return fmt.Sprintf("%+.0f W", d) }},
-	{"power_share_mean_pct", "power % of limit", func(g *summary.GPU) sampler.Metric { return g.PowerShareMean }, pct, points},
-	{"temp_max_c", "temp max", func(g *summary.GPU) sampler.Metric { return g.TempMax }, celsius,
+	{"power_share_mean_pct", func(g *summary.GPU) sampler.Metric { return g.PowerShareMean }, pct, points},
+	{"temp_max_c", func(g *summary.GPU) sampler.Metric { return g.TempMax }, celsius,
 		func(d float64) string { return fmt.Sprintf("%+.0f °C", d) }},
-	{"throttled_seconds", "throttled", func(g *summary.GPU) sampler.Metric { return g.ThrottledSeconds },
+	{"throttled_seconds", func(g *summary.GPU) sampler.Metric { return g.ThrottledSeconds },
 		func(m sampler.Metric) string {
 			if !m.OK {
 				return na
@@ -77,29 +78,34 @@ func changeName(gc *summary.GPUChange) string {
 }
 
 // rows yields label, base, after, change for one GPU.
-func changeRows(gc *summary.GPUChange) [][4]string {
+func (l words) changeRows(gc *summary.GPUChange) [][4]string {
 	out := make([][4]string, 0, len(figures))
 	for _, f := range figures {
 		change := na
 		if d := deltaOf(gc, f); d.OK {
 			change = f.delta(d.V)
 		}
-		out = append(out, [4]string{f.label, f.show(side(gc.Base, f)), f.show(side(gc.After, f)), change})
+		out = append(out, [4]string{l.t("compare.fig." + f.key), f.show(side(gc.Base, f)), f.show(side(gc.After, f)), change})
 	}
 	return out
 }
 
-func findingLine(fc summary.FindingChange) string {
+func (l words) findingLine(fc summary.FindingChange) string {
 	f := fc.After
 	if f == nil {
 		f = fc.Base
 	}
-	s := fmt.Sprintf("%s on %s: %s", fc.Rule, gpuLabel(fc.GPU), f.Title)
+	title, _, _, _ := l.finding(f)
+	s := l.t("compare.finding_on", "Rule", fc.Rule, "Where", l.where(fc.GPU), "Title", title)
 	if fc.Why != "" {
-		s += " (" + fc.Why + ")"
+		why := fc.Why
+		if fc.WhyI18n != nil {
+			why = l.tr.Text(diagnose.Text{*fc.WhyI18n}, fc.Why)
+		}
+		s += l.t("compare.why", "Why", why)
 	}
 	if fc.Base != nil && fc.After != nil {
-		s += fmt.Sprintf(" (open %s → %s)", dur(fc.Base.OpenSeconds), dur(fc.After.OpenSeconds))
+		s += l.t("compare.open", "Base", dur(fc.Base.OpenSeconds), "After", dur(fc.After.OpenSeconds))
 	}
 	return s
 }
@@ -114,48 +120,62 @@ func findingGroups(c *summary.Comparison) []struct {
 	}{{"resolved", c.Resolved}, {"appeared", c.Appeared}, {"persisting", c.Persisting}, {"not judged", c.NotJudged}}
 }
 
-// Text writes the comparison for a terminal.
-func CompareText(w io.Writer, c *summary.Comparison) error {
+// CompareText writes the comparison for a terminal, in English.
+func CompareText(w io.Writer, c *summary.Comparison) error { return In("en").CompareText(w, c) }
+
+// CompareMarkdown writes the comparison as Markdown, in English.
+func CompareMarkdown(w io.Writer, c *summary.Comparison) error { return In("en").CompareMarkdown(w, c) }
+
+// CompareText writes the comparison for a terminal.
+func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {
+	l := rr.w
 	var b strings.Builder
-	fmt.Fprintf(&b, "gpuscope compare\nbase   %s  %s\nafter  %s  %s\nverdict: %s\n",
-		summary.InputName(c.Base.File), rangeText(c.Base.Range), summary.InputName(c.After.File), rangeText(c.After.Range), c.Verdict())
+	const lw = 7 // base / after label column, in cells
+	fmt.Fprintf(&b, "gpuscope compare\n%s%s  %s\n%s%s  %s\n%s %s\n",
+		l.label("compare.base", lw), summary.InputName(c.Base.File), l.rangeOf(c.Base.Range),
+		l.label("compare.after", lw), summary.InputName(c.After.File), l.rangeOf(c.After.Range), l.t("compare.verdict"), l.verdict(c))
 	for _, gc := range c.GPUs {
 		fmt.Fprintf(&b, "\nGPU %d  %s\n", gc.Index, changeName(&gc))
-		fmt.Fprintf(&b, "  %-20s %-14s %-14s %s\n", "", "base", "after", "change")
-		for _, r := range changeRows(&gc) {
-			fmt.Fprintf(&b, "  %-20s %-14s %-14s %s\n", r[0], r[1], r[2], r[3])
+		fmt.Fprintf(&b, "  %s %s %s %s\n", padCells("", 20), l.label("compare.base", 14), l.label("compare.after", 14), l.t("compare.change"))
+		for _, r := range l.changeRows(&gc) {
+			fmt.Fprintf(&b, "  %s %-14s %-14s %s\n", padCells(r[0], 20), r[1], r[2], r[3])
 		}
 	}
 	for _, g := range findingGroups(c) {
-		fmt.Fprintf(&b, "\nFINDINGS %s (%d)\n", strings.ToUpper(g.title), len(g.list))
+		fmt.Fprintf(&b, "\n%s\n", l.t("compare.group_head", "Group", strings.ToUpper(l.t("compare.group."+g.title)), "N", len(g.list)))
 		for _, fc := range g.list {
-			fmt.Fprintf(&b, "  %s\n", findingLine(fc))
+			fmt.Fprintf(&b, "  %s\n", l.findingLine(fc))
 		}
 	}
 	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters
 	return err
 }
 
-// Markdown writes the comparison as a before/after section for benchmark.md.
-func CompareMarkdown(w io.Writer, c *summary.Comparison) error {
+// CompareMarkdown writes the comparison as a before/after section for benchmark.md.
+func (rr Renderer) CompareMarkdown(w io.Writer, c *summary.Comparison) error {
+	l := rr.w
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Comparison\n\n**%s**\n\n| | file | range |\n|---|---|---|\n", md(c.Verdict()))
-	fmt.Fprintf(&b, "| base | `%s` | %s |\n", strings.ReplaceAll(summary.InputName(c.Base.File), "`", "'"), md(rangeText(c.Base.Range)))
-	fmt.Fprintf(&b, "| after | `%s` | %s |\n", strings.ReplaceAll(summary.InputName(c.After.File), "`", "'"), md(rangeText(c.After.Range)))
+	fmt.Fprintf(&b, "# %s\n\n**%s**\n\n%s\n|---|---|---|\n", l.t("compare.md_title"), md(l.verdict(c)), l.t("compare.md_files"))
+	fmt.Fprintf(&b, "| %s | `%s` | %s |\n", l.t("compare.base"), strings.ReplaceAll(summary.InputName(c.Base.File), "`", "'"), md(l.rangeOf(c.Base.Range)))
+	fmt.Fprintf(&b, "| %s | `%s` | %s |\n", l.t("compare.after"), strings.ReplaceAll(summary.InputName(c.After.File), "`", "'"), md(l.rangeOf(c.After.Range)))
 	for _, gc := range c.GPUs {
-		fmt.Fprintf(&b, "\n## GPU %d %s\n\n| figure | base | after | change |\n|---|---|---|---|\n", gc.Index, md(changeName(&gc)))
-		for _, r := range changeRows(&gc) {
+		fmt.Fprintf(&b, "\n## GPU %d %s\n\n%s\n|---|---|---|---|\n", gc.Index, md(changeName(&gc)), l.t("compare.md_figures"))
+		for _, r := range l.changeRows(&gc) {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r[0], md(r[1]), md(r[2]), md(r[3]))
 		}
 	}
-	b.WriteString("\n## Findings\n")
+	b.WriteString("\n## " + l.t("md.findings_head") + "\n")
 	for _, g := range findingGroups(c) {
-		fmt.Fprintf(&b, "\n%s (%d):\n\n", strings.ToUpper(g.title[:1])+g.title[1:], len(g.list))
+		name := l.t("compare.group." + g.title)
+		if r := []rune(name); len(r) > 0 {
+			name = strings.ToUpper(string(r[:1])) + string(r[1:])
+		}
+		fmt.Fprintf(&b, "\n%s (%d):\n\n", name, len(g.list))
 		if len(g.list) == 0 {
-			b.WriteString("- none\n")
+			b.WriteString("- " + l.t("none") + "\n")
 		}
 		for _, fc := range g.list {
-			fmt.Fprintf(&b, "- %s\n", md(findingLine(fc)))
+			fmt.Fprintf(&b, "- %s\n", md(l.findingLine(fc)))
 		}
 	}
 	_, err := io.WriteString(w, safe.Text(b.String())) // file contents: escape control characters

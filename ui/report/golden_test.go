@@ -178,3 +178,32 @@ func TestGoldenChinese(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenCompareChinese: the comparison in Chinese, text and Markdown:
+// the verdict from its messages, the figures' names, the groups.
+func TestGoldenCompareChinese(t *testing.T) {
+	zh := In("zh")
+	for _, c := range []struct {
+		name   string
+		render func(io.Writer, *summary.Comparison) error
+		want   []string
+	}{
+		{"text", zh.CompareText, []string{"结论： GPU 利用率平均 47% → 73%（+26 个百分点）；input_starved 在 GPU 2 上已解决；没有新出现的问题", "个百分点", "改动前", "GPU 利用率 p95", "诊断·已解决"}},
+		{"markdown", zh.CompareMarkdown, []string{"# 对比", "| 指标 | 改动前 | 改动后 | 变化 |", "已解决 ("}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := render(t, c.render, goldenComparison(t))
+			for _, w := range c.want {
+				if !bytes.Contains(out, []byte(w)) {
+					t.Errorf("the Chinese comparison (%s) lacks %q:\n%s", c.name, w, out)
+				}
+			}
+			for _, en := range []string{"verdict:", "GPU-Util mean", "resolved on", "no new finding"} {
+				if bytes.Contains(out, []byte(en)) {
+					t.Errorf("English %q left in the Chinese comparison (%s)", en, c.name)
+				}
+			}
+			golden.RequireEqual(t, out)
+		})
+	}
+}

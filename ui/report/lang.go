@@ -127,3 +127,8 @@ func (l words) findingsFrom(r *summary.Report) string {
 	}
 	return l.t("from_recomputed")
 }
+
+// verdict is the comparison's one line in the renderer's language.
+func (l words) verdict(c *summary.Comparison) string {
+	return l.tr.Text(c.VerdictText(), c.Verdict())
+}
