@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/ui/uitest"
@@ -58,5 +59,32 @@ func TestHostileCommandLineIsShownNotObeyed(t *testing.T) {
 	}
 	if !strings.Contains(views["main"], "^[]0;PWNED^G") && !strings.Contains(views["main"], "mal^[]0;x^Glory") {
 		t.Errorf("the hostile process is not shown escaped:\n%s", views["main"])
+	}
+}
+
+// TestHostileFindingArgsInChinese: a finding's message arguments (a command
+// line quoted in its evidence) are escaped like its English text, so the
+// Chinese rendering sends no control character either.
+func TestHostileFindingArgsInChinese(t *testing.T) {
+	m, _ := fixtureModelWith(0, 200, 60, func(o *Options) { o.Lang = "zh" })
+	f := diagnose.Finding{Rule: diagnose.RuleInputStarved, Severity: diagnose.Warning, GPU: 4, PID: 6100,
+		Title: "GPU 4 starved", Evidence: hostileCmd,
+		I18n: &diagnose.FindingText{Title: diagnose.Msg{ID: "input_starved.title", Args: map[string]string{"GPU": "4"}},
+			Evidence: diagnose.Text{{ID: "ev.who", Args: map[string]string{"Who": hostileCmd}},
+				{ID: "idle_held.holds", Args: map[string]string{"Held": "1 GiB", "Pct": "1%", "Total": "9 GiB"},
+					Words: map[string]diagnose.Msg{"Who": {ID: "ev.who", Args: map[string]string{"Who": "\x1b[2J"}}}}}}}
+	for i := 0; i < 3; i++ {
+		s := fixtureSnapshot(i)
+		m = m.Push(pipeline.Frame{Snapshot: s, Diagnosis: &diagnose.Diagnosis{At: s.Time, Findings: []diagnose.Finding{f}}})
+	}
+	views := map[string]string{"main": m.View()}
+	views["finding page"] = press(m, "tab", "enter").View()
+	for name, v := range views {
+		if strings.ContainsAny(v, "\x1b\a") {
+			t.Errorf("%s sends a control character to the terminal:\n%q", name, v)
+		}
+		if !strings.Contains(v, "吃不饱") || !strings.Contains(v, "^[]0;PWNED^G") {
+			t.Errorf("%s does not show the Chinese finding with its argument escaped:\n%s", name, v)
+		}
 	}
 }
