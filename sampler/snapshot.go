@@ -45,6 +45,12 @@ type SourceError struct {
 	Tried  string   `json:"tried"`  // e.g. "libnvidia-ml.so.1"
 	Err    string   `json:"error"`  // the library's answer
 	Causes []string `json:"causes"` // likely causes, most likely first
+	// CauseKeys name each cause ("driver", "container", "wsl", "libpath",
+	// "rm_mismatch", "no_permission"), so a reader in another language can
+	// show it translated; CauseSeen[i] is what the filesystem showed for it
+	// (paths, kept as they are), "" for none.
+	CauseKeys []string `json:"cause_keys,omitempty"`
+	CauseSeen []string `json:"cause_seen,omitempty"`
 }
 
 // GPU is one device's readings. Every Metric may be unavailable (n/a).

@@ -84,11 +84,13 @@ func TestGoldenNoDriverChinese(t *testing.T) {
 	s.GPUs = nil
 	s.Node.Driver, s.Node.CUDA = "", ""
 	s.Node.GPUError = &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "ERROR_LIBRARY_NOT_FOUND",
-		Causes: []string{"no NVIDIA driver installed on this machine", "running in a container without --gpus"}}
+		Causes:    []string{"no NVIDIA driver installed on this machine (seen: no /proc/driver/nvidia)", "running in a container without --gpus"},
+		CauseKeys: []string{"driver", "container"}, CauseSeen: []string{" (seen: no /proc/driver/nvidia)", ""}}
 	m = push(m, s)
 	v := m.View()
 	requireFits(t, v, 100, 30)
-	for _, want := range []string{"无法读取 GPU", "  尝试：  libnvidia-ml.so.1", "  错误：  ERROR_LIBRARY_NOT_FOUND", "可能的原因", "运行 `gpuscope --demo` 查看模拟节点"} {
+	for _, want := range []string{"无法读取 GPU", "  尝试：  libnvidia-ml.so.1", "  错误：  ERROR_LIBRARY_NOT_FOUND", "可能的原因", "运行 `gpuscope --demo` 查看模拟节点",
+		"没有安装 NVIDIA 驱动", "容器启动时没有分配 GPU"} {
 		if !strings.Contains(ansi.Strip(v), want) {
 			t.Errorf("no-driver view lacks %q", want)
 		}

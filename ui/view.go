@@ -79,8 +79,8 @@ func noDriverPanel(m Model, e *sampler.SourceError) []string {
 		lines = append(lines, "", "  "+c.word("nodriver.causes"))
 		// Causes carry the fix (a command, a flag): wrap them rather than cut.
 		wrap := lipgloss.NewStyle().Width(max(20, m.w-5))
-		for _, cause := range e.Causes {
-			for i, l := range strings.Split(wrap.Render(cause), "\n") {
+		for ci := range e.Causes {
+			for i, l := range strings.Split(wrap.Render(c.tr.Cause(e, ci)), "\n") {
 				if i == 0 {
 					lines = append(lines, "   • "+strings.TrimRight(l, " "))
 				} else {

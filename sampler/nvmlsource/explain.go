@@ -37,29 +37,38 @@ func ExplainFS(err error, root fs.FS) *sampler.SourceError {
 		wslCause = "WSL2 without GPU access (/dev/dxg is missing): update the Windows NVIDIA driver and run " +
 			"`wsl --update` ([gpu-idle-handbook] §5.3)"
 	)
-	var causes []string
+	add := func(key, text, seen string) {
+		se.Causes = append(se.Causes, text+seen)
+		se.CauseKeys = append(se.CauseKeys, key)
+		se.CauseSeen = append(se.CauseSeen, seen)
+	}
 	switch ret {
 	case nvml.ERROR_LIB_RM_VERSION_MISMATCH:
-		causes = append(causes, "the driver was upgraded but the old kernel module is still loaded: reboot (or reload the nvidia modules)")
+		add("rm_mismatch", "the driver was upgraded but the old kernel module is still loaded: reboot (or reload the nvidia modules)", "")
 	case nvml.ERROR_NO_PERMISSION:
-		causes = append(causes, "this user may not open /dev/nvidia*: check the device files' group and permissions")
+		add("no_permission", "this user may not open /dev/nvidia*: check the device files' group and permissions", "")
 	}
 	wslMissingDxg := c.wsl && !c.dxg
 	switch {
 	case wslMissingDxg:
-		causes = append(causes, wslCause+c.evidence(), containerCause, driverCause)
+		add("wsl", wslCause, c.evidence())
+		add("container", containerCause, "")
+		add("driver", driverCause, "")
 	case c.container:
-		causes = append(causes, containerCause+c.evidence(), driverCause)
+		add("container", containerCause, c.evidence())
+		add("driver", driverCause, "")
 	case c.kernelDriver && ret == nvml.ERROR_LIBRARY_NOT_FOUND:
-		causes = append(causes, "the NVIDIA kernel driver is loaded (/proc/driver/nvidia exists) but "+libraryName+
-			" is not on the library path: reinstall the driver's user-space libraries or run `ldconfig`", driverCause, containerCause)
+		add("libpath", "the NVIDIA kernel driver is loaded (/proc/driver/nvidia exists) but "+libraryName+
+			" is not on the library path: reinstall the driver's user-space libraries or run `ldconfig`", "")
+		add("driver", driverCause, "")
+		add("container", containerCause, "")
 	default:
-		causes = append(causes, driverCause+c.evidence(), containerCause)
+		add("driver", driverCause, c.evidence())
+		add("container", containerCause, "")
 	}
 	if c.wsl && !wslMissingDxg {
-		causes = append(causes, wslCause)
+		add("wsl", wslCause, "")
 	}
-	se.Causes = causes
 	return se
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // The findings' words: their English is built by the rules (diagnose's
@@ -109,4 +110,20 @@ func (t *Tr) Fix(hint string) string {
 		}
 	}
 	return hint
+}
+
+// Cause is the i-th likely cause of a GPU source's failure in t's
+// language: its Chinese by key ("cause.<key>") followed by what the
+// filesystem showed (paths, as they are); the English as it came where
+// t is English or the cause has no key.
+func (t *Tr) Cause(e *sampler.SourceError, i int) string {
+	if t == nil || t.lang == "en" || i >= len(e.CauseKeys) || i >= len(e.CauseSeen) {
+		return e.Causes[i]
+	}
+	id := "cause." + e.CauseKeys[i]
+	s := t.T(id)
+	if s == id {
+		return e.Causes[i]
+	}
+	return s + e.CauseSeen[i]
 }

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 )
@@ -245,4 +247,35 @@ func scenarioFindings(t *testing.T) []diagnose.Finding {
 		}
 	}
 	return out
+}
+
+// TestCausesTranslated: every cause key the NVML probe gives has Chinese,
+// and a cause renders as its Chinese followed by what was seen.
+func TestCausesTranslated(t *testing.T) {
+	src, err := os.ReadFile("../../sampler/nvmlsource/explain.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := regexp.MustCompile(`add\("(\w+)"`).FindAllStringSubmatch(string(src), -1)
+	if len(keys) < 6 {
+		t.Fatalf("found %d cause keys in explain.go", len(keys))
+	}
+	zh, _ := New("zh")
+	for _, k := range keys {
+		if s := zh.T("cause." + k[1]); s == "cause."+k[1] || !hasHan(s) {
+			t.Errorf("cause %q has no Chinese", k[1])
+		}
+	}
+	e := &sampler.SourceError{Causes: []string{"English (seen: /.dockerenv)"}, CauseKeys: []string{"container"}, CauseSeen: []string{" (seen: /.dockerenv)"}}
+	if got := zh.Cause(e, 0); !strings.HasPrefix(got, "容器启动时没有分配 GPU") || !strings.HasSuffix(got, " (seen: /.dockerenv)") {
+		t.Errorf("Chinese cause: %q", got)
+	}
+	en, _ := New("en")
+	if got := en.Cause(e, 0); got != e.Causes[0] {
+		t.Errorf("English cause changed: %q", got)
+	}
+	old := &sampler.SourceError{Causes: []string{"from an older snapshot"}}
+	if got := zh.Cause(old, 0); got != "from an older snapshot" {
+		t.Errorf("a cause without a key became %q", got)
+	}
 }

@@ -35,8 +35,8 @@ func WriteLang(w io.Writer, s sampler.Snapshot, lang string) error {
 		orNA(n.Hostname), t.w("driver"), orNA(n.Driver), orNA(n.CUDA), t.gpus(len(s.GPUs)), s.Time.Format("2006-01-02 15:04:05"), n.Source)
 	if e := n.GPUError; e != nil {
 		fmt.Fprintf(&b, "%s%s: %s\n", t.w("no_gpu"), e.Tried, e.Err)
-		for _, c := range e.Causes {
-			fmt.Fprintf(&b, "  - %s\n", c)
+		for i := range e.Causes {
+			fmt.Fprintf(&b, "  - %s\n", tr.Cause(e, i))
 		}
 		b.WriteString("  " + t.w("try_demo") + "\n")
 	}
