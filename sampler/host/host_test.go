@@ -225,3 +225,23 @@ func TestSampleUnreadableProcRoot(t *testing.T) {
 		t.Errorf("Sample with no procfs = %v, %v; want a Host and an error", h, err)
 	}
 }
+
+// TestCommandLineAfterExec: a process seen before it execs (a launcher
+// that execs the real job a moment later) shows the command it became,
+// not the one it was forked with: exec keeps the PID and start time the
+// cache is keyed by.
+func TestCommandLineAfterExec(t *testing.T) {
+	pid := startTree(t, "sleep 0.3; exec sleep 30")
+	src := New(Options{})
+	h, err := src.Sample(time.Now(), []int{pid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := h.Procs[pid]; p == nil || p.Cmdline != "sh -c sleep 0.3; exec sleep 30" {
+		t.Skipf("the first sample came after the exec (loaded machine): %+v", p)
+	}
+	sampleUntil(t, src, []int{pid}, func(h *sampler.Host) bool {
+		p := h.Procs[pid]
+		return p != nil && p.Cmdline == "sleep 30" && p.Name == "sleep"
+	})
+}

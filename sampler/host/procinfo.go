@@ -31,9 +31,19 @@ type procKey struct {
 }
 
 // procStatic is what never changes for a process, read once and cached.
+// A process read while young (forked less than execGrace ago) is read
+// again next tick: a child forked but not yet exec'd shows its parent's
+// command line, and exec keeps the PID and start time the cache is keyed by.
 type procStatic struct {
 	user, cmdline, container, podUID string
+	young                            bool
 }
+
+// execGrace is how long after its fork a process's command line is not
+// trusted yet. Fork to exec takes microseconds to milliseconds; a second
+// covers a loaded machine (TestSampleRealProcessTree failed under
+// `make test` when the first read came before the exec).
+const execGrace = time.Second
 
 // cpuMark is a process's cumulative CPU time at one tick.
 type cpuMark struct {
@@ -106,8 +116,9 @@ func (s *Source) readProc(dirfd, pid int, now time.Time, buf []byte) (*sampler.P
 	s.procs.cpu[key] = cpuMark{ticks: st.cpuTicks, at: now}
 
 	static, ok := s.procs.static[key]
-	if !ok {
+	if !ok || static.young {
 		static = s.readStatic(dirfd, dirName)
+		static.young = !p.Start.IsZero() && now.Sub(p.Start) < execGrace
 		s.procs.static[key] = static
 	}
 	p.User, p.Cmdline, p.Container, p.PodUID = static.user, static.cmdline, static.container, static.podUID
