@@ -18,7 +18,6 @@ import (
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
-	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
@@ -69,7 +68,7 @@ func ExitStatus(cmd *cobra.Command, err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usageLine(cmd, err, ue))
 		return usage
 	default:
-		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.Text(err.Error())) // may quote a file's contents
+		fmt.Fprintln(stderr, runtimeLine(cmd, err))
 		return other
 	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -59,4 +61,24 @@ func usageLine(cmd *cobra.Command, err error, ue usageError) string {
 		}
 	}
 	return tr.T("usage.line", map[string]any{"Err": safe.Text(msg)})
+}
+
+// runtimeLine is the one line any other error prints: "gpuscope: …" with
+// the error's own words (a file's path, the system's or a parser's
+// message), introduced in the reader's language; a missing or unreadable
+// file is said so first.
+func runtimeLine(cmd *cobra.Command, err error) string {
+	msg := safe.Text(err.Error()) // may quote a file's contents
+	tr, terr := i18n.New(errorLang(cmd))
+	if terr != nil {
+		return "gpuscope: " + msg
+	}
+	id := "error.line"
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		id = "error.not_found"
+	case errors.Is(err, fs.ErrPermission):
+		id = "error.permission"
+	}
+	return tr.T(id, map[string]any{"Err": msg})
 }

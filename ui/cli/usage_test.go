@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,6 +52,32 @@ func TestUsageErrorLanguage(t *testing.T) {
 		status, stderr := runEnv(t, c.env, c.args...)
 		if status != c.status || stderr != c.want {
 			t.Errorf("%v %v: status %d, stderr %q; want %d, %q", c.env, c.args, status, stderr, c.status, c.want)
+		}
+	}
+}
+
+// TestRuntimeErrorLanguage: any other error keeps its own words (the
+// path, the system's message) behind a line in the reader's language,
+// which says first when a file is missing; English is unchanged, and so
+// are the exit statuses.
+func TestRuntimeErrorLanguage(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.jsonl")
+	zhLocale := map[string]string{"LANG": "zh_CN.UTF-8"}
+	for _, c := range []struct {
+		env    map[string]string
+		args   []string
+		status int
+		prefix string
+	}{
+		{nil, []string{"report", missing}, 1, "gpuscope: "},
+		{zhLocale, []string{"report", missing}, 1, "gpuscope：找不到文件："},
+		{nil, []string{"check", "--from", missing, "--lang", "zh"}, checkErrorStatus, "gpuscope：找不到文件："},
+	} {
+		status, stderr := runEnv(t, c.env, c.args...)
+		if status != c.status || !strings.HasPrefix(stderr, c.prefix) || !strings.Contains(stderr, missing) ||
+			!strings.Contains(stderr, "no such file or directory") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v %v: status %d, stderr %q; want %d, one line starting %q with the path and the system's words",
+				c.env, c.args, status, stderr, c.status, c.prefix)
 		}
 	}
 }
