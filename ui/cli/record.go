@@ -14,6 +14,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +27,7 @@ type recordFlags struct {
 	seed     int64
 	realtime bool
 	force    bool
+	lang     string
 }
 
 func newRecordCmd(d Deps, stderr io.Writer) *cobra.Command {
@@ -45,6 +47,11 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
+			lang, err := resolveLang(f.lang, d.Getenv)
+			if err != nil {
+				return err
+			}
+			f.lang = lang
 			return runRecord(d, f, stderr)
 		},
 	}
@@ -57,6 +64,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
 	fl.BoolVar(&f.realtime, "realtime", false, "with --demo: sample on the wall clock instead of as fast as possible")
 	fl.BoolVar(&f.force, "force", false, "overwrite FILE if it exists (never through a symbolic link)")
+	langFlag(fl, &f.lang, "progress lines'")
 	return cmd
 }
 
@@ -138,7 +146,7 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 			col.Push(src.Tick(t))
 		}
 	default:
-		sig = recordLive(ctx, col, f.interval, f.duration, stderr)
+		sig = recordLive(ctx, col, f.interval, f.duration, stderr, cliWord(f.lang, "record.recording", nil))
 	}
 	if bg != nil {
 		if err := bg.wait(); err != nil && werr == nil {
@@ -147,7 +155,7 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
-	fmt.Fprintf(stderr, "gpuscope: recorded %d snapshots to %s\n", rec.Count(), f.out)
+	fmt.Fprintln(stderr, cliWord(f.lang, "record.recorded", map[string]any{"N": rec.Count(), "File": safe.Text(f.out)}))
 	if err == nil && sig != 0 { // stopped by a signal: the file is complete
 		return exitCode(128 + int(sig))
 	}
@@ -168,7 +176,7 @@ func recordFrame(rec *record.Toggle, fr pipeline.Frame) error {
 // recordLive runs the collector on the wall clock, from one interval after
 // the first snapshot, until the duration ends, ctx is cancelled (a failed
 // write) or SIGINT or SIGTERM arrives; it returns that signal, or 0.
-func recordLive(ctx context.Context, col *pipeline.Collector, interval, dur time.Duration, stderr io.Writer) syscall.Signal {
+func recordLive(ctx context.Context, col *pipeline.Collector, interval, dur time.Duration, stderr io.Writer, startLine string) syscall.Signal {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -179,7 +187,7 @@ func recordLive(ctx context.Context, col *pipeline.Collector, interval, dur time
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	fmt.Fprintln(stderr, "gpuscope: recording; Ctrl-C stops")
+	fmt.Fprintln(stderr, startLine)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"fmt"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 

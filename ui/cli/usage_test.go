@@ -81,3 +81,24 @@ func TestRuntimeErrorLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordLinesLanguage: record's closing line on stderr follows --lang
+// (and the locale); English is as it was.
+func TestRecordLinesLanguage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"--lang", "zh"}, "gpuscope：已把 60 个快照录制到 " + path + "\n"},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, nil, "gpuscope：已把 60 个快照录制到 " + path + "\n"},
+		{nil, nil, "gpuscope: recorded 60 snapshots to " + path + "\n"},
+	} {
+		args := append([]string{"record", "-o", path, "--force", "--demo", "--duration", "1m"}, c.args...)
+		status, stderr := runEnv(t, c.env, args...)
+		if status != 0 || !strings.HasSuffix(stderr, c.want) {
+			t.Errorf("%v %v: status %d, stderr %q; want it to end %q", c.env, c.args, status, stderr, c.want)
+		}
+	}
+}
