@@ -129,3 +129,16 @@ func TestMatchAndLookup(t *testing.T) {
 		t.Errorf("a missing id renders as %q, want itself", got)
 	}
 }
+
+// BenchmarkNew is the cost every start pays for its words (docs/benchmarks.md).
+func BenchmarkNew(b *testing.B) {
+	for _, lang := range []string{"en", "zh"} {
+		b.Run(lang, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New(lang); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
