@@ -42,8 +42,10 @@ type procStatic struct {
 // execGrace is how long after its fork a process's command line is not
 // trusted yet. Fork to exec takes microseconds to milliseconds; a second
 // covers a loaded machine (TestSampleRealProcessTree failed under
-// `make test` when the first read came before the exec).
-const execGrace = time.Second
+// `make test` when the first read came before the exec), and a second
+// more the boot time's rounding down to whole seconds (/proc/stat btime),
+// which makes every process look up to a second older than it is.
+const execGrace = 2 * time.Second
 
 // cpuMark is a process's cumulative CPU time at one tick.
 type cpuMark struct {

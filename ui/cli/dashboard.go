@@ -214,7 +214,11 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	// written) are printed where the user sees them.
 	status, rerr := rec.Stop()
 	if status != "" && rerr == nil {
-		fmt.Fprintf(stderr, "gpuscope: %s\n", recordStatus(rec, status, false, f.lang))
+		prefix := "gpuscope: "
+		if f.lang == "zh" {
+			prefix = "gpuscope：" // the full-width colon of the other Chinese lines
+		}
+		fmt.Fprintln(stderr, prefix+recordStatus(rec, status, false, f.lang))
 	}
 	var ec exitCode
 	switch {

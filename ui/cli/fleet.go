@@ -16,6 +16,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/fleet"
@@ -101,7 +102,8 @@ func LoadFleet(ctx context.Context, src *promsource.Source, step time.Duration) 
 	}
 	v := fleet.NewView(src.URL(), fl, fleetIdleFor, results)
 	v.Undiagnosed = skipped
-	return v, nil
+	// Label values (node, job, pod names) are anyone's to set: shown, never obeyed.
+	return safe.Clean(v), nil
 }
 
 // fleetDiagnosed bounds how many dcgm-exporter-only nodes a refresh

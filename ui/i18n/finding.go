@@ -47,7 +47,9 @@ func (t *Tr) msg(m diagnose.Msg) (string, bool) {
 	}
 	id := "finding." + m.ID
 	s := t.T(id, data)
-	return s, s != id
+	// A template field the message does not carry (a recording from
+	// another version) renders as "<no value>": keep the English then.
+	return s, s != id && !strings.Contains(s, "<no value>")
 }
 
 // text joins pieces with the language's separators; false when any piece

@@ -279,3 +279,23 @@ func TestCausesTranslated(t *testing.T) {
 		t.Errorf("a cause without a key became %q", got)
 	}
 }
+
+// TestFindingFromAnotherVersion: a message missing a field its Chinese
+// uses (a recording from another gpuscope) keeps the finding's English
+// rather than printing "<no value>"; a nil Tr is English and never panics.
+func TestFindingFromAnotherVersion(t *testing.T) {
+	zh, _ := New("zh")
+	f := diagnose.Finding{Title: "GPU 0 reported 3 Xid error(s)", Evidence: "Xid 79 at 10:00:00",
+		I18n: &diagnose.FindingText{Title: diagnose.Msg{ID: "xid.title", Args: map[string]string{"GPU": "0"}},
+			Evidence: diagnose.Text{{ID: "xid.event", Args: map[string]string{"Code": "79"}}}}}
+	if title, ev, _ := zh.Finding(f); title != f.Title || ev != f.Evidence {
+		t.Errorf("a message short of a field rendered %q / %q, want the English", title, ev)
+	}
+	var none *Tr
+	if title, _, _ := none.Finding(f); title != f.Title || none.T("x") != "x" || none.N("y", 2) != "y" || none.Lang() != "en" {
+		t.Error("a nil Tr is not English")
+	}
+	if _, ok := none.Usage("%s"); ok {
+		t.Error("a nil Tr knows a usage error")
+	}
+}

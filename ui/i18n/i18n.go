@@ -73,6 +73,9 @@ func New(lang string) (*Tr, error) {
 // format in t's language (the same verbs, in the same order); false when
 // the catalogue has no such error (TestUsageErrorsTranslated holds them).
 func (t *Tr) Usage(format string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
 	id, ok := t.usage[format]
 	if !ok {
 		return "", false
@@ -97,11 +100,19 @@ func Match(lang string) string {
 }
 
 // Lang is "en" or "zh".
-func (t *Tr) Lang() string { return t.lang }
+func (t *Tr) Lang() string {
+	if t == nil {
+		return "en"
+	}
+	return t.lang
+}
 
 // T is message id; with data, its {{.Field}} templates filled. A missing
 // id shows as itself (TestCatalogues keeps that from shipping).
 func (t *Tr) T(id string, data ...map[string]any) string {
+	if t == nil {
+		return id
+	}
 	cfg := &goi18n.LocalizeConfig{MessageID: id}
 	if len(data) > 0 {
 		cfg.TemplateData = data[0]
@@ -116,6 +127,9 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 // N is plural message id for n (its {{.Count}}), in the language's CLDR
 // plural forms: English one/other, Chinese other only.
 func (t *Tr) N(id string, n int, data ...map[string]any) string {
+	if t == nil {
+		return id
+	}
 	fields := map[string]any{"Count": n}
 	for _, d := range data {
 		maps.Copy(fields, d)

@@ -114,7 +114,7 @@ func writeChecklist(b *strings.Builder, t words, s sampler.Snapshot, gi int, ste
 		}
 		fmt.Fprintf(b, "  %d. [%-4s] %s", st.N, st.Status, title)
 		if st.Detail != "" {
-			fmt.Fprintf(b, ": %s", t.tr.Text(st.I18n, st.Detail))
+			b.WriteString(t.check("step_sep", nil) + t.tr.Text(st.I18n, st.Detail))
 		}
 		b.WriteString("\n")
 	}
