@@ -2,15 +2,10 @@ package i18n
 
 import (
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,83 +24,23 @@ type sourceMessage struct {
 	at    string
 }
 
-// diagnoseMessages reads every say/then/item call from diagnose's source,
-// the only place a finding's English is written.
+// diagnoseMessages reads every say/then/item/Say call from diagnose's
+// source, the only place a finding's English is written.
 func diagnoseMessages(t *testing.T) map[string]sourceMessage {
 	t.Helper()
-	files, err := filepath.Glob("../../diagnose/*.go")
-	sub, err2 := filepath.Glob("../../diagnose/*/*.go") // diagnose.Say in fleetdiag, summary
-	files = append(files, sub...)
-	if err != nil || err2 != nil || len(files) == 0 || len(sub) == 0 {
-		t.Fatalf("diagnose sources: %v %v", err, err2)
-	}
 	out := map[string]sourceMessage{}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
+	// diagnose.Say: in fleetdiag and summary.
+	for _, c := range sourceCalls(t, []string{"../../diagnose/*.go", "../../diagnose/*/*.go"}, "say", "then", "item", "Say") {
+		id, en, names, ok := c.message(t)
+		if !ok {
 			continue
 		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		if prev, dup := out[id]; dup && (prev.en != en || !slices.Equal(prev.names, names)) {
+			t.Errorf("%s: id %q also used at %s with other text or arguments", c.at, id, prev.at)
 		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			var fn *ast.Ident
-			switch f := call.Fun.(type) {
-			case *ast.Ident:
-				fn = f
-			case *ast.SelectorExpr:
-				fn = f.Sel // diagnose.Say
-			}
-			if fn == nil || !slices.Contains([]string{"say", "then", "item", "Say"}, fn.Name) || len(call.Args) < 2 || call.Ellipsis.IsValid() {
-				return true
-			}
-			at := fset.Position(call.Pos()).String()
-			id, ok1 := literal(call.Args[0])
-			en, ok2 := literal(call.Args[1])
-			if !ok1 || !ok2 {
-				t.Errorf("%s: %s's id and English must be string literals", at, fn.Name)
-				return true
-			}
-			var names []string
-			for i := 2; i < len(call.Args); i += 2 {
-				name, ok := literal(call.Args[i])
-				if !ok {
-					t.Errorf("%s: argument names must be string literals", at)
-				}
-				names = append(names, name)
-			}
-			slices.Sort(names)
-			m := sourceMessage{en, names, at}
-			if prev, dup := out[id]; dup && (prev.en != en || !slices.Equal(prev.names, names)) {
-				t.Errorf("%s: id %q also used at %s with other text or arguments", at, id, prev.at)
-			}
-			out[id] = m
-			return true
-		})
+		out[id] = sourceMessage{en, names, c.at}
 	}
 	return out
-}
-
-// literal is a string literal, or a sum of them.
-func literal(e ast.Expr) (string, bool) {
-	switch x := e.(type) {
-	case *ast.BasicLit:
-		if x.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(x.Value)
-		return s, err == nil
-	case *ast.BinaryExpr:
-		a, ok1 := literal(x.X)
-		b, ok2 := literal(x.Y)
-		return a + b, ok1 && ok2 && x.Op == token.ADD
-	}
-	return "", false
 }
 
 var fieldRE = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
