@@ -48,9 +48,7 @@ func (p *detailPane) show(f diagnose.Finding) {
 // refresh rebuilds the page (new data updates the live numbers), keeping
 // the scroll position.
 func (p *detailPane) refresh() {
-	y := p.vp.YOffset
-	p.vp.SetContent(ansi.Wrap(p.content(), max(1, p.w), " "))
-	p.vp.SetYOffset(y)
+	setKeepingScroll(&p.vp, ansi.Wrap(p.content(), max(1, p.w), " "))
 }
 
 func (p *detailPane) Update(msg tea.Msg) {
@@ -58,9 +56,7 @@ func (p *detailPane) Update(msg tea.Msg) {
 }
 
 func (p *detailPane) View() string {
-	st := p.c.st
-	info := fmt.Sprintf("%s · esc %s · ↑↓ %s · %3.0f%%", p.finding.Rule, p.c.word("hint.back"), p.c.word("hint.scroll"), p.vp.ScrollPercent()*100)
-	return title(st, p.c.word("pane.finding"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+	return pageView(p.c, "pane.finding", p.finding.Rule, "", &p.vp, p.w, p.h)
 }
 
 func (p *detailPane) content() string {

@@ -66,9 +66,7 @@ func (p *gpuDetailPane) refresh() {
 	if s := p.c.latest(); s != nil {
 		p.drawn = s.Time
 	}
-	y := p.vp.YOffset
-	p.vp.SetContent(strings.Join(p.content(), "\n"))
-	p.vp.SetYOffset(y)
+	setKeepingScroll(&p.vp, strings.Join(p.content(), "\n"))
 }
 
 func (p *gpuDetailPane) Update(msg tea.Msg) {
@@ -84,9 +82,7 @@ func (p *gpuDetailPane) View() string {
 }
 
 func (p *gpuDetailPane) render() string {
-	c := p.c
-	info := fmt.Sprintf("GPU %d · esc %s · ←→ GPU · ↑↓ %s · %3.0f%%", p.gpu, c.word("hint.back"), c.word("hint.scroll"), p.vp.ScrollPercent()*100)
-	return title(p.c.st, p.c.word("pane.gpu_detail"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+	return pageView(p.c, "pane.gpu_detail", fmt.Sprintf("GPU %d", p.gpu), "←→ GPU", &p.vp, p.w, p.h)
 }
 
 // content is the whole page: identity, clock events, charts, processes.

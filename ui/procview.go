@@ -48,9 +48,7 @@ func (p *procViewPane) show(pid int) {
 // refresh rebuilds the page for new data, keeping the scroll position.
 func (p *procViewPane) refresh() {
 	p.out = ""
-	y := p.vp.YOffset
-	p.vp.SetContent(strings.Join(p.content(), "\n"))
-	p.vp.SetYOffset(y)
+	setKeepingScroll(&p.vp, strings.Join(p.content(), "\n"))
 }
 
 func (p *procViewPane) Update(msg tea.Msg) {
@@ -60,8 +58,7 @@ func (p *procViewPane) Update(msg tea.Msg) {
 
 func (p *procViewPane) View() string {
 	if p.out == "" {
-		info := fmt.Sprintf("PID %d · esc %s · ↑↓ %s · %3.0f%%", p.pid, p.c.word("hint.back"), p.c.word("hint.scroll"), p.vp.ScrollPercent()*100)
-		p.out = title(p.c.st, p.c.word("pane.process"), info, true, p.w) + "\n" + fitBlock(strings.Split(p.vp.View(), "\n"), p.w, p.h-1, false)
+		p.out = pageView(p.c, "pane.process", fmt.Sprintf("PID %d", p.pid), "", &p.vp, p.w, p.h)
 	}
 	return p.out
 }
