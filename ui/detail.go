@@ -127,16 +127,7 @@ func (p *detailPane) liveNumbers() string {
 	if s == nil {
 		return "  " + c.word("live.no_data") + "\n"
 	}
-	line := func(id string, kv ...any) string {
-		data := make(map[string]any, len(kv)/2)
-		for i := 0; i+1 < len(kv); i += 2 {
-			data[kv[i].(string)] = kv[i+1]
-		}
-		if c.tr == nil {
-			return "  live." + id + "\n"
-		}
-		return "  " + c.tr.T("live."+id, data) + "\n"
-	}
+	line := func(id string, kv ...any) string { return "  " + c.tr.Say("live."+id, kv...) + "\n" }
 	var b strings.Builder
 	if f.GPU >= 0 && f.GPU < len(s.GPUs) {
 		g := &s.GPUs[f.GPU]

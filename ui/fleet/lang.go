@@ -24,16 +24,7 @@ func newWords(lang string) words {
 }
 
 // t is message fleet.<id> with its fields from kv (name, value).
-func (l words) t(id string, kv ...any) string {
-	if l.tr == nil {
-		return id
-	}
-	data := make(map[string]any, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		data[kv[i].(string)] = kv[i+1]
-	}
-	return l.tr.T("fleet."+id, data)
-}
+func (l words) t(id string, kv ...any) string { return l.tr.Say("fleet."+id, kv...) }
 
 // title is a fleet finding's title in the view's language.
 func (l words) title(f fleetdiag.Finding) string {

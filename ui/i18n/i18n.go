@@ -124,6 +124,21 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 	return s
 }
 
+// Say is T with its fields given as name, value pairs: Say("x", "GPU", 3).
+func (t *Tr) Say(id string, kv ...any) string {
+	if t == nil {
+		return id
+	}
+	if len(kv) < 2 {
+		return t.T(id)
+	}
+	data := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[kv[i].(string)] = kv[i+1]
+	}
+	return t.T(id, data)
+}
+
 // N is plural message id for n (its {{.Count}}), in the language's CLDR
 // plural forms: English one/other, Chinese other only.
 func (t *Tr) N(id string, n int, data ...map[string]any) string {

@@ -45,19 +45,7 @@ func HTML(w io.Writer, r *summary.Report) error { return In("en").HTML(w, r) }
 type words struct{ tr *i18n.Tr }
 
 // t is message report.<id>, its {{.Fields}} filled from kv (name, value).
-func (l words) t(id string, kv ...any) string {
-	if l.tr == nil {
-		return id
-	}
-	if len(kv) == 0 {
-		return l.tr.T("report." + id)
-	}
-	data := make(map[string]any, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		data[kv[i].(string)] = kv[i+1]
-	}
-	return l.tr.T("report."+id, data)
-}
+func (l words) t(id string, kv ...any) string { return l.tr.Say("report."+id, kv...) }
 
 // label is message id padded to w cells (a CJK character is two).
 func (l words) label(id string, w int) string { return padCells(l.t(id), w) }
