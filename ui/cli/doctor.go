@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
 	"github.com/gpuscope/gpuscope/sampler/safe"
@@ -98,9 +97,9 @@ func writeDoctor(w io.Writer, cs []DoctorCheck, failed bool, tr *i18n.Tr) {
 			fix = doctorMsg(tr, c.FixMsg, c.Fix)
 		}
 		status := doctorWord(tr, "doctor.status."+c.Status, strings.ToUpper(c.Status))
-		fmt.Fprintf(w, "  %s  %s %s\n", padCells(status, 4), padCells(name, 22), seen)
+		fmt.Fprintf(w, "  %s  %s %s\n", i18n.Pad(status, 4), i18n.Pad(name, 22), seen)
 		if fix != "" {
-			fmt.Fprintf(w, "        %s %s\n", padCells("", 22), tr.T("doctor.fix", map[string]any{"Fix": fix}))
+			fmt.Fprintf(w, "        %s %s\n", i18n.Pad("", 22), tr.T("doctor.fix", map[string]any{"Fix": fix}))
 		}
 	}
 	if failed {
@@ -141,12 +140,4 @@ func doctorMsg(tr *i18n.Tr, m DoctorMsg, en string) string {
 		return s
 	}
 	return en
-}
-
-// padCells is s followed by spaces to n terminal cells.
-func padCells(s string, n int) string {
-	if w := ansi.StringWidth(s); w < n {
-		return s + strings.Repeat(" ", n-w)
-	}
-	return s
 }

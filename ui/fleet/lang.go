@@ -37,11 +37,10 @@ func (l words) title(f fleetdiag.Finding) string {
 // pad is s padded (or cut) to w cells; right aligns it.
 func pad(s string, w int, right bool) string {
 	s = ansi.Truncate(s, w, "…")
-	fill := strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 	if right {
-		return fill + s
+		return strings.Repeat(" ", max(0, w-ansi.StringWidth(s))) + s
 	}
-	return s + fill
+	return i18n.Pad(s, w)
 }
 
 // summary is the header line.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/charmbracelet/x/ansi"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 )
@@ -154,4 +155,10 @@ func (t *Tr) N(id string, n int, data ...map[string]any) string {
 		return id
 	}
 	return s
+}
+
+// Pad is s followed by spaces to w terminal cells: a Chinese character
+// takes two, so a label column cannot be padded by bytes or runes.
+func Pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }

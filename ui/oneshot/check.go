@@ -50,7 +50,7 @@ func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span
 	for _, l := range labels {
 		lw = max(lw, ansi.StringWidth(l))
 	}
-	label := func(i int) string { return "  " + padCells(labels[i], lw) + " " }
+	label := func(i int) string { return "  " + i18n.Pad(labels[i], lw) + " " }
 	for _, f := range fs {
 		title, evidence, estimated := tr.Finding(f)
 		fmt.Fprintf(&b, "[%s] %s  (%s)\n", strings.ToUpper(t.check("worst."+f.Severity.String(), nil)), title, f.Rule)
@@ -79,11 +79,6 @@ func langArg(lang string) string {
 }
 
 func (t words) check(id string, data map[string]any) string { return t.tr.T("check."+id, data) }
-
-// padCells pads s with spaces to w terminal cells (a CJK character is two).
-func padCells(s string, w int) string {
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
-}
 
 // checklistGPUs are the GPU positions whose checklist is printed.
 func checklistGPUs(fs []diagnose.Finding, n int) []int {

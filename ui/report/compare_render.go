@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // figure is one compared number: how to read it from a GPU, show it, and
@@ -136,9 +137,9 @@ func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {
 		l.label("compare.after", lw), summary.InputName(c.After.File), l.rangeOf(c.After.Range), l.t("compare.verdict"), l.verdict(c))
 	for _, gc := range c.GPUs {
 		fmt.Fprintf(&b, "\nGPU %d  %s\n", gc.Index, changeName(&gc))
-		fmt.Fprintf(&b, "  %s %s %s %s\n", padCells("", 20), l.label("compare.base", 14), l.label("compare.after", 14), l.t("compare.change"))
+		fmt.Fprintf(&b, "  %s %s %s %s\n", i18n.Pad("", 20), l.label("compare.base", 14), l.label("compare.after", 14), l.t("compare.change"))
 		for _, r := range l.changeRows(&gc) {
-			fmt.Fprintf(&b, "  %s %-14s %-14s %s\n", padCells(r[0], 20), r[1], r[2], r[3])
+			fmt.Fprintf(&b, "  %s %-14s %-14s %s\n", i18n.Pad(r[0], 20), r[1], r[2], r[3])
 		}
 	}
 	for _, g := range findingGroups(c) {

@@ -3,9 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/ui/i18n"
@@ -48,11 +46,7 @@ type words struct{ tr *i18n.Tr }
 func (l words) t(id string, kv ...any) string { return l.tr.Say("report."+id, kv...) }
 
 // label is message id padded to w cells (a CJK character is two).
-func (l words) label(id string, w int) string { return padCells(l.t(id), w) }
-
-func padCells(s string, w int) string {
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
-}
+func (l words) label(id string, w int) string { return i18n.Pad(l.t(id), w) }
 
 // finding is a report finding's title, evidence, estimate and first fix in
 // the renderer's language.
