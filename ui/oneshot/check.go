@@ -24,14 +24,14 @@ func WriteCheck(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span tim
 // WriteCheckLang is WriteCheck in lang ("en", "zh"): the words, the
 // findings (from their messages) and the rules' first fixes.
 func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span time.Duration, lang string) error {
-	if err := WriteLang(w, s, lang); err != nil {
-		return err
-	}
 	tr, err := i18n.New(lang)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
 	t := words{tr}
+	if err := writeSnapshot(w, s, t); err != nil {
+		return err
+	}
 	var b strings.Builder
 	var fs []diagnose.Finding
 	samples := 0

@@ -27,7 +27,13 @@ func WriteLang(w io.Writer, s sampler.Snapshot, lang string) error {
 	if err != nil {
 		return fmt.Errorf("--once: %w", err)
 	}
-	t := words{tr}
+	return writeSnapshot(w, s, words{tr})
+}
+
+// writeSnapshot is WriteLang with its words already read (check prints
+// the snapshot, then its verdict, in one language).
+func writeSnapshot(w io.Writer, s sampler.Snapshot, t words) error {
+	tr := t.tr
 	s = safe.Clean(s)
 	var b strings.Builder
 	n := s.Node
@@ -50,7 +56,7 @@ func WriteLang(w io.Writer, s sampler.Snapshot, lang string) error {
 	for _, p := range s.Problems {
 		fmt.Fprintf(&b, "%s%s\n", t.w("problem"), firstLine(p))
 	}
-	_, err = io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
