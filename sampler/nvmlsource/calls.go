@@ -82,6 +82,9 @@ var callFields = [numCalls][]string{
 // NA reasons, as sampler.GPU.NA documents them.
 const (
 	reasonNotSupported = "not supported"
+	// The installed libnvidia-ml does not export the function (an older
+	// driver than the call; Guarded answers FUNCTION_NOT_FOUND for it).
+	reasonNotInDriver  = "not in this driver version"
 	reasonNoPermission = "no permission"
 	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
 )
@@ -110,6 +113,7 @@ func (g *gpuReader) ok(c call, ret nvml.Return) bool {
 		return true
 	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
 		g.skip[c] = true
+		g.absent[c] = ret == nvml.ERROR_FUNCTION_NOT_FOUND
 		g.note(c, g.skipReason(c))
 	case nvml.ERROR_GPU_IS_LOST:
 		g.lost = true
@@ -140,10 +144,14 @@ func (g *gpuReader) failedOnce(c call, ret nvml.Return) {
 	}
 }
 
-// skipReason is why a call that answered NOT_SUPPORTED is n/a: GPM on a
-// GPU older than Hopper says so (the slow tier, read first, knows the
-// architecture); anything else is plainly "not supported".
+// skipReason is why a call that answered NOT_SUPPORTED is n/a: a function
+// the driver lacks says so; GPM on a GPU older than Hopper says so (the
+// slow tier, read first, knows the architecture); anything else is plainly
+// "not supported".
 func (g *gpuReader) skipReason(c call) string {
+	if g.absent[c] {
+		return reasonNotInDriver
+	}
 	if c == cGPM && g.slow.Arch != "" && !sampler.ArchHasGPM(g.slow.Arch) {
 		return sampler.ReasonNoGPM
 	}
@@ -153,8 +161,10 @@ func (g *gpuReader) skipReason(c call) string {
 // reasonFor is the NA text for a failed call.
 func reasonFor(ret nvml.Return) string {
 	switch ret {
-	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
+	case nvml.ERROR_NOT_SUPPORTED:
 		return reasonNotSupported
+	case nvml.ERROR_FUNCTION_NOT_FOUND:
+		return reasonNotInDriver
 	case nvml.ERROR_NO_PERMISSION:
 		return reasonNoPermission
 	}

@@ -61,6 +61,7 @@ type gpuReader struct {
 	problems     []string     // lines queued for this tick's Sample
 
 	skip   [numCalls]bool // calls that answered NOT_SUPPORTED
+	absent [numCalls]bool // of those, calls the driver does not export
 	na     []naEntry      // this tick's reasons (scratch)
 	slowNA []naEntry      // the slow tier's reasons, carried over
 	prevNA map[string]string
