@@ -1,21 +1,17 @@
 // Package podresources asks the kubelet which pod each GPU is allocated to,
 // through its pod-resources gRPC API on a unix socket
 // (k8s.io/kubelet/pkg/apis/podresources/v1, the API dcgm-exporter uses for
-// the same purpose). Off Kubernetes the socket does not exist and nothing
+// the same purpose; spoken directly, wire.go). Off Kubernetes the socket does not exist and nothing
 // is attributed.
 package podresources
 
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	podresourcesapi "k8s.io/kubelet/pkg/apis/podresources/v1"
 )
 
 // DefaultSocket is where the kubelet serves the pod-resources API.
@@ -30,30 +26,15 @@ type Pod = sampler.Pod
 // "GPU-…::N" by the NVIDIA device plugin; the suffix is dropped so the id
 // is the GPU's UUID (as dcgm-exporter does).
 func List(ctx context.Context, socket string) (map[string]Pod, error) {
-	conn, err := grpc.NewClient("unix://"+socket, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	msg, err := callList(ctx, socket)
 	if err != nil {
 		return nil, fmt.Errorf("kubelet pod-resources %s: %w", socket, err)
 	}
-	defer conn.Close()
-	resp, err := podresourcesapi.NewPodResourcesListerClient(conn).List(ctx, &podresourcesapi.ListPodResourcesRequest{})
+	pods, err := decodeList(msg)
 	if err != nil {
-		return nil, fmt.Errorf("kubelet pod-resources %s: %w", socket, err)
+		return nil, fmt.Errorf("kubelet pod-resources %s: the answer does not decode: %w", socket, err)
 	}
-	out := map[string]Pod{}
-	for _, p := range resp.GetPodResources() {
-		for _, c := range p.GetContainers() {
-			for _, d := range c.GetDevices() {
-				if !strings.HasPrefix(d.GetResourceName(), "nvidia.com/") {
-					continue // not a GPU (an RDMA NIC, a hugepage …)
-				}
-				for _, id := range d.GetDeviceIds() {
-					id, _, _ = strings.Cut(id, "::")
-					out[id] = Pod{Namespace: p.GetNamespace(), Name: p.GetName(), Container: c.GetName()}
-				}
-			}
-		}
-	}
-	return out, nil
+	return pods, nil
 }
 
 // Cache keeps the last answer and refreshes it in the background, so a
