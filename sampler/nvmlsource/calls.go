@@ -84,6 +84,7 @@ const (
 	reasonNotSupported = "not supported"
 	reasonNoPermission = "no permission"
 	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
+	reasonNoSymbol     = "not in this driver"
 )
 
 type naEntry struct{ key, reason string }
@@ -108,8 +109,13 @@ func (g *gpuReader) ok(c call, ret nvml.Return) bool {
 	switch ret {
 	case nvml.SUCCESS:
 		return true
-	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
+	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
+		// The last two: this driver lacks the function, or the version of
+		// its argument go-nvml passes (docs/driver-compatibility.md).
 		g.skip[c] = true
+		if ret != nvml.ERROR_NOT_SUPPORTED {
+			g.why[c] = reasonNoSymbol
+		}
 		g.note(c, g.skipReason(c))
 	case nvml.ERROR_GPU_IS_LOST:
 		g.lost = true
@@ -144,6 +150,9 @@ func (g *gpuReader) failedOnce(c call, ret nvml.Return) {
 // GPU older than Hopper says so (the slow tier, read first, knows the
 // architecture); anything else is plainly "not supported".
 func (g *gpuReader) skipReason(c call) string {
+	if g.why[c] != "" {
+		return g.why[c]
+	}
 	if c == cGPM && g.slow.Arch != "" && !sampler.ArchHasGPM(g.slow.Arch) {
 		return sampler.ReasonNoGPM
 	}
@@ -153,8 +162,10 @@ func (g *gpuReader) skipReason(c call) string {
 // reasonFor is the NA text for a failed call.
 func reasonFor(ret nvml.Return) string {
 	switch ret {
-	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
+	case nvml.ERROR_NOT_SUPPORTED:
 		return reasonNotSupported
+	case nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
+		return reasonNoSymbol
 	case nvml.ERROR_NO_PERMISSION:
 		return reasonNoPermission
 	}

@@ -46,6 +46,8 @@ type Source struct {
 	// pcie caches each pair's PCIe label: the tree does not change while
 	// the node runs, and NVML walks sysfs to answer. "" = not known yet.
 	pcie [][]string
+	sym  symbols  // functions this driver lacks (symbols.go)
+	said []string // start-up lines, said with the first Sample
 }
 
 // gpuReader is one GPU's reading state, kept between ticks.
@@ -60,9 +62,10 @@ type gpuReader struct {
 	said         map[any]bool // failed calls already said (failedOnce)
 	problems     []string     // lines queued for this tick's Sample
 
-	skip   [numCalls]bool // calls that answered NOT_SUPPORTED
-	na     []naEntry      // this tick's reasons (scratch)
-	slowNA []naEntry      // the slow tier's reasons, carried over
+	skip   [numCalls]bool   // calls that answered NOT_SUPPORTED
+	why    [numCalls]string // a skipped call's reason, when not "not supported"
+	na     []naEntry        // this tick's reasons (scratch)
+	slowNA []naEntry        // the slow tier's reasons, carried over
 	prevNA map[string]string
 
 	slow         sampler.GPU // identity and slow-tier fields, carried over
@@ -94,9 +97,14 @@ func New(lib Library, opts Options) (*Source, error) {
 	if v, r := lib.SystemGetCudaDriverVersion(); r == nvml.SUCCESS {
 		s.node.CUDA = cudaVersion(v)
 	}
+	var line string
+	if s.sym, line = lookUpSymbols(lib, s.node.Driver); line != "" {
+		s.said = append(s.said, line)
+	}
 	s.gpus = make([]*gpuReader, n)
 	for i := range s.gpus {
 		g := &gpuReader{index: i}
+		s.sym.apply(g)
 		g.handle, r = lib.DeviceGetHandleByIndex(i)
 		if r != nvml.SUCCESS || g.handle == nil {
 			g.handle, g.failed = nil, fmt.Sprintf("cannot open GPU %d: %v", i, r)
@@ -137,7 +145,8 @@ func (s *Source) Close() error {
 func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 	slow := !s.slowDone || now.Sub(s.lastSlow) >= s.opts.SlowEvery || now.Before(s.lastSlow)
 	s.drainXids(now)
-	var problems []string
+	problems := s.said
+	s.said = nil
 	out := make([]sampler.GPU, len(s.gpus))
 	for i, g := range s.gpus {
 		if g.lost && slow && s.reopen(i) {
@@ -185,6 +194,7 @@ func (s *Source) reopen(i int) bool {
 	// What was said stays said: a GPU that flaps (lost, back, lost) gives
 	// one line each way, not one per flap; Lost in the data shows each.
 	g := &gpuReader{index: i, dev: dev, lostReported: old.lostReported, backReported: old.backReported, said: old.said}
+	s.sym.apply(g)
 	g.slow.BusID = old.slow.BusID // named in the line saying it is back
 	if s.events != nil {
 		_ = dev.RegisterEvents(nvml.EventTypeXidCriticalError, s.events)
