@@ -1,8 +1,6 @@
 package nvmlsource
 
 import (
-	"fmt"
-	"strings"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
@@ -57,6 +55,7 @@ const (
 	cMIGDevices
 	cAffinity
 	cNUMA
+	cVirt // virtualization mode: fills no field, decides cRemap
 	numCalls
 )
 
@@ -85,6 +84,9 @@ const (
 	reasonNoPermission = "no permission"
 	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
 	reasonNoSymbol     = "not in this driver"
+	// reasonVGPU: inside a vGPU guest the host refuses the row-remapping
+	// query and logs a kernel warning for each (docs/driver-compatibility.md).
+	reasonVGPU = "not read in a vGPU guest"
 )
 
 type naEntry struct{ key, reason string }
@@ -141,9 +143,22 @@ func (g *gpuReader) failedOnce(c call, ret nvml.Return) {
 	}
 	if k := (cause{c, ret}); !g.said[k] {
 		g.said[k] = true
-		g.problems = append(g.problems, fmt.Sprintf("GPU %d: reading %s failed (NVML %s); shown as n/a while it fails",
-			g.index, strings.Join(callFields[c], ", "), ret.Error()))
+		g.fails = append(g.fails, fail{c, ret})
 	}
+}
+
+// once queues line the first time key is seen on this GPU, and reports
+// whether it did.
+func (g *gpuReader) once(key any, line string) bool {
+	if g.said == nil {
+		g.said = map[any]bool{}
+	}
+	if g.said[key] {
+		return false
+	}
+	g.said[key] = true
+	g.problems = append(g.problems, line)
+	return true
 }
 
 // skipReason is why a call that answered NOT_SUPPORTED is n/a: GPM on a

@@ -12,6 +12,8 @@ package nvmlsource
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -61,6 +63,7 @@ type gpuReader struct {
 	backReported bool
 	said         map[any]bool // failed calls already said (failedOnce)
 	problems     []string     // lines queued for this tick's Sample
+	fails        []fail       // calls that failed for the first time this tick
 
 	skip   [numCalls]bool   // calls that answered NOT_SUPPORTED
 	why    [numCalls]string // a skipped call's reason, when not "not supported"
@@ -71,6 +74,7 @@ type gpuReader struct {
 	slow         sampler.GPU // identity and slow-tier fields, carried over
 	switchLinks  int         // active NVLinks that end at an NVSwitch
 	remoteTypeNA bool        // GetNvLinkRemoteDeviceType unavailable
+	vgpuGuest    bool        // a vGPU seen from its virtual machine
 	procSeen     uint64      // newest process-utilisation timestamp seen (µs)
 	gpm          gpmState
 	mig          migState      // instances of a MIG-enabled GPU
@@ -162,7 +166,8 @@ func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 			problems = append(problems, lostProblem(g))
 		}
 		problems = append(problems, g.problems...)
-		g.problems = g.problems[:0]
+		problems = append(problems, g.failLines()...)
+		g.problems, g.fails = g.problems[:0], g.fails[:0]
 	}
 	if slow {
 		s.lastSlow, s.slowDone = now, true
@@ -232,24 +237,38 @@ func (s *Source) readGPU(g *gpuReader, now time.Time, slow bool) sampler.GPU {
 // not stall the tick; the rest arrive on the next one).
 const maxXidsPerTick = 64
 
-// openEvents registers every GPU for Xid events; a driver without event
-// support leaves events nil, which is fine.
+// openEvents registers every GPU for Xid events. A driver, GPU or
+// container without event support leaves events nil (or some GPUs
+// unregistered): the GPUs are read all the same, and one line says that
+// Xid errors are not watched (docs/driver-compatibility.md, events).
 func (s *Source) openEvents() {
 	set, r := s.lib.EventSetCreate()
 	if r != nvml.SUCCESS || set == nil {
+		s.said = append(s.said, noEvents("", r))
 		return
 	}
-	registered := 0
+	var refused []string
 	for _, g := range s.gpus {
-		if g.dev != nil && g.dev.RegisterEvents(nvml.EventTypeXidCriticalError, set) == nvml.SUCCESS {
-			registered++
+		if g.dev == nil {
+			continue
+		}
+		if r = g.dev.RegisterEvents(nvml.EventTypeXidCriticalError, set); r != nvml.SUCCESS {
+			refused = append(refused, strconv.Itoa(g.index))
 		}
 	}
-	if registered == 0 {
+	switch {
+	case len(refused) == len(s.gpus):
 		set.Free()
+		s.said = append(s.said, noEvents("", r))
 		return
+	case len(refused) > 0:
+		s.said = append(s.said, noEvents("GPU "+strings.Join(refused, ", ")+": ", r))
 	}
 	s.events = set
+}
+
+func noEvents(who string, r nvml.Return) string {
+	return fmt.Sprintf("%sno Xid events from NVML (%s): Xid errors are not watched live; `dmesg | grep -i xid` lists them", who, r.Error())
 }
 
 // drainXids collects the Xid events waiting in the set, without blocking.
