@@ -1,7 +1,6 @@
 package nvmlsource
 
 import (
-
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/gpuscope/gpuscope/sampler"

@@ -25,6 +25,9 @@ import (
 type Options struct {
 	// SlowEvery is the slow tier's period; 0 means DefaultSlowEvery.
 	SlowEvery time.Duration
+	// InitTimeout bounds nvmlInit (0: wait for it); SlowInit is the start
+	// time above which the dashboard says so (0: DefaultSlowInit). init.go.
+	InitTimeout, SlowInit time.Duration
 }
 
 // DefaultSlowEvery: identity, limits and health change rarely (DESIGN.md
@@ -87,8 +90,9 @@ func New(lib Library, opts Options) (*Source, error) {
 	if opts.SlowEvery <= 0 {
 		opts.SlowEvery = DefaultSlowEvery
 	}
-	if r := lib.Init(); r != nvml.SUCCESS {
-		return nil, fmt.Errorf("nvml: init: %w", r)
+	took, err := initLibrary(lib, opts)
+	if err != nil {
+		return nil, err
 	}
 	n, r := lib.DeviceGetCount()
 	if r != nvml.SUCCESS {
@@ -100,6 +104,9 @@ func New(lib Library, opts Options) (*Source, error) {
 	s.node.NVML, _ = lib.SystemGetNVMLVersion()
 	if v, r := lib.SystemGetCudaDriverVersion(); r == nvml.SUCCESS {
 		s.node.CUDA = cudaVersion(v)
+	}
+	if line := slowInitLine(took, opts); line != "" {
+		s.said = append(s.said, line)
 	}
 	var line string
 	if s.sym, line = lookUpSymbols(lib, s.node.Driver); line != "" {
