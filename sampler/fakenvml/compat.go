@@ -77,14 +77,7 @@ func (f *Fake) initDelay() {
 // GetCurrentClocksThrottleReasons is the call drivers before R535 offer for
 // the clock-event mask (the bits are the same).
 func (d *device) GetCurrentClocksThrottleReasons() (uint64, nvml.Return) {
-	g, r := d.read(mGetCurrentClocksThrottleReasons)
-	if r != nvml.SUCCESS {
-		return 0, r
-	}
-	if !g.ClockEvents.OK {
-		return 0, naReturn(g, "clock_events")
-	}
-	return g.ClockEvents.Mask, nvml.SUCCESS
+	return d.clockEvents(mGetCurrentClocksThrottleReasons)
 }
 
 // GetVirtualizationMode answers VGPU in a guest (Config.VGPUGuest), NONE
