@@ -84,7 +84,8 @@ const (
 	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
 	reasonNoSymbol     = "not in this driver"
 	// reasonVGPU: inside a vGPU guest the host refuses the row-remapping
-	// query and logs a kernel warning for each (docs/driver-compatibility.md).
+	// query (logging a kernel warning for each) and GPM takes no samples
+	// (docs/driver-compatibility.md).
 	reasonVGPU = "not read in a vGPU guest"
 )
 

@@ -200,3 +200,23 @@ func TestVGPUGuestSkipsRemappedRows(t *testing.T) {
 		t.Errorf("NA[remapped_rows] = %q, want %q", r, reasonVGPU)
 	}
 }
+
+// TestVGPUGuestSkipsGPM: a fractional vGPU guest cannot take GPM samples
+// (the sample call fails every time); GPM is not asked there.
+func TestVGPUGuestSkipsGPM(t *testing.T) {
+	box := &truthBox{}
+	box.set(varied(fakenvml.BaseTruth(2, ""), 0))
+	f := fakenvml.New(fakenvml.Config{GPUs: 2, Truth: box.get, VGPUGuest: true})
+	src, err := New(f.Interface(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	gpus, _, problems := run(box, src, 3)
+	if n := f.Calls(1, "GpmSampleGet"); n != 0 {
+		t.Errorf("GpmSampleGet called %d times in a vGPU guest", n)
+	}
+	if r := gpus[1].NA[sampler.NASMActive]; r != reasonVGPU || len(problems) != 0 {
+		t.Errorf("NA[sm_active] = %q, problems %q", r, problems)
+	}
+}
