@@ -23,6 +23,9 @@ const manyFails = 4
 // container whose device access the host revoked answers UNKNOWN
 // (docs/driver-compatibility.md, "revoked").
 func (g *gpuReader) failLines() []string {
+	if len(g.fails) == 0 {
+		return nil
+	}
 	var lines []string
 	byRet := map[nvml.Return]int{}
 	for _, f := range g.fails {
