@@ -184,14 +184,7 @@ func TestRevokedDeviceOneLine(t *testing.T) {
 // is refused by the host and logged as a kernel warning on every call; the
 // reader does not make it there.
 func TestVGPUGuestSkipsRemappedRows(t *testing.T) {
-	box := &truthBox{}
-	box.set(varied(fakenvml.BaseTruth(2, ""), 0))
-	f := fakenvml.New(fakenvml.Config{GPUs: 2, Truth: box.get, VGPUGuest: true})
-	src, err := New(f.Interface(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	f, box, src := vgpuGuest(t)
 	gpus, _, _ := run(box, src, tableTicks)
 	if n := f.Calls(0, "GetRemappedRows"); n != 0 {
 		t.Errorf("GetRemappedRows called %d times in a vGPU guest", n)
@@ -204,14 +197,7 @@ func TestVGPUGuestSkipsRemappedRows(t *testing.T) {
 // TestVGPUGuestSkipsGPM: a fractional vGPU guest cannot take GPM samples
 // (the sample call fails every time); GPM is not asked there.
 func TestVGPUGuestSkipsGPM(t *testing.T) {
-	box := &truthBox{}
-	box.set(varied(fakenvml.BaseTruth(2, ""), 0))
-	f := fakenvml.New(fakenvml.Config{GPUs: 2, Truth: box.get, VGPUGuest: true})
-	src, err := New(f.Interface(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	f, box, src := vgpuGuest(t)
 	gpus, _, problems := run(box, src, 3)
 	if n := f.Calls(1, "GpmSampleGet"); n != 0 {
 		t.Errorf("GpmSampleGet called %d times in a vGPU guest", n)
@@ -219,4 +205,18 @@ func TestVGPUGuestSkipsGPM(t *testing.T) {
 	if r := gpus[1].NA[sampler.NASMActive]; r != reasonVGPU || len(problems) != 0 {
 		t.Errorf("NA[sm_active] = %q, problems %q", r, problems)
 	}
+}
+
+// vgpuGuest is a fake of two vGPUs seen from their virtual machine.
+func vgpuGuest(t *testing.T) (*fakenvml.Fake, *truthBox, *Source) {
+	t.Helper()
+	box := &truthBox{}
+	box.set(varied(fakenvml.BaseTruth(2, ""), 0))
+	f := fakenvml.New(fakenvml.Config{GPUs: 2, Truth: box.get, VGPUGuest: true})
+	src, err := New(f.Interface(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return f, box, src
 }
