@@ -16,6 +16,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
 	"github.com/gpuscope/gpuscope/ui/cli"
+	"github.com/gpuscope/gpuscope/ui/termguard"
 )
 
 // Set by the linker (-X main.version=... -X main.commit=...) in `make dist`
@@ -26,6 +27,7 @@ var (
 )
 
 func main() {
+	termguard.Release()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

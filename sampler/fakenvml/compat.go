@@ -2,6 +2,8 @@ package fakenvml
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -58,9 +60,16 @@ func (f *Fake) markMissing() {
 // Extensions answers LookupSymbol as the configured driver would.
 func (l *library) Extensions() nvml.ExtendedInterface { return l }
 
-// LookupSymbol reports a function in Config.Missing as absent.
+// LookupSymbol reports a function in Config.Missing as absent, and its
+// versioned names too (a driver without nvmlX has no nvmlX_v2 either).
 func (l *library) LookupSymbol(name string) error {
-	if l.f.missing[name] {
+	base := name
+	if i := strings.LastIndex(name, "_v"); i > 0 {
+		if _, err := strconv.Atoi(name[i+2:]); err == nil {
+			base = name[:i]
+		}
+	}
+	if l.f.missing[name] || l.f.missing[base] {
 		return errNoSymbol
 	}
 	return nil

@@ -62,8 +62,12 @@ func (s *Demo) open(before func(*fakenvml.Fake)) error {
 	if before != nil {
 		before(s.fake)
 	}
+	var lib nvmlsource.Library = s.fake.Interface()
+	if len(s.cfg.Missing) > 0 { // a driver lacking functions: guarded as on a node
+		lib = nvmlsource.Guarded(s.fake.Interface())
+	}
 	var err error
-	if s.nvml, err = nvmlsource.New(s.fake.Interface(), nvmlsource.Options{}); err != nil {
+	if s.nvml, err = nvmlsource.New(lib, nvmlsource.Options{}); err != nil {
 		return fmt.Errorf("demo: start the NVML reader on the simulated node: %w", err)
 	}
 	return nil

@@ -68,7 +68,7 @@ func TestDemoDriverFaults(t *testing.T) {
 	for sec := 0; sec <= 100; sec++ {
 		snap := s.Tick(start.Add(time.Duration(sec) * time.Second))
 		problems = append(problems, snap.Problems...)
-		if g := snap.GPUs[0]; g.SMActive.OK || g.NA["sm_active"] != "not in this driver" || !g.ClockEvents.OK {
+		if g := snap.GPUs[0]; g.SMActive.OK || g.NA["sm_active"] != "not in this driver version" || !g.ClockEvents.OK {
 			t.Fatalf("t=%ds: GPU 0 on the old driver: GPM %+v (%q), clock events %+v", sec, g.SMActive, g.NA["sm_active"], g.ClockEvents)
 		}
 		if snap.Node.Driver != oldDriverVersion {
@@ -82,7 +82,7 @@ func TestDemoDriverFaults(t *testing.T) {
 		}
 	}
 	all := strings.Join(problems, "\n")
-	for _, want := range []string{"driver " + oldDriverVersion + " lacks", "no Xid events", "restart the container"} {
+	for _, want := range []string{"driver " + oldDriverVersion + " has no NVML function for", "sm_active", "no Xid events", "restart the container"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}

@@ -27,7 +27,7 @@ func Live() (s *sampler.Sampler, ok bool) {
 	hostname, _ := os.Hostname()
 	s = &sampler.Sampler{Host: host.New(host.Options{}), Hostname: hostname, Source: "nvml"}
 	WatchPods(s, podresources.DefaultSocket)
-	src, err := nvmlsource.New(nvml.New(), nvmlsource.Options{InitTimeout: liveInitTimeout})
+	src, err := nvmlsource.New(nvmlsource.Guarded(nvml.New()), nvmlsource.Options{InitTimeout: liveInitTimeout})
 	if err != nil {
 		s.GPUError = nvmlsource.Explain(err)
 		return s, false

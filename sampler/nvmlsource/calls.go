@@ -80,9 +80,11 @@ var callFields = [numCalls][]string{
 // NA reasons, as sampler.GPU.NA documents them.
 const (
 	reasonNotSupported = "not supported"
+	// The installed libnvidia-ml does not export the function (an older
+	// driver than the call; Guarded answers FUNCTION_NOT_FOUND for it).
+	reasonNotInDriver  = "not in this driver version"
 	reasonNoPermission = "no permission"
 	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
-	reasonNoSymbol     = "not in this driver"
 	// reasonVGPU: inside a vGPU guest the host refuses the row-remapping
 	// query (logging a kernel warning for each) and GPM takes no samples
 	// (docs/driver-compatibility.md).
@@ -115,8 +117,9 @@ func (g *gpuReader) ok(c call, ret nvml.Return) bool {
 		// The last two: this driver lacks the function, or the version of
 		// its argument go-nvml passes (docs/driver-compatibility.md).
 		g.skip[c] = true
-		if ret != nvml.ERROR_NOT_SUPPORTED {
-			g.why[c] = reasonNoSymbol
+		g.absent[c] = ret != nvml.ERROR_NOT_SUPPORTED
+		if ret == nvml.ERROR_FUNCTION_NOT_FOUND {
+			g.newAbsent = append(g.newAbsent, c) // said by Sample (absentLine)
 		}
 		g.note(c, g.skipReason(c))
 	case nvml.ERROR_GPU_IS_LOST:
@@ -161,12 +164,13 @@ func (g *gpuReader) once(key any, line string) bool {
 	return true
 }
 
-// skipReason is why a call that answered NOT_SUPPORTED is n/a: GPM on a
-// GPU older than Hopper says so (the slow tier, read first, knows the
-// architecture); anything else is plainly "not supported".
+// skipReason is why a call that answered NOT_SUPPORTED is n/a: a function
+// the driver lacks says so; GPM on a GPU older than Hopper says so (the
+// slow tier, read first, knows the architecture); anything else is plainly
+// "not supported".
 func (g *gpuReader) skipReason(c call) string {
-	if g.why[c] != "" {
-		return g.why[c]
+	if g.absent[c] {
+		return reasonNotInDriver
 	}
 	if c == cGPM && g.slow.Arch != "" && !sampler.ArchHasGPM(g.slow.Arch) {
 		return sampler.ReasonNoGPM
@@ -180,7 +184,7 @@ func reasonFor(ret nvml.Return) string {
 	case nvml.ERROR_NOT_SUPPORTED:
 		return reasonNotSupported
 	case nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
-		return reasonNoSymbol
+		return reasonNotInDriver
 	case nvml.ERROR_NO_PERMISSION:
 		return reasonNoPermission
 	}

@@ -12,15 +12,16 @@ import (
 
 // Drivers that lack functions gpuscope calls (docs/driver-compatibility.md,
 // the "missing symbol" rows). The fake panics where the real process would
-// die, so each test fails on a reader that calls before it asks.
+// die, so each test fails where a call reaches a missing function.
 
-// oldDriver is a fake of driver version over n varied GPUs lacking missing.
-func oldDriver(t *testing.T, n int, version string, missing ...string) (*fakenvml.Fake, *truthBox, *Source) {
+// oldFake is a fake of driver version over n varied GPUs lacking missing,
+// guarded as the live source is (Guarded).
+func oldFake(t *testing.T, n int, version string, missing ...string) (*fakenvml.Fake, *truthBox, *Source) {
 	t.Helper()
 	box := &truthBox{}
 	box.set(varied(fakenvml.BaseTruth(n, ""), 0))
 	f := fakenvml.New(fakenvml.Config{GPUs: n, Truth: box.get, Driver: version, Missing: missing})
-	src, err := New(f.Interface(), Options{})
+	src, err := New(Guarded(f.Interface()), Options{})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -42,14 +43,14 @@ func run(box *truthBox, src *Source, ticks int) ([]sampler.GPU, []sampler.GPU, [
 }
 
 func TestOldDriverClockEventsFallBack(t *testing.T) {
-	f, box, src := oldDriver(t, 2, "525.147.05", "nvmlDeviceGetCurrentClocksEventReasons")
+	f, box, src := oldFake(t, 2, "525.147.05", "nvmlDeviceGetCurrentClocksEventReasons")
 	gpus, truth, problems := run(box, src, 3)
 	for i := range gpus {
 		if gpus[i].ClockEvents != truth[i].ClockEvents {
 			t.Errorf("GPU %d clock events %+v, want %+v (through the older call)", i, gpus[i].ClockEvents, truth[i].ClockEvents)
 		}
 	}
-	if f.Calls(0, "GetCurrentClocksThrottleReasons") != 3 {
+	if f.Calls(0, "GetCurrentClocksThrottleReasons") != 3 { // through Guarded
 		t.Errorf("older call made %d times, want 3", f.Calls(0, "GetCurrentClocksThrottleReasons"))
 	}
 	if len(problems) != 0 {
@@ -58,7 +59,7 @@ func TestOldDriverClockEventsFallBack(t *testing.T) {
 }
 
 func TestOldDriverMemoryV1(t *testing.T) {
-	_, box, src := oldDriver(t, 2, "470.239.06", "nvmlDeviceGetMemoryInfo_v2")
+	_, box, src := oldFake(t, 2, "470.239.06", "nvmlDeviceGetMemoryInfo_v2")
 	gpus, truth, _ := run(box, src, 2)
 	if gpus[1].MemUsed != truth[1].MemUsed || gpus[1].NA[sampler.NAMemUsed] != "" {
 		t.Errorf("memory %+v (%q), want %+v from GetMemoryInfo", gpus[1].MemUsed, gpus[1].NA[sampler.NAMemUsed], truth[1].MemUsed)
@@ -66,16 +67,16 @@ func TestOldDriverMemoryV1(t *testing.T) {
 }
 
 func TestOldDriverNoGPM(t *testing.T) {
-	_, box, src := oldDriver(t, 2, "470.239.06", "nvmlGpmQueryDeviceSupport", "nvmlGpmSampleAlloc", "nvmlGpmSampleGet", "nvmlGpmMetricsGet", "nvmlGpmMigSampleGet")
+	_, box, src := oldFake(t, 2, "470.239.06", "nvmlGpmQueryDeviceSupport", "nvmlGpmSampleAlloc", "nvmlGpmSampleGet", "nvmlGpmMetricsGet", "nvmlGpmMigSampleGet")
 	gpus, _, problems := run(box, src, 3)
 	for _, field := range callFields[cGPM] {
-		if r := gpus[0].NA[field]; r != reasonNoSymbol {
-			t.Errorf("NA[%s] = %q, want %q", field, r, reasonNoSymbol)
+		if r := gpus[0].NA[field]; r != reasonNotInDriver {
+			t.Errorf("NA[%s] = %q, want %q", field, r, reasonNotInDriver)
 		}
 	}
 	all := strings.Join(problems, "\n")
-	if len(problems) != 1 || !strings.Contains(all, "470.239.06") || !strings.Contains(all, "nvmlGpmSampleGet") {
-		t.Errorf("want one line naming the driver and the missing functions: %q", problems)
+	if len(problems) != 1 || !strings.Contains(all, "470.239.06") || !strings.Contains(all, "sm_active") {
+		t.Errorf("want one line naming the driver and what is missing: %q", problems)
 	}
 }
 
@@ -84,7 +85,7 @@ func TestOldDriverNoGPM(t *testing.T) {
 func TestMissingSymbolNeverCalled(t *testing.T) {
 	for _, sym := range fakenvml.OptionalSymbols() {
 		t.Run(sym, func(t *testing.T) {
-			_, box, src := oldDriver(t, 2, "450.248.02", sym)
+			_, box, src := oldFake(t, 2, "450.248.02", sym)
 			gpus, _, _ := run(box, src, tableTicks)
 			if len(gpus) != 2 || !gpus[1].Util.OK {
 				t.Errorf("GPUs not read without %s: %+v", sym, gpus)
@@ -99,8 +100,8 @@ func TestProcessListFunctionNotFound(t *testing.T) {
 	for k := range 3 {
 		box.set(varied(fakenvml.BaseTruth(2, ""), k))
 		gpus, _ := src.Sample(tickTime(k))
-		if r := gpus[0].NA[sampler.NAProcs]; r != reasonNoSymbol {
-			t.Errorf("tick %d: NA[procs] = %q, want %q", k, r, reasonNoSymbol)
+		if r := gpus[0].NA[sampler.NAProcs]; r != reasonNotInDriver {
+			t.Errorf("tick %d: NA[procs] = %q, want %q", k, r, reasonNotInDriver)
 		}
 	}
 	if c := f.Calls(0, "GetComputeRunningProcesses"); c != 1 {
@@ -112,9 +113,26 @@ func TestProcessListFunctionNotFound(t *testing.T) {
 // calls again; go-nvml picks the newest version the library has when it
 // loads it, so the reader must not refuse the process list for it.
 func TestProcessV3SymbolAbsent(t *testing.T) {
-	_, box, src := oldDriver(t, 2, "535.98", "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3")
+	_, box, src := oldFake(t, 2, "535.98", "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3")
 	gpus, truth, _ := run(box, src, 2)
 	if len(gpus[1].Procs) != len(truth[1].Procs) {
 		t.Errorf("GPU 1 has %d processes, want %d", len(gpus[1].Procs), len(truth[1].Procs))
+	}
+}
+
+// TestGuardedXidDelivered: an Xid event names the driver's own device, not
+// the guard around it; the reader still finds the GPU it belongs to.
+func TestGuardedXidDelivered(t *testing.T) {
+	_, box, src := oldFake(t, 4, "550.54.15")
+	for k := range 3 {
+		truth := varied(fakenvml.BaseTruth(4, ""), k)
+		if k >= 1 {
+			truth[2].Xids = []sampler.Xid{{Time: tickTime(1), Code: 79}}
+		}
+		box.set(truth)
+		gpus, _ := src.Sample(tickTime(k))
+		if want := k == 1; (len(gpus[2].Xids) == 1) != want {
+			t.Errorf("tick %d: GPU 2 Xids %+v", k, gpus[2].Xids)
+		}
 	}
 }

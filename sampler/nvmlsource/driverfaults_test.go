@@ -50,7 +50,7 @@ func TestGPMVersionMismatchIsNotSupported(t *testing.T) {
 	f, box, src := newFake(t, 2, "", nil, nil)
 	f.SetFault(0, "GpmQueryDeviceSupport", nvml.ERROR_ARGUMENT_VERSION_MISMATCH)
 	gpus, _, problems := run(box, src, 3)
-	if r := gpus[0].NA[sampler.NASMActive]; r != reasonNoSymbol || len(problems) != 0 {
+	if r := gpus[0].NA[sampler.NASMActive]; r != reasonNotInDriver || len(problems) != 0 {
 		t.Errorf("NA[sm_active] = %q, problems %q", r, problems)
 	}
 	if n := f.Calls(0, "GpmQueryDeviceSupport"); n != 1 {

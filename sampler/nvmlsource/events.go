@@ -63,10 +63,19 @@ func (s *Source) drainXids(now time.Time) {
 			continue
 		}
 		for _, g := range s.gpus {
-			if g.dev == e.Device {
+			if sameDevice(g.dev, e.Device) {
 				g.xids = append(g.xids, sampler.Xid{Time: now, Code: e.EventData})
 				break
 			}
 		}
 	}
+}
+
+// sameDevice reports whether an event's device is the GPU d reads: an event
+// names the driver's own handle, never the Guarded wrapper around it.
+func sameDevice(d Device, event nvml.Device) bool {
+	if gd, ok := d.(*guardDev); ok {
+		return gd.Device == event
+	}
+	return d == event
 }

@@ -51,3 +51,24 @@ func (g *gpuReader) failLines() []string {
 	}
 	return lines
 }
+
+// absentLine says, once per call for the whole node, which readings this
+// driver has no function for (Guarded answers FUNCTION_NOT_FOUND instead of
+// the process ending: docs/driver-compatibility.md, "missing symbol").
+func (s *Source) absentLine() string {
+	var fields []string
+	for _, g := range s.gpus {
+		for _, c := range g.newAbsent {
+			if !s.absentSaid[c] {
+				s.absentSaid[c] = true
+				fields = append(fields, callFields[c]...)
+			}
+		}
+		g.newAbsent = g.newAbsent[:0]
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("driver %s has no NVML function for %s: shown as n/a (%s); a newer driver has them",
+		s.node.Driver, strings.Join(fields, ", "), reasonNotInDriver)
+}

@@ -29,11 +29,7 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 	read(g, cPowerLimit, d.GetEnforcedPowerLimit, func(v uint32) { out.PowerLimit = sampler.Some(float64(v) / 1000) })
 	readMetric(g, cSMClock, arg(d.GetClockInfo, nvml.CLOCK_SM), &out.SMClock)
 	readMetric(g, cMemClock, arg(d.GetClockInfo, nvml.CLOCK_MEM), &out.MemClock)
-	clockEvents := d.GetCurrentClocksEventReasons
-	if s.sym.throttleReasons { // before R535: the older name, the same bits
-		clockEvents = d.GetCurrentClocksThrottleReasons
-	}
-	read(g, cClockEvents, clockEvents, func(v uint64) { out.ClockEvents = sampler.ClockEvents{Mask: v, OK: true} })
+	read(g, cClockEvents, d.GetCurrentClocksEventReasons, func(v uint64) { out.ClockEvents = sampler.ClockEvents{Mask: v, OK: true} })
 	readMetric(g, cFan, d.GetFanSpeed, &out.Fan)
 	read(g, cPState, d.GetPerformanceState, func(v nvml.Pstates) {
 		if v == nvml.PSTATE_UNKNOWN {

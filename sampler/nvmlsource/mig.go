@@ -175,7 +175,7 @@ func (s *Source) readMIGGPM(g *gpuReader, in *migInst, d *sampler.MIGDevice, now
 	st := &g.mig
 	// Not g.skip[cGPM]: a driver may refuse whole-GPU GPM with MIG enabled
 	// and still offer it per GPU instance.
-	if st.gpmOff || g.lost || s.sym.noMIGGPM {
+	if st.gpmOff || g.lost {
 		return
 	}
 	if in.samples[0] == nil {

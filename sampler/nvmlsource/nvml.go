@@ -10,7 +10,6 @@ type Library interface {
 	DeviceGetCount() (int, nvml.Return)
 	DeviceGetHandleByIndex(int) (nvml.Device, nvml.Return)
 	EventSetCreate() (nvml.EventSet, nvml.Return)
-	Extensions() nvml.ExtendedInterface // LookupSymbol, before calling newer functions (symbols.go)
 	GpmMetricsGet(*nvml.GpmMetricsGetType) nvml.Return
 	GpmSampleAlloc() (nvml.GpmSample, nvml.Return)
 	Init() nvml.Return
@@ -33,7 +32,6 @@ type Device interface {
 	GetCurrPcieLinkGeneration() (int, nvml.Return)
 	GetCurrPcieLinkWidth() (int, nvml.Return)
 	GetCurrentClocksEventReasons() (uint64, nvml.Return)
-	GetCurrentClocksThrottleReasons() (uint64, nvml.Return) // drivers before R535
 	GetDecoderUtilization() (uint32, uint32, nvml.Return)
 	GetEncoderUtilization() (uint32, uint32, nvml.Return)
 	GetEnforcedPowerLimit() (uint32, nvml.Return)

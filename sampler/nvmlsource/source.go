@@ -49,8 +49,9 @@ type Source struct {
 	// pcie caches each pair's PCIe label: the tree does not change while
 	// the node runs, and NVML walks sysfs to answer. "" = not known yet.
 	pcie [][]string
-	sym  symbols  // functions this driver lacks (symbols.go)
 	said []string // start-up lines, said with the first Sample
+	// absentSaid: the calls whose missing function was said (absentLine).
+	absentSaid [numCalls]bool
 }
 
 // gpuReader is one GPU's reading state, kept between ticks.
@@ -65,11 +66,12 @@ type gpuReader struct {
 	said         map[any]bool // failed calls already said (failedOnce)
 	problems     []string     // lines queued for this tick's Sample
 	fails        []fail       // calls that failed for the first time this tick
+	newAbsent    []call       // calls first found missing from the driver this tick
 
-	skip   [numCalls]bool   // calls that answered NOT_SUPPORTED
-	why    [numCalls]string // a skipped call's reason, when not "not supported"
-	na     []naEntry        // this tick's reasons (scratch)
-	slowNA []naEntry        // the slow tier's reasons, carried over
+	skip   [numCalls]bool // calls that answered NOT_SUPPORTED
+	absent [numCalls]bool // of those, calls the driver does not export
+	na     []naEntry      // this tick's reasons (scratch)
+	slowNA []naEntry      // the slow tier's reasons, carried over
 	prevNA map[string]string
 
 	slow         sampler.GPU // identity and slow-tier fields, carried over
@@ -106,14 +108,9 @@ func New(lib Library, opts Options) (*Source, error) {
 	if line := slowInitLine(took, opts); line != "" {
 		s.said = append(s.said, line)
 	}
-	var line string
-	if s.sym, line = lookUpSymbols(lib, s.node.Driver); line != "" {
-		s.said = append(s.said, line)
-	}
 	s.gpus = make([]*gpuReader, n)
 	for i := range s.gpus {
 		g := &gpuReader{index: i}
-		s.sym.apply(g)
 		g.handle, r = lib.DeviceGetHandleByIndex(i)
 		if r != nvml.SUCCESS || g.handle == nil {
 			g.handle, g.failed = nil, fmt.Sprintf("cannot open GPU %d: %v", i, r)
@@ -174,6 +171,9 @@ func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 		problems = append(problems, g.failLines()...)
 		g.problems, g.fails = g.problems[:0], g.fails[:0]
 	}
+	if line := s.absentLine(); line != "" {
+		problems = append(problems, line)
+	}
 	if slow {
 		s.lastSlow, s.slowDone = now, true
 		s.topo = s.buildTopology()
@@ -204,7 +204,6 @@ func (s *Source) reopen(i int) bool {
 	// What was said stays said: a GPU that flaps (lost, back, lost) gives
 	// one line each way, not one per flap; Lost in the data shows each.
 	g := &gpuReader{index: i, dev: dev, lostReported: old.lostReported, backReported: old.backReported, said: old.said}
-	s.sym.apply(g)
 	g.slow.BusID = old.slow.BusID // named in the line saying it is back
 	if s.events != nil {
 		_ = dev.RegisterEvents(nvml.EventTypeXidCriticalError, s.events)

@@ -1,89 +1,101 @@
 package nvmlsource
 
 import (
-	"fmt"
-	"strings"
+	"sync"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
 )
 
-// go-nvml opens libnvidia-ml lazily: calling a function the loaded driver
-// lacks does not return ERROR_FUNCTION_NOT_FOUND, the dynamic linker ends
-// the process ("undefined symbol"). So every function newer than the
-// drivers gpuscope supports is looked up once at start, and a call whose
-// function is absent is never made (docs/driver-compatibility.md, the
-// "missing symbol" rows). Versioned calls go-nvml resolves itself when it
-// loads the library (the _v2/_v3 process lists) are not listed here.
-
-// optionalCall is a call made through a function not every driver has.
-type optionalCall struct {
-	c      call
-	symbol string
-	since  string // the first driver branch that has it
+// Guarded wraps the driver's library so that a query whose C function this
+// driver does not export answers ERROR_FUNCTION_NOT_FOUND (read as "not
+// supported": the field shows n/a with its reason) instead of ending the
+// process. go-nvml binds NVML lazily: a call into a symbol the installed
+// libnvidia-ml lacks (GPM before R520, clock event reasons before R535,
+// memory info v2 before R510, the MIG calls before R450) dies with "symbol
+// lookup error" at the first tick (docs/driver-compatibility.md). Each
+// name is looked up once, after Init has loaded the library. Pass the
+// result to New; the fake and go-nvml's mocks need no guard.
+func Guarded(lib nvml.Interface) Library {
+	return &guardLib{Interface: lib, syms: &symbols{ext: lib.Extensions(), seen: map[string]bool{}}}
 }
 
-// cMIGGPM stands for GPM on MIG instances, which has no call of its own.
-const cMIGGPM = numCalls
-
-// optionalCalls, a read-only table. cClockEvents falls back to the older
-// call with the same bits, cMemV2 to GetMemoryInfo; the others are n/a.
-var optionalCalls = [...]optionalCall{
-	{cClockEvents, "nvmlDeviceGetCurrentClocksEventReasons", "R535"},
-	{cMemV2, "nvmlDeviceGetMemoryInfo_v2", "R510"},
-	{cGPM, "nvmlGpmQueryDeviceSupport", "R520"},
-	{cGPM, "nvmlGpmSampleAlloc", "R520"},
-	{cGPM, "nvmlGpmSampleGet", "R520"},
-	{cGPM, "nvmlGpmMetricsGet", "R520"},
-	{cMIGGPM, "nvmlGpmMigSampleGet", "R525"},
-	{cNUMA, "nvmlDeviceGetNumaNodeId", "recent drivers"},
-}
-
-// symbols is what the driver lacks, looked up once in New.
+// symbols answers whether the loaded library exports a function.
 type symbols struct {
-	throttleReasons bool   // use GetCurrentClocksThrottleReasons
-	noMemV2         bool   // use GetMemoryInfo
-	noMIGGPM        bool   // no GPM on MIG instances
-	absent          []call // calls that are n/a for good
+	ext  nvml.ExtendedInterface
+	mu   sync.Mutex
+	seen map[string]bool
 }
 
-// lookUpSymbols asks the library for every optional function and returns
-// what is missing and the line that says what that costs ("" if nothing).
-func lookUpSymbols(lib Library, driver string) (symbols, string) {
-	var sy symbols
-	ext := lib.Extensions()
-	if ext == nil {
-		return sy, ""
-	}
-	var lost []string
-	for _, o := range optionalCalls {
-		if ext.LookupSymbol(o.symbol) == nil {
-			continue
+// has reports whether the function is exported under its name or a
+// versioned one (_v2, _v3): go-nvml calls the newest version it finds.
+func (s *symbols) has(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ok, done := s.seen[name]
+	if !done {
+		for _, n := range []string{name, name + "_v2", name + "_v3"} {
+			if ok = s.ext.LookupSymbol(n) == nil; ok {
+				break
+			}
 		}
-		switch o.c {
-		case cClockEvents:
-			sy.throttleReasons = true
-			continue
-		case cMemV2:
-			sy.noMemV2 = true
-			continue
-		case cMIGGPM:
-			sy.noMIGGPM = true
-		default:
-			sy.absent = append(sy.absent, o.c)
-		}
-		lost = append(lost, fmt.Sprintf("%s (%s)", o.symbol, o.since))
+		s.seen[name] = ok
 	}
-	if len(lost) == 0 {
-		return sy, ""
-	}
-	return sy, fmt.Sprintf("driver %s lacks %s: those readings are n/a (%s); a newer driver has them",
-		driver, strings.Join(lost, ", "), reasonNoSymbol)
+	return ok
 }
 
-// apply marks a GPU's calls whose functions are missing as never to make.
-func (sy *symbols) apply(g *gpuReader) {
-	if sy.noMemV2 {
-		g.skip[cMemV2] = true
+// guard calls get when the function is exported.
+func guard[T any](s *symbols, get func() (T, nvml.Return), name string) (T, nvml.Return) {
+	if !s.has(name) {
+		var zero T
+		return zero, nvml.ERROR_FUNCTION_NOT_FOUND
 	}
-	for _, c := range sy.absent {
-		g.skip[c], g.why[c] = true, reasonNoSymbol
+	return get()
+}
+
+func guardRet(s *symbols, call func() nvml.Return, name string) nvml.Return {
+	if !s.has(name) {
+		return nvml.ERROR_FUNCTION_NOT_FOUND
 	}
+	return call()
+}
+
+type guardLib struct {
+	nvml.Interface
+	syms *symbols
+}
+
+func (l *guardLib) DeviceGetCount() (int, nvml.Return) {
+	return guard(l.syms, l.Interface.DeviceGetCount, "nvmlDeviceGetCount")
+}
+
+func (l *guardLib) DeviceGetHandleByIndex(i int) (nvml.Device, nvml.Return) {
+	d, r := guard(l.syms, func() (nvml.Device, nvml.Return) { return l.Interface.DeviceGetHandleByIndex(i) }, "nvmlDeviceGetHandleByIndex")
+	if d == nil {
+		return nil, r
+	}
+	return &guardDev{Device: d, syms: l.syms}, r
+}
+
+func (l *guardLib) EventSetCreate() (nvml.EventSet, nvml.Return) {
+	return guard(l.syms, l.Interface.EventSetCreate, "nvmlEventSetCreate")
+}
+
+func (l *guardLib) GpmMetricsGet(m *nvml.GpmMetricsGetType) nvml.Return {
+	return guardRet(l.syms, func() nvml.Return { return l.Interface.GpmMetricsGet(m) }, "nvmlGpmMetricsGet")
+}
+
+func (l *guardLib) GpmSampleAlloc() (nvml.GpmSample, nvml.Return) {
+	return guard(l.syms, l.Interface.GpmSampleAlloc, "nvmlGpmSampleAlloc")
+}
+
+func (l *guardLib) SystemGetCudaDriverVersion() (int, nvml.Return) {
+	return guard(l.syms, l.Interface.SystemGetCudaDriverVersion, "nvmlSystemGetCudaDriverVersion")
+}
+
+func (l *guardLib) SystemGetDriverVersion() (string, nvml.Return) {
+	return guard(l.syms, l.Interface.SystemGetDriverVersion, "nvmlSystemGetDriverVersion")
+}
+
+func (l *guardLib) SystemGetNVMLVersion() (string, nvml.Return) {
+	return guard(l.syms, l.Interface.SystemGetNVMLVersion, "nvmlSystemGetNVMLVersion")
 }
