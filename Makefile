@@ -40,7 +40,7 @@ ZIG_TARGET_arm64 := aarch64-linux-gnu.2.17
 # (rpm -qlp of the package). zig comes from npm (the $(ZIG) rule).
 DEB_PACKAGES := gcc libc6-dev patchelf libc6-arm64-cross qemu-user chromium prometheus rpm
 
-.PHONY: build run demo test deps bench fuzz accuracy vet clean man dist dist-amd64 dist-arm64
+.PHONY: build run demo test deps packages bench fuzz accuracy vet clean man dist dist-amd64 dist-arm64
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -84,8 +84,10 @@ $(TOOLS)/nvmlstub.c: go.mod go.sum
 	  | grep -oE 'nvml[A-Za-z0-9_]+ *\(' | sed -E 's/ *\($$//' | sort -u | sed 's/.*/void &(void) {}/' > $@
 
 # Release binaries for both architectures, stamped with version and commit,
-# stripped (-s -w: no symbol table or DWARF; panics still print their stack).
+# stripped (-s -w: no symbol table or DWARF; panics still print their stack),
+# and a .deb and an .rpm of each.
 dist: dist-amd64 dist-arm64
+	$(MAKE) --no-print-directory packages
 
 dist-amd64 dist-arm64: dist-%: $(ZIG) $(TOOLS)/zcc $(TOOLS)/nvmlstub.c
 	@mkdir -p $(TOOLS)/$* $(DIST)
@@ -94,6 +96,41 @@ dist-amd64 dist-arm64: dist-%: $(ZIG) $(TOOLS)/zcc $(TOOLS)/nvmlstub.c
 	  CGO_LDFLAGS='-L$(abspath $(TOOLS)/$*) -lnvidia-ml -Wl,-z,lazy' GOOS=linux GOARCH=$* \
 	  $(GO) build -trimpath -ldflags '-s -w $(LDFLAGS)' -o $(DIST)/gpuscope-linux-$* .
 	patchelf --remove-needed libnvidia-ml.so.1 $(DIST)/gpuscope-linux-$*
+
+# .deb and .rpm (nfpm, a Go packager, built once into .build/bin): the
+# binary in /usr/bin, the man pages, bash/zsh/fish completions and the
+# exporter's systemd unit, installed but not enabled (docs/cluster.md).
+# A package version must start with a digit: an untagged build is
+# 0.0.0~git.<describe>.
+NFPM_VERSION := v2.48.0
+NFPM := $(TOOLS)/bin/nfpm
+PKG_VERSION = $(shell echo '$(VERSION)' | sed -E 's/^v//; s/-/./g; /^[0-9]/!s/^/0.0.0~git./')
+PKG := $(TOOLS)/pkg
+
+$(NFPM):
+	GOBIN=$(abspath $(TOOLS)/bin) $(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION)
+
+packages: $(NFPM)
+	@mkdir -p $(PKG)/completions
+	$(DIST)/gpuscope-linux-amd64 completion bash > $(PKG)/completions/gpuscope
+	$(DIST)/gpuscope-linux-amd64 completion zsh > $(PKG)/completions/_gpuscope
+	$(DIST)/gpuscope-linux-amd64 completion fish > $(PKG)/completions/gpuscope.fish
+	sed 's|/usr/local/bin/gpuscope|/usr/bin/gpuscope|; /sudo cp/d' docs/prometheus/gpuscope.service > $(PKG)/gpuscope.service
+	@for arch in amd64 arm64; do \
+	  { echo "name: gpuscope"; echo "arch: $$arch"; echo "platform: linux"; echo "version: $(PKG_VERSION)"; \
+	    echo "maintainer: gpuscope <gpuscope@users.noreply.github.com>"; \
+	    echo "description: GPU node dashboard that says why a GPU is idle and what to change"; \
+	    echo "homepage: https://github.com/gpuscope/gpuscope"; echo "section: admin"; \
+	    echo "contents:"; \
+	    echo "  - {src: $(DIST)/gpuscope-linux-$$arch, dst: /usr/bin/gpuscope, file_info: {mode: 0755}}"; \
+	    for m in docs/man/*.1; do echo "  - {src: $$m, dst: /usr/share/man/man1/$$(basename $$m)}"; done; \
+	    echo "  - {src: $(PKG)/completions/gpuscope, dst: /usr/share/bash-completion/completions/gpuscope}"; \
+	    echo "  - {src: $(PKG)/completions/_gpuscope, dst: /usr/share/zsh/vendor-completions/_gpuscope}"; \
+	    echo "  - {src: $(PKG)/completions/gpuscope.fish, dst: /usr/share/fish/vendor_completions.d/gpuscope.fish}"; \
+	    echo "  - {src: $(PKG)/gpuscope.service, dst: /usr/lib/systemd/system/gpuscope.service}"; \
+	  } > $(PKG)/nfpm-$$arch.yaml; \
+	  for fmt in deb rpm; do $(NFPM) package --config $(PKG)/nfpm-$$arch.yaml --packager $$fmt --target $(DIST)/ || exit 1; done; \
+	done
 
 # The live dashboard where NVML loads; elsewhere the simulated node, with a
 # line on stderr saying why.

@@ -29,7 +29,7 @@ func TestDistBinaries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: two release builds take a minute or two")
 	}
-	for _, tool := range []string{"objdump", "readelf", "patchelf", "qemu-aarch64", "gcc", "npm"} {
+	for _, tool := range []string{"objdump", "readelf", "patchelf", "qemu-aarch64", "gcc", "npm", "dpkg", "rpm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s not found: run `make deps` (it installs what the tests need)", tool)
 		}
@@ -66,6 +66,67 @@ func TestDistBinaries(t *testing.T) {
 	t.Run("amd64/old-driver", func(t *testing.T) {
 		readsStandInDriver(t, filepath.Join(dist, "gpuscope-linux-amd64"))
 	})
+	t.Run("packages", func(t *testing.T) {
+		checkPackages(t, dist)
+	})
+}
+
+// packaged is what each package must carry (Makefile, "packages").
+var packaged = []string{"/usr/bin/gpuscope", "/usr/share/man/man1/gpuscope.1", "/usr/share/man/man1/gpuscope-serve.1",
+	"/usr/share/bash-completion/completions/gpuscope", "/usr/share/zsh/vendor-completions/_gpuscope",
+	"/usr/lib/systemd/system/gpuscope.service"}
+
+// checkPackages lists both architectures' .rpm (rpm -qlp) and installs the
+// amd64 .deb: with dpkg -i as root (CI), then runs it from /usr/bin and
+// removes it; as another user, or where a gpuscope package is already
+// installed (it is not ours to remove), it unpacks it (dpkg -x) and runs
+// it there.
+func checkPackages(t *testing.T, dist string) {
+	for _, pat := range []string{"gpuscope-*.x86_64.rpm", "gpuscope-*.aarch64.rpm", "gpuscope_*_amd64.deb", "gpuscope_*_arm64.deb"} {
+		m, _ := filepath.Glob(filepath.Join(dist, pat))
+		if len(m) != 1 {
+			t.Fatalf("make dist wrote %d files like %s, want 1", len(m), pat)
+		}
+		list := exec.Command("rpm", "-qlp", m[0])
+		if strings.HasSuffix(m[0], ".deb") {
+			list = exec.Command("dpkg-deb", "-c", m[0])
+		}
+		out, err := list.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", list, err, out)
+		}
+		for _, f := range packaged {
+			if !strings.Contains(string(out), f) {
+				t.Errorf("%s does not carry %s:\n%s", filepath.Base(m[0]), f, out)
+			}
+		}
+	}
+	deb, _ := filepath.Glob(filepath.Join(dist, "gpuscope_*_amd64.deb"))
+	bin := "/usr/bin/gpuscope"
+	installed := exec.Command("dpkg-query", "-W", "gpuscope").Run() == nil
+	if os.Geteuid() == 0 && !installed {
+		if out, err := exec.Command("dpkg", "-i", deb[0]).CombinedOutput(); err != nil {
+			t.Fatalf("dpkg -i: %v\n%s", err, out)
+		}
+		defer func() {
+			if out, err := exec.Command("dpkg", "-r", "gpuscope").CombinedOutput(); err != nil {
+				t.Errorf("dpkg -r gpuscope: %v\n%s", err, out)
+			}
+		}()
+	} else {
+		root := t.TempDir()
+		if out, err := exec.Command("dpkg", "-x", deb[0], root).CombinedOutput(); err != nil {
+			t.Fatalf("dpkg -x: %v\n%s", err, out)
+		}
+		bin = filepath.Join(root, bin)
+		t.Logf("not root, or a gpuscope package already installed: unpacked the .deb into %s instead", root)
+	}
+	if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil || !strings.Contains(string(out), "test-dist") {
+		t.Errorf("%s version: %v %q", bin, err, out)
+	}
+	if out, err := exec.Command(bin, "--demo", "--once").CombinedOutput(); err != nil || strings.Count(string(out), "H200") < 8 {
+		t.Errorf("%s --demo --once: %v\n%s", bin, err, out)
+	}
 }
 
 var glibcVersion = regexp.MustCompile(`GLIBC_2\.(\d+)`)
@@ -148,5 +209,46 @@ func readsStandInDriver(t *testing.T, bin string) {
 		if g.NA[field] != "not in this driver version" {
 			t.Errorf("n/a reason of %s is %q, want %q", field, g.NA[field], "not in this driver version")
 		}
+	}
+}
+
+// TestGoInstall: `go install github.com/gpuscope/gpuscope@latest` builds
+// the module as published, in module mode, with no Makefile environment
+// (no GOEXPERIMENT, no CGO_CFLAGS), and refuses a go.mod with replace or
+// exclude directives. This builds the committed tree the same way, from a
+// copy outside the checkout, and runs the result.
+func TestGoInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the module from a copy")
+	}
+	mod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(mod), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == "replace" || f[0] == "exclude") {
+			t.Errorf("go.mod has %q: go install ...@latest refuses a module with replace or exclude", line)
+		}
+	}
+	src := t.TempDir()
+	archive := exec.Command("sh", "-c", "git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "+src)
+	if out, err := archive.CombinedOutput(); err != nil {
+		t.Fatalf("copy the tree: %v\n%s", err, out)
+	}
+	bin := filepath.Join(t.TempDir(), "gpuscope")
+	build := exec.Command("go", "build", "-mod=readonly", "-o", bin, ".")
+	build.Dir = src
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOEXPERIMENT=") && !strings.HasPrefix(kv, "CGO_CFLAGS=") && !strings.HasPrefix(kv, "GOFLAGS=") {
+			env = append(env, kv)
+		}
+	}
+	build.Env = append(env, "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build as go install does: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "--demo", "--once").CombinedOutput(); err != nil || strings.Count(string(out), "H200") < 8 {
+		t.Errorf("the go-installed binary: %v\n%s", err, out)
 	}
 }

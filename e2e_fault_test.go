@@ -73,6 +73,10 @@ func TestQuitWhileRecordingNamesTheFile(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("recordings %v", files)
 	}
+	// The last bytes can still be in the pty when Wait returns.
+	waitFor(t, &out, "the line after quitting", func(s string) bool {
+		return strings.Contains(s[strings.LastIndex(s, "\x1b[?1049l")+1:], "recording stopped:")
+	})
 	s := out.String()
 	after := s[strings.LastIndex(s, "\x1b[?1049l")+1:] // printed once the screen is restored
 	if !strings.Contains(after, "recording stopped:") || !strings.Contains(after, filepath.Base(files[0])) {
