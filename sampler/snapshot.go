@@ -46,7 +46,7 @@ type SourceError struct {
 	Err    string   `json:"error"`  // the library's answer
 	Causes []string `json:"causes"` // likely causes, most likely first
 	// CauseKeys name each cause ("driver", "container", "wsl", "libpath",
-	// "rm_mismatch", "no_permission"), so a reader in another language can
+	// "rm_mismatch", "no_permission", "init_hang", "revoked"), so a reader in another language can
 	// show it translated; CauseSeen[i] is what the filesystem showed for it
 	// (paths, kept as they are), "" for none.
 	CauseKeys []string `json:"cause_keys,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 )
@@ -47,6 +48,8 @@ type Env struct {
 	InitErr error
 	// LoadedFrom is the path the library was loaded from, when known.
 	LoadedFrom string
+	// InitTook is how long nvmlInit took (0: not measured).
+	InitTook time.Duration
 }
 
 // System returns the environment of this machine, with NVML initialised.
@@ -54,9 +57,11 @@ type Env struct {
 func System() Env {
 	lib := nvml.New()
 	env := Env{Root: "/", Getenv: os.Getenv, NVML: lib}
-	if ret := lib.Init(); ret != nvml.SUCCESS {
-		env.InitErr = ret
+	start := time.Now()
+	if err := initWithin(lib, initTimeout); err != nil {
+		env.InitErr = err
 	} else {
+		env.InitTook = time.Since(start)
 		env.LoadedFrom = loadedLibrary("/proc/self/maps")
 	}
 	return env
@@ -84,6 +89,9 @@ func Run(env Env) []Check {
 		}
 	}
 	cs := []Check{checkLibrary(env, count), checkDeviceNodes(env)}
+	if c, ok := checkInitTime(env); ok {
+		cs = append(cs, c)
+	}
 	if c, ok := checkContainer(env); ok {
 		cs = append(cs, c)
 	}
@@ -93,6 +101,9 @@ func Run(env Env) []Check {
 	cs = append(cs, checkVisible(env, "CUDA_VISIBLE_DEVICES", count), checkVisible(env, "NVIDIA_VISIBLE_DEVICES", count))
 	if count > 0 {
 		cs = append(cs, checkPersistence(env, count), checkMIG(env, count))
+		if c, ok := checkPIDNamespace(env, count); ok {
+			cs = append(cs, c)
+		}
 	}
 	return cs
 }
@@ -117,7 +128,7 @@ func checkLibrary(env Env, count int) Check {
 	if env.InitErr != nil {
 		c.Status = Fail
 		c.seen(say("seen.library_not_loaded", "libnvidia-ml.so.1 did not load: {{.Err}}", "Err", fmt.Sprint(env.InitErr)))
-		c.fix(say("fix.install_driver", "install the NVIDIA driver on the host (nvidia-smi must work there); in a container, start it with --gpus all (NVIDIA Container Toolkit); on WSL2 install the Windows driver"))
+		initFix(env, &c)
 		return c
 	}
 	driver, _ := env.NVML.SystemGetDriverVersion()

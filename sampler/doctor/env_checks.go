@@ -11,21 +11,7 @@ import (
 // checkContainer reports whether we run in a container and whether GPUs were
 // passed in ([gpu-idle-pipeline] §7.1, [gpu-idle-handbook] §5.2).
 func checkContainer(env Env) (Check, bool) {
-	kind := ""
-	switch {
-	case env.exists("/.dockerenv"):
-		kind = "docker"
-	case env.exists("/run/.containerenv"):
-		kind = "podman"
-	default:
-		cg := env.read("/proc/1/cgroup")
-		for _, k := range []string{"kubepods", "docker", "containerd", "crio", "libpod"} {
-			if strings.Contains(cg, k) {
-				kind = k
-				break
-			}
-		}
-	}
+	kind := containerKind(env)
 	if kind == "" {
 		return Check{}, false
 	}
@@ -37,6 +23,23 @@ func checkContainer(env Env) (Check, bool) {
 		c.fix(say("fix.gpus_all", "start the container with `--gpus all` (or `--gpus '\"device=1,3\"'`); if Docker answers \"could not select device driver\" or a CDI error, run `sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` on the host, then check `nvidia-ctk cdi list`"))
 	}
 	return c, true
+}
+
+// containerKind names the container runtime gpuscope runs in, "" for none.
+func containerKind(env Env) string {
+	switch {
+	case env.exists("/.dockerenv"):
+		return "docker"
+	case env.exists("/run/.containerenv"):
+		return "podman"
+	}
+	cg := env.read("/proc/1/cgroup")
+	for _, k := range []string{"kubepods", "docker", "containerd", "crio", "libpod"} {
+		if strings.Contains(cg, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // checkWSL looks for the pieces WSL2's GPU support needs ([gpu-idle-handbook] §5.3).
@@ -112,8 +115,13 @@ func checkPersistence(env Env, count int) Check {
 	}
 	c.Status = Warn
 	c.seen(say("seen.persistence_off", "off on GPU {{.GPUs}}", "GPUs", strings.Join(off, ", ")))
-	c.fix(say("fix.persistence", "enable the persistence daemon (`sudo systemctl enable --now nvidia-persistenced`) or `sudo nvidia-smi -pm 1`, so tools and jobs start fast"))
+	persistenceFix(&c)
 	return c
+}
+
+// persistenceFix is the fix for persistence mode off and for a slow start.
+func persistenceFix(c *Check) {
+	c.fix(say("fix.persistence", "enable the persistence daemon (`sudo systemctl enable --now nvidia-persistenced`) or `sudo nvidia-smi -pm 1`, so tools and jobs start fast"))
 }
 
 // checkMIG: MIG changes what can be measured and how GPUs are addressed.

@@ -109,7 +109,12 @@ func (d *device) GetClockInfo(clock nvml.ClockType) (uint32, nvml.Return) {
 }
 
 func (d *device) GetCurrentClocksEventReasons() (uint64, nvml.Return) {
-	g, r := d.read(mGetCurrentClocksEventReasons)
+	return d.clockEvents(mGetCurrentClocksEventReasons)
+}
+
+// clockEvents answers the clock-event mask, under either of its names.
+func (d *device) clockEvents(m method) (uint64, nvml.Return) {
+	g, r := d.read(m)
 	if r != nvml.SUCCESS {
 		return 0, r
 	}

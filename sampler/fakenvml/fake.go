@@ -12,6 +12,7 @@ package fakenvml
 import (
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 	"github.com/NVIDIA/go-nvml/pkg/nvml/mock/gpus"
@@ -45,6 +46,14 @@ type Config struct {
 	Driver   string // default "550.54.15"
 	CUDA     string // default "12.4"
 	NVML     string // default "12.550.54.15"
+	// Missing names C functions this driver lacks ("nvmlGpmSampleGet"):
+	// LookupSymbol reports them absent and calling one panics with a
+	// SymbolLookupError, as the process would die on a real node.
+	Missing []string
+	// InitDelay is how long Init takes (a node without persistence mode).
+	InitDelay time.Duration
+	// VGPUGuest makes every GPU a vGPU seen from inside its virtual machine.
+	VGPUGuest bool
 }
 
 // Fake is the fake NVML. All methods are safe for concurrent use.
@@ -60,6 +69,9 @@ type Fake struct {
 	// slot for "*". A zero Return is SUCCESS: no fault.
 	calls  [][numMethods]atomic.Int64
 	faults [][numMethods + 1]atomic.Int32
+
+	missing       map[string]bool  // Config.Missing (read only after New)
+	missingMethod [numMethods]bool // methods whose function is missing
 }
 
 // LibraryGPU is the gpu argument of SetFault for library-level calls such as
@@ -87,6 +99,7 @@ func New(cfg Config) *Fake {
 		}
 	}
 	f := &Fake{cfg: cfg, truth: cfg.Truth}
+	f.markMissing()
 	f.calls = make([][numMethods]atomic.Int64, cfg.GPUs+1)
 	f.faults = make([][numMethods + 1]atomic.Int32, cfg.GPUs+1)
 	if f.truth == nil {
@@ -152,6 +165,7 @@ func (f *Fake) enter(gpu int, m method) nvml.Return {
 	if gpu+1 < 0 || gpu+1 >= len(f.calls) {
 		return nvml.SUCCESS
 	}
+	f.checkSymbol(m)
 	f.calls[gpu+1][m].Add(1)
 	if r := f.faults[gpu+1][m].Load(); r != 0 {
 		return nvml.Return(r)

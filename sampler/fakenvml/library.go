@@ -12,7 +12,10 @@ type library struct {
 	f *Fake
 }
 
-func (l *library) Init() nvml.Return     { return l.f.enter(LibraryGPU, mInit) }
+func (l *library) Init() nvml.Return {
+	l.f.initDelay()
+	return l.f.enter(LibraryGPU, mInit)
+}
 func (l *library) Shutdown() nvml.Return { return l.f.enter(LibraryGPU, mShutdown) }
 
 func (l *library) SystemGetDriverVersion() (string, nvml.Return) {

@@ -26,6 +26,7 @@ type Demo struct {
 	node   *sim.Node
 	nvml   *nvmlsource.Source
 	fake   *fakenvml.Fake
+	cfg    fakenvml.Config // the fake's, for a driver fault that rebuilds it
 	start  time.Time
 	faults map[string]bool // --demo-fault (faults.go)
 }
@@ -44,11 +45,32 @@ func NewDemoWithOptions(scenario string, seed int64, start time.Time, opts sim.O
 	d := &Demo{node: node, start: start, faults: map[string]bool{}}
 	// Truth, not GPUs: the fake answers ~200 NVML calls a tick from it, and
 	// Truth shares one read-only copy until the clock moves.
-	d.fake = fakenvml.New(fakenvml.Config{GPUs: GPUs, Truth: node.Truth, Topology: node.Topology()})
-	if d.nvml, err = nvmlsource.New(d.fake.Interface(), nvmlsource.Options{}); err != nil {
-		return nil, fmt.Errorf("demo: start the NVML reader on the simulated node: %w", err)
+	d.cfg = fakenvml.Config{GPUs: GPUs, Truth: node.Truth, Topology: node.Topology()}
+	if err := d.open(nil); err != nil {
+		return nil, err
 	}
 	return d, nil
+}
+
+// open builds the fake driver from s.cfg and starts the reader on it;
+// before, if set, injects faults the reader meets while it starts.
+func (s *Demo) open(before func(*fakenvml.Fake)) error {
+	if s.nvml != nil {
+		s.nvml.Close()
+	}
+	s.fake = fakenvml.New(s.cfg)
+	if before != nil {
+		before(s.fake)
+	}
+	var lib nvmlsource.Library = s.fake.Interface()
+	if len(s.cfg.Missing) > 0 { // a driver lacking functions: guarded as on a node
+		lib = nvmlsource.Guarded(s.fake.Interface())
+	}
+	var err error
+	if s.nvml, err = nvmlsource.New(lib, nvmlsource.Options{}); err != nil {
+		return fmt.Errorf("demo: start the NVML reader on the simulated node: %w", err)
+	}
+	return nil
 }
 
 // Sampler returns a sampler wired to the simulated GPUs and host.
@@ -56,6 +78,9 @@ func (s *Demo) Sampler(scenario string) *sampler.Sampler {
 	host := s.node.HostSource()
 	if s.faults["hostile"] {
 		host = hostileHost{host}
+	}
+	if s.faults["foreign-pids"] {
+		host = foreignHost{host}
 	}
 	return &sampler.Sampler{
 		GPU:      s,

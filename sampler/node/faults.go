@@ -10,6 +10,7 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fakenvml"
 )
 
 // Fault is a failure the demo can show (--demo-fault), so a user can see
@@ -29,6 +30,25 @@ const (
 	lostUntil = 150 * time.Second
 )
 
+// The revoked GPU answers UNKNOWN to every call from revokedFrom on, as a
+// container's GPU does after the host's systemd reloaded its units
+// (docs/driver-compatibility.md, "revoked").
+const (
+	revokedGPU  = 5
+	revokedFrom = 90 * time.Second
+)
+
+// oldDriver is a driver before R535 without GPM, with the functions it
+// lacks (docs/driver-compatibility.md, the "missing symbol" rows).
+func oldDriver(cfg fakenvml.Config) fakenvml.Config {
+	cfg.Driver, cfg.NVML, cfg.CUDA = oldDriverVersion, "11."+oldDriverVersion, "11.7"
+	cfg.Missing = []string{"nvmlDeviceGetCurrentClocksEventReasons", "nvmlGpmQueryDeviceSupport", "nvmlGpmSampleAlloc",
+		"nvmlGpmSampleGet", "nvmlGpmMetricsGet", "nvmlGpmMigSampleGet", "nvmlDeviceGetNumaNodeId"}
+	return cfg
+}
+
+const oldDriverVersion = "515.105.01"
+
 // hostileCmdline retitles (OSC 0) and clears (CSI 2J) a terminal that
 // prints it raw; gpuscope shows it escaped (sampler/safe).
 const hostileCmdline = "python train.py --tag \x1b]0;PWNED\a\x1b[2J"
@@ -40,6 +60,10 @@ func Faults() []Fault {
 		{"timeout", "GPU 2's power reading times out (ERROR_TIMEOUT): n/a, with one problem line"},
 		{"noperm", "GPU 1's process list is refused (NO_PERMISSION), as in a container without the host's PID namespace"},
 		{"hostile", "a process's command line holds terminal escape sequences (retitle, clear screen): shown escaped"},
+		{"old-driver", "driver " + oldDriverVersion + " lacks the R535 clock-event call and GPM: clock events come through the older call, GPM is n/a, one line names what is missing"},
+		{"no-events", "the driver offers no Xid event set (NOT_SUPPORTED, as on old GPUs): one line says Xids are not watched live"},
+		{"revoked", fmt.Sprintf("GPU %d answers UNKNOWN to every call from %s, as a container's GPU after the host's `systemctl daemon-reload`: one line with the fix", revokedGPU, revokedFrom)},
+		{"foreign-pids", "NVML's PIDs are the host's (gpuscope in a container without --pid=host): processes without command or user, and a line saying why"},
 	}
 }
 
@@ -47,9 +71,9 @@ func Faults() []Fault {
 // Sampler, which wires the hostile process in.
 func (s *Demo) Inject(ids []string) error {
 	for _, id := range ids {
-		if id == "all" {
+		if id == "all" { // but foreign-pids, which would hide the hostile process
 			for _, f := range Faults() {
-				s.faults[f.ID] = true
+				s.faults[f.ID] = f.ID != "foreign-pids"
 			}
 			continue
 		}
@@ -58,9 +82,21 @@ func (s *Demo) Inject(ids []string) error {
 			for _, f := range Faults() {
 				names = append(names, f.ID)
 			}
-			return fmt.Errorf("unknown demo fault %q: use %s or all", id, strings.Join(names, ", "))
+			return fmt.Errorf("unknown demo fault %q: use %s or all (every one but foreign-pids)", id, strings.Join(names, ", "))
 		}
 		s.faults[id] = true
+	}
+	if s.faults["old-driver"] || s.faults["no-events"] { // met while the reader starts
+		if s.faults["old-driver"] {
+			s.cfg = oldDriver(s.cfg)
+		}
+		if err := s.open(func(f *fakenvml.Fake) {
+			if s.faults["no-events"] {
+				f.SetFault(fakenvml.LibraryGPU, "EventSetCreate", nvml.ERROR_NOT_SUPPORTED)
+			}
+		}); err != nil {
+			return err
+		}
 	}
 	if s.faults["timeout"] {
 		s.fake.SetFault(2, "GetPowerUsage", nvml.ERROR_TIMEOUT)
@@ -73,14 +109,31 @@ func (s *Demo) Inject(ids []string) error {
 
 // applySchedule sets the time-driven faults for simulated time now.
 func (s *Demo) applySchedule(now time.Time) {
-	if !s.faults["lost"] {
-		return
+	t := now.Sub(s.start)
+	if s.faults["lost"] {
+		if t >= lostFrom && t < lostUntil {
+			s.fake.SetFault(lostGPU, "*", nvml.ERROR_GPU_IS_LOST)
+		} else {
+			s.fake.ClearFault(lostGPU, "*")
+		}
 	}
-	if t := now.Sub(s.start); t >= lostFrom && t < lostUntil {
-		s.fake.SetFault(lostGPU, "*", nvml.ERROR_GPU_IS_LOST)
-	} else {
-		s.fake.ClearFault(lostGPU, "*")
+	if s.faults["revoked"] && t >= revokedFrom {
+		s.fake.SetFault(revokedGPU, "*", nvml.ERROR_UNKNOWN)
 	}
+}
+
+// foreignHost finds none of NVML's PIDs, as a container with its own PID
+// namespace does: the driver reports the host's PIDs.
+type foreignHost struct{ sampler.HostSource }
+
+func (h foreignHost) Sample(now time.Time, pids []int) (*sampler.Host, error) {
+	host, err := h.HostSource.Sample(now, nil)
+	if host == nil || len(pids) == 0 {
+		return host, err
+	}
+	out := *host
+	out.Procs, out.ForeignPIDs = nil, true
+	return &out, err
 }
 
 // hostileHost gives the GPU process with the lowest PID a hostile command line; the

@@ -51,3 +51,40 @@ func TestDemoFaults(t *testing.T) {
 		t.Errorf("unknown fault: %v", err)
 	}
 }
+
+// TestDemoDriverFaults: the faults of real drivers (docs/driver-compatibility.md)
+// show in the demo as the production reader shows them on a node.
+func TestDemoDriverFaults(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d, err := NewDemo("mixed", 1, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Inject([]string{"old-driver", "no-events", "revoked", "foreign-pids"}); err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sampler("mixed")
+	var problems []string
+	for sec := 0; sec <= 100; sec++ {
+		snap := s.Tick(start.Add(time.Duration(sec) * time.Second))
+		problems = append(problems, snap.Problems...)
+		if g := snap.GPUs[0]; g.SMActive.OK || g.NA["sm_active"] != "not in this driver version" || !g.ClockEvents.OK {
+			t.Fatalf("t=%ds: GPU 0 on the old driver: GPM %+v (%q), clock events %+v", sec, g.SMActive, g.NA["sm_active"], g.ClockEvents)
+		}
+		if snap.Node.Driver != oldDriverVersion {
+			t.Fatalf("driver %q", snap.Node.Driver)
+		}
+		if snap.Host == nil || len(snap.Host.Procs) > 0 || !snap.Host.ForeignPIDs {
+			t.Fatalf("t=%ds: host %+v, want no processes and ForeignPIDs", sec, snap.Host)
+		}
+		if g := snap.GPUs[revokedGPU]; sec >= 91 && g.NA["util"] != "ERROR_UNKNOWN" {
+			t.Fatalf("t=%ds: GPU %d util %+v (%q), want revoked", sec, revokedGPU, g.Util, g.NA["util"])
+		}
+	}
+	all := strings.Join(problems, "\n")
+	for _, want := range []string{"driver " + oldDriverVersion + " has no NVML function for", "sm_active", "no Xid events", "restart the container"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package node
 
 import (
 	"os"
+	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
@@ -10,6 +11,11 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/nvmlsource"
 	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
+
+// liveInitTimeout bounds nvmlInit: without persistence mode a large node
+// takes seconds to start, a wedged driver never returns
+// (docs/driver-compatibility.md, the Init rows).
+const liveInitTimeout = 30 * time.Second
 
 // Live opens this machine: NVML through libnvidia-ml.so.1 and the host's
 // /proc. When NVML does not load (no driver, a container without GPUs, WSL
@@ -21,7 +27,7 @@ func Live() (s *sampler.Sampler, ok bool) {
 	hostname, _ := os.Hostname()
 	s = &sampler.Sampler{Host: host.New(host.Options{}), Hostname: hostname, Source: "nvml"}
 	WatchPods(s, podresources.DefaultSocket)
-	src, err := nvmlsource.New(nvmlsource.Guarded(nvml.New()), nvmlsource.Options{})
+	src, err := nvmlsource.New(nvmlsource.Guarded(nvml.New()), nvmlsource.Options{InitTimeout: liveInitTimeout})
 	if err != nil {
 		s.GPUError = nvmlsource.Explain(err)
 		return s, false

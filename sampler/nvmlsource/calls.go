@@ -1,9 +1,6 @@
 package nvmlsource
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -57,6 +54,7 @@ const (
 	cMIGDevices
 	cAffinity
 	cNUMA
+	cVirt // virtualization mode: fills no field, decides cRemap
 	numCalls
 )
 
@@ -87,6 +85,10 @@ const (
 	reasonNotInDriver  = "not in this driver version"
 	reasonNoPermission = "no permission"
 	reasonWarmingUp    = "warming up" // GPM needs two samples (said plainly)
+	// reasonVGPU: inside a vGPU guest the host refuses the row-remapping
+	// query (logging a kernel warning for each) and GPM takes no samples
+	// (docs/driver-compatibility.md).
+	reasonVGPU = "not read in a vGPU guest"
 )
 
 type naEntry struct{ key, reason string }
@@ -111,9 +113,14 @@ func (g *gpuReader) ok(c call, ret nvml.Return) bool {
 	switch ret {
 	case nvml.SUCCESS:
 		return true
-	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND:
+	case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
+		// The last two: this driver lacks the function, or the version of
+		// its argument go-nvml passes (docs/driver-compatibility.md).
 		g.skip[c] = true
-		g.absent[c] = ret == nvml.ERROR_FUNCTION_NOT_FOUND
+		g.absent[c] = ret != nvml.ERROR_NOT_SUPPORTED
+		if ret == nvml.ERROR_FUNCTION_NOT_FOUND {
+			g.newAbsent = append(g.newAbsent, c) // said by Sample (absentLine)
+		}
 		g.note(c, g.skipReason(c))
 	case nvml.ERROR_GPU_IS_LOST:
 		g.lost = true
@@ -139,9 +146,22 @@ func (g *gpuReader) failedOnce(c call, ret nvml.Return) {
 	}
 	if k := (cause{c, ret}); !g.said[k] {
 		g.said[k] = true
-		g.problems = append(g.problems, fmt.Sprintf("GPU %d: reading %s failed (NVML %s); shown as n/a while it fails",
-			g.index, strings.Join(callFields[c], ", "), ret.Error()))
+		g.fails = append(g.fails, fail{c, ret})
 	}
+}
+
+// once queues line the first time key is seen on this GPU, and reports
+// whether it did.
+func (g *gpuReader) once(key any, line string) bool {
+	if g.said == nil {
+		g.said = map[any]bool{}
+	}
+	if g.said[key] {
+		return false
+	}
+	g.said[key] = true
+	g.problems = append(g.problems, line)
+	return true
 }
 
 // skipReason is why a call that answered NOT_SUPPORTED is n/a: a function
@@ -163,7 +183,7 @@ func reasonFor(ret nvml.Return) string {
 	switch ret {
 	case nvml.ERROR_NOT_SUPPORTED:
 		return reasonNotSupported
-	case nvml.ERROR_FUNCTION_NOT_FOUND:
+	case nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
 		return reasonNotInDriver
 	case nvml.ERROR_NO_PERMISSION:
 		return reasonNoPermission

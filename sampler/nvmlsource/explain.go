@@ -1,6 +1,7 @@
 package nvmlsource
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"strings"
@@ -41,6 +42,14 @@ func ExplainFS(err error, root fs.FS) *sampler.SourceError {
 		se.Causes = append(se.Causes, text+seen)
 		se.CauseKeys = append(se.CauseKeys, key)
 		se.CauseSeen = append(se.CauseSeen, seen)
+	}
+	switch {
+	case errors.Is(err, ErrInitHung):
+		add("init_hang", "nvmlInit did not answer: the driver is stuck (a GPU in a bad state, see `dmesg` for Xid errors); "+
+			"if `nvidia-smi` hangs too, the GPU needs a reset or the node a reboot", "")
+	case ret == nvml.ERROR_UNKNOWN && c.container:
+		add("revoked", "the container lost access to its GPUs (on a systemd host, `systemctl daemon-reload` takes back the "+
+			"device permissions the container was started with): restart the container", c.evidence())
 	}
 	switch ret {
 	case nvml.ERROR_LIB_RM_VERSION_MISMATCH:

@@ -59,7 +59,9 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 
 // readMemory prefers GetMemoryInfo_v2 (used memory without the driver's
 // reserve, as nvidia-smi shows it) and falls back to GetMemoryInfo on
-// drivers without it.
+// drivers without it, and for a tick where v2 fails. WSL2's v2 answers
+// UNKNOWN every time while v1 works: then v1 is used from then on
+// (docs/driver-compatibility.md, WSL2).
 func readMemory(g *gpuReader, out *sampler.GPU) {
 	if g.lost {
 		return
@@ -72,7 +74,15 @@ func readMemory(g *gpuReader, out *sampler.GPU) {
 			return
 		case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
 			g.skip[cMemV2] = true // fall back below, silently
+		case nvml.ERROR_GPU_IS_LOST:
+			g.ok(cMemV2, r)
+			return
 		default:
+			if m, r1 := g.dev.GetMemoryInfo(); r1 == nvml.SUCCESS {
+				out.MemUsed, out.MemTotal = some(m.Used), some(m.Total)
+				g.skip[cMemV2] = r == nvml.ERROR_UNKNOWN
+				return
+			}
 			g.ok(cMemV2, r)
 			return
 		}

@@ -73,6 +73,10 @@ func (st *gpmState) free() {
 // readGPM fills the GPM fields (Hopper and newer). The first tick, and any
 // tick after a failed sample, has no values yet: "warming up".
 func (s *Source) readGPM(g *gpuReader, out *sampler.GPU, now time.Time) {
+	if g.vgpuGuest { // a vGPU guest takes no GPM samples (docs/driver-compatibility.md)
+		g.note(cGPM, reasonVGPU)
+		return
+	}
 	if !g.want(cGPM) {
 		return
 	}

@@ -66,6 +66,7 @@ type Device interface {
 	GetTotalEccErrors(nvml.MemoryErrorType, nvml.EccCounterType) (uint64, nvml.Return)
 	GetUUID() (string, nvml.Return)
 	GetUtilizationRates() (nvml.Utilization, nvml.Return)
+	GetVirtualizationMode() (nvml.GpuVirtualizationMode, nvml.Return)
 	GpmMigSampleGet(int, nvml.GpmSample) nvml.Return
 	GpmQueryDeviceSupport() (nvml.GpmSupport, nvml.Return)
 	GpmSampleGet(nvml.GpmSample) nvml.Return

@@ -1,6 +1,7 @@
 package nvmlsource
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
@@ -25,6 +26,7 @@ func readProcs(g *gpuReader, out *sampler.GPU) {
 			graphics = p
 		}
 	}
+	compute, graphics = possiblePIDs(g, compute), possiblePIDs(g, graphics)
 	if len(compute)+len(graphics) == 0 {
 		return
 	}
@@ -35,6 +37,29 @@ func readProcs(g *gpuReader, out *sampler.GPU) {
 		readProcUtil(g, procs)
 	}
 	out.Procs = procs
+}
+
+// pidMaxLimit is the largest PID a Linux kernel hands out (PID_MAX_LIMIT,
+// 2^22 on 64-bit). NVML listing PID 0 or one above it read its process
+// records with another layout than the driver wrote them
+// (docs/driver-compatibility.md, process-info layout).
+const pidMaxLimit = 1 << 22
+
+// possiblePIDs drops the entries no process can have, saying so once.
+func possiblePIDs(g *gpuReader, infos []nvml.ProcessInfo) []nvml.ProcessInfo {
+	kept := infos[:0]
+	for _, p := range infos {
+		if p.Pid != 0 && p.Pid <= pidMaxLimit {
+			kept = append(kept, p)
+		}
+	}
+	if bad := len(infos) - len(kept); bad > 0 {
+		type impossible struct{}
+		g.once(impossible{}, fmt.Sprintf("GPU %d: the driver listed %d process(es) with impossible PIDs (0 or above %d): "+
+			"left out; libnvidia-ml and the kernel module disagree on the process-record layout (seen with 535 drivers): "+
+			"install one driver version for both", g.index, bad, pidMaxLimit))
+	}
+	return kept
 }
 
 // mergeProcs adds infos of one kind. A PID already listed under the other

@@ -29,6 +29,7 @@ func (s *Source) readSlow(g *gpuReader) {
 	readMetric(g, cPCIeGenMax, d.GetMaxPcieLinkGeneration, &sl.PCIeGenMax)
 	readMetric(g, cPCIeWidthMax, d.GetMaxPcieLinkWidth, &sl.PCIeWidthMax)
 	readMetric(g, cReplays, d.GetPcieReplayCounter, &sl.PCIeReplays)
+	read(g, cVirt, d.GetVirtualizationMode, func(m nvml.GpuVirtualizationMode) { g.vgpuGuest = m == nvml.GPU_VIRTUALIZATION_MODE_VGPU })
 	readHealth(g, &sl)
 	readLinks(g, &sl)
 	if g.lost && g.slow.UUID != "" {
@@ -42,7 +43,9 @@ func readHealth(g *gpuReader, sl *sampler.GPU) {
 	d := g.dev
 	readMetric(g, cECCUncorrected, args(d.GetTotalEccErrors, nvml.MEMORY_ERROR_TYPE_UNCORRECTED, nvml.VOLATILE_ECC), &sl.ECCUncorrected)
 	readMetric(g, cECCCorrected, args(d.GetTotalEccErrors, nvml.MEMORY_ERROR_TYPE_CORRECTED, nvml.VOLATILE_ECC), &sl.ECCCorrected)
-	if g.want(cRemap) { // five results: not read's shape
+	if g.vgpuGuest {
+		g.note(cRemap, reasonVGPU)
+	} else if g.want(cRemap) { // five results: not read's shape
 		if corr, unc, pending, failed, r := d.GetRemappedRows(); g.ok(cRemap, r) {
 			sl.RemappedRows = some(corr + unc)
 			sl.RemapPending, sl.RemapFailed = pending, failed

@@ -23,6 +23,9 @@ import (
 type Options struct {
 	// SlowEvery is the slow tier's period; 0 means DefaultSlowEvery.
 	SlowEvery time.Duration
+	// InitTimeout bounds nvmlInit (0: wait for it); SlowInit is the start
+	// time above which the dashboard says so (0: DefaultSlowInit). init.go.
+	InitTimeout, SlowInit time.Duration
 }
 
 // DefaultSlowEvery: identity, limits and health change rarely (DESIGN.md
@@ -46,6 +49,9 @@ type Source struct {
 	// pcie caches each pair's PCIe label: the tree does not change while
 	// the node runs, and NVML walks sysfs to answer. "" = not known yet.
 	pcie [][]string
+	said []string // start-up lines, said with the first Sample
+	// absentSaid: the calls whose missing function was said (absentLine).
+	absentSaid [numCalls]bool
 }
 
 // gpuReader is one GPU's reading state, kept between ticks.
@@ -59,6 +65,8 @@ type gpuReader struct {
 	backReported bool
 	said         map[any]bool // failed calls already said (failedOnce)
 	problems     []string     // lines queued for this tick's Sample
+	fails        []fail       // calls that failed for the first time this tick
+	newAbsent    []call       // calls first found missing from the driver this tick
 
 	skip   [numCalls]bool // calls that answered NOT_SUPPORTED
 	absent [numCalls]bool // of those, calls the driver does not export
@@ -69,6 +77,7 @@ type gpuReader struct {
 	slow         sampler.GPU // identity and slow-tier fields, carried over
 	switchLinks  int         // active NVLinks that end at an NVSwitch
 	remoteTypeNA bool        // GetNvLinkRemoteDeviceType unavailable
+	vgpuGuest    bool        // a vGPU seen from its virtual machine
 	procSeen     uint64      // newest process-utilisation timestamp seen (µs)
 	gpm          gpmState
 	mig          migState      // instances of a MIG-enabled GPU
@@ -81,8 +90,9 @@ func New(lib Library, opts Options) (*Source, error) {
 	if opts.SlowEvery <= 0 {
 		opts.SlowEvery = DefaultSlowEvery
 	}
-	if r := lib.Init(); r != nvml.SUCCESS {
-		return nil, fmt.Errorf("nvml: init: %w", r)
+	took, err := initLibrary(lib, opts)
+	if err != nil {
+		return nil, err
 	}
 	n, r := lib.DeviceGetCount()
 	if r != nvml.SUCCESS {
@@ -94,6 +104,9 @@ func New(lib Library, opts Options) (*Source, error) {
 	s.node.NVML, _ = lib.SystemGetNVMLVersion()
 	if v, r := lib.SystemGetCudaDriverVersion(); r == nvml.SUCCESS {
 		s.node.CUDA = cudaVersion(v)
+	}
+	if line := slowInitLine(took, opts); line != "" {
+		s.said = append(s.said, line)
 	}
 	s.gpus = make([]*gpuReader, n)
 	for i := range s.gpus {
@@ -138,7 +151,8 @@ func (s *Source) Close() error {
 func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 	slow := !s.slowDone || now.Sub(s.lastSlow) >= s.opts.SlowEvery || now.Before(s.lastSlow)
 	s.drainXids(now)
-	var problems []string
+	problems := s.said
+	s.said = nil
 	out := make([]sampler.GPU, len(s.gpus))
 	for i, g := range s.gpus {
 		if g.lost && slow && s.reopen(i) {
@@ -154,7 +168,11 @@ func (s *Source) Sample(now time.Time) ([]sampler.GPU, []string) {
 			problems = append(problems, lostProblem(g))
 		}
 		problems = append(problems, g.problems...)
-		g.problems = g.problems[:0]
+		problems = append(problems, g.failLines()...)
+		g.problems, g.fails = g.problems[:0], g.fails[:0]
+	}
+	if line := s.absentLine(); line != "" {
+		problems = append(problems, line)
 	}
 	if slow {
 		s.lastSlow, s.slowDone = now, true
@@ -217,52 +235,6 @@ func (s *Source) readGPU(g *gpuReader, now time.Time, slow bool) sampler.GPU {
 	out.Xids, g.xids = g.xids, nil
 	out.NA = g.naMap()
 	return out
-}
-
-// maxXidsPerTick bounds the event drain (a storm of Xids must
-// not stall the tick; the rest arrive on the next one).
-const maxXidsPerTick = 64
-
-// openEvents registers every GPU for Xid events; a driver without event
-// support leaves events nil, which is fine.
-func (s *Source) openEvents() {
-	set, r := s.lib.EventSetCreate()
-	if r != nvml.SUCCESS || set == nil {
-		return
-	}
-	registered := 0
-	for _, g := range s.gpus {
-		if g.dev != nil && g.dev.RegisterEvents(nvml.EventTypeXidCriticalError, set) == nvml.SUCCESS {
-			registered++
-		}
-	}
-	if registered == 0 {
-		set.Free()
-		return
-	}
-	s.events = set
-}
-
-// drainXids collects the Xid events waiting in the set, without blocking.
-func (s *Source) drainXids(now time.Time) {
-	if s.events == nil {
-		return
-	}
-	for range maxXidsPerTick {
-		e, r := s.events.Wait(0)
-		if r != nvml.SUCCESS {
-			return // TIMEOUT: nothing waiting
-		}
-		if e.EventType&nvml.EventTypeXidCriticalError == 0 || e.Device == nil {
-			continue
-		}
-		for _, g := range s.gpus {
-			if g.dev == e.Device {
-				g.xids = append(g.xids, sampler.Xid{Time: now, Code: e.EventData})
-				break
-			}
-		}
-	}
 }
 
 // errReturn extracts the nvml.Return an error from New wraps.

@@ -215,6 +215,10 @@ func (d *guardDev) GetUtilizationRates() (nvml.Utilization, nvml.Return) {
 	return guard(d.syms, d.Device.GetUtilizationRates, "nvmlDeviceGetUtilizationRates")
 }
 
+func (d *guardDev) GetVirtualizationMode() (nvml.GpuVirtualizationMode, nvml.Return) {
+	return guard(d.syms, d.Device.GetVirtualizationMode, "nvmlDeviceGetVirtualizationMode")
+}
+
 func (d *guardDev) GpmMigSampleGet(a0 int, a1 nvml.GpmSample) nvml.Return {
 	return guardRet(d.syms, func() nvml.Return { return d.Device.GpmMigSampleGet(a0, a1) }, "nvmlGpmMigSampleGet")
 }

@@ -180,7 +180,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
 	fl.StringVar(&f.lang, "lang", "", "interface language: en or zh (default: config.toml's language, else LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
-	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, all; 'list' lists them)")
+	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, old-driver, no-events, revoked, foreign-pids, all; 'list' lists them)")
 	fl.StringVar(&f.prom.URL, "prometheus", "", "show the fleet a Prometheus-compatible server (Prometheus, Thanos, VictoriaMetrics, Mimir) holds")
 	fl.StringVar(&f.prom.Selector, "selector", "", `with --prometheus: label matchers every query gets, e.g. '{cluster="a"}'`)
 	fl.StringVar(&f.prom.BearerTokenFile, "bearer-token-file", "", "with --prometheus: send the token in this file")
