@@ -85,14 +85,22 @@ func NewViewTracker(opts Options) *Tracker {
 	return t
 }
 
-// NewEvidenceViewTracker is NewViewTracker whose evaluations also carry the
+// NewEvidenceTracker is NewTracker whose evaluations also carry the
 // evidence findings (evidence.go) of windows without host data: what an
-// imported log can show, with its confidence. For replay, which shows
-// recordings and other tools' logs alike.
-func NewEvidenceViewTracker(opts Options) *Tracker {
-	t := NewViewTracker(opts)
-	t.fresh = func() evaluator { return NewEvidenceEngine(opts.withDefaults()) }
+// imported log can show, with its confidence. For report and check, which
+// read recordings and other tools' logs alike.
+func NewEvidenceTracker(opts Options) *Tracker {
+	t := NewTracker(opts)
+	t.fresh = func() evaluator { return NewEvidenceEngine(opts) }
 	t.engine = t.fresh()
+	return t
+}
+
+// NewEvidenceViewTracker is NewEvidenceTracker with the levels and
+// checklists, for replay.
+func NewEvidenceViewTracker(opts Options) *Tracker {
+	t := NewEvidenceTracker(opts)
+	t.views = true
 	return t
 }
 
@@ -118,6 +126,21 @@ func (t *Tracker) diagnose(s sampler.Snapshot) *Diagnosis {
 			return t.last
 		}
 	}
+	return t.evaluate(window)
+}
+
+// Flush runs the rules on the newest snapshot if the stride skipped it, and
+// returns the newest diagnosis (nil before the first snapshot): a report
+// at a 10 s stride ends on its last snapshot, as check and replay do.
+func (t *Tracker) Flush() *Diagnosis {
+	if w := t.hist.snaps; t.last != nil && t.last.At.Before(w[len(w)-1].Time) {
+		return t.evaluate(w)
+	}
+	return t.last
+}
+
+func (t *Tracker) evaluate(window []sampler.Snapshot) *Diagnosis {
+	s := &window[len(window)-1]
 	d := &Diagnosis{At: s.Time, From: window[0].Time, Samples: len(window), Findings: t.engine.Evaluate(window)}
 	if t.views {
 		d.Levels = make([]Levels, len(s.GPUs))

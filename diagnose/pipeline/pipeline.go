@@ -19,19 +19,15 @@ import (
 
 // Options configure a Collector.
 type Options struct {
-	Diagnose diagnose.Options
+	// Tracker is the one diagnosis (nil: diagnose.NewViewTracker with the
+	// defaults, the dashboard's). `record` passes diagnose.NewTracker,
+	// without levels and checklists: it writes only the findings, and those
+	// were 22 % of recording a day (-cpuprofile, docs/benchmarks.md).
+	Tracker *diagnose.Tracker
 	// Record is called in the sampling goroutine with every frame before it
 	// is published (the r key's recording). An error is added to that
 	// frame's Snapshot.Problems, so the screen shows it.
 	Record func(diagnose.Frame) error
-	// Evidence adds the evidence findings of windows without host data
-	// (diagnose.NewEvidenceViewTracker): for imported logs, as replay does.
-	Evidence bool
-	// FindingsOnly skips the three levels and checklists
-	// (diagnose.NewTracker): for `record`, which writes only the findings
-	// and where they were 22 % of recording a day (-cpuprofile,
-	// docs/benchmarks.md). Not with Evidence.
-	FindingsOnly bool
 }
 
 // Collector owns the sampler's loop and the one Tracker.
@@ -49,12 +45,9 @@ type Collector struct {
 
 // New builds a collector over s; it samples once Run is called.
 func New(s *sampler.Sampler, opts Options) *Collector {
-	t := diagnose.NewViewTracker(opts.Diagnose)
-	if opts.FindingsOnly {
-		t = diagnose.NewTracker(opts.Diagnose)
-	}
-	if opts.Evidence {
-		t = diagnose.NewEvidenceViewTracker(opts.Diagnose)
+	t := opts.Tracker
+	if t == nil {
+		t = diagnose.NewViewTracker(diagnose.Options{})
 	}
 	return &Collector{s: s, tracker: t, record: opts.Record}
 }

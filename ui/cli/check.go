@@ -107,7 +107,7 @@ func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
 	return printCheck(fr, interval, f.json, f.lang, stdout)
 }
 
-// checkFile diagnoses a whole recording or log through a collector, as
+// checkFile diagnoses a whole recording or log with the one Tracker, as
 // replay does (with the evidence findings of logs without host data).
 func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	snaps, warnings, err := spool.Load(path)
@@ -120,10 +120,10 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 	if len(snaps) == 0 {
 		return diagnose.Frame{}, 0, fmt.Errorf("%s: no snapshots to diagnose", path)
 	}
-	col := pipeline.New(&sampler.Sampler{}, pipeline.Options{Evidence: true})
+	tr := diagnose.NewEvidenceViewTracker(diagnose.Options{})
 	var fr diagnose.Frame
 	for i, s := range snaps {
-		fr = col.Push(s)
+		fr = tr.Observe(s)
 		progress(stderr, i+1, len(snaps), "snapshots")
 	}
 	fmt.Fprintln(stderr)

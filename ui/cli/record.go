@@ -129,7 +129,7 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 		bg = startBackgroundWriter(rec)
 		write = bg.write
 	}
-	col := pipeline.New(src.Sampler, pipeline.Options{FindingsOnly: true, Record: func(fr diagnose.Frame) error {
+	col := pipeline.New(src.Sampler, pipeline.Options{Tracker: diagnose.NewTracker(diagnose.Options{}), Record: func(fr diagnose.Frame) error {
 		err := write(fr)
 		if err != nil && werr == nil {
 			werr = err

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// One diagnosis loop (docs/ARCHITECTURE.md): `report` of a recording's own
+// findings, `report` of the same lines without them (recomputed at its 10 s
+// stride) and `check --from` (the 1 s Tracker) open every finding within one
+// stride of each other.
+
+const reportStride = 10 * time.Second
+
+type reportDoc struct {
+	FindingsFrom string `json:"findings_from"`
+	Range        struct {
+		To time.Time `json:"to"`
+	} `json:"range"`
+	Findings []struct {
+		Rule      string    `json:"rule"`
+		GPU       int       `json:"gpu"`
+		PID       int       `json:"pid"`
+		FirstSeen time.Time `json:"first_seen"`
+		LastSeen  time.Time `json:"last_seen"`
+		Spans     []struct {
+			From time.Time `json:"from"`
+		} `json:"spans"`
+	} `json:"findings"`
+}
+
+type checkDoc struct {
+	Findings []struct {
+		Rule  string    `json:"rule"`
+		GPU   int       `json:"gpu"`
+		PID   int       `json:"pid"`
+		Since time.Time `json:"since"`
+	} `json:"findings"`
+}
+
+func runJSON(t *testing.T, v any, args ...string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if st := run(args, &out, &errb); st > 2 { // check exits 1 or 2 by the worst finding
+		t.Fatalf("%v: status %d: %s", args, st, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), v); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out.String())
+	}
+}
+
+// stripFindings copies a plain recording without each line's findings, as
+// `jq -c 'del(.findings)'` would.
+func stripFindings(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var b bytes.Buffer
+	sc := bufio.NewScanner(in)
+	sc.Buffer(nil, 16<<20)
+	for n := 0; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if n > 0 {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(line, &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "findings")
+			if line, err = json.Marshal(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(to, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func within(a, b time.Time, d time.Duration) bool { return a.Sub(b) <= d && b.Sub(a) <= d }
+
+func TestReportRecomputedOpensWithCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records nine scenarios")
+	}
+	for _, sc := range []string{"input_starved", "memory_idle_held", "thermal_throttle", "xid_error", "ecc_errors",
+		"straggler", "load_imbalance", "serving_underfilled", "mixed"} {
+		t.Run(sc, func(t *testing.T) {
+			dir := t.TempDir()
+			rec, stripped := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "stripped.jsonl")
+			var out, errb bytes.Buffer
+			if st := run([]string{"record", "--demo=" + sc, "--duration", "6m", "-o", rec}, &out, &errb); st != 0 {
+				t.Fatalf("record: %d %s", st, errb.String())
+			}
+			stripFindings(t, rec, stripped)
+			var recorded, recomputed reportDoc
+			var check checkDoc
+			runJSON(t, &recorded, "report", "--format", "json", rec)
+			runJSON(t, &recomputed, "report", "--format", "json", stripped)
+			runJSON(t, &check, "check", "--from", stripped, "--json")
+			if recorded.FindingsFrom != "recording" || recomputed.FindingsFrom != "recomputed" || len(recorded.Findings) == 0 {
+				t.Fatalf("findings from %q and %q, %d recorded", recorded.FindingsFrom, recomputed.FindingsFrom, len(recorded.Findings))
+			}
+			got := map[string]time.Time{}
+			for _, f := range recomputed.Findings {
+				got[fmt.Sprint(f.Rule, f.GPU, f.PID)] = f.FirstSeen
+			}
+			for _, f := range recorded.Findings {
+				k := fmt.Sprint(f.Rule, f.GPU, f.PID)
+				if re, ok := got[k]; !ok || !within(re, f.FirstSeen, reportStride) {
+					t.Errorf("%s GPU %d: first_seen %s in the recording, recomputed %s (found %v)", f.Rule, f.GPU,
+						f.FirstSeen.Format("15:04:05"), re.Format("15:04:05"), ok)
+				}
+			}
+			open := map[string]time.Time{} // the recomputed findings open at the end, by their last opening
+			for _, f := range recomputed.Findings {
+				if f.LastSeen.Equal(recomputed.Range.To) && len(f.Spans) > 0 {
+					open[fmt.Sprint(f.Rule, f.GPU, f.PID)] = f.Spans[len(f.Spans)-1].From
+				}
+			}
+			for _, f := range check.Findings {
+				k := fmt.Sprint(f.Rule, f.GPU, f.PID)
+				if from, ok := open[k]; !ok || !within(from, f.Since, reportStride) {
+					t.Errorf("%s GPU %d: check --from since %s, report's last opening %s (open at the end: %v)", f.Rule, f.GPU,
+						f.Since.Format("15:04:05"), from.Format("15:04:05"), ok)
+				}
+			}
+		})
+	}
+}
