@@ -138,3 +138,60 @@ func TestReportRecomputedOpensWithCheck(t *testing.T) {
 		})
 	}
 }
+
+// corpusFiles are the logs and pastes of sampler/importer/testdata and its
+// public corpus (real/).
+func corpusFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pat := range []string{"sampler/importer/testdata/*", "sampler/importer/testdata/real/*"} {
+		paths, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && filepath.Ext(p) != ".tsv" && filepath.Base(p) != "INDEX.md" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// On every corpus file, the findings report shows open at the end are
+// those check --from ends with, each opened within one stride.
+func TestCorpusReportAgreesWithCheck(t *testing.T) {
+	files := corpusFiles(t)
+	if len(files) < 100 {
+		t.Fatalf("%d corpus files", len(files))
+	}
+	for _, path := range files {
+		var out, errb bytes.Buffer
+		if st := run([]string{"report", "--format", "json", path}, &out, &errb); st != 0 {
+			continue // unreadable by both (TestCorpus holds which)
+		}
+		var rep reportDoc
+		var check checkDoc
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		runJSON(t, &check, "check", "--from", path, "--json")
+		open := map[string]time.Time{}
+		for _, f := range rep.Findings {
+			if f.LastSeen.Equal(rep.Range.To) && len(f.Spans) > 0 {
+				open[fmt.Sprint(f.Rule, f.GPU, f.PID)] = f.Spans[len(f.Spans)-1].From
+			}
+		}
+		for _, f := range check.Findings {
+			k := fmt.Sprint(f.Rule, f.GPU, f.PID)
+			if from, ok := open[k]; !ok || !within(from, f.Since, reportStride) {
+				t.Errorf("%s: %s GPU %d: check since %s, report open at the end %v from %s", filepath.Base(path), f.Rule, f.GPU,
+					f.Since.Format(time.TimeOnly), ok, from.Format(time.TimeOnly))
+			}
+			delete(open, k)
+		}
+		for k := range open {
+			t.Errorf("%s: report has %s open at the end, check does not", filepath.Base(path), k)
+		}
+	}
+}
