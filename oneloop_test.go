@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -113,28 +115,16 @@ func TestReportRecomputedOpensWithCheck(t *testing.T) {
 			}
 			got := map[string]time.Time{}
 			for _, f := range recomputed.Findings {
-				got[fmt.Sprint(f.Rule, f.GPU, f.PID)] = f.FirstSeen
+				got[fmt.Sprint(f.Rule, "/", f.GPU, "/", f.PID)] = f.FirstSeen
 			}
 			for _, f := range recorded.Findings {
-				k := fmt.Sprint(f.Rule, f.GPU, f.PID)
+				k := fmt.Sprint(f.Rule, "/", f.GPU, "/", f.PID)
 				if re, ok := got[k]; !ok || !within(re, f.FirstSeen, reportStride) {
 					t.Errorf("%s GPU %d: first_seen %s in the recording, recomputed %s (found %v)", f.Rule, f.GPU,
 						f.FirstSeen.Format("15:04:05"), re.Format("15:04:05"), ok)
 				}
 			}
-			open := map[string]time.Time{} // the recomputed findings open at the end, by their last opening
-			for _, f := range recomputed.Findings {
-				if f.LastSeen.Equal(recomputed.Range.To) && len(f.Spans) > 0 {
-					open[fmt.Sprint(f.Rule, f.GPU, f.PID)] = f.Spans[len(f.Spans)-1].From
-				}
-			}
-			for _, f := range check.Findings {
-				k := fmt.Sprint(f.Rule, f.GPU, f.PID)
-				if from, ok := open[k]; !ok || !within(from, f.Since, reportStride) {
-					t.Errorf("%s GPU %d: check --from since %s, report's last opening %s (open at the end: %v)", f.Rule, f.GPU,
-						f.Since.Format("15:04:05"), from.Format("15:04:05"), ok)
-				}
-			}
+			agreeAtEnd(t, sc, recomputed, check)
 		})
 	}
 }
@@ -176,22 +166,53 @@ func TestCorpusReportAgreesWithCheck(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		runJSON(t, &check, "check", "--from", path, "--json")
-		open := map[string]time.Time{}
-		for _, f := range rep.Findings {
-			if f.LastSeen.Equal(rep.Range.To) && len(f.Spans) > 0 {
-				open[fmt.Sprint(f.Rule, f.GPU, f.PID)] = f.Spans[len(f.Spans)-1].From
-			}
+		agreeAtEnd(t, filepath.Base(path), rep, check)
+	}
+}
+
+// agreeAtEnd: the findings a report shows open at the end of its range are
+// those check ends with, the last opening of each within one stride of
+// check's since.
+func agreeAtEnd(t *testing.T, name string, rep reportDoc, check checkDoc) {
+	t.Helper()
+	open := map[string]time.Time{}
+	for _, f := range rep.Findings {
+		if f.LastSeen.Equal(rep.Range.To) && len(f.Spans) > 0 {
+			open[fmt.Sprint(f.Rule, "/", f.GPU, "/", f.PID)] = f.Spans[len(f.Spans)-1].From
 		}
-		for _, f := range check.Findings {
-			k := fmt.Sprint(f.Rule, f.GPU, f.PID)
-			if from, ok := open[k]; !ok || !within(from, f.Since, reportStride) {
-				t.Errorf("%s: %s GPU %d: check since %s, report open at the end %v from %s", filepath.Base(path), f.Rule, f.GPU,
-					f.Since.Format(time.TimeOnly), ok, from.Format(time.TimeOnly))
-			}
-			delete(open, k)
+	}
+	for _, f := range check.Findings {
+		k := fmt.Sprint(f.Rule, "/", f.GPU, "/", f.PID)
+		if from, ok := open[k]; !ok || !within(from, f.Since, reportStride) {
+			t.Errorf("%s: %s: check since %s, report open at the end %v from %s", name, k,
+				f.Since.Format(time.TimeOnly), ok, from.Format(time.TimeOnly))
 		}
-		for k := range open {
-			t.Errorf("%s: report has %s open at the end, check does not", filepath.Base(path), k)
+		delete(open, k)
+	}
+	for k := range open {
+		t.Errorf("%s: report has %s open at the end, check does not", name, k)
+	}
+}
+
+// Outside diagnose, only the Tracker diagnoses a window: no production
+// file builds its own Engine or History (the loop that drifted).
+func TestOneDiagnosisLoop(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range strings.Fields(string(out)) {
+		if strings.HasSuffix(filepath.ToSlash(filepath.Dir(path)), "/diagnose") {
+			continue // the package that owns the loop
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, call := range []string{"diagnose.NewEngine(", "diagnose.NewEvidenceEngine(", "diagnose.History"} {
+			if bytes.Contains(src, []byte(call)) {
+				t.Errorf("%s uses %s: diagnose a window with a diagnose.Tracker", path, strings.TrimSuffix(call, "("))
+			}
 		}
 	}
 }

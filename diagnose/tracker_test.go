@@ -62,12 +62,7 @@ func TestChecklistsCoverEveryFindingsGPU(t *testing.T) {
 // The hysteresis is stated in time: a Tracker at a 10 s stride (report's)
 // opens every finding within one stride of the live 1 s one.
 func TestTrackerStrideOpensWithinOneStride(t *testing.T) {
-	for name, sc := range map[string][]scene{
-		"input_starved": {inputStarved(99, 0, 0)},
-		"sync_stall":    {syncStall(1, 55)},
-		"straggler":     {stragglerJob(90), nvlinkTopology},
-		"notebook":      {notebook(80e9, 0)},
-	} {
+	for name, sc := range steadyScenes() {
 		t.Run(name, func(t *testing.T) {
 			w := makeWindow(240, sc...)
 			firstOpen := func(every time.Duration) map[string]time.Time {

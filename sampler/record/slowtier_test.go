@@ -24,19 +24,7 @@ func TestSlowTierWrittenOnceReadBackComplete(t *testing.T) {
 	changed := []sampler.NVLink{{Link: 0, Active: false, Replay: 3}}
 	want := []sampler.Snapshot{snap(0, links), snap(1, links), snap(2, changed), snap(3, changed)}
 
-	path := filepath.Join(t.TempDir(), "r.jsonl")
-	w, err := Create(path, HeaderFor(want[0], time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range want {
-		if err := w.Write(Entry{Snapshot: s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSnapshots(t, want)
 	if !reflect.DeepEqual(want[1].GPUs[0].NVLinks, links) {
 		t.Fatal("Write modified the caller's snapshot")
 	}
@@ -75,25 +63,8 @@ func TestLostLinksReadBackLost(t *testing.T) {
 		{Time: t0, Topology: topo, GPUs: []sampler.GPU{{Index: 0, NVLinks: links}}},
 		{Time: t0.Add(time.Second), GPUs: []sampler.GPU{{Index: 0, Lost: true, NVLinks: []sampler.NVLink{}}}},
 	}
-	path := filepath.Join(t.TempDir(), "r.jsonl")
-	w, err := Create(path, HeaderFor(want[0], time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range want {
-		if err := w.Write(Entry{Snapshot: s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got := readAll(t, r)
+	path := writeSnapshots(t, want)
+	got := readPath(t, path)
 	if len(got) != 2 {
 		t.Fatalf("%d entries", len(got))
 	}
@@ -119,13 +90,37 @@ func TestVersion1CarriesSlowTierForward(t *testing.T) {
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	got := readPath(t, path)
+	if len(got) != 2 || len(got[1].GPUs[0].NVLinks) != 1 || got[1].Topology == nil {
+		t.Fatalf("version 1 line 2: %+v", got)
+	}
+}
+
+// writeSnapshots records snaps to a new plain file and returns its path.
+func writeSnapshots(t *testing.T, snaps []sampler.Snapshot) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	w, err := Create(path, HeaderFor(snaps[0], time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range snaps {
+		if err := w.Write(Entry{Snapshot: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readPath(t *testing.T, path string) []Entry {
+	t.Helper()
 	r, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	got := readAll(t, r)
-	if len(got) != 2 || len(got[1].GPUs[0].NVLinks) != 1 || got[1].Topology == nil {
-		t.Fatalf("version 1 line 2: %+v", got)
-	}
+	return readAll(t, r)
 }
