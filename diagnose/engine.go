@@ -6,36 +6,58 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Hysteresis settings: a finding opens when most recent evaluations match
-// and closes when few do, so a rule on the edge of its threshold does not
+// Hysteresis settings, stated in time so that a report's 10 s stride opens
+// within one stride of the live 1 s loop (docs/ARCHITECTURE.md): a finding
+// opens when it matched in most of the recent evaluations and closes when
+// it matched in few, so a rule on the edge of its threshold does not
 // flicker on the screen (the usual alerting practice: a "for" duration
-// before firing, as in Prometheus alerting rules).
+// before firing, as in Prometheus alerting rules). An evaluation stands
+// for the time since the one before, up to the stride (Options.Every), so
+// at a 1 s stride every duration below is that many evaluations, as the
+// live loop has always counted them, whatever the sampling interval.
 const (
 	// DefaultWindow is how much history a rule looks at (docs/scenarios.md: 60-120 s).
 	DefaultWindow = 120 * time.Second
-	// openEvals / openShare: a finding opens once it matched in ≥ 70% of the
-	// last 5 evaluations, and at least openMinEvals were seen.
-	openEvals    = 5
-	openShare    = 0.7
-	openMinEvals = 3
+	// openFor / openShare / openMin: a finding opens once it matched in
+	// ≥ 70% of the evaluations of the last 5 s, and those cover at least
+	// 3 s. Time is compared to half a stride (a tick that comes a little
+	// early or late does not change the count), so a 10 s stride opens at
+	// its first match.
+	openFor   = 5 * time.Second
+	openShare = 0.7
+	openMin   = 3 * time.Second
 	// closeAfter / closeShare: an open finding closes once it matched in
 	// < 30% of the evaluations of the last 30 s, a full 30 s after it opened.
 	closeAfter = 30 * time.Second
 	closeShare = 0.3
 )
 
-// Options configures an Engine.
+// Options configures an Engine and a Tracker.
 type Options struct {
 	// Window is how much history the rules see (DefaultWindow when zero).
 	Window time.Duration
+	// Every is the stride: how often a Tracker runs the rules, and the
+	// most one evaluation stands for in the Engine's hysteresis (EvalEvery
+	// when zero). A report over a day runs them every 10 s.
+	Every time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Window <= 0 {
+		o.Window = DefaultWindow
+	}
+	if o.Every <= 0 {
+		o.Every = EvalEvery
+	}
+	return o
 }
 
 // Engine evaluates successive windows and keeps findings open or closed with
 // hysteresis, so that they do not flap. It is not safe for concurrent use.
 type Engine struct {
-	window  time.Duration
-	tracked map[trackKey]*tracked
-	last    time.Time
+	window, every time.Duration
+	tracked       map[trackKey]*tracked
+	last          time.Time // the previous evaluation; zero before the first
 }
 
 type trackKey struct {
@@ -43,9 +65,11 @@ type trackKey struct {
 	gpu  int
 }
 
-// mark is one evaluation's verdict for one finding.
+// mark is one evaluation's verdict for one finding, and the time it stands
+// for (since the evaluation before, up to the stride).
 type mark struct {
 	at      time.Time
+	span    time.Duration
 	matched bool
 }
 
@@ -55,14 +79,13 @@ type tracked struct {
 	since  time.Time
 	marks  []mark // evaluations, oldest first, trimmed to closeAfter
 	health bool
+	every  time.Duration
 }
 
 // NewEngine returns an Engine with no history.
 func NewEngine(opts Options) *Engine {
-	if opts.Window <= 0 {
-		opts.Window = DefaultWindow
-	}
-	return &Engine{window: opts.Window, tracked: make(map[trackKey]*tracked)}
+	opts = opts.withDefaults()
+	return &Engine{window: opts.Window, every: opts.Every, tracked: make(map[trackKey]*tracked)}
 }
 
 // Evaluate takes the newest window (oldest first; history longer than the
@@ -74,6 +97,11 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 	now := window[len(window)-1].Time
 	if now.Before(e.last) { // replay scrubbed backwards: history no longer applies
 		clear(e.tracked)
+		e.last = time.Time{}
+	}
+	span := e.every
+	if !e.last.IsZero() {
+		span = min(now.Sub(e.last), e.every)
 	}
 	e.last = now
 	start := len(window) - 1
@@ -86,19 +114,19 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 		k := trackKey{ruleIndex(f.Rule), f.GPU}
 		t := e.tracked[k]
 		if t == nil {
-			t = &tracked{health: healthRule(f.Rule)}
+			t = &tracked{health: healthRule(f.Rule), every: e.every}
 			e.tracked[k] = t
 		}
 		if len(t.marks) > 0 && t.marks[len(t.marks)-1].at.Equal(now) {
 			continue // two findings of one rule on one GPU: keep the first (ranked later)
 		}
 		t.f = *f
-		t.marks = append(t.marks, mark{now, true})
+		t.marks = append(t.marks, mark{now, span, true})
 	}
 	var out []Finding
 	for k, t := range e.tracked {
 		if n := len(t.marks); n == 0 || !t.marks[n-1].at.Equal(now) {
-			t.marks = append(t.marks, mark{now, false})
+			t.marks = append(t.marks, mark{now, span, false})
 		}
 		t.trim(now)
 		switch {
@@ -123,10 +151,10 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 }
 
 // trim drops marks older than closeAfter but keeps the newest such mark (so
-// the kept history provably covers closeAfter) and at least openEvals.
+// the kept history provably covers closeAfter) and those shouldOpen reads.
 func (t *tracked) trim(now time.Time) {
 	drop := 0
-	for drop < len(t.marks)-openEvals && now.Sub(t.marks[drop+1].at) >= closeAfter {
+	for keep := t.recent(); drop < keep && now.Sub(t.marks[drop+1].at) >= closeAfter; {
 		drop++
 	}
 	if drop > 0 {
@@ -134,15 +162,31 @@ func (t *tracked) trim(now time.Time) {
 	}
 }
 
+// recentSpan is the index of the oldest of the newest marks that cover
+// openFor (the newest at least), and the time they cover.
+func (t *tracked) recentSpan() (int, time.Duration) {
+	i, cover := len(t.marks)-1, t.marks[len(t.marks)-1].span
+	for i > 0 && cover < openFor-t.every/2 {
+		i--
+		cover += t.marks[i].span
+	}
+	return i, cover
+}
+
+func (t *tracked) recent() int {
+	i, _ := t.recentSpan()
+	return i
+}
+
 func (t *tracked) shouldOpen() bool {
 	if t.health {
 		return t.marks[len(t.marks)-1].matched
 	}
-	recent := t.marks[max(len(t.marks)-openEvals, 0):]
-	if len(recent) < openMinEvals {
+	i, cover := t.recentSpan()
+	if cover < openMin-t.every/2 {
 		return false
 	}
-	return share(recent) >= openShare
+	return share(t.marks[i:]) >= openShare
 }
 
 func (t *tracked) shouldClose(now time.Time) bool {

@@ -36,13 +36,18 @@ func runEngine(w []sampler.Snapshot) runLog {
 	return l
 }
 
-func TestEngineSteadyScenarioOpensOnce(t *testing.T) {
-	for name, sc := range map[string][]scene{
+// steadyScenes each raise one finding for good.
+func steadyScenes() map[string][]scene {
+	return map[string][]scene{
 		"input_starved": {inputStarved(99, 0, 0)},
 		"sync_stall":    {syncStall(1, 55)},
 		"straggler":     {stragglerJob(90), nvlinkTopology},
 		"notebook":      {notebook(80e9, 0)},
-	} {
+	}
+}
+
+func TestEngineSteadyScenarioOpensOnce(t *testing.T) {
+	for name, sc := range steadyScenes() {
 		t.Run(name, func(t *testing.T) {
 			l := runEngine(makeWindow(240, sc...))
 			if len(l.opens) != 1 {

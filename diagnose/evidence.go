@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -19,12 +20,6 @@ import (
 type Use struct {
 	GPU   int    `json:"gpu"`
 	Field string `json:"field"` // snapshot JSON name: "mem_used", "util", "xids" ...
-}
-
-// EvidenceFinding is a finding with the readings behind it.
-type EvidenceFinding struct {
-	Finding
-	Uses []Use `json:"uses,omitempty"`
 }
 
 // Thresholds of the one-snapshot rules.
@@ -56,9 +51,10 @@ const (
 
 // Evidence judges snapshots without a window: the last snapshot for the
 // facts one instant proves, every snapshot for events (Xids), and the series
-// for patterns when it has at least evSeriesMin samples. Findings are
-// ranked worst first. It keeps no state.
-func Evidence(snaps []sampler.Snapshot) []EvidenceFinding {
+// for patterns when it has at least evSeriesMin samples. Findings carry the
+// readings they rest on (Uses) and are ranked worst first. It keeps no
+// state.
+func Evidence(snaps []sampler.Snapshot) []Finding {
 	if len(snaps) == 0 {
 		return nil
 	}
@@ -86,16 +82,13 @@ func Evidence(snaps []sampler.Snapshot) []EvidenceFinding {
 type evCtx struct {
 	snaps []sampler.Snapshot
 	last  *sampler.Snapshot
-	out   []EvidenceFinding
+	out   []Finding
 }
 
 func (e *evCtx) add(rule string, sev Severity, gpu int, title Msg, ev Text, hint string, conf Text, uses ...Use) {
-	e.out = append(e.out, EvidenceFinding{
-		Finding: Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.en, Evidence: ev.String(), Hint: hint,
-			Estimated: conf.String(), Since: e.snaps[0].Time, LastSeen: e.last.Time,
-			I18n: &FindingText{Title: title, Evidence: ev, Estimated: conf}},
-		Uses: uses,
-	})
+	e.out = append(e.out, Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.en, Evidence: ev.String(), Hint: hint,
+		Estimated: conf.String(), Since: e.snaps[0].Time, LastSeen: e.last.Time,
+		I18n: &FindingText{Title: title, Evidence: ev, Estimated: conf}, Uses: uses})
 }
 
 // oneShot says how much one instant proves.
@@ -199,30 +192,38 @@ func xidHint(code uint64, codes []uint64) string {
 	return "Look the code up in NVIDIA's Xid catalogue (" + XidURL + "); collect nvidia-bug-report.sh if it repeats"
 }
 
-// EvidenceEngine is the live Engine plus the evidence path, for replaying
-// imported logs: a pasted snapshot or a short series gets the findings the
-// evidence proves, which the live rules (sustained windows) cannot give.
-// Snapshots with host data (gpuscope recordings) get the live rules only.
+// EvidenceEngine is the live Engine plus the evidence path, for imported
+// logs: a pasted snapshot or a short series gets the findings the evidence
+// proves, which the live rules (sustained windows) cannot give. Snapshots
+// with host data (gpuscope recordings) get the live rules only. It is the
+// one place evidence and live findings merge, so check, replay and report
+// agree.
 type EvidenceEngine struct{ e *Engine }
 
 // NewEvidenceEngine returns an EvidenceEngine over NewEngine(o).
 func NewEvidenceEngine(o Options) *EvidenceEngine { return &EvidenceEngine{NewEngine(o)} }
 
-// Evaluate returns the live findings plus the evidence findings for a
-// rule and GPU the live rules did not report.
+// Evaluate returns the live findings plus the evidence findings for a rule
+// and GPU the live rules did not report. A finding both made keeps the live
+// timing and takes the evidence's readings (Uses); an Xid or ECC finding
+// also takes its words, which cite the Xid catalogue and the input's own
+// rather than NVML's.
 func (x *EvidenceEngine) Evaluate(window []sampler.Snapshot) []Finding {
 	out := x.e.Evaluate(window)
 	if len(window) == 0 || window[len(window)-1].Host != nil {
 		return out
 	}
 	for _, ef := range Evidence(window) {
-		dup := false
-		for i := range out {
-			dup = dup || out[i].Rule == ef.Rule && out[i].GPU == ef.GPU
+		i := slices.IndexFunc(out, func(f Finding) bool { return f.Rule == ef.Rule && f.GPU == ef.GPU })
+		if i < 0 {
+			out = append(out, ef)
+			continue
 		}
-		if !dup {
-			out = append(out, ef.Finding)
+		f := &out[i]
+		if ef.Rule == RuleXidError || ef.Rule == RuleECCErrors {
+			f.Title, f.Evidence, f.Hint, f.I18n = ef.Title, ef.Evidence, ef.Hint, ef.I18n
 		}
+		f.Uses = ef.Uses
 	}
 	Rank(out)
 	return out

@@ -19,7 +19,7 @@ func busyGPU(idx int, util, power, limit float64) sampler.GPU {
 		MemUsed: sampler.Some(10 << 30), MemTotal: sampler.Some(80 << 30)}
 }
 
-func evRules(fs []EvidenceFinding) string {
+func evRules(fs []Finding) string {
 	var s []string
 	for _, f := range fs {
 		s = append(s, f.Rule+":"+string(rune('0'+f.GPU)))
@@ -74,7 +74,7 @@ func TestEvidenceShortSeriesWithConfidence(t *testing.T) {
 		snaps = append(snaps, evSnap(i, busyGPU(0, u, 200, 300), idle))
 	}
 	fs := Evidence(snaps)
-	var swing, held *EvidenceFinding
+	var swing, held *Finding
 	for i := range fs {
 		switch {
 		case fs[i].Rule == RuleInputStarved && fs[i].GPU == 0:

@@ -63,6 +63,9 @@ type Finding struct {
 	// I18n is Title, Evidence and Estimated as messages, for a reader
 	// in another language; nil on findings from a log or an older recording.
 	I18n *FindingText `json:"i18n,omitempty"`
+	// Uses are the readings an evidence finding (evidence.go) rests on, so
+	// a report can point at the input lines; nil from the live rules.
+	Uses []Use `json:"uses,omitempty"`
 }
 
 // Worst is the highest severity among the findings, and false when there

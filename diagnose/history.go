@@ -6,8 +6,8 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// History keeps the snapshots of the last Span, oldest first, for callers
-// that feed an Engine tick by tick (record, report, the accuracy harness).
+// History keeps the snapshots of the last Span, oldest first: the
+// Tracker's window.
 type History struct {
 	Span  time.Duration // zero: DefaultWindow
 	snaps []sampler.Snapshot

@@ -6,16 +6,24 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// EvalEvery is how often a Tracker runs the rules, whatever the sampling
-// interval: the hysteresis (openEvals, closeAfter) was set for evaluations a
-// second apart, and at --interval 100ms evaluating every tick cost ten times
-// the CPU for the same verdicts (issue 12's profile: Evaluate was 35 % of the
-// live loop). evalSlack lets a live 1 s tick that arrives a little early
-// still be evaluated.
+// EvalEvery is how often a live Tracker runs the rules, whatever the
+// sampling interval (Options.Every sets another stride): at --interval
+// 100ms evaluating every tick cost ten times the CPU for the same verdicts
+// (Evaluate was 35 % of the live loop, docs/benchmarks.md). evalSlack lets
+// a tick that arrives a little early still be evaluated.
 const (
 	EvalEvery = time.Second
 	evalSlack = 50 * time.Millisecond
 )
+
+// Frame is what one snapshot produced: the snapshot and the diagnosis in
+// force. Diagnosis is shared between the frames of snapshots that did not
+// re-run the rules and between every consumer: treat it, and the
+// snapshot's slices and maps, as read-only.
+type Frame struct {
+	Snapshot  sampler.Snapshot
+	Diagnosis *Diagnosis // nil: not diagnosed (history shown only in charts)
+}
 
 // Diagnosis is what one evaluation made of the window: the findings open,
 // and for each GPU (by position in the snapshot) its three levels and the
@@ -42,14 +50,16 @@ func (d *Diagnosis) Span(interval time.Duration) time.Duration {
 }
 
 // Tracker is the one diagnosis of a stream of snapshots: a sliding History
-// bounded by time and an Engine evaluated at most once per EvalEvery, and
-// only when a snapshot newer than the last evaluated one arrived. The live
-// dashboard, `record`, replay and the accuracy harness all use it, so they
+// bounded by time and an Engine evaluated at most once per stride
+// (Options.Every, EvalEvery by default), and only when a snapshot newer
+// than the last evaluated one arrived. The live dashboard, `record`,
+// `check`, `report`, replay and the accuracy harness all use it, so they
 // agree. It is not safe for concurrent use.
 type Tracker struct {
 	hist   History
 	engine evaluator
 	fresh  func() evaluator // a new engine: at start and when replay scrubs back
+	every  time.Duration
 	views  bool
 	last   *Diagnosis
 }
@@ -59,11 +69,12 @@ type evaluator interface {
 	Evaluate(window []sampler.Snapshot) []Finding
 }
 
-// NewTracker diagnoses over windows of opts.Window (default DefaultWindow),
-// findings only (Push).
+// NewTracker diagnoses over windows of opts.Window (default DefaultWindow)
+// every opts.Every, findings only.
 func NewTracker(opts Options) *Tracker {
+	opts = opts.withDefaults()
 	fresh := func() evaluator { return NewEngine(opts) }
-	return &Tracker{hist: History{Span: opts.Window}, engine: fresh(), fresh: fresh}
+	return &Tracker{hist: History{Span: opts.Window}, engine: fresh(), fresh: fresh, every: opts.Every}
 }
 
 // NewViewTracker also computes the three levels and checklists of every GPU
@@ -74,34 +85,62 @@ func NewViewTracker(opts Options) *Tracker {
 	return t
 }
 
-// NewEvidenceViewTracker is NewViewTracker whose evaluations also carry the
+// NewEvidenceTracker is NewTracker whose evaluations also carry the
 // evidence findings (evidence.go) of windows without host data: what an
-// imported log can show, with its confidence. For replay, which shows
-// recordings and other tools' logs alike.
-func NewEvidenceViewTracker(opts Options) *Tracker {
-	t := NewViewTracker(opts)
+// imported log can show, with its confidence. For report and check, which
+// read recordings and other tools' logs alike.
+func NewEvidenceTracker(opts Options) *Tracker {
+	t := NewTracker(opts)
 	t.fresh = func() evaluator { return NewEvidenceEngine(opts) }
 	t.engine = t.fresh()
 	return t
 }
 
-// Push adds a snapshot and returns the findings open at that moment.
-func (t *Tracker) Push(s sampler.Snapshot) []Finding {
-	return t.Observe(s).Findings
+// NewEvidenceViewTracker is NewEvidenceTracker with the levels and
+// checklists, for replay.
+func NewEvidenceViewTracker(opts Options) *Tracker {
+	t := NewEvidenceTracker(opts)
+	t.views = true
+	return t
 }
 
-// Observe adds a snapshot and returns the newest diagnosis: a new one when
-// the rules ran, else the previous one (the same pointer).
-func (t *Tracker) Observe(s sampler.Snapshot) *Diagnosis {
+// Push adds a snapshot and returns the findings open at that moment.
+func (t *Tracker) Push(s sampler.Snapshot) []Finding {
+	return t.Observe(s).Diagnosis.Findings
+}
+
+// Observe adds a snapshot and returns its frame, with the newest
+// diagnosis: a new one when the rules ran, else the previous one (the same
+// pointer).
+func (t *Tracker) Observe(s sampler.Snapshot) Frame {
+	return Frame{Snapshot: s, Diagnosis: t.diagnose(s)}
+}
+
+func (t *Tracker) diagnose(s sampler.Snapshot) *Diagnosis {
 	window := t.hist.Push(s)
 	if t.last != nil {
 		if s.Time.Before(t.last.At) { // replay scrubbed back: start over
 			t.engine = t.fresh()
 			window = t.hist.restart()
-		} else if s.Time.Sub(t.last.At) < EvalEvery-evalSlack {
+		} else if s.Time.Sub(t.last.At) < t.every-evalSlack {
 			return t.last
 		}
 	}
+	return t.evaluate(window)
+}
+
+// Flush runs the rules on the newest snapshot if the stride skipped it, and
+// returns the newest diagnosis (nil before the first snapshot): a report
+// at a 10 s stride ends on its last snapshot, as check and replay do.
+func (t *Tracker) Flush() *Diagnosis {
+	if w := t.hist.snaps; t.last != nil && t.last.At.Before(w[len(w)-1].Time) {
+		return t.evaluate(w)
+	}
+	return t.last
+}
+
+func (t *Tracker) evaluate(window []sampler.Snapshot) *Diagnosis {
+	s := &window[len(window)-1]
 	d := &Diagnosis{At: s.Time, From: window[0].Time, Samples: len(window), Findings: t.engine.Evaluate(window)}
 	if t.views {
 		d.Levels = make([]Levels, len(s.GPUs))

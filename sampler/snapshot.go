@@ -5,8 +5,9 @@ package sampler
 
 import "time"
 
-// FormatVersion is the version of the snapshot JSON and of recordings
-// ({"gpuscope_recording": 1, ...}). Readers reject newer versions.
+// FormatVersion is the version of the snapshot JSON. Recordings number
+// their line format apart (record.Version), which can change while the
+// snapshot does not.
 const FormatVersion = 1
 
 // Snapshot is everything gpuscope knows about the node at one instant.

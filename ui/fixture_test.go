@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -120,7 +119,7 @@ func push(m Model, s sampler.Snapshot) Model {
 	return (&fakeDiagnoser{findings: fixtureFindings()}).push(m, s)
 }
 
-func (d *fakeDiagnoser) frame(m Model, s sampler.Snapshot) pipeline.Frame {
+func (d *fakeDiagnoser) frame(m Model, s sampler.Snapshot) diagnose.Frame {
 	from, n := s.Time, 1
 	for i := m.c.hist.len() - 1; i >= 0; i-- {
 		if t := m.c.hist.at(i).Time; t.Before(s.Time) && s.Time.Sub(t) <= defaultWindow {
@@ -148,7 +147,7 @@ func (d *fakeDiagnoser) frame(m Model, s sampler.Snapshot) pipeline.Frame {
 	for g := range lists {
 		diag.Checklists = append(diag.Checklists, fixtureChecklist(diagnose.ForGPU(d.findings, g)))
 	}
-	return pipeline.Frame{Snapshot: s, Diagnosis: diag}
+	return diagnose.Frame{Snapshot: s, Diagnosis: diag}
 }
 
 func fixtureChecklist(fs []diagnose.Finding) []diagnose.Step {

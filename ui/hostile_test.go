@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/ui/uitest"
 )
@@ -47,7 +46,7 @@ func withHostileProc(s sampler.Snapshot) sampler.Snapshot {
 func TestHostileCommandLineIsShownNotObeyed(t *testing.T) {
 	m, _ := fixtureModel(0, 200, 60)
 	for i := 0; i < 5; i++ {
-		m = m.Push(pipeline.Frame{Snapshot: withHostileProc(fixtureSnapshot(i))})
+		m = m.Push(diagnose.Frame{Snapshot: withHostileProc(fixtureSnapshot(i))})
 	}
 	views := map[string]string{"main": m.View()}
 	m = m.paneKey(uitest.Key("5")) // GPU 4's detail lists its processes
@@ -75,7 +74,7 @@ func TestHostileFindingArgsInChinese(t *testing.T) {
 					Words: map[string]diagnose.Msg{"Who": {ID: "ev.who", Args: map[string]string{"Who": "\x1b[2J"}}}}}}}
 	for i := 0; i < 3; i++ {
 		s := fixtureSnapshot(i)
-		m = m.Push(pipeline.Frame{Snapshot: s, Diagnosis: &diagnose.Diagnosis{At: s.Time, Findings: []diagnose.Finding{f}}})
+		m = m.Push(diagnose.Frame{Snapshot: s, Diagnosis: &diagnose.Diagnosis{At: s.Time, Findings: []diagnose.Finding{f}}})
 	}
 	views := map[string]string{"main": m.View()}
 	views["finding page"] = press(m, "tab", "enter").View()

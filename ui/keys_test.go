@@ -9,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
@@ -20,13 +19,13 @@ func TestPauseFreezesView(t *testing.T) {
 	if !strings.Contains(before, "PAUSED") {
 		t.Fatal("no PAUSED badge")
 	}
-	nm, cmd := m.Update(frameMsg(pipeline.Frame{Snapshot: fixtureSnapshot(50)}))
+	nm, cmd := m.Update(frameMsg(diagnose.Frame{Snapshot: fixtureSnapshot(50)}))
 	if after := nm.(Model).View(); after != before {
 		t.Error("a snapshot changed the paused view")
 	}
 	_ = cmd
 	m = press(nm.(Model), "space")
-	nm, _ = m.Update(frameMsg(pipeline.Frame{Snapshot: fixtureSnapshot(51)}))
+	nm, _ = m.Update(frameMsg(diagnose.Frame{Snapshot: fixtureSnapshot(51)}))
 	if nm.(Model).View() == before {
 		t.Error("unpaused view did not change on new data")
 	}
@@ -137,10 +136,10 @@ func TestEnterOnlyOpensFromFindings(t *testing.T) {
 }
 
 func TestChannelReaderRearms(t *testing.T) {
-	ch := make(chan pipeline.Frame, 1)
+	ch := make(chan diagnose.Frame, 1)
 	m, _ := fixtureModel(0, 80, 24)
 	m.c.opts.Frames = ch
-	ch <- pipeline.Frame{Snapshot: fixtureSnapshot(0)}
+	ch <- diagnose.Frame{Snapshot: fixtureSnapshot(0)}
 	msg := m.Init()()
 	nm, cmd := m.Update(msg)
 	if nm.(Model).c.hist.len() != 1 || cmd == nil {
@@ -182,7 +181,7 @@ func TestAllClearSaysWhatWasChecked(t *testing.T) {
 // TestProgramRuns drives the real Bubble Tea loop: snapshots arrive on the
 // channel through the re-arming Cmd, then q ends the program.
 func TestProgramRuns(t *testing.T) {
-	ch := make(chan pipeline.Frame, 1)
+	ch := make(chan diagnose.Frame, 1)
 	m, _ := fixtureModel(0, 80, 24)
 	m.c.opts.Frames = ch
 	var out bytes.Buffer
@@ -197,7 +196,7 @@ func TestProgramRuns(t *testing.T) {
 	}()
 	p.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	for i := 0; i < 3; i++ {
-		ch <- pipeline.Frame{Snapshot: fixtureSnapshot(i)}
+		ch <- diagnose.Frame{Snapshot: fixtureSnapshot(i)}
 	}
 	// The reader re-arms only in Update, so once the third send is taken
 	// the first snapshot has been ingested.

@@ -65,7 +65,7 @@ func TestPanesRedrawOnlyWhatChanged(t *testing.T) {
 	f := d.frame(m, fixtureSnapshot(10))
 	m = m.Push(f)
 	_ = m.View()
-	same := pipeline.Frame{Snapshot: fixtureSnapshot(11), Diagnosis: f.Diagnosis}
+	same := diagnose.Frame{Snapshot: fixtureSnapshot(11), Diagnosis: f.Diagnosis}
 	m = m.Push(same)
 	if !m.findings.valid || !m.side.valid {
 		t.Error("findings or side pane invalidated without a new diagnosis")

@@ -14,7 +14,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 )
@@ -36,7 +35,7 @@ type Options struct {
 	// Frames come from the collector (diagnose/pipeline), read with a Cmd
 	// that re-arms itself: each a snapshot and the diagnosis of that moment.
 	// The dashboard diagnoses nothing itself.
-	Frames <-chan pipeline.Frame
+	Frames <-chan diagnose.Frame
 	// Playbook renders the rule's page in lang ("en", "zh") with GPU index
 	// and PID filled in.
 	Playbook    func(rule, lang string, gpu, pid int) string
@@ -83,7 +82,7 @@ const (
 )
 
 // frameMsg carries one frame from the collector.
-type frameMsg pipeline.Frame
+type frameMsg diagnose.Frame
 
 // sourceClosedMsg says the snapshot channel closed (replay ended).
 type sourceClosedMsg struct{}
@@ -175,7 +174,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.resize(msg.Width, msg.Height), nil
 	case frameMsg:
 		if !m.c.paused { // paused: keep showing the last data
-			m = m.Push(pipeline.Frame(msg))
+			m = m.Push(diagnose.Frame(msg))
 		}
 		return m, m.waitForSnapshot()
 	case sourceClosedMsg:
@@ -193,7 +192,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Push shows one frame synchronously (tests, replay). The returned Model
 // shares history with m. The findings and side panes re-render only when
 // the diagnosis changed (at most once a second), not on every snapshot.
-func (m Model) Push(f pipeline.Frame) Model {
+func (m Model) Push(f diagnose.Frame) Model {
 	c := m.c
 	s := f.Snapshot
 	// The one boundary where outside strings (command lines, user and host
@@ -321,7 +320,7 @@ func (m Model) invalidateAll() {
 
 // WithFrames reads frames from ch (the collector's subscription) once the
 // program starts; history shown before it can be pushed with Push.
-func (m Model) WithFrames(ch <-chan pipeline.Frame) Model {
+func (m Model) WithFrames(ch <-chan diagnose.Frame) Model {
 	m.c.opts.Frames = ch
 	return m
 }

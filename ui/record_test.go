@@ -2,10 +2,9 @@ package ui
 
 import (
 	"errors"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"strings"
 	"testing"
-
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 )
 
 // r toggles the injected recorder, shows its outcome in the footer and a REC
@@ -52,7 +51,7 @@ func TestRecordFailureShownAtOnce(t *testing.T) {
 	m.c.opts.RecordState = func() (bool, string) { return on, failure }
 	m = press(m, "r")
 	on, failure = false, "recording stopped: gpuscope-x.jsonl.gz: write: no space left on device; 12 snapshots kept in gpuscope-x.jsonl.gz"
-	m = m.Push(pipeline.Frame{Snapshot: fixtureSnapshot(30)})
+	m = m.Push(diagnose.Frame{Snapshot: fixtureSnapshot(30)})
 	v := m.View()
 	if strings.Contains(strings.SplitN(v, "\n", 2)[0], "REC") {
 		t.Error("REC badge still on over a failed recording")

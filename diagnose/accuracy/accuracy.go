@@ -1,6 +1,6 @@
 // Package accuracy measures the diagnosis engine against the simulator: every
 // scenario over many seeds, through the same path as `gpuscope --demo`
-// (sim → fake NVML → NVML reader → sampler → diagnose.Engine). It produces the
+// (sim → fake NVML → NVML reader → sampler → diagnose.Tracker). It produces the
 // confusion matrix in docs/diagnosis-accuracy.md and the figures a test holds.
 package accuracy
 

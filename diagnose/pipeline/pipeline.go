@@ -1,9 +1,9 @@
 // Package pipeline is gpuscope's one collector (as bottom's collector
 // thread): the sampling goroutine takes each snapshot, diagnoses it with the
 // single diagnose.Tracker, hands the result to the recorder, and publishes
-// one plain value per tick — a Frame — to every subscriber (the dashboard,
-// later a Prometheus exporter). Nothing downstream diagnoses again, so what
-// is recorded is what was on screen.
+// one plain value per tick — a diagnose.Frame — to every subscriber (the
+// dashboard, the exporter). Nothing downstream diagnoses again, so what is
+// recorded is what was on screen.
 package pipeline
 
 import (
@@ -17,52 +17,37 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// Frame is what one tick produced. Diagnosis is shared between the frames
-// of ticks that did not re-run the rules (diagnose.EvalEvery) and between
-// subscribers: treat it, and the snapshot's slices and maps, as read-only.
-type Frame struct {
-	Snapshot  sampler.Snapshot
-	Diagnosis *diagnose.Diagnosis // nil: not diagnosed (history shown only in charts)
-}
-
 // Options configure a Collector.
 type Options struct {
-	Diagnose diagnose.Options
+	// Tracker is the one diagnosis (nil: diagnose.NewViewTracker with the
+	// defaults, the dashboard's). `record` passes diagnose.NewTracker,
+	// without levels and checklists: it writes only the findings, and those
+	// were 22 % of recording a day (-cpuprofile, docs/benchmarks.md).
+	Tracker *diagnose.Tracker
 	// Record is called in the sampling goroutine with every frame before it
 	// is published (the r key's recording). An error is added to that
 	// frame's Snapshot.Problems, so the screen shows it.
-	Record func(Frame) error
-	// Evidence adds the evidence findings of windows without host data
-	// (diagnose.NewEvidenceViewTracker): for imported logs, as replay does.
-	Evidence bool
-	// FindingsOnly skips the three levels and checklists
-	// (diagnose.NewTracker): for `record`, which writes only the findings
-	// and where they were 22 % of recording a day (-cpuprofile,
-	// docs/benchmarks.md). Not with Evidence.
-	FindingsOnly bool
+	Record func(diagnose.Frame) error
 }
 
 // Collector owns the sampler's loop and the one Tracker.
 type Collector struct {
 	s       *sampler.Sampler
 	tracker *diagnose.Tracker
-	record  func(Frame) error
+	record  func(diagnose.Frame) error
 
 	mu     sync.Mutex
-	latest Frame
+	latest diagnose.Frame
 	has    bool
-	subs   []chan Frame
+	subs   []chan diagnose.Frame
 	done   bool
 }
 
 // New builds a collector over s; it samples once Run is called.
 func New(s *sampler.Sampler, opts Options) *Collector {
-	t := diagnose.NewViewTracker(opts.Diagnose)
-	if opts.FindingsOnly {
-		t = diagnose.NewTracker(opts.Diagnose)
-	}
-	if opts.Evidence {
-		t = diagnose.NewEvidenceViewTracker(opts.Diagnose)
+	t := opts.Tracker
+	if t == nil {
+		t = diagnose.NewViewTracker(diagnose.Options{})
 	}
 	return &Collector{s: s, tracker: t, record: opts.Record}
 }
@@ -70,8 +55,8 @@ func New(s *sampler.Sampler, opts Options) *Collector {
 // Push diagnoses, records and publishes one snapshot, and returns its frame.
 // Run calls it for every tick; callers use it directly to seed history (the
 // demo's pre-roll) before Run starts. Not for concurrent use with Run.
-func (c *Collector) Push(snap sampler.Snapshot) Frame {
-	f := Frame{Snapshot: snap, Diagnosis: c.tracker.Observe(snap)}
+func (c *Collector) Push(snap sampler.Snapshot) diagnose.Frame {
+	f := c.tracker.Observe(snap)
 	if c.record != nil {
 		if err := c.record(f); err != nil {
 			// Clip: the tracker's copy shares the backing array.
@@ -93,7 +78,7 @@ func (c *Collector) Run(ctx context.Context, clock func() time.Time) {
 func (c *Collector) SetInterval(d time.Duration) { c.s.SetInterval(d) }
 
 // Latest is the newest frame, false before the first tick.
-func (c *Collector) Latest() (Frame, bool) {
+func (c *Collector) Latest() (diagnose.Frame, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.latest, c.has
@@ -102,10 +87,10 @@ func (c *Collector) Latest() (Frame, bool) {
 // Subscribe returns a channel that receives frames from now on. It never
 // blocks the collector: a subscriber that is behind finds only the newest
 // frame (latest wins). The channel is closed when Run returns.
-func (c *Collector) Subscribe() <-chan Frame {
+func (c *Collector) Subscribe() <-chan diagnose.Frame {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ch := make(chan Frame, 1)
+	ch := make(chan diagnose.Frame, 1)
 	if c.done {
 		close(ch)
 		return ch
@@ -114,7 +99,7 @@ func (c *Collector) Subscribe() <-chan Frame {
 	return ch
 }
 
-func (c *Collector) publish(f Frame) {
+func (c *Collector) publish(f diagnose.Frame) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.latest, c.has = f, true
@@ -135,7 +120,7 @@ func (c *Collector) closeSubs() {
 
 // offer puts f on ch without blocking, dropping a stale unread frame first.
 // Only publish sends, under the lock, so one retry always succeeds.
-func offer(ch chan Frame, f Frame) {
+func offer(ch chan diagnose.Frame, f diagnose.Frame) {
 	select {
 	case ch <- f:
 		return

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/node"
 )
@@ -27,8 +28,8 @@ func TestRecorderAndSubscriberShareOneDiagnosis(t *testing.T) {
 	s := demo(t, "input_starved")
 	s.SetInterval(sampler.MinInterval)
 	var mu sync.Mutex
-	recorded := map[uint64]Frame{}
-	col := New(s, Options{Record: func(f Frame) error {
+	recorded := map[uint64]diagnose.Frame{}
+	col := New(s, Options{Record: func(f diagnose.Frame) error {
 		mu.Lock()
 		defer mu.Unlock()
 		recorded[f.Snapshot.Seq] = f
@@ -66,7 +67,7 @@ func TestSlowSubscriberGetsLatest(t *testing.T) {
 	col := New(s, Options{})
 	sub := col.Subscribe()
 	start := time.Now()
-	var last Frame
+	var last diagnose.Frame
 	for i := range 5 {
 		last = col.Push(s.Tick(start.Add(time.Duration(i) * time.Second)))
 	}
@@ -78,7 +79,7 @@ func TestSlowSubscriberGetsLatest(t *testing.T) {
 // A failing recorder is said on the frame's snapshot, not lost.
 func TestRecordErrorShown(t *testing.T) {
 	s := demo(t, "healthy")
-	col := New(s, Options{Record: func(Frame) error { return errors.New("disk full") }})
+	col := New(s, Options{Record: func(diagnose.Frame) error { return errors.New("disk full") }})
 	f := col.Push(s.Tick(time.Now()))
 	if len(f.Snapshot.Problems) == 0 || !strings.Contains(f.Snapshot.Problems[len(f.Snapshot.Problems)-1], "recording: disk full") {
 		t.Errorf("problems %v", f.Snapshot.Problems)

@@ -14,7 +14,7 @@ import (
 // demo's pre-rolled minutes) is diagnosed and published first, so findings
 // are open from the first scrape. Scrapes only read what was published.
 func Feed(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot, pub Publisher) {
-	col := pipeline.New(s, pipeline.Options{Record: func(f pipeline.Frame) error {
+	col := pipeline.New(s, pipeline.Options{Record: func(f diagnose.Frame) error {
 		var findings []diagnose.Finding
 		if f.Diagnosis != nil {
 			findings = f.Diagnosis.Findings

@@ -13,12 +13,14 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// defaultDiagnoseEvery: when findings are recomputed, the diagnosis runs once
-// per 10 s of log time, not per sample. Each run still sees every sample of
-// its 120 s window (diagnose.DefaultWindow), so nothing is missed; only
-// first/last seen coarsen to 10 s. One run costs ~0.5 ms for 8 GPUs
-// (diagnose BenchmarkEngineEvaluate8GPUs120s), so a 24-hour log at 1 s takes
-// ~4 s instead of ~45 s (fits the 10 s report budget).
+// defaultDiagnoseEvery: when findings are recomputed, the one Tracker runs
+// the rules once per 10 s of log time, not per sample (diagnose.Options.Every:
+// its hysteresis is in time, so findings open within one stride of the live
+// loop's). Each run still sees every sample of its 120 s window
+// (diagnose.DefaultWindow), so nothing is missed; only first/last seen
+// coarsen to 10 s. One run costs ~0.5 ms for 8 GPUs (diagnose
+// BenchmarkEngineEvaluate8GPUs120s), so a 24-hour log at 1 s takes ~4 s
+// instead of ~45 s (docs/benchmarks.md).
 const defaultDiagnoseEvery = 10 * time.Second
 
 // Finding is one diagnosis merged over the range: every time the same rule
@@ -72,6 +74,7 @@ type trackedFinding struct {
 	// texts locates the title, evidence and hint of the latest sighting
 	// of a recorded finding: read at the end (see findingSource.addRecorded).
 	texts textRef
+	uses  []diagnose.Use // the latest sighting's readings, for Lines
 }
 
 // textRef is one finding of one recorded line: raw[i].
@@ -123,7 +126,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 		tf.lastObs = t.obs
 		tf.f.Severity = max(tf.f.Severity, f.Severity)
 		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
-		tf.texts = textRef{texts, i}
+		tf.texts, tf.uses = textRef{texts, i}, f.Uses
 		tf.f.LastSeen = at
 	}
 	t.obs++
@@ -131,8 +134,9 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 }
 
 // sorted returns the merged findings, worst first, then longest open, then
-// in the canonical rule order.
-func (t *findingTracker) sorted() []Finding {
+// in the canonical rule order; where names the input lines of their
+// readings (nil: unknown).
+func (t *findingTracker) sorted(where func(int, string) string) []Finding {
 	out := make([]Finding, 0, len(t.byKey))
 	lines := map[*byte][]diagnose.Finding{} // each recorded line read once
 	for _, tf := range t.byKey {
@@ -150,6 +154,7 @@ func (t *findingTracker) sorted() []Finding {
 				tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
 			}
 		}
+		tf.f.Lines = evidenceLines(tf.uses, where)
 		out = append(out, tf.f)
 	}
 	sortFindings(out)
@@ -187,7 +192,10 @@ func ruleOrder(id string) int {
 }
 
 // findingSource decides, at the first snapshot in range, whether to use the
-// findings a recording stored or to run the diagnosis here.
+// findings a recording stored or to run the diagnosis here: the one
+// diagnose.Tracker, with the evidence path for logs without host data, at
+// a stride of every. Either way each snapshot is observed with the
+// findings in force at it.
 type findingSource struct {
 	decided, recorded bool
 	every             time.Duration
@@ -199,12 +207,12 @@ type findingSource struct {
 	badLines int
 	firstBad string
 
-	// recomputed mode
-	engine    *diagnose.Engine
-	hist      diagnose.History
-	window    []sampler.Snapshot // from the latest Push
-	lastEval  time.Time
-	evaluated bool // the latest Push was evaluated
+	// recomputed mode: the latest snapshot is observed once the next one
+	// came or at finish, so the last one gets the Tracker's Flush.
+	diag    *diagnose.Tracker
+	pending bool
+	lastAt  time.Time
+	lastFs  []diagnose.Finding
 }
 
 func newFindingSource(every time.Duration) findingSource {
@@ -214,36 +222,35 @@ func newFindingSource(every time.Duration) findingSource {
 	return findingSource{every: every}
 }
 
-// warm feeds a snapshot before the range into the diagnosis window; a
-// recording's (raw findings present) needs none.
+func (s *findingSource) observe(snap sampler.Snapshot) *diagnose.Diagnosis {
+	if s.diag == nil {
+		s.diag = diagnose.NewEvidenceTracker(diagnose.Options{Every: s.every})
+	}
+	return s.diag.Observe(snap).Diagnosis
+}
+
+// warm feeds a snapshot before the range to the diagnosis, so the window
+// and the hysteresis reach back before From; a recording's (raw findings
+// present) needs none.
 func (s *findingSource) warm(snap sampler.Snapshot, raw json.RawMessage) {
 	if raw == nil {
-		s.hist.Push(snap)
+		s.observe(snap)
 	}
 }
 
 func (s *findingSource) add(snap sampler.Snapshot, raw json.RawMessage) error {
 	if !s.decided {
 		s.decided, s.recorded = true, raw != nil
-		if !s.recorded {
-			s.engine = diagnose.NewEngine(diagnose.Options{})
-		}
 	}
 	if s.recorded {
 		s.addRecorded(snap.Time, raw)
 		return nil
 	}
-	s.window = s.hist.Push(snap)
-	s.evaluated = false
-	if s.tracker.obs == 0 || snap.Time.Sub(s.lastEval) >= s.every || snap.Time.Before(s.lastEval) {
-		s.evaluate(snap.Time)
+	if s.pending {
+		s.tracker.observe(s.lastAt, s.lastFs, nil)
 	}
+	s.pending, s.lastAt, s.lastFs = true, snap.Time, s.observe(snap).Findings
 	return nil
-}
-
-func (s *findingSource) evaluate(at time.Time) {
-	s.tracker.observe(at, s.engine.Evaluate(s.window), nil)
-	s.lastEval, s.evaluated = at, true
 }
 
 // findingHead is what Build reads of each recorded finding on every line.
@@ -276,18 +283,16 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 	s.tracker.observe(at, s.decoded, texts)
 }
 
-// finish evaluates the last snapshot if the stride skipped it, so that
-// last_seen reaches the end of the range.
+// finish returns the merged findings and where they came from.
 func (s *findingSource) finish(where func(int, string) string) ([]Finding, string) {
 	if s.recorded {
-		return s.tracker.sorted(), "recording"
+		return s.tracker.sorted(nil), "recording"
 	}
-	if !s.evaluated && len(s.window) > 0 {
-		s.evaluate(s.window[len(s.window)-1].Time)
+	if s.pending {
+		s.tracker.observe(s.lastAt, s.diag.Flush().Findings, nil)
+		s.pending = false
 	}
-	out := addEvidence(s.tracker.sorted(), s.window, where)
-	sortFindings(out)
-	return out, "recomputed"
+	return s.tracker.sorted(where), "recomputed"
 }
 
 func (s *findingSource) warnings() []string {

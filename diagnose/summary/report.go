@@ -15,6 +15,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -144,7 +145,9 @@ func Build(src Source, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("report %s: %w", InputName(opts.File), err)
 		}
 		if !opts.From.IsZero() && s.Time.Before(opts.From) {
-			b.findings.warm(s, raw) // the diagnosis window may reach back before From
+			if opts.From.Sub(s.Time) <= diagnose.DefaultWindow {
+				b.findings.warm(s, raw) // the diagnosis window reaches back before From
+			}
 			continue
 		}
 		if !opts.To.IsZero() && s.Time.After(opts.To) {

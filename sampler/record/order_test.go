@@ -2,7 +2,6 @@ package record
 
 import (
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 // dated 1970 and a negative GPU index are each warned about once, with the
 // line, and every snapshot is still returned in file order.
 func TestReaderWarnsImplausibleSnapshots(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "odd.jsonl")
 	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	snaps := []sampler.Snapshot{
 		{Time: t0, GPUs: []sampler.GPU{{Index: 0}}},
@@ -24,19 +22,7 @@ func TestReaderWarnsImplausibleSnapshots(t *testing.T) {
 		{Time: time.Unix(0, 0), GPUs: []sampler.GPU{{Index: -1}}}, // line 6
 		{Time: time.Unix(5, 0), GPUs: []sampler.GPU{{Index: -2}}},
 	}
-	w, err := Create(path, HeaderFor(snaps[0], time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range snaps {
-		if err := w.Write(Entry{Snapshot: s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(path)
+	r, err := Open(writeSnapshots(t, snaps))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -196,7 +196,11 @@ func (r *Reader) Next() (Entry, error) {
 func (r *Reader) complete(l *wireEntry, lineNo int) Entry {
 	r.read++
 	r.stat.restore(l)
-	r.slow.restore(&l.Snapshot)
+	if r.hdr.Version < 2 {
+		r.slow.restoreV1(&l.Snapshot)
+	} else {
+		r.slow.restore(l)
+	}
 	sampler.JoinProcs(&l.Snapshot)
 	for _, w := range r.order.Check(&l.Snapshot, fmt.Sprintf("line %d", lineNo)) {
 		r.warn("%s", w)

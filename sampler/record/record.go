@@ -14,7 +14,10 @@ import (
 )
 
 // Version is the recording format this build writes and the newest it reads.
-const Version = 1
+// Version 2 lists the NVLink lists and topology it leaves out (same_links,
+// same_topology) where version 1 left them out silently; both read
+// (slowtier.go).
+const Version = 2
 
 // Header is the first line of a recording.
 type Header struct {

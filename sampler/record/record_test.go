@@ -71,7 +71,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			defer r.Close()
 			h := r.Header()
-			if h.Version != 1 || h.Host != "gpu-node-17" || len(h.GPUs) != 8 || h.Interval() != time.Second || !h.Started.Equal(t0) {
+			if h.Version != Version || h.Host != "gpu-node-17" || len(h.GPUs) != 8 || h.Interval() != time.Second || !h.Started.Equal(t0) {
 				t.Errorf("header = %+v", h)
 			}
 			got := readAll(t, r)
@@ -230,7 +230,7 @@ func TestNotARecording(t *testing.T) {
 		"json":    {`{"hello":1}` + "\n", "not a gpuscope recording"},
 		"empty":   {"", "x.csv: empty file"},
 		"blank":   {"\n\n  \n", "empty file"},
-		"version": {`{"gpuscope_recording":2,"host":"h"}` + "\n", "recording format version 2 is newer"},
+		"version": {`{"gpuscope_recording":3,"host":"h"}` + "\n", "recording format version 3 is newer"},
 		"zero":    {`{"gpuscope_recording":0}` + "\n", "not a gpuscope recording"},
 	}
 	for name, c := range cases {

@@ -8,46 +8,74 @@ import (
 
 // slowTier stores slow-tier parts of snapshots only when they change. Per-GPU
 // NVLink lists and the topology matrix are about 60% of a line on an 8-GPU
-// NVLink node and almost never change, so the writer drops them when they
-// equal what it wrote last, and the reader carries the last ones forward.
-// A recording therefore reads back with every snapshot complete.
+// NVLink node and almost never change, so the writer leaves them out when
+// they equal what it wrote last and says so (wireEntry.SameLinks,
+// SameTopology), as the statics do; the reader fills them back in. A list
+// or matrix that is absent and not listed is absent: a GPU that fell off
+// the bus reads back without links (docs/snapshot-json.md, Recordings).
+// Version 1 recordings had no such lists and meant "unchanged" by absence;
+// restoreV1 still reads them that way.
 type slowTier struct {
 	links map[int][]sampler.NVLink
 	topo  *sampler.Topology
 }
 
-// elide returns s without the slow-tier parts that did not change. It never
-// modifies s: the GPU slice is copied when a GPU needs trimming.
-func (st *slowTier) elide(s sampler.Snapshot) sampler.Snapshot {
+// elide leaves out of l what did not change since the last line and lists
+// it. It never modifies the caller's snapshot: the GPU slice is copied
+// unless l.ownGPUs says statics already did.
+func (st *slowTier) elide(l *wireEntry) {
 	if st.links == nil {
 		st.links = map[int][]sampler.NVLink{}
 	}
-	if s.Topology != nil && st.topo != nil && topoEqual(s.Topology, st.topo) {
-		s.Topology = nil
-	} else if s.Topology != nil {
-		st.topo = s.Topology
+	if l.Topology != nil && st.topo != nil && topoEqual(l.Topology, st.topo) {
+		l.Topology, l.SameTopology = nil, true
+	} else {
+		st.topo = l.Topology
 	}
-	copied := false
-	for i := range s.GPUs {
-		g := &s.GPUs[i]
-		if g.NVLinks == nil {
+	for i := range l.GPUs {
+		g := &l.GPUs[i]
+		idx := g.Index
+		last, ok := st.links[idx]
+		// A GPU index listed twice is written in full, as in statics.
+		if len(g.NVLinks) == 0 || !ok || len(last) == 0 || indexRepeats(l.GPUs, i) || !slices.Equal(last, g.NVLinks) {
+			st.links[idx] = g.NVLinks
 			continue
 		}
-		if last, ok := st.links[g.Index]; ok && slices.Equal(last, g.NVLinks) {
-			if !copied {
-				s.GPUs = slices.Clone(s.GPUs)
-				g, copied = &s.GPUs[i], true
-			}
-			g.NVLinks = nil
-			continue
+		if !l.ownGPUs {
+			l.GPUs, l.ownGPUs = slices.Clone(l.GPUs), true
+			g = &l.GPUs[i]
 		}
-		st.links[g.Index] = g.NVLinks
+		g.NVLinks = nil
+		l.SameLinks = append(l.SameLinks, idx)
 	}
-	return s
 }
 
-// restore fills in what elide dropped, from the last values read.
-func (st *slowTier) restore(s *sampler.Snapshot) {
+// restore fills in what elide listed, from the last values read, and
+// remembers everything else as read, absence included. A listed GPU the
+// reader has no value for (a line skipped in lenient mode) is left as read.
+func (st *slowTier) restore(l *wireEntry) {
+	if st.links == nil {
+		st.links = map[int][]sampler.NVLink{}
+	}
+	if l.SameTopology {
+		l.Topology = st.topo
+	} else {
+		st.topo = l.Topology
+	}
+	for i := range l.GPUs {
+		g := &l.GPUs[i]
+		if slices.Contains(l.SameLinks, g.Index) {
+			g.NVLinks = st.links[g.Index]
+		} else {
+			st.links[g.Index] = g.NVLinks
+		}
+	}
+	l.SameLinks, l.SameTopology = nil, false
+}
+
+// restoreV1 reads a version 1 line, where an absent list or matrix meant
+// "as last written".
+func (st *slowTier) restoreV1(s *sampler.Snapshot) {
 	if st.links == nil {
 		st.links = map[int][]sampler.NVLink{}
 	}

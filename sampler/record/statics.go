@@ -19,6 +19,12 @@ type wireEntry struct {
 	SteadyGPUs []int `json:"steady_gpus,omitempty"`
 	// SameProcs are the PIDs of host processes whose static fields were left out.
 	SameProcs []int `json:"same_procs,omitempty"`
+	// SameLinks are the indexes of GPUs whose NVLink list was left out, and
+	// SameTopology says the topology was (slowtier.go; version 2 on).
+	SameLinks    []int `json:"same_links,omitempty"`
+	SameTopology bool  `json:"same_topology,omitempty"`
+	// ownGPUs: GPUs is the writer's copy, free to trim.
+	ownGPUs bool
 }
 
 // gpuSteady are fast-tier readings that describe a state rather than a
@@ -169,6 +175,7 @@ func (st *statics) elide(e Entry) wireEntry {
 		procs = l.Host.Procs
 	}
 	forgetAbsent(st.procs, procs)
+	l.ownGPUs = copied
 	if len(procs) == 0 {
 		return l
 	}

@@ -41,7 +41,8 @@ func (w *Writer) DeferFlush() { w.deferFlush = true }
 // directory (the dashboard's names are predictable), is an error wrapping
 // fs.ErrExist. The file is private (mode 0600): recordings hold other users'
 // command lines and user names. A path ending in ".gz" is gzip-compressed.
-// A zero h.Version is set to Version.
+// The header says Version whatever h.Version is: the lines are written in
+// this version's format.
 func Create(path string, h Header) (*Writer, error) {
 	return create(path, h, os.O_EXCL)
 }
@@ -53,9 +54,7 @@ func Overwrite(path string, h Header) (*Writer, error) {
 }
 
 func create(path string, h Header, how int) (*Writer, error) {
-	if h.Version == 0 {
-		h.Version = Version
-	}
+	h.Version = Version
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|how, 0o600)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, fmt.Errorf("create recording: %s is a symbolic link; gpuscope does not write through links (choose another name)", path)
@@ -76,8 +75,9 @@ func create(path string, h Header, how int) (*Writer, error) {
 
 // Write appends one entry as one line.
 func (w *Writer) Write(e Entry) error {
-	e.Snapshot = w.slow.elide(e.Snapshot)
-	return w.writeLine(w.stat.elide(e))
+	l := w.stat.elide(e)
+	w.slow.elide(&l)
+	return w.writeLine(l)
 }
 
 func (w *Writer) writeLine(v any) error {

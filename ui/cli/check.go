@@ -91,7 +91,7 @@ func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
 		return usagef("--from and --demo: choose one")
 	}
 	var (
-		fr       pipeline.Frame
+		fr       diagnose.Frame
 		interval time.Duration
 		err      error
 	)
@@ -107,23 +107,23 @@ func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
 	return printCheck(fr, interval, f.json, f.lang, stdout)
 }
 
-// checkFile diagnoses a whole recording or log through a collector, as
+// checkFile diagnoses a whole recording or log with the one Tracker, as
 // replay does (with the evidence findings of logs without host data).
-func checkFile(path string, stderr io.Writer) (pipeline.Frame, time.Duration, error) {
+func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	snaps, warnings, err := spool.Load(path)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
 	}
 	if err != nil {
-		return pipeline.Frame{}, 0, err
+		return diagnose.Frame{}, 0, err
 	}
 	if len(snaps) == 0 {
-		return pipeline.Frame{}, 0, fmt.Errorf("%s: no snapshots to diagnose", path)
+		return diagnose.Frame{}, 0, fmt.Errorf("%s: no snapshots to diagnose", path)
 	}
-	col := pipeline.New(&sampler.Sampler{}, pipeline.Options{Evidence: true})
-	var fr pipeline.Frame
+	tr := diagnose.NewEvidenceViewTracker(diagnose.Options{})
+	var fr diagnose.Frame
 	for i, s := range snaps {
-		fr = col.Push(s)
+		fr = tr.Observe(s)
 		progress(stderr, i+1, len(snaps), "snapshots")
 	}
 	fmt.Fprintln(stderr)
@@ -136,21 +136,21 @@ func checkFile(path string, stderr io.Writer) (pipeline.Frame, time.Duration, er
 
 // checkSample samples the live node on the wall clock, or the simulated one
 // as fast as it can, for f.dur.
-func checkSample(d Deps, f checkFlags, stderr io.Writer) (pipeline.Frame, time.Duration, error) {
+func checkSample(d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	start := time.Now()
 	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
 	if err != nil {
-		return pipeline.Frame{}, 0, err
+		return diagnose.Frame{}, 0, err
 	}
 	defer src.Close()
 	if e := src.GPUError; e != nil {
-		return pipeline.Frame{}, 0, fmt.Errorf("no GPU to check: %s: %s (try gpuscope doctor, or --demo)", e.Tried, e.Err)
+		return diagnose.Frame{}, 0, fmt.Errorf("no GPU to check: %s: %s (try gpuscope doctor, or --demo)", e.Tried, e.Err)
 	}
 	src.SetInterval(f.interval)
 	col := pipeline.New(src.Sampler, pipeline.Options{})
 	total := int(f.dur / f.interval)
 	if src.simulated {
-		var fr pipeline.Frame
+		var fr diagnose.Frame
 		for i := range total {
 			fr = col.Push(src.Tick(start.Add(time.Duration(i) * f.interval)))
 			progress(stderr, i+1, total, "samples")
@@ -174,7 +174,7 @@ func checkSample(d Deps, f checkFlags, stderr io.Writer) (pipeline.Frame, time.D
 	fmt.Fprintln(stderr)
 	fr, ok := col.Latest()
 	if !ok {
-		return pipeline.Frame{}, 0, fmt.Errorf("check: stopped before the first sample")
+		return diagnose.Frame{}, 0, fmt.Errorf("check: stopped before the first sample")
 	}
 	return fr, f.interval, nil
 }
@@ -196,7 +196,7 @@ type checkJSON struct {
 	Snapshot   sampler.Snapshot   `json:"snapshot"`
 }
 
-func printCheck(fr pipeline.Frame, interval time.Duration, asJSON bool, lang string, stdout io.Writer) error {
+func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, lang string, stdout io.Writer) error {
 	d := fr.Diagnosis
 	var fs []diagnose.Finding
 	if d != nil {

@@ -17,6 +17,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
@@ -181,7 +182,7 @@ const frameRate = 15
 // the screen, so `r` records what is shown, findings included.
 func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
 	rec := record.NewToggle(".", s.Interval)
-	col := pipeline.New(s, pipeline.Options{Record: func(fr pipeline.Frame) error { return recordFrame(rec, fr) }})
+	col := pipeline.New(s, pipeline.Options{Record: func(fr diagnose.Frame) error { return recordFrame(rec, fr) }})
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys

@@ -36,7 +36,7 @@ func newRecordCmd(d Deps, stderr io.Writer) *cobra.Command {
 		Use:   "record -o FILE",
 		Short: "Record snapshots and findings to a JSON Lines file (.gz compresses)",
 		Long: `record writes one snapshot per line, with the findings the diagnosis showed at
-that moment, after a header line ({"gpuscope_recording": 1, ...}). Each line is
+that moment, after a header line ({"gpuscope_recording": 2, ...}). Each line is
 written whole, so a recording killed at any point (Ctrl-C, SIGTERM, even
 SIGKILL) stays readable up to its last line. With --demo the simulated clock
 runs as fast as it can (ten simulated minutes take about a second) unless
@@ -123,13 +123,13 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
-	write := func(fr pipeline.Frame) error { return recordFrame(rec, fr) }
+	write := func(fr diagnose.Frame) error { return recordFrame(rec, fr) }
 	var bg *backgroundWriter
 	if fast { // sampling and diagnosis on this goroutine, JSON and gzip on another
 		bg = startBackgroundWriter(rec)
 		write = bg.write
 	}
-	col := pipeline.New(src.Sampler, pipeline.Options{FindingsOnly: true, Record: func(fr pipeline.Frame) error {
+	col := pipeline.New(src.Sampler, pipeline.Options{Tracker: diagnose.NewTracker(diagnose.Options{}), Record: func(fr diagnose.Frame) error {
 		err := write(fr)
 		if err != nil && werr == nil {
 			werr = err
@@ -165,7 +165,7 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 // recordFrame appends a collector's frame, with the findings it showed,
 // to the recording rec holds (if one is open). The dashboard's r and
 // `gpuscope record` both write through it.
-func recordFrame(rec *record.Toggle, fr pipeline.Frame) error {
+func recordFrame(rec *record.Toggle, fr diagnose.Frame) error {
 	var findings []diagnose.Finding
 	if fr.Diagnosis != nil {
 		findings = fr.Diagnosis.Findings

@@ -3,7 +3,7 @@ package cli
 import (
 	"sync"
 
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
@@ -14,7 +14,7 @@ import (
 // collector's convention), so the writer may read them while the tracker
 // holds them too.
 type backgroundWriter struct {
-	frames chan pipeline.Frame
+	frames chan diagnose.Frame
 	done   chan struct{}
 	mu     sync.Mutex
 	err    error // the first failed write
@@ -26,7 +26,7 @@ type backgroundWriter struct {
 const backlog = 256
 
 func startBackgroundWriter(rec *record.Toggle) *backgroundWriter {
-	b := &backgroundWriter{frames: make(chan pipeline.Frame, backlog), done: make(chan struct{})}
+	b := &backgroundWriter{frames: make(chan diagnose.Frame, backlog), done: make(chan struct{})}
 	go func() {
 		defer close(b.done)
 		for fr := range b.frames {
@@ -45,7 +45,7 @@ func startBackgroundWriter(rec *record.Toggle) *backgroundWriter {
 
 // write queues a frame; it returns the error of an earlier write, if
 // one failed, so the caller stops recording.
-func (b *backgroundWriter) write(fr pipeline.Frame) error {
+func (b *backgroundWriter) write(fr diagnose.Frame) error {
 	if err := b.failed(); err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
@@ -29,7 +29,7 @@ func TestBackgroundWriterReportsFailure(t *testing.T) {
 	bg := startBackgroundWriter(rec)
 	var werr error
 	for i := 0; i < 1000 && werr == nil; i++ {
-		werr = bg.write(pipeline.Frame{Snapshot: s})
+		werr = bg.write(diagnose.Frame{Snapshot: s})
 		time.Sleep(time.Millisecond)
 	}
 	if werr == nil || !strings.Contains(werr.Error(), "recording stopped") {

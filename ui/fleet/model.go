@@ -13,7 +13,6 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/themes"
@@ -190,7 +189,7 @@ func (m Model) nodeData(msg nodeMsg) (tea.Model, tea.Cmd) {
 		tracker := diagnose.NewViewTracker(diagnose.Options{})
 		dash := ui.New(opts)
 		for _, s := range msg.snaps {
-			dash = dash.Push(pipeline.Frame{Snapshot: s, Diagnosis: tracker.Observe(s)})
+			dash = dash.Push(tracker.Observe(s))
 		}
 		m.node = &nodeView{key: msg.key, name: name, dash: dash, tracker: tracker, last: msg.snaps[len(msg.snaps)-1].Time}
 		var cmd tea.Cmd
@@ -203,7 +202,7 @@ func (m Model) nodeData(msg nodeMsg) (tea.Model, tea.Cmd) {
 	if d, ok := m.node.dash.(ui.Model); ok {
 		for _, s := range msg.snaps {
 			if s.Time.After(m.node.last) {
-				d = d.Push(pipeline.Frame{Snapshot: s, Diagnosis: m.node.tracker.Observe(s)})
+				d = d.Push(m.node.tracker.Observe(s))
 				m.node.last = s.Time
 			}
 		}

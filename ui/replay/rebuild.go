@@ -5,7 +5,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/ui"
 )
 
@@ -24,7 +24,7 @@ func (m Model) rebuild(i int) Model {
 	m, _ = m.updateInner(m.innerSize())
 	from := m.diagnoseFrom(i)
 	for j := max(0, from-backfill); j < from; j++ {
-		m.inner = m.inner.Push(pipeline.Frame{Snapshot: m.src.At(j)})
+		m.inner = m.inner.Push(diagnose.Frame{Snapshot: m.src.At(j)})
 	}
 	for j := from; j <= i; j++ {
 		m.inner = m.inner.Push(m.frame(j))
@@ -38,12 +38,11 @@ func (m Model) rebuild(i int) Model {
 
 // frame is snapshot j with the diagnosis of that moment: the same Tracker
 // the live collector runs, so the replay shows what the dashboard showed.
-func (m Model) frame(j int) pipeline.Frame {
-	f := pipeline.Frame{Snapshot: m.src.At(j)}
-	if m.tracker != nil {
-		f.Diagnosis = m.tracker.Observe(f.Snapshot)
+func (m Model) frame(j int) diagnose.Frame {
+	if m.tracker == nil {
+		return diagnose.Frame{Snapshot: m.src.At(j)}
 	}
-	return f
+	return m.tracker.Observe(m.src.At(j))
 }
 
 // handleKey: timeline keys here; space never reaches the dashboard (its
