@@ -3,15 +3,13 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"image/color"
+	"math"
+	"strconv"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 var chartNames = [summary.ChartMetrics]string{"GPU-Util", "SM active", "tensor active", "power % of limit"}
@@ -58,79 +56,128 @@ func gpuBands(s *summary.Series, findings []summary.Finding, gpu int) []chartBan
 	return out
 }
 
-// Chart geometry: the SVG scales to the page's width (CSS), so these set
-// the proportions and the text size relative to the plot; the legend has
-// its own column right of the plot, never over the lines.
+// Chart geometry, in SVG user units: the SVG scales to the page's width
+// (CSS), so these set the proportions (3:1) and the text size relative to
+// the plot; the legend has its own column right of the plot, never over
+// the lines.
 const (
-	chartWidth  = 24 * vg.Centimeter
-	chartHeight = 8 * vg.Centimeter
-	legendWidth = 5.5 * vg.Centimeter
+	chartW, chartH     = 960.0, 320.0
+	plotLeft, plotTop  = 56.0, 14.0
+	plotRight          = chartW - 230 // the legend column starts here
+	plotBottom         = chartH - 46
+	chartFont          = 13.0
+	legendRow          = 18.0
+	chartLineWidth     = 2.4
+	chartGridColor     = "#d8d8d8"
+	chartAxisTextColor = "#333"
 )
 
 // svgChart draws one GPU's series as an SVG fragment for inline use (no
-// XML prolog, no embedded fonts: the viewer's sans-serif is used, so the
-// file needs no network and stays small), with each finding's open
-// intervals as bands under the lines. Labels are static text and rule ids
-// only: names from the input go into the HTML, where the template escapes
-// them.
+// XML prolog, no fonts: the viewer's sans-serif is used, so the file needs
+// no network and stays small), with each finding's open intervals as bands
+// under the lines, a 0-100 % axis and minutes since the first sample. It
+// is written directly: gonum/plot drew the same picture but cost 7.1 MB of
+// the release binary, most of it embedded fonts an SVG never uses
+// (docs/benchmarks.md, "Binary size"). Labels are static text and rule
+// ids, escaped all the same; names from the input go into the HTML, where
+// the template escapes them.
 func svgChart(s *summary.Series, bands []chartBand) ([]byte, error) {
 	if s.Empty() {
 		return nil, nil
 	}
-	p := plot.New()
-	p.X.Label.Text = "minutes since the first sample"
-	p.Y.Label.Text = "%"
-	p.Y.Min, p.Y.Max = 0, 100
-	p.Add(plotter.NewGrid())
-	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
-	legend.Padding = vg.Points(3) // entries of rule names read apart
-	seen := map[string]bool{}
-	for _, b := range bands {
-		poly, err := plotter.NewPolygon(plotter.XYs{{X: b.from, Y: 0}, {X: b.to, Y: 0}, {X: b.to, Y: 100}, {X: b.from, Y: 100}})
-		if err != nil {
-			return nil, fmt.Errorf("chart band %s: %w", b.label, err)
-		}
-		poly.Color, poly.LineStyle.Width = b.color, 0
-		p.Add(poly)
-		if !seen[b.label] {
-			seen[b.label] = true
-			legend.Add(b.label, poly)
+	var lines [summary.ChartMetrics][]summary.Point
+	xMax := 0.0
+	for m := range summary.ChartMetrics {
+		lines[m] = s.Points(m)
+		if n := len(lines[m]); n > 0 {
+			xMax = max(xMax, lines[m][n-1].Minutes)
 		}
 	}
-	for m := range summary.ChartMetrics {
-		pts := s.Points(m)
+	for _, b := range bands {
+		xMax = max(xMax, b.to)
+	}
+	step := niceStep(xMax / 6)
+	xMax = max(step, math.Ceil(xMax/step)*step)
+	x := func(min float64) float64 { return plotLeft + (plotRight-plotLeft)*min/xMax }
+	y := func(pct float64) float64 {
+		return plotBottom - (plotBottom-plotTop)*math.Min(math.Max(pct, 0), 100)/100
+	}
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" font-family="sans-serif" font-size="%g">`, chartW, chartH, chartFont)
+	b.WriteString("\n")
+	for _, band := range bands {
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="%.3f"/>`+"\n",
+			x(band.from), plotTop, math.Max(x(band.to)-x(band.from), 0.5), plotBottom-plotTop, rgb(band.color.R, band.color.G, band.color.B), float64(band.color.A)/255)
+	}
+	for pct := 0.0; pct <= 100; pct += 25 {
+		fmt.Fprintf(&b, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s"/>`, plotLeft, y(pct), plotRight, y(pct), chartGridColor)
+		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle" fill="%s">%g</text>`+"\n", plotLeft-6, y(pct), chartAxisTextColor, pct)
+	}
+	for t := 0.0; t <= xMax+step/2; t += step {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="%s"/>`, x(t), plotTop, x(t), plotBottom, chartGridColor)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" fill="%s">%s</text>`+"\n", x(t), plotBottom+chartFont+4, chartAxisTextColor, strconv.FormatFloat(t, 'f', -1, 64))
+	}
+	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#888"/>`+"\n", plotLeft, plotTop, plotRight-plotLeft, plotBottom-plotTop)
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="middle" fill="%s">minutes since the first sample</text>`+"\n", (plotLeft+plotRight)/2, chartH-8, chartAxisTextColor)
+	fmt.Fprintf(&b, `<text x="14" y="%g" text-anchor="middle" fill="%s" transform="rotate(-90 14 %g)">%%</text>`+"\n", (plotTop+plotBottom)/2, chartAxisTextColor, (plotTop+plotBottom)/2)
+	for m, pts := range lines {
 		if len(pts) == 0 {
 			continue
 		}
-		xy := make(plotter.XYs, len(pts))
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="%g" stroke-linejoin="round" points="`, rgb(chartColors[m].R, chartColors[m].G, chartColors[m].B), chartLineWidth)
 		for i, p := range pts {
-			xy[i] = plotter.XY{X: p.Minutes, Y: p.Mean}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%.1f,%.1f", x(p.Minutes), y(p.Mean))
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return nil, fmt.Errorf("chart %s: %w", chartNames[m], err)
-		}
-		l.Color = chartColors[m]
-		l.Width = vg.Points(1.2)
-		p.Add(l)
-		legend.Add(chartNames[m], l)
+		b.WriteString(`"/>` + "\n")
 	}
-	p.Y.Min, p.Y.Max = 0, max(p.Y.Max, 100) // Add fitted the range to the data; keep the 0-100 scale
-	c := vgsvg.New(chartWidth, chartHeight)
-	dc := draw.New(c)
-	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	legend.Draw(draw.Crop(dc, chartWidth-legendWidth+vg.Millimeter*3, 0, 0, -vg.Millimeter*3))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("chart: write svg: %w", err)
-	}
-	out := buf.Bytes()
-	if i := bytes.Index(out, []byte("<svg")); i > 0 {
-		out = out[i:] // drop the XML prolog and comment: invalid inside HTML
-	}
-	// Fonts are not embedded (size): name a generic fallback for viewers
-	// without Liberation (text was measured with a serif face).
-	out = bytes.ReplaceAll(out, []byte("font-family:Liberation Serif"), []byte("font-family:Liberation Serif,serif"))
-	return out, nil
+	legend(&b, lines, bands)
+	b.WriteString("</svg>")
+	return b.Bytes(), nil
 }
+
+// legend lists each drawn metric and each finding's band once, in the
+// column right of the plot.
+func legend(b *bytes.Buffer, lines [summary.ChartMetrics][]summary.Point, bands []chartBand) {
+	row := plotTop + legendRow/2
+	left := plotRight + 16
+	for m, pts := range lines {
+		if len(pts) == 0 {
+			continue
+		}
+		c := chartColors[m]
+		fmt.Fprintf(b, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="%g"/>`, left, row, left+22, row, rgb(c.R, c.G, c.B), chartLineWidth*1.5)
+		fmt.Fprintf(b, `<text x="%g" y="%g" dominant-baseline="middle">%s</text>`+"\n", left+30, row, html.EscapeString(chartNames[m]))
+		row += legendRow
+	}
+	seen := map[string]bool{}
+	for _, band := range bands {
+		if seen[band.label] {
+			continue
+		}
+		seen[band.label] = true
+		c := band.color
+		fmt.Fprintf(b, `<rect x="%g" y="%g" width="22" height="12" fill="%s" fill-opacity="%.3f"/>`, left, row-6, rgb(c.R, c.G, c.B), float64(c.A)/255)
+		fmt.Fprintf(b, `<text x="%g" y="%g" dominant-baseline="middle">%s</text>`+"\n", left+30, row, html.EscapeString(band.label))
+		row += legendRow
+	}
+}
+
+// niceStep rounds a raw tick spacing up to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 || math.IsNaN(raw) || math.IsInf(raw, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if raw <= m*p {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func rgb(r, g, b uint8) string { return fmt.Sprintf("#%02x%02x%02x", r, g, b) }

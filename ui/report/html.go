@@ -38,7 +38,7 @@ type htmlGPU struct {
 	Mem, Power, Temp, Throttle string
 	Util, SM, Tensor           string
 	SamplesText                string
-	Chart                      template.HTML // gonum's SVG; it escapes its own text
+	Chart                      template.HTML // svgChart's SVG (chart.go); it escapes its own text
 }
 
 // html writes one self-contained page: inline CSS, the tables, and per GPU
@@ -62,7 +62,7 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 		data.GPUs = append(data.GPUs, htmlGPU{GPU: g, Mem: l.mem(g), Power: l.power(g), Temp: celsius(g.TempMax), Throttle: l.throttle(g),
 			Util: l.dist(g.Util), SM: l.dist(g.SMActive), Tensor: l.dist(g.TensorActive),
 			SamplesText: l.tr.N("report.samples", g.Samples),
-			// Trusted: vgsvg writes numbers and our static labels, and escapes text.
+			// Trusted: svgChart writes numbers and escaped static labels (chart.go).
 			Chart: template.HTML(svg)})
 	}
 	for i := range r.Findings {
