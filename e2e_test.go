@@ -17,16 +17,41 @@ import (
 	"github.com/creack/pty"
 )
 
-// buildBinary compiles gpuscope once for the end-to-end tests.
+// built is the one gpuscope binary of this test run: every end-to-end
+// test runs the same build (each building its own cost a link of ~5 s,
+// over a dozen tests).
+var built struct {
+	once     sync.Once
+	dir, bin string
+	out      []byte
+	err      error
+}
+
+// buildBinary compiles gpuscope once per test run and returns its path.
 func buildBinary(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gpuscope")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_CFLAGS=-Wno-deprecated-declarations")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "gpuscope-e2e-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "gpuscope")
+		cmd := exec.Command("go", "build", "-o", built.bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_CFLAGS=-Wno-deprecated-declarations")
+		built.out, built.err = cmd.CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+// TestMain removes the shared binary after the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // screen collects everything the program writes to its terminal.

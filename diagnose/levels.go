@@ -62,9 +62,10 @@ func ThreeLevels(window []sampler.Snapshot, gpu int) Levels {
 
 	var l Levels
 	l.KernelRunning = level(util, say("word.gpu_util", "GPU-Util"), kernelYes, kernelPartly, nil)
-	l.SMFilled = level(sm, smName, smYes, smPartly, Text{say("level.sm_na", "SM activity n/a (needs GPM: Hopper or newer)")})
+	l.SMFilled = level(sm, smName, smYes, smPartly,
+		Text{say("level.sm_na", "SM activity n/a ({{.Why}})", "Why", gpmNAReason(window, gpu, sampler.NASMActive))})
 	l.Computing = level(tensor, say("word.tensor_active", "tensor active"), computeYes, computePartly,
-		Text{say("level.tensor_na", "tensor activity n/a (needs GPM: Hopper or newer)")})
+		Text{say("level.tensor_na", "tensor activity n/a ({{.Why}})", "Why", gpmNAReason(window, gpu, sampler.NATensorActive))})
 	if l.Computing.Verdict != "yes" && dram.OK && dram.V >= dramBound {
 		l.Computing.Verdict = "no"
 		l.Computing.I18n = append(l.Computing.I18n, item("level.waiting_memory", "waiting on memory (DRAM {{.DRAM}})", "DRAM", pct(dram.V)))
@@ -91,4 +92,17 @@ func level(m sampler.Metric, name Msg, yes, partly float64, naLabel Text) Level 
 		l.Verdict = "no"
 	}
 	return l
+}
+
+// gpmNAReason is why a GPM field is n/a on gpu, as the newest snapshot
+// that says so gives it (a Hopper GPU on a driver without GPM says "not
+// in this driver version", not "needs Hopper"); logs of other tools carry
+// no reason, and there GPM's absence is the architecture's.
+func gpmNAReason(window []sampler.Snapshot, gpu int, field string) string {
+	for i := len(window) - 1; i >= 0; i-- {
+		if x := gpuIn(&window[i], gpu); x != nil && x.NA[field] != "" {
+			return x.NA[field]
+		}
+	}
+	return sampler.ReasonNoGPM
 }

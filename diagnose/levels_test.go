@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -82,5 +83,24 @@ func TestChecklist(t *testing.T) {
 	crit := []Finding{{Rule: RuleThermalThrottle, Severity: Critical, GPU: 0, Title: "hot"}}
 	if s := Checklist(w, crit)[4]; s.Status != "bad" {
 		t.Errorf("critical thermal finding: power step %+v", s)
+	}
+}
+
+// TestLevelsSayWhyGPMIsMissing: a Hopper GPU on a driver without GPM is
+// n/a for the driver's reason, not for its architecture's.
+func TestLevelsSayWhyGPMIsMissing(t *testing.T) {
+	w := makeWindow(60, launchBound(20, false))
+	if l := ThreeLevels(w, 0); !strings.Contains(l.SMFilled.Label, sampler.ReasonNoGPM) {
+		t.Errorf("no reason recorded: %q, want the architecture's %q", l.SMFilled.Label, sampler.ReasonNoGPM)
+	}
+	for i := range w {
+		g := gpuIn(&w[i], 0)
+		g.NA = map[string]string{sampler.NASMActive: "not in this driver version", sampler.NATensorActive: "not in this driver version"}
+	}
+	l := ThreeLevels(w, 0)
+	for _, lv := range []Level{l.SMFilled, l.Computing} {
+		if !strings.Contains(lv.Label, "not in this driver version") || strings.Contains(lv.Label, "Hopper") {
+			t.Errorf("label %q, want the driver's reason", lv.Label)
+		}
 	}
 }

@@ -39,6 +39,12 @@ type common struct {
 	// status is a one-line outcome (a signal sent or refused) shown in the
 	// footer until the next key.
 	status string
+	// problem is the newest problem line and when it was said; the footer
+	// keeps it for problemHold, since many are said once (a driver without
+	// a function, a GPU lost) and one tick is too short to read.
+	problem     string
+	problemMore int
+	problemAt   time.Time
 	// keys is the key map the handlers and the help overlay share.
 	keys keyMap
 	// hints are the footer's key hints, spelled from keys.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -12,6 +13,10 @@ type headerPane struct {
 	cached
 	c *common
 }
+
+// problemHold is how long the footer keeps a problem line after it was
+// last said: long enough to read one that is said once.
+const problemHold = 20 * time.Second
 
 func (p *headerPane) View() string { return p.view(p.render) }
 
@@ -130,10 +135,11 @@ func (m Model) footer() string {
 		return truncate(st.Warn.Render("» ")+m.c.status, w)
 	}
 	var b strings.Builder
-	if s := m.c.latest(); s != nil && len(s.Problems) > 0 {
-		msg := strings.SplitN(s.Problems[len(s.Problems)-1], "\n", 2)[0]
-		if n := len(s.Problems); n > 1 {
-			msg += m.c.say("footer.more", map[string]any{"N": n - 1})
+	// A replay that seeks back past the problem does not show it.
+	if age := m.c.now().Sub(m.c.problemAt); m.c.problem != "" && age >= 0 && age < problemHold {
+		msg := m.c.problem
+		if n := m.c.problemMore; n > 0 {
+			msg += m.c.say("footer.more", map[string]any{"N": n})
 		}
 		help := "  " + st.Key.Render("?") + " " + m.c.word("hint.help")
 		return truncate(st.Warn.Render("⚠ "+truncate(msg, max(1, w-10))), max(0, w-ansi.StringWidth(help))) + help

@@ -201,6 +201,9 @@ func (m Model) Push(f diagnose.Frame) Model {
 	// logs; the footer shows one line), so no newline is escaped into it.
 	s.Problems = firstLines(s.Problems)
 	s = safe.Clean(s)
+	if n := len(s.Problems); n > 0 {
+		c.problem, c.problemMore, c.problemAt = s.Problems[n-1], n-1, s.Time
+	}
 	first := c.hist.len() == 0
 	c.hist.push(s)
 	c.window = c.hist.since(c.opts.Window)
