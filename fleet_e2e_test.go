@@ -80,7 +80,7 @@ func (e *exporter) stop() {
 	}
 }
 
-// startPrometheus starts Debian's prometheus (.ci/run installs it) on a free
+// startPrometheus starts Debian's prometheus (`make deps` installs it) on a free
 // loopback port, scraping targets every second. It fails the test, with the
 // reason, when Prometheus is missing or does not become ready: this test
 // never skips.
@@ -88,7 +88,7 @@ func startPrometheus(t *testing.T, targets []string) string {
 	t.Helper()
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
-		t.Fatal("prometheus is not installed: apt-get install prometheus (what .ci/run does)")
+		t.Fatal("prometheus is not installed: run `make deps` (or apt-get install prometheus)")
 	}
 	dir := t.TempDir()
 	cfg := fmt.Sprintf(`global:

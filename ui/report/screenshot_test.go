@@ -16,7 +16,7 @@ import (
 // TestHTMLReportInChromium renders the HTML report the way a person opens
 // it, in Debian's headless Chromium, and checks the picture: each chart's
 // four lines drew in their colours, and the critical finding on GPU 2 is a
-// shaded band under them. Chromium is installed by .ci/run; without it
+// shaded band under them. Chromium is installed by `make deps`; without it
 // the test fails and says so, since this is the only check of what a
 // reader sees.
 func TestHTMLReportInChromium(t *testing.T) {
@@ -28,7 +28,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 		}
 	}
 	if bin == "" {
-		t.Fatal("no chromium on PATH: install Debian's chromium package (.ci/run does) to render the HTML report")
+		t.Fatal("no chromium on PATH: run `make deps` (it installs Debian's chromium) to render the HTML report")
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
