@@ -1,6 +1,7 @@
 package promexport
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,6 +93,10 @@ type ServeConfig struct {
 	// Started is told the bound address once the socket listens (a port of
 	// 0 picks a free one).
 	Started func(addr net.Addr)
+	// maxConns caps the open connections (0: from the open-files limit,
+	// connCap); tests set it, and the timeouts (0: limits.go's), small.
+	maxConns        int
+	idle, write, rh time.Duration
 }
 
 // ValidateWebConfig checks the web configuration file before anything
@@ -125,11 +130,21 @@ func Serve(ctx context.Context, h http.Handler, cfg ServeConfig) error {
 	if cfg.Started != nil {
 		cfg.Started(l.Addr())
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	capped := newCappedListener(l, cmp.Or(cfg.maxConns, connCap()))
+	srv := &http.Server{Handler: h,
+		ReadHeaderTimeout: cmp.Or(cfg.rh, readHeaderTimeout),
+		IdleTimeout:       cmp.Or(cfg.idle, idleTimeout),
+		WriteTimeout:      cmp.Or(cfg.write, writeTimeout),
+		MaxHeaderBytes:    maxHeaderBytes,
+		ConnState:         capped.track,
+	}
+	if cfg.Logger != nil {
+		srv.ErrorLog = slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)
+	}
 	done := make(chan error, 1)
 	go func() {
 		file := cfg.WebConfigFile
-		done <- web.Serve(l, srv, &web.FlagConfig{WebListenAddresses: &[]string{cfg.Listen}, WebConfigFile: &file}, cfg.Logger)
+		done <- web.Serve(capped, srv, &web.FlagConfig{WebListenAddresses: &[]string{cfg.Listen}, WebConfigFile: &file}, cfg.Logger)
 	}()
 	select {
 	case err := <-done:
