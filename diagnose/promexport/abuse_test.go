@@ -166,3 +166,50 @@ func TestHugeHeadersRefused(t *testing.T) {
 		t.Errorf("64 KiB of headers: %d, want 431", resp.StatusCode)
 	}
 }
+
+// Scrapes beyond --web.max-requests in flight get 503 at once, over real
+// sockets; the ones in flight finish, and a later scrape gets through.
+func TestScrapesBeyondMaxRequestsGet503(t *testing.T) {
+	const limit = 3
+	release, entered := make(chan struct{}), make(chan struct{}, limit)
+	slow := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		entered <- struct{}{}
+		<-release
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	addr := serveTest(t, limitInFlight(slow, limit), ServeConfig{})
+	url := "http://" + addr + MetricsPath
+	codes := make(chan int, limit)
+	for range limit {
+		go func() {
+			resp, err := http.Get(url)
+			if err != nil {
+				codes <- 0
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		}()
+	}
+	for range limit {
+		<-entered
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("scrape %d with %d in flight: %d, want 503", limit+1, limit, resp.StatusCode)
+	}
+	close(release)
+	for range limit {
+		if c := <-codes; c != http.StatusOK {
+			t.Errorf("a scrape in flight: %d, want 200", c)
+		}
+	}
+	h, _ := Handler(published(testNode(1, 0)), Options{Own: true, MaxRequests: 1})
+	if c := get(t, h, MetricsPath).Code; c != http.StatusOK {
+		t.Errorf("one scrape under --web.max-requests 1: %d", c)
+	}
+}

@@ -36,9 +36,9 @@ func Handler(state *State, opts Options) (http.Handler, error) {
 	}
 	set := newMetricSet(opts)
 	mux := http.NewServeMux()
-	mux.HandleFunc(MetricsPath, func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle(MetricsPath, limitInFlight(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveMetrics(w, r, set, state)
-	})
+	}), opts.MaxRequests))
 	mux.HandleFunc(SnapshotPath, func(w http.ResponseWriter, _ *http.Request) {
 		snap, _, ok := state.Latest()
 		writeJSON(w, snap, ok)
