@@ -29,38 +29,40 @@ const (
 	ReadyPath    = "/-/ready"
 )
 
-// Handler serves the five paths over state.
+// Handler serves the five paths over state. The patterns name GET (which
+// also matches HEAD), so net/http answers any other method 405 with
+// "Allow: GET, HEAD" and no data.
 func Handler(state *State, opts Options) (http.Handler, error) {
 	if !opts.DCGM && !opts.Own {
 		return nil, errors.New("exporter: no name set chosen")
 	}
 	set := newMetricSet(opts)
 	mux := http.NewServeMux()
-	mux.Handle(MetricsPath, limitInFlight(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("GET "+MetricsPath, limitInFlight(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		serveMetrics(w, r, set, state)
 	}), opts.MaxRequests))
-	mux.HandleFunc(SnapshotPath, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+SnapshotPath, func(w http.ResponseWriter, _ *http.Request) {
 		snap, _, ok := state.Latest()
 		writeJSON(w, snap, ok)
 	})
-	mux.HandleFunc(FindingsPath, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+FindingsPath, func(w http.ResponseWriter, _ *http.Request) {
 		_, findings, ok := state.Latest()
 		if findings == nil {
 			findings = []diagnose.Finding{} // [] not null: "nothing wrong" is an answer
 		}
 		writeJSON(w, findings, ok)
 	})
-	mux.HandleFunc(HealthyPath, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+HealthyPath, func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "gpuscope exporter is healthy.")
 	})
-	mux.HandleFunc(ReadyPath, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+ReadyPath, func(w http.ResponseWriter, _ *http.Request) {
 		if _, _, ok := state.Latest(); !ok {
 			http.Error(w, "gpuscope exporter is not ready: no snapshot taken yet.", http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "gpuscope exporter is ready.")
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
 			return
