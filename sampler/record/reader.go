@@ -29,11 +29,15 @@ type Options struct {
 	bufBytes int
 }
 
-// Limits: a snapshot with thousands of processes is a few MB, so
-// a longer "line" is a file that is not a recording; the warning list is
-// for a human and stops growing after a screenful.
+// Limits: a snapshot with thousands of processes is a few MB (ten
+// thousand processes with 1 KB command lines are ~10 MB), so a longer
+// "line" is a file that is not a recording; at 16 MiB the line being
+// assembled, and the copy handed to a decoder, keep a gzip bomb of one
+// endless line under ~60 MB (docs/security.md, "Hostile files"; 64 MiB took
+// 280 MB). The warning list is for a human and stops growing after a
+// screenful.
 const (
-	maxLineBytes = 64 << 20
+	maxLineBytes = 16 << 20
 	maxWarnings  = 20
 	readBufBytes = 256 << 10
 	// maxGPUHint bounds the per-entry preallocation a header can ask for
