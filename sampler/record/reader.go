@@ -59,7 +59,8 @@ type Reader struct {
 	skipped  int    // damaged lines skipped
 	firstBad string // the first one's warning, for the error when nothing is readable
 	warns    []string
-	dropped  int // warnings beyond maxWarnings
+	members  []string // gzip members skipped (lineReader.damaged), listed first
+	dropped  int      // warnings beyond maxWarnings
 	done     bool
 	slow     slowTier // slow-tier parts carried forward (see slowtier.go)
 	stat     statics  // static GPU and process fields carried forward (statics.go)
@@ -91,11 +92,12 @@ func NewReader(src io.Reader, name string, o Options) (*Reader, error) {
 	if o.bufBytes > 0 {
 		size = o.bufBytes
 	}
-	br, err := Decompressed(bufio.NewReaderSize(src, size), name)
+	r := &Reader{name: name, opts: o}
+	br, err := decompressedResync(bufio.NewReaderSize(src, size), name, r.lines.damaged)
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{name: name, opts: o, lines: lineReader{br: br}}
+	r.lines.br = br
 	if err := r.readHeader(); err != nil {
 		return nil, err
 	}
@@ -157,6 +159,11 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		<-j.ready
 		lineNo := j.lineNo
+		for _, w := range j.skips { // kept whatever the damaged lines before them
+			if len(r.members) < maxWarnings {
+				r.members = append(r.members, w)
+			}
+		}
 		if r.opts.LazyHostProcs && !j.blank && j.perr == nil {
 			j.perr = r.settleProcs(j)
 		}
@@ -342,7 +349,7 @@ func newLazyProcs() *lazyProcs {
 
 // Warnings lists what was tolerated so far: a torn last line, skipped lines.
 func (r *Reader) Warnings() []string {
-	out := append([]string(nil), r.warns...)
+	out := append(append([]string(nil), r.members...), r.warns...)
 	if r.dropped > 0 {
 		out = append(out, fmt.Sprintf("... and %d more warnings", r.dropped))
 	}
@@ -369,36 +376,4 @@ func (r *Reader) warn(format string, args ...any) {
 		return
 	}
 	r.warns = append(r.warns, fmt.Sprintf(format, args...))
-}
-
-var errLineTooLong = fmt.Errorf("line longer than %d MiB", maxLineBytes>>20)
-
-// lineReader splits the stream into lines. Unlike bufio.Scanner it has no
-// 64 KiB limit: a line longer than the buffer is assembled in long.
-type lineReader struct {
-	br   *bufio.Reader
-	no   int
-	long []byte
-}
-
-// next returns the next line without its newline and whether the newline
-// was there. The slice is valid until the next call.
-func (l *lineReader) next() (line []byte, terminated bool, err error) {
-	l.no++
-	frag, err := l.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		l.long = append(l.long[:0], frag...)
-		for err == bufio.ErrBufferFull {
-			if len(l.long) > maxLineBytes {
-				return nil, false, errLineTooLong
-			}
-			frag, err = l.br.ReadSlice('\n')
-			l.long = append(l.long, frag...)
-		}
-		frag = l.long
-	}
-	if n := len(frag); n > 0 && frag[n-1] == '\n' {
-		return frag[:n-1], true, nil
-	}
-	return frag, false, err
 }
