@@ -23,6 +23,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"serve", "--interval", "5ms"}, "--interval 5ms is out of range"},
 		{[]string{"serve", "--web.config.file", badWeb}, "--web.config.file " + badWeb},
 		{[]string{"serve", "--demo=nosuch"}, "nosuch"},
+		{[]string{"serve", "--web.max-requests", "-1"}, "--web.max-requests -1: want 0"},
 		{[]string{"serve", "extra"}, "unknown command"},
 	}
 	for _, c := range cases {

@@ -23,6 +23,9 @@ type Options struct {
 	// Pods says which pod holds a GPU (by UUID): the kubelet's answer,
 	// cached (sampler/podresources). nil off Kubernetes.
 	Pods PodLookup
+	// MaxRequests is how many /metrics answers are built at once; a scrape
+	// beyond it gets 503 (--web.max-requests; 0: no limit).
+	MaxRequests int
 }
 
 // PodLookup returns the container a GPU (by UUID) is allocated to.

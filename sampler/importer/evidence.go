@@ -16,11 +16,6 @@ import (
 // sections are read one by one and merged into one picture of one node.
 const Pasted Format = "pasted-text"
 
-// maxPasteBytes bounds what the section reader holds in memory: an
-// nvidia-bug-report.log of a large node is tens of MiB; this leaves
-// room for that, while a log of gigabytes goes to the streaming readers.
-const maxPasteBytes = 256 << 20
-
 // Evidence is implemented by the Stream of pasted text: what each section
 // was read as, and where in the input a GPU's reading came from.
 type Evidence interface {

@@ -1,16 +1,12 @@
 package importer
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
 // pasteStream yields the merged picture of pasted text.
@@ -55,28 +51,6 @@ func (s *pasteStream) Where(gpu int, field string) string {
 		return ""
 	}
 	return all[0]
-}
-
-// readText reads a whole text input, gunzipping it if needed, within
-// maxPasteBytes, as lines.
-func readText(r io.Reader, name string) ([]string, error) {
-	br, err := record.Decompressed(bufio.NewReaderSize(r, readBufBytes), name)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(br, maxPasteBytes+1))
-	if err != nil && len(data) == 0 {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxPasteBytes {
-		return nil, fmt.Errorf("%s: more than %d MiB of text that is not one log from its first line; "+
-			"cut out the part with the GPU output", name, maxPasteBytes>>20)
-	}
-	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) && !utf8.Valid(data[:len(data)*3/4]) {
-		return nil, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s; it holds binary data", name, recognisedAll)
-	}
-	text := strings.TrimPrefix(string(data), "\xef\xbb\xbf")
-	return strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"), nil
 }
 
 // newPaste reads text of unknown shape section by section.

@@ -15,7 +15,7 @@ func TestLenientWarningsBounded(t *testing.T) {
 			b.WriteString(`{"seq":7,"gpus":[]}` + "\n")
 		}
 	}
-	r, err := NewReader(strings.NewReader(b.String()), "r", Options{Lenient: true})
+	r, err := NewReader(strings.NewReader(b.String()), "r", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestLenientWarningsBounded(t *testing.T) {
 		t.Fatalf("read %d, want 25", len(got))
 	}
 	w := r.Warnings()
-	if len(w) != maxWarnings+2 || w[len(w)-1] != "25 bad lines skipped" || !strings.Contains(w[len(w)-2], "5 more warnings") {
+	if len(w) != maxWarnings+2 || w[len(w)-1] != "25 damaged lines skipped" || !strings.Contains(w[len(w)-2], "5 more warnings") {
 		t.Errorf("warnings (%d): %q", len(w), w)
 	}
 }

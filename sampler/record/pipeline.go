@@ -34,7 +34,8 @@ type job struct {
 	line       []byte
 	blank      bool
 	terminated bool
-	readErr    error // set on the last job: io.EOF or why reading stopped
+	readErr    error    // set on the last job: io.EOF or why reading stopped
+	skips      []string // gzip members skipped while reading it (lineReader.skips)
 	l          wireEntry
 	perr       error
 	rawProcs   []byte        // host processes left undecoded for Next (LazyHostProcs)
@@ -98,7 +99,8 @@ func (p *pipeline) read(lines *lineReader, work chan<- *job) {
 	defer close(p.order)
 	for {
 		line, terminated, err := lines.next()
-		j := &job{lineNo: lines.no, terminated: terminated, readErr: err, ready: make(chan struct{})}
+		j := &job{lineNo: lines.no, terminated: terminated, readErr: err, ready: make(chan struct{}), skips: lines.skips}
+		lines.skips = nil
 		j.blank = len(bytes.TrimSpace(line)) == 0
 		if !j.blank {
 			var buf []byte

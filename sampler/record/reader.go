@@ -18,9 +18,6 @@ import (
 
 // Options change how strict a Reader is.
 type Options struct {
-	// Lenient skips lines that are not snapshots (counting them in Warnings)
-	// instead of failing at the first one.
-	Lenient bool
 	// LazyHostProcs leaves the host processes of lines that carry findings
 	// undecoded (Host.Procs nil): a report of a recording takes its stored
 	// findings and never looks at them, and decoding that map was 27 % of
@@ -32,11 +29,15 @@ type Options struct {
 	bufBytes int
 }
 
-// Limits: a snapshot with thousands of processes is a few MB, so
-// a longer "line" is a file that is not a recording; the warning list is
-// for a human and stops growing after a screenful.
+// Limits: a snapshot with thousands of processes is a few MB (ten
+// thousand processes with 1 KB command lines are ~10 MB), so a longer
+// "line" is a file that is not a recording; at 16 MiB the line being
+// assembled, and the copy handed to a decoder, keep a gzip bomb of one
+// endless line under ~60 MB (docs/security.md, "Hostile files"; 64 MiB took
+// 280 MB). The warning list is for a human and stops growing after a
+// screenful.
 const (
-	maxLineBytes = 64 << 20
+	maxLineBytes = 16 << 20
 	maxWarnings  = 20
 	readBufBytes = 256 << 10
 	// maxGPUHint bounds the per-entry preallocation a header can ask for
@@ -48,20 +49,22 @@ const (
 // longest line, whatever the file's length. Entries are decoded ahead on
 // other cores: Close releases them. A Reader is not safe for concurrent use.
 type Reader struct {
-	name    string
-	opts    Options
-	closer  io.Closer // the file, when Open opened it
-	lines   lineReader
-	pipe    *pipeline // started by the first Next
-	hdr     Header
-	read    int // entries returned
-	skipped int // bad lines skipped (Lenient)
-	warns   []string
-	dropped int // warnings beyond maxWarnings
-	done    bool
-	slow    slowTier // slow-tier parts carried forward (see slowtier.go)
-	stat    statics  // static GPU and process fields carried forward (statics.go)
-	order   OrderCheck
+	name     string
+	opts     Options
+	closer   io.Closer // the file, when Open opened it
+	lines    lineReader
+	pipe     *pipeline // started by the first Next
+	hdr      Header
+	read     int    // entries returned
+	skipped  int    // damaged lines skipped
+	firstBad string // the first one's warning, for the error when nothing is readable
+	warns    []string
+	members  []string // gzip members skipped (lineReader.damaged), listed first
+	dropped  int      // warnings beyond maxWarnings
+	done     bool
+	slow     slowTier // slow-tier parts carried forward (see slowtier.go)
+	stat     statics  // static GPU and process fields carried forward (statics.go)
+	order    OrderCheck
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -89,11 +92,12 @@ func NewReader(src io.Reader, name string, o Options) (*Reader, error) {
 	if o.bufBytes > 0 {
 		size = o.bufBytes
 	}
-	br, err := Decompressed(bufio.NewReaderSize(src, size), name)
+	r := &Reader{name: name, opts: o}
+	br, err := decompressedResync(bufio.NewReaderSize(src, size), name, r.lines.damaged)
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{name: name, opts: o, lines: lineReader{br: br}}
+	r.lines.br = br
 	if err := r.readHeader(); err != nil {
 		return nil, err
 	}
@@ -140,7 +144,9 @@ func (r *Reader) readHeader() error {
 func (r *Reader) Header() Header { return r.hdr }
 
 // Next returns the next entry, or io.EOF at the end. A torn last line (the
-// recorder was killed mid-write) ends the stream with a warning, not an error.
+// recorder was killed mid-write) ends the stream with a warning, not an
+// error; a damaged line elsewhere is skipped with a warning naming it
+// (Warnings counts them), and only a file with no readable line is an error.
 func (r *Reader) Next() (Entry, error) {
 	if r.pipe == nil && !r.done {
 		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint), r.opts.LazyHostProcs)
@@ -153,6 +159,11 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		<-j.ready
 		lineNo := j.lineNo
+		for _, w := range j.skips { // kept whatever the damaged lines before them
+			if len(r.members) < maxWarnings {
+				r.members = append(r.members, w)
+			}
+		}
 		if r.opts.LazyHostProcs && !j.blank && j.perr == nil {
 			j.perr = r.settleProcs(j)
 		}
@@ -177,18 +188,42 @@ func (r *Reader) Next() (Entry, error) {
 			break
 		}
 		if j.perr != nil {
-			if r.opts.Lenient {
-				r.skipped++
-				r.warn("line %d: skipped, not a snapshot: %v", lineNo, j.perr)
-				continue
+			if errors.Is(j.perr, errSecondHeader) { // not damage: two files in one
+				r.finish()
+				return Entry{}, fmt.Errorf("%s: line %d: not a snapshot: %v", r.name, lineNo, j.perr)
 			}
-			r.finish()
-			return Entry{}, fmt.Errorf("%s: line %d: not a snapshot: %v, want one JSON object per line", r.name, lineNo, j.perr)
+			// One damaged line (a disk error, a partial copy) costs that
+			// line only; what the next lines left out as unchanged is
+			// taken from the last line read.
+			r.skipped++
+			w := fmt.Sprintf("line %d: skipped, damaged (not a snapshot: %v)", lineNo, j.perr)
+			if r.firstBad == "" {
+				r.firstBad = w
+			}
+			r.warn("%s", w)
+			continue
 		}
 		return r.complete(&j.l, lineNo), nil
 	}
 	r.finish()
+	if r.read == 0 && r.skipped > 0 {
+		return Entry{}, fmt.Errorf("%s: no line is a readable snapshot (%s; %s); want one JSON object per line",
+			r.name, skippedCount(r.skipped), r.firstBad)
+	}
 	return Entry{}, io.EOF
+}
+
+// errSecondHeader: recordings concatenated into one file, which the
+// reader refuses rather than skips (the second's lines would be read as
+// continuing the first).
+var errSecondHeader = errors.New("it is a second recording header (recordings concatenated? report each file on its own)")
+
+// skippedCount says how many damaged lines were skipped.
+func skippedCount(n int) string {
+	if n == 1 {
+		return "1 damaged line skipped"
+	}
+	return fmt.Sprintf("%d damaged lines skipped", n)
 }
 
 // complete fills in what the writer left out (unchanged static and
@@ -228,7 +263,7 @@ func decodeEntry(text []byte, l *wireEntry, lazy *lazyProcs) error {
 		return errors.New("the line is not a JSON object")
 	}
 	if bytes.HasPrefix(t, []byte(`{"gpuscope_recording"`)) {
-		return errors.New("it is a second recording header (recordings concatenated? report each file on its own)")
+		return errSecondHeader
 	}
 	if err := checkShape(text); err != nil {
 		return err
@@ -314,12 +349,12 @@ func newLazyProcs() *lazyProcs {
 
 // Warnings lists what was tolerated so far: a torn last line, skipped lines.
 func (r *Reader) Warnings() []string {
-	out := append([]string(nil), r.warns...)
+	out := append(append([]string(nil), r.members...), r.warns...)
 	if r.dropped > 0 {
 		out = append(out, fmt.Sprintf("... and %d more warnings", r.dropped))
 	}
 	if r.skipped > 0 {
-		out = append(out, fmt.Sprintf("%d bad lines skipped", r.skipped))
+		out = append(out, skippedCount(r.skipped))
 	}
 	return out
 }
@@ -341,36 +376,4 @@ func (r *Reader) warn(format string, args ...any) {
 		return
 	}
 	r.warns = append(r.warns, fmt.Sprintf(format, args...))
-}
-
-var errLineTooLong = fmt.Errorf("line longer than %d MiB", maxLineBytes>>20)
-
-// lineReader splits the stream into lines. Unlike bufio.Scanner it has no
-// 64 KiB limit: a line longer than the buffer is assembled in long.
-type lineReader struct {
-	br   *bufio.Reader
-	no   int
-	long []byte
-}
-
-// next returns the next line without its newline and whether the newline
-// was there. The slice is valid until the next call.
-func (l *lineReader) next() (line []byte, terminated bool, err error) {
-	l.no++
-	frag, err := l.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		l.long = append(l.long[:0], frag...)
-		for err == bufio.ErrBufferFull {
-			if len(l.long) > maxLineBytes {
-				return nil, false, errLineTooLong
-			}
-			frag, err = l.br.ReadSlice('\n')
-			l.long = append(l.long, frag...)
-		}
-		frag = l.long
-	}
-	if n := len(frag); n > 0 && frag[n-1] == '\n' {
-		return frag[:n-1], true, nil
-	}
-	return frag, false, err
 }

@@ -205,22 +205,26 @@ func TestCorruptMiddleLine(t *testing.T) {
 {"seq":3,"node":{"source":"nvml"},"gpus":[]}
 `
 	r, _ := NewReader(strings.NewReader(in), "rec", Options{})
-	if _, err := r.Next(); err != nil {
-		t.Fatal(err)
-	}
-	_, err := r.Next()
-	if err == nil || !strings.Contains(err.Error(), "line 3: not a snapshot") || !strings.Contains(err.Error(), "want one JSON object per line") {
-		t.Fatalf("err = %v", err)
-	}
-
-	r, _ = NewReader(strings.NewReader(in), "rec", Options{Lenient: true})
 	got := readAll(t, r)
 	if len(got) != 2 || got[1].Seq != 3 {
-		t.Fatalf("lenient read %d entries: %+v", len(got), got)
+		t.Fatalf("read %d entries: %+v", len(got), got)
 	}
 	w := strings.Join(r.Warnings(), "\n")
-	if !strings.Contains(w, "line 3: skipped") || !strings.Contains(w, "1 bad lines skipped") {
+	if !strings.Contains(w, "line 3: skipped, damaged (not a snapshot:") || !strings.Contains(w, "1 damaged line skipped") {
 		t.Errorf("warnings = %s", w)
+	}
+}
+
+// Only a file without one readable line after its header is an error.
+func TestNoReadableLine(t *testing.T) {
+	in := `{"gpuscope_recording":1,"host":"h","gpus":[],"interval_ms":1000,"source":"nvml","started":"2026-05-01T12:00:00Z"}
+{"seq":2,"node":{"sou
+garbage
+`
+	r, _ := NewReader(strings.NewReader(in), "rec", Options{})
+	_, err := r.Next()
+	if err == nil || !strings.Contains(err.Error(), "rec: no line is a readable snapshot (2 damaged lines skipped; line 2: skipped") {
+		t.Fatalf("err = %v", err)
 	}
 }
 

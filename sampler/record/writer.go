@@ -27,7 +27,18 @@ type Writer struct {
 	stat statics      // static GPU and process fields already written
 	// deferFlush: no sync block per line (DeferFlush).
 	deferFlush bool
+	// inMember counts the lines of the current gzip member (linesPerMember).
+	inMember int
 }
+
+// linesPerMember is how many lines a gzip recording writes per gzip member
+// (RFC 1952 §2.2: members concatenate into one stream) before it starts a
+// new one whose first line leaves nothing out as unchanged. Deflate
+// cannot resume inside a member after a damaged byte, but a reader can at
+// the next member (gzip.go), so damage costs at most this many lines: ten
+// minutes at the default 1 s interval. It costs ~1 % of the file (a day of
+// 8 GPUs, docs/security.md "Hostile files").
+const linesPerMember = 600
 
 // DeferFlush gives up the per-line guarantee of a gzip recording for
 // speed: lines reach the file as gzip's blocks fill, and all of them at
@@ -75,6 +86,15 @@ func create(path string, h Header, how int) (*Writer, error) {
 
 // Write appends one entry as one line.
 func (w *Writer) Write(e Entry) error {
+	if w.gz != nil && w.inMember >= linesPerMember {
+		if err := w.gz.Close(); err != nil { // the member's trailer
+			return fmt.Errorf("%s: gzip member: %w", w.path, err)
+		}
+		w.gz.Reset(w.f)
+		w.inMember = 0
+		w.stat, w.slow = statics{}, slowTier{} // the member's first line is whole
+	}
+	w.inMember++
 	l := w.stat.elide(e)
 	w.slow.elide(&l)
 	return w.writeLine(l)

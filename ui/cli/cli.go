@@ -194,7 +194,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	_ = fl.MarkHidden("cpuprofile")
 
-	cmd.AddCommand(newVersionCmd(d, stdout), newCheckCmd(d, stdout, stderr), newExplainCmd(d, stdout), newDoctorCmd(d, stdout), newRecordCmd(d, stderr), newReportCmd(d, stdout), newCompareCmd(d, stdout), newConfigCmd(stdout, d.Getenv),
+	cmd.AddCommand(newVersionCmd(d, stdout), newCheckCmd(d, stdout, stderr), newExplainCmd(d, stdout), newDoctorCmd(d, stdout), newRecordCmd(d, stderr), newReportCmd(d, stdout), newCompareCmd(d, stdout, stderr), newConfigCmd(stdout, d.Getenv),
 		newReplayCmd(d, stderr), newServeCmd(d, stderr))
 	addCompletions(cmd)
 	return cmd

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui/report"
 	"github.com/spf13/cobra"
 )
@@ -130,7 +132,7 @@ func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
 	return s, nil, nil
 }
 
-func newCompareCmd(d Deps, stdout io.Writer) *cobra.Command {
+func newCompareCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
 	var format, lang string
 	cmd := &cobra.Command{
 		Use:   "compare BASE AFTER",
@@ -156,6 +158,11 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			base, after, err := summary.BuildPair(args[0], args[1], opts)
 			if err != nil {
 				return err
+			}
+			for _, r := range []*summary.Report{base, after} { // a skipped line, a torn end: as check says them
+				for _, w := range r.Warnings {
+					fmt.Fprintf(stderr, "gpuscope: %s: %s\n", safe.String(r.File), safe.String(w))
+				}
 			}
 			return writeComparison(stdout, format, lang, summary.Compare(base, after))
 		},

@@ -24,6 +24,7 @@ type serveFlags struct {
 	interval                time.Duration
 	noDCGM, noOwn           bool
 	kubeletSocket           string
+	maxRequests             int
 }
 
 func newServeCmd(d Deps, stderr io.Writer) *cobra.Command {
@@ -51,6 +52,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:9400", "address to serve on (host:port; :9400 for every interface)")
 	fl.StringVar(&f.webConfig, "web.config.file", "", "exporter-toolkit web config (TLS, basic auth)")
+	fl.IntVar(&f.maxRequests, "web.max-requests", promexport.DefaultMaxRequests, "scrapes of /metrics answered at once; more get 503 (0: no limit)")
 	fl.StringVar(&f.demo, "demo", "", "serve a simulated node; SCENARIO defaults to mixed")
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (it also picks its host name)")
@@ -67,6 +69,9 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 	}
 	if f.noDCGM && f.noOwn {
 		return usagef("--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
+	}
+	if f.maxRequests < 0 {
+		return usagef("--web.max-requests %d: want 0 (no limit) or more", f.maxRequests)
 	}
 	if f.demo == "list" {
 		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
@@ -90,7 +95,7 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: d.Version}
+	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: d.Version, MaxRequests: f.maxRequests}
 	pods := "" // d.Live watches the default socket; another one replaces it
 	if !src.simulated && f.kubeletSocket != podresources.DefaultSocket && d.WatchPods != nil {
 		d.WatchPods(src.Sampler, f.kubeletSocket)

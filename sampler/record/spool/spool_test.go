@@ -97,9 +97,8 @@ func TestOpenGrowsBehindFirstBlock(t *testing.T) {
 	}
 }
 
-// A damaged line after the first block stops loading with the error in
-// Progress, keeping what came before it; one before the first block is
-// Open's error, as before loading went to the background.
+// A damaged line, after the first block or in it, is skipped with a
+// warning naming it: everything else loads.
 func TestOpenDamagedLine(t *testing.T) {
 	good := recordingText(t, 3*BlockLen)
 	lines := bytes.SplitAfter(good, []byte("\n"))
@@ -114,20 +113,20 @@ func TestOpenDamagedLine(t *testing.T) {
 		}
 		return b
 	}
-	sp, _, err := Open(writeFile(t, cut(2*BlockLen+5)), t.TempDir())
-	if err != nil {
-		t.Fatalf("Open = %v, want the first block shown", err)
-	}
-	defer sp.Close()
-	p := waitDone(t, sp)
-	if p.Err == nil || !strings.Contains(p.Err.Error(), fmt.Sprintf("line %d", 2*BlockLen+7)) {
-		t.Fatalf("progress error = %v, want one naming line %d", p.Err, 2*BlockLen+7)
-	}
-	if sp.Len() != 2*BlockLen+5 {
-		t.Fatalf("spool holds %d snapshots after the error, want the %d before it", sp.Len(), 2*BlockLen+5)
-	}
-	if _, _, err := Open(writeFile(t, cut(5)), t.TempDir()); err == nil || !strings.Contains(err.Error(), "line 7") {
-		t.Fatalf("Open of a file damaged in its first block = %v, want the line's error", err)
+	for _, at := range []int{2*BlockLen + 5, 5} {
+		sp, _, err := Open(writeFile(t, cut(at)), t.TempDir())
+		if err != nil {
+			t.Fatalf("damaged line after %d: Open = %v", at, err)
+		}
+		p := waitDone(t, sp)
+		want := fmt.Sprintf("line %d: skipped, damaged", at+2)
+		if p.Err != nil || !strings.Contains(strings.Join(p.Warnings, "\n"), want) {
+			t.Errorf("damaged line after %d: error %v, warnings %q; want %q", at, p.Err, p.Warnings, want)
+		}
+		if sp.Len() != 3*BlockLen {
+			t.Errorf("damaged line after %d: spool holds %d snapshots, want all %d", at, sp.Len(), 3*BlockLen)
+		}
+		sp.Close()
 	}
 }
 
