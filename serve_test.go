@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // serve: bad flags and a bad web config are one line and exit 2, before
@@ -56,5 +60,52 @@ func TestReportPrometheusBadFlags(t *testing.T) {
 		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, msg, c.want)
 		}
+	}
+}
+
+// TestServeStopsOnSIGTERM: a supervisor's SIGTERM ends `serve` promptly
+// and cleanly: the feeder is joined before NVML is shut down (ui/cli
+// serve.go), so a feeder that never stopped would hang the exit here.
+func TestServeStopsOnSIGTERM(t *testing.T) {
+	bin := buildBinary(t)
+	e := startExporter(t, bin, "healthy", 1)
+	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- e.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve after SIGTERM: %v, want a clean exit", err)
+		}
+	case <-time.After(10 * time.Second):
+		_ = e.cmd.Process.Kill()
+		t.Fatal("serve did not exit within 10 s of SIGTERM")
+	}
+}
+
+// TestServeBusyPortExits: a port already taken is refused at start with
+// one line and a non-zero exit, and the feeder it started does not keep
+// the process alive.
+func TestServeBusyPortExits(t *testing.T) {
+	bin := buildBinary(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	cmd := exec.Command(bin, "serve", "--demo", "--listen", l.Addr().String())
+	done := make(chan error, 1)
+	var out []byte
+	go func() { var err error; out, err = cmd.CombinedOutput(); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(string(out), l.Addr().String()) {
+			t.Errorf("serve on a busy port: %v\n%s", err, out)
+		}
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("serve on a busy port did not exit")
 	}
 }

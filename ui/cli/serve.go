@@ -106,10 +106,15 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 	state := promexport.NewState()
 	h, err := promexport.Handler(state, opts)
 	if err != nil {
+		_ = src.Close()
 		return err
 	}
-	go promexport.Feed(ctx, src.Sampler, history, state)
-	return promexport.Serve(ctx, h, promexport.ServeConfig{
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		promexport.Feed(ctx, src.Sampler, history, state)
+	}()
+	err = promexport.Serve(ctx, h, promexport.ServeConfig{
 		Listen: f.listen, WebConfigFile: f.webConfig,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Started: func(addr net.Addr) {
@@ -117,4 +122,12 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 				src.Hostname, src.badge, pods, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])
 		},
 	})
+	// A Serve that failed (a busy port) ends the feeder too; NVML is shut
+	// down only once the feeder has stopped sampling it.
+	stop()
+	<-fed
+	if cerr := src.Close(); err == nil && cerr != nil {
+		fmt.Fprintf(stderr, "gpuscope: closing the GPU source: %v\n", cerr)
+	}
+	return err
 }
