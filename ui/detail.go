@@ -23,8 +23,8 @@ type detailPane struct {
 	open    bool
 	finding diagnose.Finding
 	vp      viewport.Model
-	// md renders the playbook page (glamour, in the theme's colours); built
-	// on the first page opened, since building it costs more than a page.
+	// md renders the playbook page in the theme's colours; built on the
+	// first page opened.
 	md *markdown.Renderer
 }
 
@@ -99,25 +99,15 @@ func (p *detailPane) content() string {
 }
 
 // playbook renders the page's Markdown to the pane's width, as `gpuscope
-// explain` does in a terminal; the source itself where it cannot be
-// rendered (the pages are embedded docs, so that is a bug in them, and
-// the raw page still reads).
+// explain` does in a terminal.
 func (p *detailPane) playbook(page string) string {
 	if p.md == nil {
 		// No colour where the styles have none or the terminal shows none
-		// (lipgloss found no colour profile): glamour would still emit them.
+		// (lipgloss found no colour profile).
 		plain := !p.c.st.Colorful || lipgloss.ColorProfile() == termenv.Ascii
-		r, err := markdown.New(markdown.ForTheme(p.c.st.Name, plain))
-		if err != nil {
-			return page
-		}
-		p.md = r
+		p.md = markdown.New(markdown.ForTheme(p.c.st.Name, plain))
 	}
-	out, err := p.md.Render(page, p.w)
-	if err != nil {
-		return page
-	}
-	return out
+	return p.md.Render(page, p.w)
 }
 
 // liveNumbers are the newest readings of the finding's GPU and process.

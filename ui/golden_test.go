@@ -162,7 +162,7 @@ func benchModel(b *testing.B) Model {
 }
 
 // The playbook in the detail pane is rendered Markdown wrapped to the pane:
-// no fences or backticks of the source (glamour's plain style keeps the
+// no fences or backticks of the source (the plain style keeps the
 // "#" of headings), and a paragraph joined and broken again to fit 50
 // columns (before this the raw page kept its source line breaks).
 func TestDetailRendersPlaybookToWidth(t *testing.T) {

@@ -56,11 +56,7 @@ LANGUAGE, LC_ALL, LC_MESSAGES or LANG) gives the Chinese page.`,
 				width = min(cols, 100)
 			}
 			style := markdown.ForTheme(theme, noColor || d.Getenv("NO_COLOR") != "" || !tty)
-			out, err := markdown.Render(page, width, style)
-			if err != nil {
-				return err
-			}
-			fmt.Fprint(stdout, out)
+			fmt.Fprint(stdout, markdown.Render(page, width, style))
 			return nil
 		},
 	}

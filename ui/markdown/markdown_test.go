@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -15,11 +16,7 @@ import (
 func TestEveryPageFitsItsWidth(t *testing.T) {
 	var renderers []*Renderer
 	for _, style := range []Style{Plain, Dark} { // Light wraps exactly as Dark
-		r, err := New(style)
-		if err != nil {
-			t.Fatal(err)
-		}
-		renderers = append(renderers, r)
+		renderers = append(renderers, New(style))
 	}
 	for _, lang := range []string{"en", "zh"} {
 		for _, rule := range docs.Rules() {
@@ -29,10 +26,7 @@ func TestEveryPageFitsItsWidth(t *testing.T) {
 			}
 			for _, r := range renderers {
 				for _, width := range []int{40, 100} {
-					out, err := r.Render(page, width)
-					if err != nil {
-						t.Fatalf("%s/%s %d: %v", lang, rule, width, err)
-					}
+					out := r.Render(page, width)
 					for i, l := range strings.Split(out, "\n") {
 						if w := ansi.StringWidth(l); w > width {
 							t.Fatalf("%s/%s width %d: line %d is %d cells: %q", lang, rule, width, i, w, ansi.Strip(l))
@@ -49,10 +43,7 @@ func TestEveryPageFitsItsWidth(t *testing.T) {
 // the content is not.
 func TestPlainKeepsContentWithoutEscapes(t *testing.T) {
 	page, _ := docs.Playbook("input_starved")
-	out, err := Render(page, 100, Plain)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := Render(page, 100, Plain)
 	if strings.Contains(out, "\x1b") {
 		t.Fatalf("plain output has escape sequences")
 	}
@@ -63,11 +54,11 @@ func TestPlainKeepsContentWithoutEscapes(t *testing.T) {
 	}
 	// The source's 100-column line breaks are joined: a paragraph reflows
 	// to the width instead of keeping the source's breaks.
-	narrow, _ := Render(page, 60, Plain)
+	narrow := Render(page, 60, Plain)
 	if !strings.Contains(narrow, "GPU-Util only reports the share of time *some* kernel ran") {
 		t.Errorf("paragraph not reflowed:\n%s", narrow[:min(len(narrow), 800)])
 	}
-	if dark, _ := Render(page, 100, Dark); !strings.Contains(dark, "\x1b[") {
+	if dark := Render(page, 100, Dark); !strings.Contains(dark, "\x1b[") {
 		t.Errorf("dark style has no colour")
 	}
 }
@@ -81,6 +72,40 @@ func TestForTheme(t *testing.T) {
 	for _, c := range cases {
 		if got := ForTheme(c.theme, c.noColor); got != c.want {
 			t.Errorf("ForTheme(%q, %v) = %s, want %s", c.theme, c.noColor, got, c.want)
+		}
+	}
+}
+
+// A wrapped line carries only its own styles: before, the left margin of
+// each broken line was cut from the styled line and took every colour
+// switch of the whole paragraph with it (empty "\x1b[38;5;203m\x1b[39m"
+// pairs, bytes the terminal is sent for nothing at every frame).
+func TestWrappedLinesCarryNoEmptyStyles(t *testing.T) {
+	empty := regexp.MustCompile("\x1b\\[38;5;\\d+m\x1b\\[39m")
+	for _, rule := range docs.Rules() {
+		page, _ := docs.Playbook(rule)
+		if out := Render(page, 60, Dark); empty.MatchString(out) {
+			t.Fatalf("%s: empty style pair in %q", rule, empty.FindString(out))
+		}
+	}
+}
+
+// List items hang their continuation lines under their text, code inside
+// an item sits under the item, and an ordered list counts from its start.
+func TestListLayout(t *testing.T) {
+	md := "3. first item with enough words to wrap at twenty-five cells\n4. second\n   ```sh\n   echo hi\n   ```\n- nested *stress* and `code`\n"
+	out := Render(md, 25, Plain)
+	want := []string{" 3. first item with", "    enough words to wrap", " 4. second", "      echo hi", " - nested *stress* and", "   code"}
+	lines := strings.Split(out, "\n")
+	for _, w := range want {
+		found := false
+		for _, l := range lines {
+			if l == w {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no line %q in:\n%s", w, out)
 		}
 	}
 }
