@@ -49,9 +49,9 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		Power:        sampler.Some(math.Round(a.power*1000) / 1000), // NVML reports mW
 		PowerLimit:   sampler.Some(g.cfg.powerLimit),
 		PState:       sampler.Some(0),
-		SMClock:      sampler.Some(g.smClock), MemClock: sampler.Some(memClock),
+		SMClock:      sampler.Some(a.clock), MemClock: sampler.Some(memClock),
 		SMClockMax: sampler.Some(smClockMax), MemClockMax: sampler.Some(memClock),
-		ClockEvents: sampler.ClockEvents{Mask: g.events, OK: true},
+		ClockEvents: sampler.ClockEvents{Mask: a.events, OK: true},
 		PCIeRx:      sampler.Some(math.Round(a.PCIeRx/1024) * 1024), // NVML reports KB/s
 		PCIeTx:      sampler.Some(math.Round(a.PCIeTx/1024) * 1024),
 		PCIeGen:     sampler.Some(float64(g.pcieGen())), PCIeWidth: sampler.Some(float64(g.cfg.widthCap)),
