@@ -1,18 +1,23 @@
 package sampler
 
-// AttributePods sets Proc.Pod on each GPU process of snap (joined by
+// AttributePods sets GPU.Pod on each GPU a container holds and Proc.Pod on
+// each GPU process of snap (joined by
 // JoinProcs) from podOf, the kubelet's allocation of devices to containers,
 // and on the descendants that share its container (DataLoader workers run
 // in the same container as their trainer). A MIG instance's own allocation
 // wins over its GPU's (the device plugin's mixed strategy allocates
 // instances). A nil podOf does nothing.
 func AttributePods(snap *Snapshot, podOf func(deviceUUID string) (Pod, bool)) {
-	if podOf == nil || snap.Host == nil {
+	if podOf == nil {
 		return
 	}
 	for gi := range snap.GPUs {
 		g := &snap.GPUs[gi]
 		gpuPod, gpuOK := podOf(g.UUID)
+		g.Pod = gpuPod
+		if snap.Host == nil {
+			continue
+		}
 		if gpuOK {
 			attributeProcs(snap.Host, g.Procs, gpuPod)
 		}

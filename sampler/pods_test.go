@@ -37,6 +37,18 @@ func TestAttributePods(t *testing.T) {
 			t.Errorf("pid %d: pod %+v, want %+v", pid, got, want)
 		}
 	}
+	for i, want := range []Pod{train, {}, train} {
+		if got := snap.GPUs[i].Pod; got != want {
+			t.Errorf("GPU %d: pod %+v, want %+v", i, got, want)
+		}
+	}
+	// Without a host reading the GPUs are still named: the exporter labels
+	// a GPU with its pod whether or not processes were read.
+	bare := Snapshot{GPUs: []GPU{{UUID: "GPU-a"}}}
+	AttributePods(&bare, func(id string) (Pod, bool) { p, ok := pods[id]; return p, ok })
+	if bare.GPUs[0].Pod != train {
+		t.Errorf("no host: GPU pod %+v, want %+v", bare.GPUs[0].Pod, train)
+	}
 }
 
 // TestTickAttributesPods: Tick runs the attribution with the sampler's PodOf.

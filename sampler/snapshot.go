@@ -64,6 +64,10 @@ type GPU struct {
 	// Lost is set once the GPU answered GPU_IS_LOST (fell off the bus); the
 	// other GPUs keep updating.
 	Lost bool `json:"lost,omitempty"`
+	// Pod is the container the kubelet allocated this GPU to (its
+	// pod-resources API, Sampler.PodOf); zero off Kubernetes or when no
+	// container holds it.
+	Pod Pod `json:"pod,omitzero"`
 
 	// Fast tier: utilisation (percent 0-100).
 	Util    Metric `json:"util,omitzero"`     // GPU-Util: share of time any kernel ran

@@ -7,7 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
 
 // Options choose the name sets. Both are on by default in `gpuscope serve`.
@@ -20,16 +19,14 @@ type Options struct {
 	Own bool
 	// Version goes into gpuscope_build_info.
 	Version string
-	// Pods says which pod holds a GPU (by UUID): the kubelet's answer,
-	// cached (sampler/podresources). nil off Kubernetes.
-	Pods PodLookup
+	// Pods adds dcgm-exporter's pod, namespace and container labels and
+	// gpuscope_gpu_pod_info, read from the snapshot (sampler.GPU.Pod, which
+	// the sampler fills from the kubelet). Off where no kubelet answers.
+	Pods bool
 	// MaxRequests is how many /metrics answers are built at once; a scrape
 	// beyond it gets 503 (--web.max-requests; 0: no limit).
 	MaxRequests int
 }
-
-// PodLookup returns the container a GPU (by UUID) is allocated to.
-type PodLookup func(uuid string) (podresources.Pod, bool)
 
 // gpuMetric is one per-GPU family and how to read its value.
 type gpuMetric struct {
@@ -58,13 +55,13 @@ func (sc *scrape) of(f *family) *batch { return &sc.batches[f.idx] }
 func newMetricSet(opts Options) *metricSet {
 	m := &metricSet{opts: opts}
 	if opts.DCGM {
-		m.dcgm = dcgmMetrics(opts.Pods != nil)
+		m.dcgm = dcgmMetrics(opts.Pods)
 		for _, g := range m.dcgm {
 			m.families = append(m.families, g.fam)
 		}
 	}
 	if opts.Own {
-		m.own = newOwnFamilies(opts.Pods != nil)
+		m.own = newOwnFamilies(opts.Pods)
 		m.families = append(m.families, m.own.all()...)
 	}
 	sortFamilies(m.families)

@@ -9,7 +9,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/podresources"
 )
 
 func registry(t *testing.T, st *State, opts Options) *prometheus.Registry {
@@ -193,13 +192,9 @@ func gathered(t *testing.T, reg *prometheus.Registry, name string) float64 {
 // On Kubernetes the kubelet's answer labels the dcgm set as dcgm-exporter
 // does (pod, namespace, container) and gives gpuscope_gpu_pod_info.
 func TestPodLabels(t *testing.T) {
-	pods := func(uuid string) (podresources.Pod, bool) {
-		if uuid == "GPU-00000000-aaaa-bbbb-cccc-000000000000" {
-			return podresources.Pod{Namespace: "ml", Name: "train-0", Container: "trainer"}, true
-		}
-		return podresources.Pod{}, false
-	}
-	reg := registry(t, published(testNode(2, 0)), Options{DCGM: true, Own: true, Pods: pods})
+	snap := testNode(2, 0)
+	snap.GPUs[0].Pod = sampler.Pod{Namespace: "ml", Name: "train-0", Container: "trainer"}
+	reg := registry(t, published(snap), Options{DCGM: true, Own: true, Pods: true})
 	want := `
 # HELP gpuscope_gpu_pod_info 1 per GPU the kubelet allocated to a container.
 # TYPE gpuscope_gpu_pod_info gauge

@@ -12,11 +12,10 @@ var dcgmLabelNames = []string{"gpu", "UUID", "pci_bus_id", "device", "modelName"
 // the kubelet says which pod holds the GPU (empty when none does).
 var dcgmPodLabelNames = append(dcgmLabelNames[:len(dcgmLabelNames):len(dcgmLabelNames)], "pod", "namespace", "container")
 
-func dcgmLabels(host string, g *sampler.GPU, pods PodLookup) []string {
+func dcgmLabels(host string, g *sampler.GPU, pods bool) []string {
 	l := []string{itoa(g.Index), g.UUID, g.BusID, "nvidia" + itoa(g.Index), g.Name, host}
-	if pods != nil {
-		p, _ := pods(g.UUID)
-		l = append(l, p.Name, p.Namespace, p.Container)
+	if pods {
+		l = append(l, g.Pod.Name, g.Pod.Namespace, g.Pod.Container)
 	}
 	return l
 }

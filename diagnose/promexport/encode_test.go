@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/gpuscope/gpuscope/sampler/podresources"
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // The hand-written exposition is byte for byte what client_golang writes
@@ -19,12 +19,15 @@ func TestEncodingMatchesClientGolang(t *testing.T) {
 	snap.GPUs[1].Procs[0].Host.User = "bad\xffutf8"
 	snap.GPUs[2].Procs = append(snap.GPUs[2].Procs, snap.GPUs[2].Procs[0]) // listed twice
 	snap.GPUs[2].Power.V = 1e21                                            // exponent form
+	for i := range snap.GPUs {
+		if i != 1 {
+			snap.GPUs[i].Pod = sampler.Pod{Namespace: "ml", Name: "p-" + snap.GPUs[i].UUID[:12], Container: "c"}
+		}
+	}
 	st := NewState()
 	findings := testFindings(snap.Time)
 	st.Publish(snap, append(findings, findings[0]))
-	opts := Options{DCGM: true, Own: true, Version: "v1.2.3", Pods: func(uuid string) (podresources.Pod, bool) {
-		return podresources.Pod{Namespace: "ml", Name: "p-" + uuid[:12], Container: "c"}, uuid != snap.GPUs[1].UUID
-	}}
+	opts := Options{DCGM: true, Own: true, Version: "v1.2.3", Pods: true}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(NewCollector(st, opts))
 	fams, err := reg.Gather()

@@ -44,7 +44,7 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 		sc.of(o.gpuInfo).add(1, host, labels.values[1], g.UUID, g.Name, g.BusID, g.Arch)
 		sc.of(o.gpuLost).addSet(b2f(g.Lost), labels)
 		if o.podInfo != nil {
-			if p, ok := opts.Pods(g.UUID); ok {
+			if p := g.Pod; p != (sampler.Pod{}) {
 				sc.of(o.podInfo).add(1, host, labels.values[1], g.UUID, p.Namespace, p.Name, p.Container)
 			}
 		}

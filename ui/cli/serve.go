@@ -101,7 +101,7 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 		d.WatchPods(src.Sampler, f.kubeletSocket)
 	}
 	if src.PodOf != nil && !src.simulated {
-		opts.Pods, pods = src.PodOf, ", pods from "+f.kubeletSocket
+		opts.Pods, pods = true, ", pods from "+f.kubeletSocket
 	}
 	state := promexport.NewState()
 	h, err := promexport.Handler(state, opts)
