@@ -56,14 +56,18 @@ func TestArchitectureTableListsEveryPackage(t *testing.T) {
 
 // TestOneWayFlow holds the layering of docs/ARCHITECTURE.md: sampler/...
 // imports neither diagnose nor ui, diagnose/... not ui, and neither links
-// the terminal libraries (bubbletea, lipgloss), directly or not.
+// the terminal libraries (bubbletea, lipgloss), directly or not; diagnose/...
+// thinks and serves nothing, so it links no HTTP, no Prometheus client and
+// no gRPC (the exporter is a face, ui/promexport; the fleet's values come as
+// sampler/fleetsnap).
 func TestOneWayFlow(t *testing.T) {
 	for _, c := range []struct {
 		tree      string
 		forbidden []string
 	}{
 		{"./sampler/...", []string{module + "/diagnose", module + "/ui", "github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss"}},
-		{"./diagnose/...", []string{module + "/ui", "github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss"}},
+		{"./diagnose/...", []string{module + "/ui", "github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss",
+			"net/http", "github.com/prometheus/client_golang", "github.com/prometheus/exporter-toolkit", "google.golang.org/grpc"}},
 	} {
 		out, err := exec.Command("go", "list", "-deps", c.tree).CombinedOutput()
 		if err != nil {

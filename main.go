@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/doctor"
 	"github.com/gpuscope/gpuscope/sampler/node"
+	"github.com/gpuscope/gpuscope/sampler/node/live"
 	"github.com/gpuscope/gpuscope/ui/cli"
 	"github.com/gpuscope/gpuscope/ui/termguard"
 )
@@ -44,8 +45,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cli.NewRoot(cli.Deps{
 		Version:   version,
 		Commit:    commit,
-		Live:      node.Live,
-		WatchPods: node.WatchPods,
+		Live:      live.Open,
+		WatchPods: live.WatchPods,
 		Demo:      openDemo,
 		Faults:    demoFaults,
 		Doctor:    runDoctor,

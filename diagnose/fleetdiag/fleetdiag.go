@@ -13,7 +13,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // Finding is one fleet-level finding.
@@ -46,7 +46,7 @@ type Counts struct {
 }
 
 // Count tallies the fleet: a down node's GPUs are down, not idle.
-func Count(f promsource.Fleet) Counts {
+func Count(f fleetsnap.Fleet) Counts {
 	var c Counts
 	for _, n := range f.Nodes {
 		c.Nodes++
@@ -69,7 +69,7 @@ func Count(f promsource.Fleet) Counts {
 }
 
 // Fleet returns the fleet-level findings, worst first.
-func Fleet(f promsource.Fleet, idleFor time.Duration) []Finding {
+func Fleet(f fleetsnap.Fleet, idleFor time.Duration) []Finding {
 	var out []Finding
 	var down, xid, ecc, idleNodes []string
 	idleGPUs := 0
@@ -172,7 +172,7 @@ type NodeResult struct {
 // diagnosis over 1 s samples with host data, and are taken as they are; for
 // other nodes the rules run over the history rebuilt from Prometheus, and
 // the rules that need the host say so.
-func Node(n promsource.Node, history []sampler.Snapshot) NodeResult {
+func Node(n fleetsnap.Node, history []sampler.Snapshot) NodeResult {
 	if n.Gpuscope {
 		r := NodeResult{From: FromExporter}
 		for _, f := range n.Findings {

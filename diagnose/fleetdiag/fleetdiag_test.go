@@ -7,13 +7,13 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
-func gpus(utils ...float64) []promsource.GPU {
-	var out []promsource.GPU
+func gpus(utils ...float64) []fleetsnap.GPU {
+	var out []fleetsnap.GPU
 	for i, u := range utils {
-		out = append(out, promsource.GPU{Index: i, Util: sampler.Some(u), MemUsed: sampler.Some(50 << 30), MemTotal: sampler.Some(80 << 30)})
+		out = append(out, fleetsnap.GPU{Index: i, Util: sampler.Some(u), MemUsed: sampler.Some(50 << 30), MemTotal: sampler.Some(80 << 30)})
 	}
 	return out
 }
@@ -23,7 +23,7 @@ func TestCountsAndFleetFindings(t *testing.T) {
 	idle[0].IdleHeldLong, idle[1].IdleHeldLong = true, true
 	xid := gpus(50)
 	xid[0].Xid = true
-	f := promsource.Fleet{Nodes: []promsource.Node{
+	f := fleetsnap.Fleet{Nodes: []fleetsnap.Node{
 		{Name: "a", Up: true, GPUs: idle},
 		{Name: "b", Up: true, GPUs: xid},
 		{Name: "c", Up: false, GPUs: gpus(0, 0)}, // down: its zeros are not idleness
@@ -52,7 +52,7 @@ func TestCountsAndFleetFindings(t *testing.T) {
 // A gpuscope exporter's findings are taken as they are; a dcgm-only node
 // is diagnosed from its history and names the rules it could not run.
 func TestNodeDiagnosisSource(t *testing.T) {
-	own := Node(promsource.Node{Gpuscope: true, Findings: []promsource.Finding{{Rule: "input_starved", Severity: "warning", GPU: 0, PID: 7}}}, nil)
+	own := Node(fleetsnap.Node{Gpuscope: true, Findings: []fleetsnap.Finding{{Rule: "input_starved", Severity: "warning", GPU: 0, PID: 7}}}, nil)
 	if len(own.Findings) != 1 || own.Findings[0].Severity != diagnose.Warning || own.Findings[0].PID != 7 || len(own.NeedsHost) != 0 {
 		t.Errorf("gpuscope node: %+v", own)
 	}
@@ -63,7 +63,7 @@ func TestNodeDiagnosisSource(t *testing.T) {
 			MemUsed:     sampler.Some(10 << 30), MemTotal: sampler.Some(80 << 30), Power: sampler.Some(300), PowerLimit: sampler.Some(700)}
 		hist = append(hist, sampler.Snapshot{Time: time.Unix(1_800_000_000, 0).Add(time.Duration(i) * 2 * time.Second), GPUs: []sampler.GPU{g}})
 	}
-	dcgm := Node(promsource.Node{Up: true}, hist)
+	dcgm := Node(fleetsnap.Node{Up: true}, hist)
 	found := false
 	for _, f := range dcgm.Findings {
 		found = found || f.Rule == "thermal_throttle"

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/sampler/stat"
 )
 
@@ -43,7 +43,7 @@ func podJob(pod string) string {
 
 // jobOf is the job a GPU works for: its --job-label value, else its
 // pod's job within its namespace; "" when neither is known.
-func jobOf(g *promsource.GPU) string {
+func jobOf(g *fleetsnap.GPU) string {
 	switch {
 	case g.Job != "":
 		return g.Job
@@ -54,7 +54,7 @@ func jobOf(g *promsource.GPU) string {
 }
 
 // jobNode is one node's GPUs in one job, their means over
-// promsource.MeanWindow averaged.
+// fleetsnap.MeanWindow averaged.
 type jobNode struct {
 	name         string
 	util, sm     float64
@@ -71,8 +71,8 @@ type jobNode struct {
 // the other nodes wait (GPU-Util ≥ WaitUtilMin, SM active < WaitSMMax).
 // Without SM activity on every node waiting cannot be told from working,
 // and nothing is said.
-func Stragglers(f promsource.Fleet) []Finding {
-	jobs := map[string]map[promsource.NodeKey]*jobNode{}
+func Stragglers(f fleetsnap.Fleet) []Finding {
+	jobs := map[string]map[fleetsnap.NodeKey]*jobNode{}
 	for _, n := range f.Nodes {
 		if !n.Up {
 			continue
@@ -84,7 +84,7 @@ func Stragglers(f promsource.Fleet) []Finding {
 				continue
 			}
 			if jobs[j] == nil {
-				jobs[j] = map[promsource.NodeKey]*jobNode{}
+				jobs[j] = map[fleetsnap.NodeKey]*jobNode{}
 			}
 			jn := jobs[j][n.Key]
 			if jn == nil {

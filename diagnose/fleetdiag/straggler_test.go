@@ -7,18 +7,18 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
 // jobNodeOf is a node of 2 GPUs in pod pod (namespace ml) whose 5-minute
 // means are util and sm.
-func jobNodeOf(name, pod string, util, sm float64) promsource.Node {
-	g := func(i int) promsource.GPU {
-		return promsource.GPU{Index: i, Namespace: "ml", Pod: pod, UtilMean: sampler.Some(util), SMActiveMean: sampler.Some(sm)}
+func jobNodeOf(name, pod string, util, sm float64) fleetsnap.Node {
+	g := func(i int) fleetsnap.GPU {
+		return fleetsnap.GPU{Index: i, Namespace: "ml", Pod: pod, UtilMean: sampler.Some(util), SMActiveMean: sampler.Some(sm)}
 	}
-	return promsource.Node{Key: promsource.NodeKey{Job: "gpu", Instance: name + ":9400"}, Name: name, Up: true,
-		GPUs: []promsource.GPU{g(0), g(1)}}
+	return fleetsnap.Node{Key: fleetsnap.NodeKey{Job: "gpu", Instance: name + ":9400"}, Name: name, Up: true,
+		GPUs: []fleetsnap.GPU{g(0), g(1)}}
 }
 
 func TestPodJob(t *testing.T) {
@@ -33,33 +33,33 @@ func TestPodJob(t *testing.T) {
 }
 
 func TestStragglers(t *testing.T) {
-	waiting := func(name, pod string) promsource.Node { return jobNodeOf(name, pod, 97, 18) }
+	waiting := func(name, pod string) fleetsnap.Node { return jobNodeOf(name, pod, 97, 18) }
 	for _, tt := range []struct {
 		name  string
-		nodes []promsource.Node
+		nodes []fleetsnap.Node
 		want  string // the finding's node and a phrase of its title; "" none
 	}{
-		{"one node computes, three wait", []promsource.Node{
+		{"one node computes, three wait", []fleetsnap.Node{
 			waiting("n1", "llm-worker-0"), waiting("n2", "llm-worker-1"), jobNodeOf("n3", "llm-worker-2", 99, 70), waiting("n4", "llm-master-0"),
 		}, "n3 SM active at 70% vs 18%"},
-		{"one node starves, three wait", []promsource.Node{
+		{"one node starves, three wait", []fleetsnap.Node{
 			waiting("n1", "llm-worker-0"), jobNodeOf("n2", "llm-worker-1", 45, 30), waiting("n3", "llm-worker-2"), waiting("n4", "llm-worker-3"),
 		}, "n2 GPU-Util at 45% vs 97%"},
-		{"all busy and even: no straggler", []promsource.Node{
+		{"all busy and even: no straggler", []fleetsnap.Node{
 			jobNodeOf("n1", "llm-worker-0", 98, 75), jobNodeOf("n2", "llm-worker-1", 97, 72), jobNodeOf("n3", "llm-worker-2", 99, 78),
 		}, ""},
-		{"one slow node but the others do not wait (SM busy)", []promsource.Node{
+		{"one slow node but the others do not wait (SM busy)", []fleetsnap.Node{
 			jobNodeOf("n1", "llm-worker-0", 98, 75), jobNodeOf("n2", "llm-worker-1", 40, 30), jobNodeOf("n3", "llm-worker-2", 99, 78),
 		}, ""},
-		{"different jobs are not compared", []promsource.Node{
+		{"different jobs are not compared", []fleetsnap.Node{
 			waiting("n1", "a-worker-0"), waiting("n2", "b-worker-0"), jobNodeOf("n3", "c-worker-0", 99, 70),
 		}, ""},
-		{"two nodes: no others to compare with", []promsource.Node{
+		{"two nodes: no others to compare with", []fleetsnap.Node{
 			waiting("n1", "llm-worker-0"), jobNodeOf("n2", "llm-worker-1", 99, 70),
 		}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Stragglers(promsource.Fleet{Nodes: tt.nodes})
+			got := Stragglers(fleetsnap.Fleet{Nodes: tt.nodes})
 			if tt.want == "" {
 				if len(got) != 0 {
 					t.Errorf("findings %+v", got)
@@ -79,10 +79,10 @@ func TestStragglers(t *testing.T) {
 // node leaves the job unjudged, never guessed; --job-label groups instead of
 // pods.
 func TestStragglersNeedSMAndUseTheJobLabel(t *testing.T) {
-	nodes := []promsource.Node{
+	nodes := []fleetsnap.Node{
 		jobNodeOf("n1", "", 97, 18), jobNodeOf("n2", "", 97, 18), jobNodeOf("n3", "", 99, 70), jobNodeOf("n4", "", 97, 18),
 	}
-	if got := Stragglers(promsource.Fleet{Nodes: nodes}); len(got) != 0 {
+	if got := Stragglers(fleetsnap.Fleet{Nodes: nodes}); len(got) != 0 {
 		t.Errorf("no pod and no job label: %+v", got)
 	}
 	for i := range nodes {
@@ -90,14 +90,14 @@ func TestStragglersNeedSMAndUseTheJobLabel(t *testing.T) {
 			nodes[i].GPUs[g].Job = "slurm-4242"
 		}
 	}
-	if got := Stragglers(promsource.Fleet{Nodes: nodes}); len(got) != 1 || got[0].Nodes[0] != "n3" || !strings.Contains(got[0].Title, "job slurm-4242") {
+	if got := Stragglers(fleetsnap.Fleet{Nodes: nodes}); len(got) != 1 || got[0].Nodes[0] != "n3" || !strings.Contains(got[0].Title, "job slurm-4242") {
 		t.Errorf("by job label: %+v", got)
 	}
-	if got := Fleet(promsource.Fleet{Nodes: nodes}, 0); len(got) != 1 || !strings.Contains(got[0].Title, "straggler") {
+	if got := Fleet(fleetsnap.Fleet{Nodes: nodes}, 0); len(got) != 1 || !strings.Contains(got[0].Title, "straggler") {
 		t.Errorf("Fleet lacks the straggler: %+v", got)
 	}
 	nodes[0].GPUs[1].SMActiveMean = sampler.NA
-	if got := Stragglers(promsource.Fleet{Nodes: nodes}); len(got) != 0 {
+	if got := Stragglers(fleetsnap.Fleet{Nodes: nodes}); len(got) != 0 {
 		t.Errorf("one GPU without SM activity: %+v", got)
 	}
 }
@@ -121,7 +121,7 @@ func TestDCGMOnlyNodeHasNoHostRuleFindings(t *testing.T) {
 		}
 		history = append(history, sampler.Snapshot{Time: at, GPUs: gpus})
 	}
-	r := Node(promsource.Node{Name: "n", Up: true}, history)
+	r := Node(fleetsnap.Node{Name: "n", Up: true}, history)
 	for _, f := range r.Findings {
 		if slices.Contains(hostRules, f.Rule) {
 			t.Errorf("host rule %s on a dcgm-only node: %s", f.Rule, f.Title)

@@ -10,65 +10,8 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
-
-// Fleet is every GPU node the server knows, at one instant.
-type Fleet struct {
-	At    time.Time
-	Nodes []Node // sorted by waste, most first, then name
-	// Problems are queries that failed; the rest of the fleet is still shown.
-	Problems []string
-}
-
-// Node is one scrape target that exported GPU series in the last hour.
-type Node struct {
-	Key  NodeKey
-	Name string // host name label, else the instance
-	Up   bool   // the target's last scrape succeeded
-	// Gpuscope is true when the target is a gpuscope exporter: its findings
-	// are the node's own diagnosis, with host data.
-	Gpuscope bool
-	GPUs     []GPU
-	Findings []Finding // from gpuscope_finding
-	// WasteGPUHours: GPU-hours idle while memory was held, last hour.
-	WasteGPUHours float64
-}
-
-// GPU is one GPU's latest figures and its last hour.
-type GPU struct {
-	Index          int
-	UUID, Model    string
-	Namespace, Pod string         // where the labels give them
-	Util           sampler.Metric // percent
-	MemUsed        sampler.Metric // bytes
-	MemTotal       sampler.Metric // bytes
-	Power          sampler.Metric // W
-	// IdleHeldHours is the time idle while holding memory in the last hour.
-	IdleHeldHours float64
-	// IdleHeldLong: idle while holding memory for all of Options.IdleFor.
-	IdleHeldLong bool
-	Xid          bool // an Xid in the last hour
-	ECC          bool // uncorrected ECC errors rose in the last hour
-	// UtilMean and SMActiveMean are the means over the last MeanWindow,
-	// percent: what the cross-node straggler rule compares.
-	UtilMean, SMActiveMean sampler.Metric
-	// Job is the value of Config.JobLabel on the GPU's series.
-	Job string
-}
-
-// MeanWindow is the span of GPU.UtilMean and SMActiveMean: ten samples
-// at dcgm-exporter's default 30 s interval ([dcgm-exporter]), so training
-// steps and evaluation phases average out; the node's own diagnosis judges
-// 120 s of 1 s samples, which a 30 s series would give four points of.
-const MeanWindow = 5 * time.Minute
-
-// Finding is one open gpuscope_finding series.
-type Finding struct {
-	Rule, Severity string
-	GPU, PID       int
-	Since          time.Time
-	id             string // findingID, to join its start
-}
 
 // Options tune the fleet queries.
 type Options struct {
@@ -115,9 +58,9 @@ func (s *Source) idleHeld() string {
 
 // Fleet reads the fleet at now with one query per figure, each aggregated
 // over every node by the server (not one query per node).
-func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet, error) {
+func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleetsnap.Fleet, error) {
 	opts = opts.withDefaults()
-	f := Fleet{At: now}
+	f := fleetsnap.Fleet{At: now}
 	b := newFleetBuilder()
 	b.jobLabel = s.jobLabel
 	// The inventory: every target with GPU series in the last hour, so a
@@ -158,7 +101,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			g.MemTotal = sampler.Some(v)
 		}
 	})
-	memFree := map[*GPU]float64{}
+	memFree := map[*fleetsnap.GPU]float64{}
 	try(perGPU(s.sel("DCGM_FI_DEV_FB_FREE")), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
 		if g := b.gpu(m); g != nil {
 			memFree[g] = v * mib
@@ -201,7 +144,9 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 			}
 		})
 	// Means over MeanWindow.
-	mean := func(sel string) string { return fmt.Sprintf("avg_over_time(%s[%s])", sel, model.Duration(MeanWindow)) }
+	mean := func(sel string) string {
+		return fmt.Sprintf("avg_over_time(%s[%s])", sel, model.Duration(fleetsnap.MeanWindow))
+	}
 	try(s.figure(utilNames, mean), func(m model.Metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.UtilMean = sampler.Some(v)
@@ -213,6 +158,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 		}
 	})
 	since := map[string]time.Time{}
+	ids := map[*fleetsnap.Node][]string{} // findingID of each n.Findings[i], to join its start
 	try(s.sel("gpuscope_finding_since_timestamp_seconds"), func(m model.Metric, v float64) {
 		since[findingID(m)] = time.UnixMilli(int64(v * 1e3))
 	})
@@ -223,8 +169,9 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 		}
 		gpu, _ := strconv.Atoi(string(m["gpu"]))
 		pid, _ := strconv.Atoi(string(m["pid"]))
-		n.Findings = append(n.Findings, Finding{Rule: string(m["rule"]), Severity: string(m["severity"]),
-			GPU: gpu, PID: pid, id: findingID(m)})
+		n.Findings = append(n.Findings, fleetsnap.Finding{Rule: string(m["rule"]), Severity: string(m["severity"]),
+			GPU: gpu, PID: pid})
+		ids[n] = append(ids[n], findingID(m))
 	})
 	try(fmt.Sprintf("group by (job, instance) (%s)", s.sel("gpuscope_build_info")), func(m model.Metric, _ float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
@@ -261,7 +208,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (Fleet,
 	}
 	for _, n := range b.nodes {
 		for i := range n.Findings {
-			n.Findings[i].Since = since[n.Findings[i].id]
+			n.Findings[i].Since = since[ids[n][i]]
 		}
 	}
 	f.Nodes = b.finish()

@@ -3,6 +3,7 @@ package promsource
 import (
 	"cmp"
 	"fmt"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"slices"
 	"strings"
 
@@ -49,30 +50,30 @@ func (s *Source) inventory(q string) string {
 // fleetBuilder gathers series into nodes and GPUs.
 type fleetBuilder struct {
 	jobLabel model.LabelName
-	nodes    map[NodeKey]*Node
-	gpus     map[gpuRef]*GPU
-	order    map[NodeKey][]int
+	nodes    map[fleetsnap.NodeKey]*fleetsnap.Node
+	gpus     map[gpuRef]*fleetsnap.GPU
+	order    map[fleetsnap.NodeKey][]int
 }
 
 func newFleetBuilder() *fleetBuilder {
-	return &fleetBuilder{nodes: map[NodeKey]*Node{}, gpus: map[gpuRef]*GPU{}, order: map[NodeKey][]int{}}
+	return &fleetBuilder{nodes: map[fleetsnap.NodeKey]*fleetsnap.Node{}, gpus: map[gpuRef]*fleetsnap.GPU{}, order: map[fleetsnap.NodeKey][]int{}}
 }
 
 // gpu returns the GPU a series belongs to, creating it (and its node) on
 // first sight; nil for a series that is not one physical GPU's.
-func (b *fleetBuilder) gpu(m model.Metric) *GPU {
+func (b *fleetBuilder) gpu(m model.Metric) *fleetsnap.GPU {
 	ref, ok := refOf(m)
 	if !ok {
 		return nil
 	}
 	n := b.nodes[ref.node]
 	if n == nil {
-		n = &Node{Key: ref.node, Name: hostOf(m)}
+		n = &fleetsnap.Node{Key: ref.node, Name: hostOf(m)}
 		b.nodes[ref.node] = n
 	}
 	g := b.gpus[ref]
 	if g == nil {
-		g = &GPU{Index: ref.gpu}
+		g = &fleetsnap.GPU{Index: ref.gpu}
 		b.gpus[ref] = g
 		b.order[ref.node] = append(b.order[ref.node], ref.gpu)
 	}
@@ -96,8 +97,8 @@ func (b *fleetBuilder) gpu(m model.Metric) *GPU {
 }
 
 // finish orders GPUs by index and nodes by waste (most first), then name.
-func (b *fleetBuilder) finish() []Node {
-	out := make([]Node, 0, len(b.nodes))
+func (b *fleetBuilder) finish() []fleetsnap.Node {
+	out := make([]fleetsnap.Node, 0, len(b.nodes))
 	for key, n := range b.nodes {
 		idx := b.order[key]
 		slices.Sort(idx)
@@ -106,7 +107,7 @@ func (b *fleetBuilder) finish() []Node {
 			n.GPUs = append(n.GPUs, *g)
 			n.WasteGPUHours += g.IdleHeldHours
 		}
-		slices.SortFunc(n.Findings, func(a, b Finding) int {
+		slices.SortFunc(n.Findings, func(a, b fleetsnap.Finding) int {
 			if ra, rb := severityRank(a.Severity), severityRank(b.Severity); ra != rb {
 				return rb - ra
 			}
@@ -123,7 +124,7 @@ func (b *fleetBuilder) finish() []Node {
 			out[i].Name += " (" + out[i].Key.Instance + ")"
 		}
 	}
-	slices.SortFunc(out, func(a, b Node) int {
+	slices.SortFunc(out, func(a, b fleetsnap.Node) int {
 		if a.WasteGPUHours != b.WasteGPUHours {
 			if a.WasteGPUHours > b.WasteGPUHours {
 				return -1

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // History rebuilds the snapshots of every node the matchers select (e.g.
@@ -20,7 +21,7 @@ import (
 // GPU fields come from either name set; processes and the host from
 // gpuscope's own series, where a node has them. A step at which a node has
 // no GPU series (the target was down) has no snapshot.
-func (s *Source) History(ctx context.Context, from, to time.Time, step time.Duration, matchers ...string) (map[NodeKey][]sampler.Snapshot, error) {
+func (s *Source) History(ctx context.Context, from, to time.Time, step time.Duration, matchers ...string) (map[fleetsnap.NodeKey][]sampler.Snapshot, error) {
 	h := newHistoryBuilder(from, step)
 	var (
 		mu       sync.Mutex
@@ -67,8 +68,8 @@ func (s *Source) History(ctx context.Context, from, to time.Time, step time.Dura
 type historyBuilder struct {
 	from  time.Time
 	step  time.Duration
-	nodes map[NodeKey]map[int]*stepData // by step index
-	info  map[NodeKey]model.Metric
+	nodes map[fleetsnap.NodeKey]map[int]*stepData // by step index
+	info  map[fleetsnap.NodeKey]model.Metric
 }
 
 type stepData struct {
@@ -82,7 +83,7 @@ type stepData struct {
 type procKey struct{ gpu, pid int }
 
 func newHistoryBuilder(from time.Time, step time.Duration) *historyBuilder {
-	return &historyBuilder{from: from, step: step, nodes: map[NodeKey]map[int]*stepData{}, info: map[NodeKey]model.Metric{}}
+	return &historyBuilder{from: from, step: step, nodes: map[fleetsnap.NodeKey]map[int]*stepData{}, info: map[fleetsnap.NodeKey]model.Metric{}}
 }
 
 func (h *historyBuilder) at(m model.Metric, t model.Time) *stepData {
@@ -145,8 +146,8 @@ func labelGPU(g *sampler.GPU, m model.Metric) {
 }
 
 // snapshots assembles the filed samples, oldest first per node.
-func (h *historyBuilder) snapshots() map[NodeKey][]sampler.Snapshot {
-	out := map[NodeKey][]sampler.Snapshot{}
+func (h *historyBuilder) snapshots() map[fleetsnap.NodeKey][]sampler.Snapshot {
+	out := map[fleetsnap.NodeKey][]sampler.Snapshot{}
 	for key, steps := range h.nodes {
 		ks := make([]int, 0, len(steps))
 		for k := range steps {
@@ -219,26 +220,26 @@ func finishGPU(g *gpuAt, prevXid, prevTotal *sampler.Metric, at time.Time) {
 }
 
 // NodeMatchers selects one node's series.
-func NodeMatchers(k NodeKey) []string {
+func NodeMatchers(k fleetsnap.NodeKey) []string {
 	return []string{fmt.Sprintf("job=%s", strconv.Quote(k.Job)), fmt.Sprintf("instance=%s", strconv.Quote(k.Instance))}
 }
 
 // Resolve finds the node a person names: its host name label (Hostname or
 // hostname) or its instance, among the targets with GPU series in the hour
 // before at. Two targets with that host name are ambiguous: name the instance.
-func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (NodeKey, error) {
-	found := map[NodeKey]bool{}
+func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (fleetsnap.NodeKey, error) {
+	found := map[fleetsnap.NodeKey]bool{}
 	err := s.queryEach(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), at, func(m model.Metric, _ float64) {
 		if string(m["instance"]) == name || string(m["Hostname"]) == name || string(m["hostname"]) == name {
 			found[keyOf(m)] = true
 		}
 	})
 	if err != nil {
-		return NodeKey{}, err
+		return fleetsnap.NodeKey{}, err
 	}
 	switch len(found) {
 	case 0:
-		return NodeKey{}, fmt.Errorf("no node %q with GPU series in the hour before %s: name its host or its instance", name, at.Format(time.RFC3339))
+		return fleetsnap.NodeKey{}, fmt.Errorf("no node %q with fleetsnap.GPU series in the hour before %s: name its host or its instance", name, at.Format(time.RFC3339))
 	case 1:
 		for k := range found {
 			return k, nil
@@ -249,5 +250,5 @@ func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (NodeKe
 		keys = append(keys, k.Instance)
 	}
 	slices.Sort(keys)
-	return NodeKey{}, fmt.Errorf("%q names %d targets (%s): name the instance", name, len(keys), strings.Join(keys, ", "))
+	return fleetsnap.NodeKey{}, fmt.Errorf("%q names %d targets (%s): name the instance", name, len(keys), strings.Join(keys, ", "))
 }

@@ -1,19 +1,14 @@
 package promsource
 
 import (
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"strconv"
 
 	"github.com/prometheus/common/model"
 )
 
-// NodeKey is a scrape target. Nodes are told apart by target, not by host
-// name: two exporters that report the same host name are two nodes.
-type NodeKey struct {
-	Job, Instance string
-}
-
-func keyOf(m model.Metric) NodeKey {
-	return NodeKey{Job: string(m["job"]), Instance: string(m["instance"])}
+func keyOf(m model.Metric) fleetsnap.NodeKey {
+	return fleetsnap.NodeKey{Job: string(m["job"]), Instance: string(m["instance"])}
 }
 
 // hostOf names the node: dcgm-exporter's Hostname (its newer builds say
@@ -52,7 +47,7 @@ func podOf(m model.Metric) (namespace, pod string) {
 
 // gpuRef is one GPU of one node.
 type gpuRef struct {
-	node NodeKey
+	node fleetsnap.NodeKey
 	gpu  int
 }
 

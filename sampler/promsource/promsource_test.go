@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/prometheus/common/model"
 )
 
@@ -39,8 +40,8 @@ var t0 = time.Unix(1_800_000_000, 0)
 // no profiling fields at all.
 func TestHistoryFromMessySeries(t *testing.T) {
 	h := newHistoryBuilder(t0, 15*time.Second)
-	old := map[string]string{"job": "dcgm", "instance": "10.0.0.1:9400", "gpu": "0", "UUID": "GPU-a", "modelName": "NVIDIA A100", "Hostname": "node-a"}
-	newer := map[string]string{"job": "dcgm", "instance": "10.0.0.2:9400", "gpu": "0", "UUID": "GPU-b", "hostname": "node-b"}
+	old := map[string]string{"job": "dcgm", "instance": "10.0.0.1:9400", "gpu": "0", "UUID": "fleetsnap.GPU-a", "modelName": "NVIDIA A100", "Hostname": "node-a"}
+	newer := map[string]string{"job": "dcgm", "instance": "10.0.0.2:9400", "gpu": "0", "UUID": "fleetsnap.GPU-b", "hostname": "node-b"}
 	with := func(m map[string]string, name string) map[string]string {
 		out := map[string]string{"__name__": name}
 		for k, v := range m {
@@ -58,8 +59,8 @@ func TestHistoryFromMessySeries(t *testing.T) {
 	// A MIG instance's series is not a physical GPU.
 	h.gpuSeries(fieldIndex(t, "DCGM_FI_DEV_GPU_UTIL"), stream(with(map[string]string{"job": "dcgm", "instance": "10.0.0.1:9400", "gpu": "0", "GPU_I_ID": "3"}, "DCGM_FI_DEV_GPU_UTIL"), t0, 15*time.Second, 1, 1))
 	got := h.snapshots()
-	a := got[NodeKey{"dcgm", "10.0.0.1:9400"}]
-	b := got[NodeKey{"dcgm", "10.0.0.2:9400"}]
+	a := got[fleetsnap.NodeKey{Job: "dcgm", Instance: "10.0.0.1:9400"}]
+	b := got[fleetsnap.NodeKey{Job: "dcgm", Instance: "10.0.0.2:9400"}]
 	if len(a) != 2 || len(b) != 2 {
 		t.Fatalf("%d and %d snapshots, want 2 each", len(a), len(b))
 	}
@@ -88,7 +89,7 @@ func TestHistoryPrefersTheFirstName(t *testing.T) {
 	dcgm := map[string]string{"__name__": "DCGM_FI_DEV_GPU_UTIL", "job": "j", "instance": "i", "gpu": "0", "Hostname": "n"}
 	h.gpuSeries(0, stream(own, t0, time.Second, 0.5))
 	h.gpuSeries(0, stream(dcgm, t0, time.Second, 51))
-	if u := h.snapshots()[NodeKey{"j", "i"}][0].GPUs[0].Util.V; u != 51 {
+	if u := h.snapshots()[fleetsnap.NodeKey{Job: "j", Instance: "i"}][0].GPUs[0].Util.V; u != 51 {
 		t.Errorf("util %v, want dcgm's 51", u)
 	}
 }
@@ -107,7 +108,7 @@ func TestHistoryRebuildsProcessesAndWorkers(t *testing.T) {
 			"gpuscope_process_workers_cpu_usage_ratio": 2, "gpuscope_process_cpu_usage_ratio": 1, "gpuscope_process_gpu_memory_bytes": 1e9}[pf.name]
 		h.procSeries(pf, stream(base, t0, time.Second, v))
 	}
-	s := h.snapshots()[NodeKey{"j", "i"}][0]
+	s := h.snapshots()[fleetsnap.NodeKey{Job: "j", Instance: "i"}][0]
 	if len(s.GPUs[0].Procs) != 1 || s.GPUs[0].Procs[0].Host == nil {
 		t.Fatalf("procs %+v", s.GPUs[0].Procs)
 	}

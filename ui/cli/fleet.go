@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
@@ -49,7 +50,7 @@ func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
 		}
 		return fleet.WriteTextLang(stdout, v, f.lang)
 	}
-	history := func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
+	history := func(ctx context.Context, key fleetsnap.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
 		h, err := src.History(ctx, from, time.Now(), f.interval, promsource.NodeMatchers(key)...)
 		return h[key], err
 	}
@@ -74,7 +75,7 @@ func LoadFleet(ctx context.Context, src *promsource.Source, step time.Duration) 
 	if err != nil {
 		return fleet.View{}, err
 	}
-	results := map[promsource.NodeKey]fleetdiag.NodeResult{}
+	results := map[fleetsnap.NodeKey]fleetdiag.NodeResult{}
 	var others []string
 	skipped := 0
 	for _, n := range fl.Nodes { // most waste first

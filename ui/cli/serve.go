@@ -11,9 +11,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gpuscope/gpuscope/diagnose/promexport"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/podresources"
+	"github.com/gpuscope/gpuscope/ui/promexport"
 	"github.com/spf13/cobra"
 )
 

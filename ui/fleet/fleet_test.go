@@ -10,19 +10,19 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 func testView() View {
-	g := func(i int, u float64) promsource.GPU {
-		return promsource.GPU{Index: i, Util: sampler.Some(u), MemUsed: sampler.Some(40 << 30), MemTotal: sampler.Some(80 << 30)}
+	g := func(i int, u float64) fleetsnap.GPU {
+		return fleetsnap.GPU{Index: i, Util: sampler.Some(u), MemUsed: sampler.Some(40 << 30), MemTotal: sampler.Some(80 << 30)}
 	}
-	busy := promsource.Node{Key: promsource.NodeKey{Job: "j", Instance: "a:9400"}, Name: "gpu-a", Up: true, Gpuscope: true,
-		GPUs: []promsource.GPU{g(0, 100), g(1, 0), {Index: 2}}, WasteGPUHours: 0.5,
-		Findings: []promsource.Finding{{Rule: "input_starved", Severity: "warning", GPU: 0}}}
-	down := promsource.Node{Key: promsource.NodeKey{Job: "j", Instance: "b:9400"}, Name: "gpu-b", GPUs: []promsource.GPU{g(0, 0), g(1, 0)}}
-	f := promsource.Fleet{Nodes: []promsource.Node{busy, down}}
-	return NewView("http://prom:9090", f, 30*time.Minute, map[promsource.NodeKey]fleetdiag.NodeResult{
+	busy := fleetsnap.Node{Key: fleetsnap.NodeKey{Job: "j", Instance: "a:9400"}, Name: "gpu-a", Up: true, Gpuscope: true,
+		GPUs: []fleetsnap.GPU{g(0, 100), g(1, 0), {Index: 2}}, WasteGPUHours: 0.5,
+		Findings: []fleetsnap.Finding{{Rule: "input_starved", Severity: "warning", GPU: 0}}}
+	down := fleetsnap.Node{Key: fleetsnap.NodeKey{Job: "j", Instance: "b:9400"}, Name: "gpu-b", GPUs: []fleetsnap.GPU{g(0, 0), g(1, 0)}}
+	f := fleetsnap.Fleet{Nodes: []fleetsnap.Node{busy, down}}
+	return NewView("http://prom:9090", f, 30*time.Minute, map[fleetsnap.NodeKey]fleetdiag.NodeResult{
 		busy.Key: fleetdiag.Node(busy, nil),
 	})
 }
@@ -86,7 +86,7 @@ func TestCellShades(t *testing.T) {
 		up   bool
 		want rune
 	}{{0, true, true, '▁'}, {49, true, true, '▄'}, {100, true, true, '█'}, {0, false, true, '·'}, {100, true, false, '×'}} {
-		g := promsource.GPU{Util: sampler.Metric{V: c.util, OK: c.ok}}
+		g := fleetsnap.GPU{Util: sampler.Metric{V: c.util, OK: c.ok}}
 		if got := Cell(g, c.up); got != c.want {
 			t.Errorf("util %v ok %v up %v: %q, want %q", c.util, c.ok, c.up, got, c.want)
 		}

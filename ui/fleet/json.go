@@ -5,7 +5,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // jsonNode is one node in `--prometheus --once --json`.
@@ -16,7 +16,7 @@ type jsonNode struct {
 	Up            bool               `json:"up"`
 	Gpuscope      bool               `json:"gpuscope_exporter"`
 	WasteGPUHours float64            `json:"waste_gpu_hours"`
-	GPUs          []promsource.GPU   `json:"gpus"`
+	GPUs          []fleetsnap.GPU    `json:"gpus"`
 	Findings      []diagnose.Finding `json:"findings"`
 	DiagnosedFrom string             `json:"diagnosed_from,omitempty"`
 	NeedsHost     []string           `json:"rules_needing_host_data,omitempty"`

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -56,7 +56,7 @@ func (l words) header(nameWidth int) string {
 }
 
 // row is one node's line, without colour.
-func (l words) row(n promsource.Node, nameWidth int) string {
+func (l words) row(n fleetsnap.Node, nameWidth int) string {
 	var cells strings.Builder
 	busy, held := 0, 0.0
 	for _, g := range n.GPUs {

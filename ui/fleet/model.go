@@ -14,7 +14,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
 )
@@ -26,7 +26,7 @@ type Options struct {
 	Interval time.Duration // refresh period
 	Load     func(ctx context.Context) (View, error)
 	// History returns a node's snapshots from from to now.
-	History func(ctx context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error)
+	History func(ctx context.Context, key fleetsnap.NodeKey, from time.Time) ([]sampler.Snapshot, error)
 	// Dashboard returns the options of a node's dashboard.
 	Dashboard func(badge string) ui.Options
 	// Lang is the view's language, "en" or "zh".
@@ -52,7 +52,7 @@ type Model struct {
 
 // nodeView is an open node: the ordinary dashboard fed from Prometheus.
 type nodeView struct {
-	key     promsource.NodeKey
+	key     fleetsnap.NodeKey
 	name    string
 	dash    tea.Model
 	tracker *diagnose.Tracker
@@ -65,12 +65,12 @@ type loadedMsg struct {
 }
 type refreshMsg struct{}
 type nodeMsg struct {
-	key   promsource.NodeKey
+	key   fleetsnap.NodeKey
 	snaps []sampler.Snapshot
 	err   error
 	first bool
 }
-type nodeTickMsg struct{ key promsource.NodeKey }
+type nodeTickMsg struct{ key fleetsnap.NodeKey }
 
 // New builds the fleet view.
 func New(opts Options) Model {
@@ -90,7 +90,7 @@ func (m Model) load() tea.Cmd {
 	}
 }
 
-func (m Model) fetchNode(key promsource.NodeKey, from time.Time, first bool) tea.Cmd {
+func (m Model) fetchNode(key fleetsnap.NodeKey, from time.Time, first bool) tea.Cmd {
 	return func() tea.Msg {
 		snaps, err := m.opts.History(context.Background(), key, from)
 		return nodeMsg{key, snaps, err, first}
@@ -139,7 +139,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // rows are the nodes shown, in the chosen order, through the filter.
-func (m Model) rows() []*promsource.Node { return m.order.rows(m.view.Fleet.Nodes) }
+func (m Model) rows() []*fleetsnap.Node { return m.order.rows(m.view.Fleet.Nodes) }
 
 func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	km := m.order.keys
@@ -284,7 +284,7 @@ func (m Model) mark(s diagnose.Severity) string {
 
 // colourRow is Row with each GPU cell coloured: busy green, idle while
 // holding memory amber, idle and empty grey, down red.
-func (m Model) colourRow(n promsource.Node, nw int) string {
+func (m Model) colourRow(n fleetsnap.Node, nw int) string {
 	plain := m.words.row(n, nw)
 	st := m.opts.Styles
 	var cells strings.Builder
@@ -297,7 +297,7 @@ func (m Model) colourRow(n promsource.Node, nw int) string {
 	return string(runes[:nw+1]) + cells.String() + rest
 }
 
-func cellStyle(st themes.Styles, g promsource.GPU, up bool) lipgloss.Style {
+func cellStyle(st themes.Styles, g fleetsnap.GPU, up bool) lipgloss.Style {
 	switch {
 	case !up:
 		return st.Crit

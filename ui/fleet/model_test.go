@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
 )
@@ -19,10 +19,10 @@ import (
 func TestFleetViewOpensANode(t *testing.T) {
 	st, _ := themes.Build("mono", false)
 	v := testView()
-	var asked promsource.NodeKey
+	var asked fleetsnap.NodeKey
 	m := New(Options{Styles: st, Interval: time.Second,
 		Load: func(context.Context) (View, error) { return v, nil },
-		History: func(_ context.Context, key promsource.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
+		History: func(_ context.Context, key fleetsnap.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
 			asked = key
 			var out []sampler.Snapshot
 			for i := range 5 {

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // keyMap is the fleet view's keys, declared once with bubbles/key as the
@@ -37,23 +37,23 @@ func defaultKeyMap() keyMap {
 type sortKey struct {
 	name string
 	asc  bool
-	less func(a, b *promsource.Node) int
+	less func(a, b *fleetsnap.Node) int
 }
 
 // sortKeys are the orders s cycles through, waste first as the fleet
 // arrives. Down nodes sort last in every order but name: their GPUs are
 // unknown, not idle.
 var sortKeys = []sortKey{
-	{"waste", false, func(a, b *promsource.Node) int { return cmp.Compare(b.WasteGPUHours, a.WasteGPUHours) }},
-	{"name", true, func(a, b *promsource.Node) int { return cmp.Compare(a.Name, b.Name) }},
-	{"util", true, func(a, b *promsource.Node) int { return cmp.Compare(meanUtil(a), meanUtil(b)) }},
-	{"memory", false, func(a, b *promsource.Node) int { return cmp.Compare(heldBytes(b), heldBytes(a)) }},
-	{"findings", false, func(a, b *promsource.Node) int { return cmp.Compare(len(b.Findings), len(a.Findings)) }},
+	{"waste", false, func(a, b *fleetsnap.Node) int { return cmp.Compare(b.WasteGPUHours, a.WasteGPUHours) }},
+	{"name", true, func(a, b *fleetsnap.Node) int { return cmp.Compare(a.Name, b.Name) }},
+	{"util", true, func(a, b *fleetsnap.Node) int { return cmp.Compare(meanUtil(a), meanUtil(b)) }},
+	{"memory", false, func(a, b *fleetsnap.Node) int { return cmp.Compare(heldBytes(b), heldBytes(a)) }},
+	{"findings", false, func(a, b *fleetsnap.Node) int { return cmp.Compare(len(b.Findings), len(a.Findings)) }},
 }
 
 // meanUtil is the mean utilisation of the GPUs that report one (101 when
 // none does: they sort after every known figure).
-func meanUtil(n *promsource.Node) float64 {
+func meanUtil(n *fleetsnap.Node) float64 {
 	sum, k := 0.0, 0
 	for _, g := range n.GPUs {
 		if g.Util.OK {
@@ -66,7 +66,7 @@ func meanUtil(n *promsource.Node) float64 {
 	return sum / float64(k)
 }
 
-func heldBytes(n *promsource.Node) float64 {
+func heldBytes(n *fleetsnap.Node) float64 {
 	held := 0.0
 	for _, g := range n.GPUs {
 		held += g.MemUsed.Or(0)
@@ -108,16 +108,16 @@ func (o order) labelIn(l words) string {
 
 // rows are the nodes shown, filtered and sorted (ties by name, then
 // instance, so the rows never swap between refreshes).
-func (o order) rows(nodes []promsource.Node) []*promsource.Node {
+func (o order) rows(nodes []fleetsnap.Node) []*fleetsnap.Node {
 	f := strings.ToLower(strings.TrimSpace(o.filter.Value()))
-	out := make([]*promsource.Node, 0, len(nodes))
+	out := make([]*fleetsnap.Node, 0, len(nodes))
 	for i := range nodes {
 		if f == "" || strings.Contains(nodeText(&nodes[i]), f) {
 			out = append(out, &nodes[i])
 		}
 	}
 	by := sortKeys[o.sortBy]
-	slices.SortStableFunc(out, func(a, b *promsource.Node) int {
+	slices.SortStableFunc(out, func(a, b *fleetsnap.Node) int {
 		if a.Up != b.Up && by.name != "name" {
 			if a.Up {
 				return -1
@@ -139,7 +139,7 @@ func (o order) rows(nodes []promsource.Node) []*promsource.Node {
 // nodeText is what the filter matches, lower case: the node's name, its
 // target (job, instance), its GPUs' models, pods and namespaces, and the
 // rules of its open findings.
-func nodeText(n *promsource.Node) string {
+func nodeText(n *fleetsnap.Node) string {
 	var b strings.Builder
 	b.WriteString(n.Name + " " + n.Key.Job + " " + n.Key.Instance)
 	for _, g := range n.GPUs {

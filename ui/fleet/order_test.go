@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/gpuscope/gpuscope/sampler"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/uitest"
 )
@@ -17,19 +17,19 @@ import (
 // orderView is four nodes whose orders all differ: c wastes most, a is the
 // busiest, d holds most memory, b is down.
 func orderView() View {
-	g := func(u, memGiB float64) promsource.GPU {
-		return promsource.GPU{Util: sampler.Some(u), MemUsed: sampler.Some(memGiB * (1 << 30)), MemTotal: sampler.Some(80 << 30)}
+	g := func(u, memGiB float64) fleetsnap.GPU {
+		return fleetsnap.GPU{Util: sampler.Some(u), MemUsed: sampler.Some(memGiB * (1 << 30)), MemTotal: sampler.Some(80 << 30)}
 	}
-	node := func(name string, up bool, waste float64, gpus ...promsource.GPU) promsource.Node {
-		return promsource.Node{Key: promsource.NodeKey{Job: "gpu", Instance: name + ":9400"}, Name: name, Up: up, GPUs: gpus, WasteGPUHours: waste}
+	node := func(name string, up bool, waste float64, gpus ...fleetsnap.GPU) fleetsnap.Node {
+		return fleetsnap.Node{Key: fleetsnap.NodeKey{Job: "gpu", Instance: name + ":9400"}, Name: name, Up: up, GPUs: gpus, WasteGPUHours: waste}
 	}
 	a := node("gpu-a", true, 0.1, g(100, 70), g(90, 70))
 	b := node("gpu-b", false, 0, g(0, 0))
 	c := node("gpu-c", true, 1.5, g(0, 40), g(0, 40))
-	c.Findings = []promsource.Finding{{Rule: "memory_idle_held", Severity: "warning"}}
+	c.Findings = []fleetsnap.Finding{{Rule: "memory_idle_held", Severity: "warning"}}
 	d := node("gpu-d", true, 0.8, g(40, 79), g(60, 79))
 	d.GPUs[0].Namespace, d.GPUs[0].Pod = "ml", "train-7"
-	return NewView("http://prom:9090", promsource.Fleet{Nodes: []promsource.Node{c, d, a, b}}, 30*time.Minute, nil)
+	return NewView("http://prom:9090", fleetsnap.Fleet{Nodes: []fleetsnap.Node{c, d, a, b}}, 30*time.Minute, nil)
 }
 
 func orderModel(t *testing.T) Model {
@@ -110,8 +110,8 @@ func TestFleetFilter(t *testing.T) {
 		t.Errorf("esc left %q, rows %s", cleared.order.filter.Value(), names(cleared))
 	}
 
-	var asked promsource.NodeKey
-	m.opts.History = func(_ context.Context, key promsource.NodeKey, _ time.Time) ([]sampler.Snapshot, error) {
+	var asked fleetsnap.NodeKey
+	m.opts.History = func(_ context.Context, key fleetsnap.NodeKey, _ time.Time) ([]sampler.Snapshot, error) {
 		asked = key
 		return nil, nil
 	}

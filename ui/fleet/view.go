@@ -1,6 +1,6 @@
 // Package fleet renders a GPU fleet read from Prometheus: one row per node,
 // one cell per GPU coloured by utilisation, sorted by waste, with the fleet's
-// findings and each node's. It gets plain values (promsource.Fleet and the
+// findings and each node's. It gets plain values (fleetsnap.Fleet and the
 // fleetdiag results) from a loader main injects: it never queries Prometheus.
 package fleet
 
@@ -11,17 +11,17 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
-	"github.com/gpuscope/gpuscope/sampler/promsource"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // View is what one refresh yields.
 type View struct {
 	Source   string // the server's URL
-	Fleet    promsource.Fleet
+	Fleet    fleetsnap.Fleet
 	Counts   fleetdiag.Counts
 	Findings []fleetdiag.Finding
 	// Nodes holds each node's diagnosis, by key.
-	Nodes   map[promsource.NodeKey]fleetdiag.NodeResult
+	Nodes   map[fleetsnap.NodeKey]fleetdiag.NodeResult
 	IdleFor time.Duration
 	// Undiagnosed counts dcgm-exporter-only nodes this refresh did not
 	// diagnose (beyond the cap); opening one diagnoses it.
@@ -29,7 +29,7 @@ type View struct {
 }
 
 // NewView tallies and diagnoses a fleet.
-func NewView(source string, f promsource.Fleet, idleFor time.Duration, nodes map[promsource.NodeKey]fleetdiag.NodeResult) View {
+func NewView(source string, f fleetsnap.Fleet, idleFor time.Duration, nodes map[fleetsnap.NodeKey]fleetdiag.NodeResult) View {
 	return View{Source: source, Fleet: f, Counts: fleetdiag.Count(f), Findings: fleetdiag.Fleet(f, idleFor), Nodes: nodes, IdleFor: idleFor}
 }
 
@@ -38,7 +38,7 @@ var cellRunes = []rune("▁▂▃▄▅▆▇█")
 
 // Cell is one GPU's character: its utilisation, · when unknown, × when
 // its node is down.
-func Cell(g promsource.GPU, up bool) rune {
+func Cell(g fleetsnap.GPU, up bool) rune {
 	switch {
 	case !up:
 		return '×'
@@ -51,7 +51,7 @@ func Cell(g promsource.GPU, up bool) rune {
 
 func gib(b float64) string { return fmt.Sprintf("%.1fG", b/(1<<30)) }
 
-func findingsCell(n promsource.Node) string {
+func findingsCell(n fleetsnap.Node) string {
 	var parts []string
 	for _, f := range n.Findings {
 		parts = append(parts, fmt.Sprintf("%s(GPU %d)", f.Rule, f.GPU))
@@ -59,7 +59,7 @@ func findingsCell(n promsource.Node) string {
 	return strings.Join(parts, " ")
 }
 
-func nameWidth(f promsource.Fleet) int {
+func nameWidth(f fleetsnap.Fleet) int {
 	w := 12
 	for _, n := range f.Nodes {
 		w = max(w, min(len(n.Name), 40))

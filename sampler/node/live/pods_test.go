@@ -1,16 +1,20 @@
-package node
+package live
 
 import (
 	"context"
 	"net"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 	podresourcesapi "k8s.io/kubelet/pkg/apis/podresources/v1"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/node"
 )
+
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // kubelet answers List with one pod holding one GPU.
 type kubelet struct {
@@ -30,7 +34,7 @@ func (k kubelet) List(context.Context, *podresourcesapi.ListPodResourcesRequest)
 // names the pod of the processes on the GPU it allocated (and of their
 // workers), and of no other GPU's.
 func TestWatchPodsNamesProcesses(t *testing.T) {
-	d, err := NewDemo("healthy", 2, t0)
+	d, err := node.NewDemo("healthy", 2, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +56,9 @@ func TestWatchPodsNamesProcesses(t *testing.T) {
 	snap := s.Tick(t0.Add(1e9))
 	want := sampler.Pod{Namespace: "ml", Name: "train-0", Container: "trainer"}
 	for _, g := range snap.GPUs {
+		if (g.Pod == want) != (g.Index == 3) {
+			t.Errorf("GPU %d: pod %+v", g.Index, g.Pod)
+		}
 		for _, p := range g.Procs {
 			if got := p.Host.Pod; (got == want) != (g.Index == 3) {
 				t.Errorf("GPU %d pid %d: pod %+v", g.Index, p.PID, got)

@@ -1,4 +1,4 @@
-package node
+package live
 
 import (
 	"os"
@@ -17,13 +17,13 @@ import (
 // (docs/driver-compatibility.md, the Init rows).
 const liveInitTimeout = 30 * time.Second
 
-// Live opens this machine: NVML through libnvidia-ml.so.1 and the host's
+// Open opens this machine: NVML through libnvidia-ml.so.1 and the host's
 // /proc. When NVML does not load (no driver, a container without GPUs, WSL
 // without /dev/dxg) the sampler still runs with the host only, and
 // Sampler.GPUError says what was tried and what to do; ok is then false.
 // On a Kubernetes node (the kubelet's pod-resources socket at its default
 // path) each GPU process is named with its pod (WatchPods).
-func Live() (s *sampler.Sampler, ok bool) {
+func Open() (s *sampler.Sampler, ok bool) {
 	hostname, _ := os.Hostname()
 	s = &sampler.Sampler{Host: host.New(host.Options{}), Hostname: hostname, Source: "nvml"}
 	WatchPods(s, podresources.DefaultSocket)
