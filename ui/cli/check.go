@@ -24,6 +24,17 @@ import (
 // critical finding (docs/exit-status.md).
 const checkErrorStatus = 3
 
+// checkNotJudgedStatus is check's status when nothing was found but the span
+// was too short for some rules: a prolog gating on 0 must not pass a node
+// that was never judged (docs/exit-status.md).
+const checkNotJudgedStatus = 4
+
+// defaultCheckFor gives every rule its data (diagnose.MaxMinData) with one
+// sample to spare: 2 minutes at the default 1 s interval.
+func defaultCheckFor() time.Duration {
+	return max(2*time.Minute, (diagnose.MaxMinData() + 2*time.Second).Round(time.Second))
+}
+
 // checkFlags are the flags of `gpuscope check`.
 type checkFlags struct {
 	dur      time.Duration
@@ -47,10 +58,11 @@ the seven-step checklist of each GPU a finding names: a block to paste into a
 chat or a ticket. --json prints the same as one JSON document.
 
 Exit status: 0 no findings or only info, 1 a warning, 2 a critical finding,
-3 an error (a usage mistake, an unreadable file, no GPU to read), so a job
+3 an error (a usage mistake, an unreadable file, no GPU to read), 4 no
+findings but a --for too short for some rules (they are named), so a job
 prolog or a CI step can gate on it (docs/exit-status.md). With --demo the
 simulated clock runs as fast as it can.`,
-		Example: `  gpuscope check                          30 s of this node
+		Example: `  gpuscope check                          2 minutes of this node
   gpuscope check --for 2m --json > check.json
   gpuscope check --demo=thermal_throttle; echo $?
   gpuscope check --from run.jsonl.gz`,
@@ -66,7 +78,7 @@ simulated clock runs as fast as it can.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.DurationVar(&f.dur, "for", 30*time.Second, "how long to sample (some rules need 45 s or more of data: input_starved opened at 45 s in the demo, not at 30 s)")
+	fl.DurationVar(&f.dur, "for", defaultCheckFor(), "how long to sample; a shorter span leaves the rules that need more data not judged (exit 4)")
 	fl.BoolVar(&f.json, "json", false, "print the verdict as JSON")
 	fl.StringVar(&f.demo, "demo", "", "check a simulated node; SCENARIO defaults to mixed")
 	fl.Lookup("demo").NoOptDefVal = "mixed"
@@ -191,6 +203,7 @@ type checkJSON struct {
 	SpanS      float64            `json:"span_s"`
 	Samples    int                `json:"samples"`
 	Findings   []diagnose.Finding `json:"findings"`
+	NotJudged  []string           `json:"not_judged"` // rules the span was too short for
 	Levels     []diagnose.Levels  `json:"levels"`
 	Checklists [][]diagnose.Step  `json:"checklists"`
 	Snapshot   sampler.Snapshot   `json:"snapshot"`
@@ -213,9 +226,16 @@ func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, lang str
 			status = 2
 		}
 	}
+	notJudged := []string{}
+	for _, r := range diagnose.NotJudged(d.Span(interval)) {
+		notJudged = append(notJudged, r.ID)
+	}
+	if status == 0 && len(notJudged) > 0 {
+		status = checkNotJudgedStatus
+	}
 	var err error
 	if asJSON {
-		doc := checkJSON{Worst: name, Exit: status, SpanS: d.Span(interval).Seconds(), Findings: fs, Snapshot: fr.Snapshot}
+		doc := checkJSON{Worst: name, Exit: status, NotJudged: notJudged, SpanS: d.Span(interval).Seconds(), Findings: fs, Snapshot: fr.Snapshot}
 		if doc.Findings == nil {
 			doc.Findings = []diagnose.Finding{}
 		}

@@ -45,6 +45,7 @@ func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span
 	} else {
 		b.WriteString("\n" + t.check("verdict_none", over) + "\n")
 	}
+	writeNotJudged(&b, t, span)
 	labels := []string{t.check("evidence", nil), t.check("estimated", nil), t.check("first_fix", nil), t.check("more", nil)}
 	lw := 0
 	for _, l := range labels {
@@ -76,6 +77,21 @@ func langArg(lang string) string {
 		return " --lang zh"
 	}
 	return ""
+}
+
+// writeNotJudged names the rules the span was too short for, so "no
+// findings" is never read as "healthy" for them.
+func writeNotJudged(b *strings.Builder, t words, span time.Duration) {
+	rules := diagnose.NotJudged(span)
+	if len(rules) == 0 {
+		return
+	}
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = fmt.Sprintf("%s (%s)", r.ID, diagnose.MinData(r.ID))
+	}
+	need := (diagnose.MaxMinData() + time.Second).Round(time.Second)
+	b.WriteString(t.check("not_judged", map[string]any{"Span": span.Round(time.Second).String(), "Rules": strings.Join(ids, ", "), "For": need.String()}) + "\n")
 }
 
 func (t words) check(id string, data map[string]any) string { return t.tr.T("check."+id, data) }

@@ -1,0 +1,40 @@
+package diagnose
+
+import "time"
+
+// MinData is the least span of samples a rule needs, from a cold start, before
+// it can open a finding: hardware-health rules fire at once; memory_idle_held
+// waits idleHeldSpan; every other rule judges minWorkloadSpan of a settled
+// workload. The engine's open delay (openFor) comes on top, and a rule is
+// only listed as judged when the data covered all of it.
+func MinData(id string) time.Duration {
+	switch {
+	case healthRule(id):
+		return 0
+	case id == RuleMemoryIdleHeld:
+		return idleHeldSpan + openFor
+	}
+	return minWorkloadSpan + openFor
+}
+
+// MaxMinData is the longest MinData of any rule: a check over at least this
+// much data has judged every rule.
+func MaxMinData() time.Duration {
+	var m time.Duration
+	for _, r := range Rules {
+		m = max(m, MinData(r.ID))
+	}
+	return m
+}
+
+// NotJudged lists, in canonical order, the rules that span of data was too
+// short for: "no findings" from them means nothing, so a verdict must say so.
+func NotJudged(span time.Duration) []RuleInfo {
+	var out []RuleInfo
+	for _, r := range Rules {
+		if span < MinData(r.ID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
