@@ -23,10 +23,10 @@ func (n *number) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if err != nil {
 		return err
 	}
-	switch tok.Kind() {
-	case '0':
-		n.v, n.ok = tok.Float(), true
-	case '"':
+	// A number's String is its JSON text, so one parse serves both kinds
+	// (and both builds: Token.Float's signature differs between
+	// go-json-experiment and GOEXPERIMENT=jsonv2's encoding/json/jsontext).
+	if k := tok.Kind(); k == '0' || k == '"' {
 		if v, err := strconv.ParseFloat(tok.String(), 64); err == nil {
 			n.v, n.ok = v, true
 		}

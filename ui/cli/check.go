@@ -17,6 +17,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // checkErrorStatus is check's status for any error, a usage mistake or an
@@ -134,11 +135,12 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 	}
 	tr := diagnose.NewEvidenceViewTracker(diagnose.Options{})
 	var fr diagnose.Frame
+	pw := progressTo(stderr)
 	for i, s := range snaps {
 		fr = tr.Observe(s)
-		progress(stderr, i+1, len(snaps), "snapshots")
+		progress(pw, i+1, len(snaps), "snapshots")
 	}
-	fmt.Fprintln(stderr)
+	fmt.Fprintln(pw)
 	interval := time.Second
 	if len(snaps) > 1 {
 		interval = snaps[len(snaps)-1].Time.Sub(snaps[0].Time) / time.Duration(len(snaps)-1)
@@ -161,13 +163,14 @@ func checkSample(d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.D
 	src.SetInterval(f.interval)
 	col := pipeline.New(src.Sampler, pipeline.Options{})
 	total := int(f.dur / f.interval)
+	pw := progressTo(stderr)
 	if src.simulated {
 		var fr diagnose.Frame
 		for i := range total {
 			fr = col.Push(src.Tick(start.Add(time.Duration(i) * f.interval)))
-			progress(stderr, i+1, total, "samples")
+			progress(pw, i+1, total, "samples")
 		}
-		fmt.Fprintln(stderr)
+		fmt.Fprintln(pw)
 		return fr, f.interval, nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -180,15 +183,25 @@ func checkSample(d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.D
 	n := 0
 	for range frames {
 		n++
-		progress(stderr, n, total, "samples")
+		progress(pw, n, total, "samples")
 	}
 	<-done
-	fmt.Fprintln(stderr)
+	fmt.Fprintln(pw)
 	fr, ok := col.Latest()
 	if !ok {
 		return diagnose.Frame{}, 0, fmt.Errorf("check: stopped before the first sample")
 	}
 	return fr, f.interval, nil
+}
+
+// progressTo is where check's progress line goes: stderr when it is a
+// terminal; into a job's log or a pipe a line rewritten with \r piles up
+// ("1/2 snapshots2/2 snapshots"), so nothing goes there.
+func progressTo(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return w
+	}
+	return io.Discard
 }
 
 // progress rewrites one line on stderr.
