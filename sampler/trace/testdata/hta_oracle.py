@@ -42,6 +42,13 @@ def main(path):
     ct = sum(e - s for s, e in comp)
     print("kernels %d span %d idle %.2f%% compute %.2f%% noncompute %.2f%%" % (
         len(gpu), span, 100 * (span - run) / span, 100 * ct / span, 100 * (run - ct) / span))
+    comm = merge([(e["ts"], e["ts"] + e["dur"]) for e in gpu if kind(e["name"]) == "comm"])
+    if comm:
+        ov = 0
+        for a0, a1 in comm:
+            for b0, b1 in comp:
+                ov += max(0, min(a1, b1) - max(a0, b0))
+        print("comm %d us overlap %.2f%%" % (sum(e - s for s, e in comm), 100 * ov / sum(e - s for s, e in comm)))
     rt = {e["args"]["correlation"]: e["ts"] for e in cpu if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
     for s in sorted({e["args"]["stream"] for e in gpu}):
         ks = sorted((e for e in gpu if e["args"]["stream"] == s), key=lambda e: e["ts"])

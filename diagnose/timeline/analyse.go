@@ -1,0 +1,72 @@
+package timeline
+
+import "github.com/gpuscope/gpuscope/sampler/trace"
+
+// Rank is what one rank's trace shows.
+type Rank struct {
+	Rank      int          `json:"rank"` // -1 when the trace names none
+	Device    string       `json:"device,omitempty"`
+	GPU       int          `json:"gpu"` // the device most GPU events ran on
+	Breakdown Breakdown    `json:"breakdown"`
+	Idle      []StreamIdle `json:"idle_by_stream"`
+	Kernels   Kernels      `json:"kernels"`
+	Copies    Copies       `json:"copies"`
+	Syncs     []SyncStat   `json:"syncs,omitempty"`
+	Loader    *Loader      `json:"dataloader,omitempty"`
+	Steps     []Step       `json:"steps,omitempty"`
+	// StepMedianUS is the median of Steps; 0 without steps.
+	StepMedianUS float64 `json:"step_median_us"`
+	// Filtered: only kernels launched before the last ProfilerStep are
+	// counted ([hta-docs] §Trace filtering).
+	Filtered bool `json:"filtered"`
+	// Analysed is how many GPU events the figures count.
+	Analysed int `json:"gpu_events"`
+}
+
+// Rank computes the figures of what was added. meta is the trace's own
+// header (rank, devices).
+func (b *Builder) Rank(meta trace.Meta) Rank {
+	gpu := b.analysed()
+	r := Rank{Rank: meta.Rank, GPU: b.mainDevice(), Filtered: b.stepNames() >= 2, Analysed: len(gpu)}
+	for _, d := range meta.Devices {
+		if d.ID == r.GPU {
+			r.Device = d.Name
+		}
+	}
+	r.Breakdown = b.breakdown(gpu)
+	r.Idle = b.idleByStream(gpu)
+	r.Kernels = b.kernels(gpu)
+	r.Copies = b.copies(gpu)
+	r.Syncs = b.syncStats()
+	steps := b.completeSteps()
+	r.Loader = b.loader(steps)
+	r.Steps, r.StepMedianUS = b.stepList(steps)
+	return r
+}
+
+func (b *Builder) stepNames() int {
+	names := map[int32]bool{}
+	for _, s := range b.steps {
+		names[s.name] = true
+	}
+	return len(names)
+}
+
+func (b *Builder) mainDevice() int {
+	best, n := -1, 0
+	for d, c := range b.devices {
+		if c > n || (c == n && d < best) {
+			best, n = d, c
+		}
+	}
+	return best
+}
+
+// IdleShare is a stream's idle causes as shares of its idle time, percent.
+func (s StreamIdle) IdleShare() (host, kernel, other float64) {
+	t := s.IdleUS()
+	if t <= 0 {
+		return 0, 0, 0
+	}
+	return 100 * s.HostWaitUS / t, 100 * s.KernelWaitUS / t, 100 * s.OtherUS / t
+}

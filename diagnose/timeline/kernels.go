@@ -1,0 +1,116 @@
+package timeline
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+
+	"github.com/gpuscope/gpuscope/sampler/stat"
+	"github.com/gpuscope/gpuscope/sampler/trace"
+)
+
+// KernelStat is one kernel name's total on the rank.
+type KernelStat struct {
+	Name    string  `json:"name"`
+	Type    string  `json:"type"` // compute, communication, memory
+	Count   int     `json:"count"`
+	TotalUS float64 `json:"total_us"`
+	Share   float64 `json:"share"` // of all GPU event time, percent
+}
+
+// Kernels is the kernel breakdown and duration distribution.
+type Kernels struct {
+	Top       []KernelStat       `json:"top"`
+	TypeUS    map[string]float64 `json:"type_us"` // total time by kernel type
+	Count     int                `json:"count"`   // kernels (not copies)
+	Under10   float64            `json:"under_10us_share"`
+	Under50   float64            `json:"under_50us_share"`
+	MedianUS  float64            `json:"median_us"`
+	LaunchCPU float64            `json:"launch_cpu_us"` // the launching calls' CPU time
+	LaunchGPU float64            `json:"launch_gpu_us"` // the launched kernels' GPU time
+	// LaunchDelayMedianUS is the median of kernel start − launch start
+	// ([hta-docs] §Launch stats).
+	LaunchDelayMedianUS float64 `json:"launch_delay_median_us"`
+	// MatmulUS is GEMM/convolution kernel time, TensorCoreUS the part of it in
+	// tensor-core variants.
+	MatmulUS     float64 `json:"matmul_us"`
+	TensorCoreUS float64 `json:"tensor_core_us"`
+}
+
+// topN is how many kernels the breakdown names (HTA's default num_kernels).
+const topN = 10
+
+var (
+	matmulName = regexp.MustCompile(`(?i)gemm|conv|matmul|implicit_convolve|cutlass|nvjet|xmma`)
+	// tensorCoreName: the kernel names of NVIDIA's tensor-core GEMMs
+	// (cuBLAS's hmma/884/1688/16816, xmma, CUTLASS tensorop, Hopper's
+	// wgmma/nvjet); fp32 SIMT GEMMs are "sgemm" without these.
+	tensorCoreName = regexp.MustCompile(`(?i)hmma|884|1688|16816|xmma|tensorop|wgmma|nvjet|bf16|f16|tf32|_s16|i8816`)
+)
+
+func (b *Builder) kernels(gpu []gpuEvent) Kernels {
+	k := Kernels{TypeUS: map[string]float64{}}
+	byName := map[int32]*KernelStat{}
+	var durs, delays []float64
+	all := 0.0
+	for _, g := range gpu {
+		name, d := b.names[g.name], g.end-g.ts
+		typ := kernelType(name)
+		all += d
+		k.TypeUS[typ] += d
+		s := byName[g.name]
+		if s == nil {
+			s = &KernelStat{Name: name, Type: typ}
+			byName[g.name] = s
+		}
+		s.Count++
+		s.TotalUS += d
+		if g.kind != trace.Kernel {
+			continue
+		}
+		durs = append(durs, d)
+		if l, ok := b.launches[g.corr]; ok {
+			k.LaunchCPU += l.dur
+			k.LaunchGPU += d
+			delays = append(delays, g.ts-l.ts)
+		}
+		if typ == Compute && matmulName.MatchString(name) {
+			k.MatmulUS += d
+			if tensorCoreName.MatchString(name) {
+				k.TensorCoreUS += d
+			}
+		}
+	}
+	k.Count = len(durs)
+	for _, d := range durs {
+		if d < 10 {
+			k.Under10++
+		}
+		if d < 50 {
+			k.Under50++
+		}
+	}
+	if k.Count > 0 {
+		k.Under10, k.Under50 = 100*k.Under10/float64(k.Count), 100*k.Under50/float64(k.Count)
+		k.MedianUS = stat.Percentile(durs, 50)
+	}
+	if len(delays) > 0 {
+		k.LaunchDelayMedianUS = stat.Percentile(delays, 50)
+	}
+	for _, s := range byName {
+		if all > 0 {
+			s.Share = 100 * s.TotalUS / all
+		}
+		k.Top = append(k.Top, *s)
+	}
+	slices.SortFunc(k.Top, func(a, b KernelStat) int {
+		if c := cmp.Compare(b.TotalUS, a.TotalUS); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	if len(k.Top) > topN {
+		k.Top = k.Top[:topN]
+	}
+	return k
+}
