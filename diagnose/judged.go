@@ -27,6 +27,13 @@ func MaxMinData() time.Duration {
 	return m
 }
 
+// JudgeAllSpan is the span a check must cover to judge every rule: the
+// longest MinData with two 1 s samples to spare. check's default --for
+// and its "run with --for" advice both come from it.
+func JudgeAllSpan() time.Duration {
+	return (MaxMinData() + 2*time.Second).Round(time.Second)
+}
+
 // NotJudged lists, in canonical order, the rules that span of data was too
 // short for: "no findings" from them means nothing, so a verdict must say so.
 func NotJudged(span time.Duration) []RuleInfo {

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
 // ReadFile reads the trace at path, gzipped or not (told by its first
@@ -30,7 +32,7 @@ func ReadStream(r io.Reader, yield func(Event) error) (Meta, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	magic, _ := br.Peek(2)
 	var in io.Reader = br
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if record.IsGzip(magic) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return Meta{Rank: -1}, fmt.Errorf("damaged gzip: %w", err)

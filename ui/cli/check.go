@@ -30,10 +30,10 @@ const checkErrorStatus = 3
 // that was never judged (docs/exit-status.md).
 const checkNotJudgedStatus = 4
 
-// defaultCheckFor gives every rule its data (diagnose.MaxMinData) with one
-// sample to spare: 2 minutes at the default 1 s interval.
+// defaultCheckFor gives every rule its data (diagnose.JudgeAllSpan),
+// rounded up to 2 minutes.
 func defaultCheckFor() time.Duration {
-	return max(2*time.Minute, (diagnose.MaxMinData() + 2*time.Second).Round(time.Second))
+	return max(2*time.Minute, diagnose.JudgeAllSpan())
 }
 
 // checkFlags are the flags of `gpuscope check`.

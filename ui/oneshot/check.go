@@ -90,7 +90,7 @@ func writeNotJudged(b *strings.Builder, t words, span time.Duration) {
 	for i, r := range rules {
 		ids[i] = fmt.Sprintf("%s (%s)", r.ID, diagnose.MinData(r.ID))
 	}
-	need := (diagnose.MaxMinData() + time.Second).Round(time.Second)
+	need := diagnose.JudgeAllSpan()
 	b.WriteString(t.check("not_judged", map[string]any{"Span": span.Round(time.Second).String(), "Rules": strings.Join(ids, ", "), "For": need.String()}) + "\n")
 }
 
