@@ -12,9 +12,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	promconfig "github.com/prometheus/common/config"
-	"github.com/prometheus/common/model"
 )
 
 // Config says where the server is and how to authenticate.
@@ -39,7 +36,7 @@ type Source struct {
 	matchers string // the selector's matchers without braces, "" for none
 	timeout  time.Duration
 	url      string
-	jobLabel model.LabelName
+	jobLabel string
 	hc       *http.Client // auth and TLS as configured (queryEach)
 }
 
@@ -53,28 +50,18 @@ func New(cfg Config) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.JobLabel != "" && !model.LabelName(cfg.JobLabel).IsValid() {
+	if cfg.JobLabel != "" && !validLabelName(cfg.JobLabel) {
 		return nil, fmt.Errorf("--job-label %q: not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)", cfg.JobLabel)
 	}
-	hc := promconfig.DefaultHTTPClientConfig
-	hc.BearerTokenFile = cfg.BearerTokenFile
-	if cfg.BasicAuthUser != "" {
-		hc.BasicAuth = &promconfig.BasicAuth{Username: cfg.BasicAuthUser, PasswordFile: cfg.BasicAuthPasswordFile}
-	}
-	hc.TLSConfig = promconfig.TLSConfig{CAFile: cfg.CAFile, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
-		InsecureSkipVerify: cfg.InsecureSkipVerify}
-	if err := hc.Validate(); err != nil {
-		return nil, fmt.Errorf("--prometheus authentication/TLS flags: %w", err)
-	}
-	client, err := promconfig.NewClientFromConfig(hc, "gpuscope")
+	client, err := httpClient(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("--prometheus: %w", err)
+		return nil, fmt.Errorf("--prometheus authentication/TLS flags: %w", err)
 	}
 	timeout := cfg.Timeout
 	if timeout == 0 {
 		timeout = 30 * time.Second
 	}
-	return &Source{matchers: matchers, timeout: timeout, url: cfg.URL, jobLabel: model.LabelName(cfg.JobLabel), hc: client}, nil
+	return &Source{matchers: matchers, timeout: timeout, url: cfg.URL, jobLabel: cfg.JobLabel, hc: client}, nil
 }
 
 // URL is the server's address, for titles.

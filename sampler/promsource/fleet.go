@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/common/model"
-
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
@@ -66,7 +64,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 	// The inventory: every target with GPU series in the last hour, so a
 	// target that went down is still listed (as down).
 	err := s.queryEach(ctx, s.inventory(fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames))), now,
-		func(m model.Metric, _ float64) { b.gpu(m) })
+		func(m metric, _ float64) { b.gpu(m) })
 	if err != nil {
 		return f, err // nothing to show without it
 	}
@@ -77,92 +75,92 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 	// joined once all are in).
 	type pending struct {
 		q    string
-		each func(model.Metric, float64)
+		each func(metric, float64)
 	}
 	var queue []pending
-	try := func(q string, each func(model.Metric, float64)) { queue = append(queue, pending{q, each}) }
-	try(s.sel("up"), func(m model.Metric, v float64) {
+	try := func(q string, each func(metric, float64)) { queue = append(queue, pending{q, each}) }
+	try(s.sel("up"), func(m metric, v float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
 			n.Up = v == 1
 		}
 	})
-	try(s.figure(utilNames, latest), func(m model.Metric, v float64) {
+	try(s.figure(utilNames, latest), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.Util = sampler.Some(v)
 		}
 	})
-	try(s.figure(memUsedNames, latest), func(m model.Metric, v float64) {
+	try(s.figure(memUsedNames, latest), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.MemUsed = sampler.Some(v)
 		}
 	})
-	try(s.figure(memTotalNames, latest), func(m model.Metric, v float64) {
+	try(s.figure(memTotalNames, latest), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.MemTotal = sampler.Some(v)
 		}
 	})
 	memFree := map[*fleetsnap.GPU]float64{}
-	try(perGPU(s.sel("DCGM_FI_DEV_FB_FREE")), func(m model.Metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
+	try(perGPU(s.sel("DCGM_FI_DEV_FB_FREE")), func(m metric, v float64) { // dcgm-exporter's default set has no FB_TOTAL
 		if g := b.gpu(m); g != nil {
 			memFree[g] = v * mib
 		}
 	})
-	try(s.figure(powerNames, latest), func(m model.Metric, v float64) {
+	try(s.figure(powerNames, latest), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.Power = sampler.Some(v)
 		}
 	})
-	step := model.Duration(opts.Step).String()
+	step := promDuration(opts.Step)
 	// Each subquery point idle and held is one step of waste; summing
 	// (not averaging) counts only the time the server has data for.
-	try(perGPU(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step)), func(m model.Metric, v float64) {
+	try(perGPU(fmt.Sprintf("sum_over_time((%s)[1h:%s])", s.idleHeld(), step)), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.IdleHeldHours = v * opts.Step.Hours()
 		}
 	})
-	span := model.Duration(opts.IdleFor).String()
+	span := promDuration(opts.IdleFor)
 	// Held all of IdleFor, and the server has (nearly) all of IdleFor: a
 	// target scraped for two minutes has not been idle for 30.
 	need := int(0.9 * float64(opts.IdleFor/opts.Step))
 	try(perGPU(fmt.Sprintf("(min_over_time((%[1]s)[%[2]s:%[3]s]) == 1) and (count_over_time((%[1]s)[%[2]s:%[3]s]) >= %[4]d)",
-		s.idleHeld(), span, step, need)), func(m model.Metric, _ float64) {
+		s.idleHeld(), span, step, need)), func(m metric, _ float64) {
 		if g := b.gpu(m); g != nil {
 			g.IdleHeldLong = true
 		}
 	})
 	try(perGPU(fmt.Sprintf("max_over_time(%s[1h]) > 0 or increase(%s[1h]) > 0",
-		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total"))), func(m model.Metric, _ float64) {
+		s.sel("DCGM_FI_DEV_XID_ERRORS"), s.sel("gpuscope_gpu_xid_errors_total"))), func(m metric, _ float64) {
 		if g := b.gpu(m); g != nil {
 			g.Xid = true
 		}
 	})
 	// increase() handles counter resets (a driver reload zeroes them).
 	try(perGPU(fmt.Sprintf("increase(%s[1h]) > 0", s.names([]string{"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"}))),
-		func(m model.Metric, _ float64) {
+		func(m metric, _ float64) {
 			if g := b.gpu(m); g != nil {
 				g.ECC = true
 			}
 		})
 	// Means over MeanWindow.
 	mean := func(sel string) string {
-		return fmt.Sprintf("avg_over_time(%s[%s])", sel, model.Duration(fleetsnap.MeanWindow))
+		return fmt.Sprintf("avg_over_time(%s[%s])", sel, promDuration(fleetsnap.MeanWindow))
 	}
-	try(s.figure(utilNames, mean), func(m model.Metric, v float64) {
+	try(s.figure(utilNames, mean), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.UtilMean = sampler.Some(v)
 		}
 	})
-	try(s.figure(smActiveNames, mean), func(m model.Metric, v float64) {
+	try(s.figure(smActiveNames, mean), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.SMActiveMean = sampler.Some(v)
 		}
 	})
 	since := map[string]time.Time{}
 	ids := map[*fleetsnap.Node][]string{} // findingID of each n.Findings[i], to join its start
-	try(s.sel("gpuscope_finding_since_timestamp_seconds"), func(m model.Metric, v float64) {
+	try(s.sel("gpuscope_finding_since_timestamp_seconds"), func(m metric, v float64) {
 		since[findingID(m)] = time.UnixMilli(int64(v * 1e3))
 	})
-	try(s.sel("gpuscope_finding"), func(m model.Metric, _ float64) {
+	try(s.sel("gpuscope_finding"), func(m metric, _ float64) {
 		n := b.nodes[keyOf(m)]
 		if n == nil {
 			return
@@ -173,7 +171,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 			GPU: gpu, PID: pid})
 		ids[n] = append(ids[n], findingID(m))
 	})
-	try(fmt.Sprintf("group by (job, instance) (%s)", s.sel("gpuscope_build_info")), func(m model.Metric, _ float64) {
+	try(fmt.Sprintf("group by (job, instance) (%s)", s.sel("gpuscope_build_info")), func(m metric, _ float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
 			n.Gpuscope = true
 		}
@@ -188,7 +186,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			problems[i] = s.queryEach(ctx, p.q, now, func(m model.Metric, v float64) {
+			problems[i] = s.queryEach(ctx, p.q, now, func(m metric, v float64) {
 				mu.Lock()
 				defer mu.Unlock()
 				p.each(m, v)
@@ -217,6 +215,6 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 
 const mib = 1 << 20
 
-func findingID(m model.Metric) string {
+func findingID(m metric) string {
 	return string(m["job"]) + "\x00" + string(m["instance"]) + "\x00" + string(m["rule"]) + "\x00" + string(m["gpu"]) + "\x00" + string(m["pid"])
 }

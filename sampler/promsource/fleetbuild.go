@@ -6,8 +6,6 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"slices"
 	"strings"
-
-	"github.com/prometheus/common/model"
 )
 
 // gpuLabels place a series on one GPU (or one MIG instance, which the
@@ -49,7 +47,7 @@ func (s *Source) inventory(q string) string {
 
 // fleetBuilder gathers series into nodes and GPUs.
 type fleetBuilder struct {
-	jobLabel model.LabelName
+	jobLabel string
 	nodes    map[fleetsnap.NodeKey]*fleetsnap.Node
 	gpus     map[gpuRef]*fleetsnap.GPU
 	order    map[fleetsnap.NodeKey][]int
@@ -61,7 +59,7 @@ func newFleetBuilder() *fleetBuilder {
 
 // gpu returns the GPU a series belongs to, creating it (and its node) on
 // first sight; nil for a series that is not one physical GPU's.
-func (b *fleetBuilder) gpu(m model.Metric) *fleetsnap.GPU {
+func (b *fleetBuilder) gpu(m metric) *fleetsnap.GPU {
 	ref, ok := refOf(m)
 	if !ok {
 		return nil

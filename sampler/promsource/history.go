@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/common/model"
-
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
@@ -29,13 +27,13 @@ func (s *Source) History(ctx context.Context, from, to time.Time, step time.Dura
 		wg       sync.WaitGroup
 		sem      = make(chan struct{}, 4) // a few queries at a time; a server handles many
 	)
-	run := func(q string, each func(*model.SampleStream)) {
+	run := func(q string, each func(*sampleStream)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			err := s.queryRangeEach(ctx, q, from, to, step, func(ss *model.SampleStream) {
+			err := s.queryRangeEach(ctx, q, from, to, step, func(ss *sampleStream) {
 				mu.Lock()
 				defer mu.Unlock()
 				each(ss)
@@ -48,15 +46,15 @@ func (s *Source) History(ctx context.Context, from, to time.Time, step time.Dura
 		}()
 	}
 	for i, fl := range gpuFields {
-		run(s.names(fl.names, matchers...), func(ss *model.SampleStream) { h.gpuSeries(i, ss) })
+		run(s.names(fl.names, matchers...), func(ss *sampleStream) { h.gpuSeries(i, ss) })
 	}
 	for _, pf := range procFields {
-		run(s.sel(pf.name, matchers...), func(ss *model.SampleStream) { h.procSeries(pf, ss) })
+		run(s.sel(pf.name, matchers...), func(ss *sampleStream) { h.procSeries(pf, ss) })
 	}
 	for _, hf := range hostFields {
-		run(s.sel(hf.name, matchers...), func(ss *model.SampleStream) { h.hostSeries(hf, ss) })
+		run(s.sel(hf.name, matchers...), func(ss *sampleStream) { h.hostSeries(hf, ss) })
 	}
-	run(s.sel("gpuscope_node_info", matchers...), func(ss *model.SampleStream) { h.info[keyOf(ss.Metric)] = ss.Metric })
+	run(s.sel("gpuscope_node_info", matchers...), func(ss *sampleStream) { h.info[keyOf(ss.Metric)] = ss.Metric })
 	wg.Wait()
 	if len(problems) > 0 && len(h.nodes) == 0 {
 		return nil, problems[0]
@@ -69,7 +67,7 @@ type historyBuilder struct {
 	from  time.Time
 	step  time.Duration
 	nodes map[fleetsnap.NodeKey]map[int]*stepData // by step index
-	info  map[fleetsnap.NodeKey]model.Metric
+	info  map[fleetsnap.NodeKey]metric
 }
 
 type stepData struct {
@@ -83,10 +81,10 @@ type stepData struct {
 type procKey struct{ gpu, pid int }
 
 func newHistoryBuilder(from time.Time, step time.Duration) *historyBuilder {
-	return &historyBuilder{from: from, step: step, nodes: map[fleetsnap.NodeKey]map[int]*stepData{}, info: map[fleetsnap.NodeKey]model.Metric{}}
+	return &historyBuilder{from: from, step: step, nodes: map[fleetsnap.NodeKey]map[int]*stepData{}, info: map[fleetsnap.NodeKey]metric{}}
 }
 
-func (h *historyBuilder) at(m model.Metric, t model.Time) *stepData {
+func (h *historyBuilder) at(m metric, t promTime) *stepData {
 	key := keyOf(m)
 	steps := h.nodes[key]
 	if steps == nil {
@@ -105,12 +103,12 @@ func (h *historyBuilder) at(m model.Metric, t model.Time) *stepData {
 	return d
 }
 
-func (h *historyBuilder) gpuSeries(field int, ss *model.SampleStream) {
+func (h *historyBuilder) gpuSeries(field int, ss *sampleStream) {
 	idx, ok := gpuOf(ss.Metric)
 	if !ok || isMIG(ss.Metric) {
 		return
 	}
-	name := string(ss.Metric[model.MetricNameLabel])
+	name := string(ss.Metric[metricNameLabel])
 	fl := gpuFields[field]
 	rank, scale := fl.rank(name), scaleOf(name)
 	for _, p := range ss.Values {
@@ -130,7 +128,7 @@ func (h *historyBuilder) gpuSeries(field int, ss *model.SampleStream) {
 	}
 }
 
-func labelGPU(g *sampler.GPU, m model.Metric) {
+func labelGPU(g *sampler.GPU, m metric) {
 	if g.UUID == "" {
 		g.UUID = string(m["UUID"])
 		if g.UUID == "" {
@@ -229,7 +227,7 @@ func NodeMatchers(k fleetsnap.NodeKey) []string {
 // before at. Two targets with that host name are ambiguous: name the instance.
 func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (fleetsnap.NodeKey, error) {
 	found := map[fleetsnap.NodeKey]bool{}
-	err := s.queryEach(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), at, func(m model.Metric, _ float64) {
+	err := s.queryEach(ctx, fmt.Sprintf("last_over_time(%s[1h])", s.names(utilNames)), at, func(m metric, _ float64) {
 		if string(m["instance"]) == name || string(m["Hostname"]) == name || string(m["hostname"]) == name {
 			found[keyOf(m)] = true
 		}

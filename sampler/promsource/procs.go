@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/prometheus/common/model"
-
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -34,7 +32,7 @@ var procFields = []procField{
 	{"gpuscope_process_workers_blocked", func(p *procAt, v float64) { p.blocked = int(v) }},
 }
 
-func (h *historyBuilder) procSeries(pf procField, ss *model.SampleStream) {
+func (h *historyBuilder) procSeries(pf procField, ss *sampleStream) {
 	gpu, ok := gpuOf(ss.Metric)
 	pid, err := strconv.Atoi(string(ss.Metric["pid"]))
 	if !ok || err != nil {
@@ -76,7 +74,7 @@ var hostFields = []hostField{
 	{"gpuscope_host_network_transmit_bytes_per_second", 1, func(h *sampler.Host) *sampler.Metric { return &h.NetTx }},
 }
 
-func (h *historyBuilder) hostSeries(hf hostField, ss *model.SampleStream) {
+func (h *historyBuilder) hostSeries(hf hostField, ss *sampleStream) {
 	for _, smp := range ss.Values {
 		d := h.at(ss.Metric, smp.Timestamp)
 		if d.host == nil {

@@ -7,17 +7,16 @@ import (
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
-	"github.com/prometheus/common/model"
 )
 
-func stream(labels map[string]string, start time.Time, step time.Duration, vals ...float64) *model.SampleStream {
-	m := model.Metric{}
+func stream(labels map[string]string, start time.Time, step time.Duration, vals ...float64) *sampleStream {
+	m := metric{}
 	for k, v := range labels {
-		m[model.LabelName(k)] = model.LabelValue(v)
+		m[k] = v
 	}
-	ss := &model.SampleStream{Metric: m}
+	ss := &sampleStream{Metric: m}
 	for i, v := range vals {
-		ss.Values = append(ss.Values, model.SamplePair{Timestamp: model.TimeFromUnixNano(start.Add(time.Duration(i) * step).UnixNano()), Value: model.SampleValue(v)})
+		ss.Values = append(ss.Values, samplePair{Timestamp: promTime(start.Add(time.Duration(i) * step).UnixMilli()), Value: v})
 	}
 	return ss
 }
@@ -132,15 +131,15 @@ func TestHistoryRebuildsProcessesAndWorkers(t *testing.T) {
 }
 
 func TestLabelsOfKubernetesSeries(t *testing.T) {
-	m := model.Metric{"Hostname": "n", "exported_pod": "train-0", "exported_namespace": "ml", "pod": "dcgm-exporter-x", "namespace": "gpu-operator"}
+	m := metric{"Hostname": "n", "exported_pod": "train-0", "exported_namespace": "ml", "pod": "dcgm-exporter-x", "namespace": "gpu-operator"}
 	if ns, pod := podOf(m); ns != "ml" || pod != "train-0" {
 		t.Errorf("honor_labels false: %s/%s, want ml/train-0", ns, pod)
 	}
-	m = model.Metric{"Hostname": "n", "pod": "train-0", "namespace": "ml"}
+	m = metric{"Hostname": "n", "pod": "train-0", "namespace": "ml"}
 	if ns, pod := podOf(m); ns != "ml" || pod != "train-0" {
 		t.Errorf("honor_labels true: %s/%s", ns, pod)
 	}
-	if hostOf(model.Metric{"instance": "10.0.0.1:9400"}) != "10.0.0.1:9400" {
+	if hostOf(metric{"instance": "10.0.0.1:9400"}) != "10.0.0.1:9400" {
 		t.Error("no host label: the instance names the node")
 	}
 }

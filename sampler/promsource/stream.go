@@ -9,26 +9,24 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/prometheus/common/model"
 )
 
 // queryEach runs an instant query and hands each sample of its vector to
 // each as it is decoded from the response body, so an answer of 8,000
 // series never sits in memory whole: not as the body, not as a
-// model.Vector (client_golang's Query holds both, and a copy of the body).
+// decoded vector (client_golang's Query holds both, and a copy of the body).
 // each may be called from several queries at once; it must lock.
-func (s *Source) queryEach(ctx context.Context, q string, at time.Time, each func(model.Metric, float64)) error {
+func (s *Source) queryEach(ctx context.Context, q string, at time.Time, each func(metric, float64)) error {
 	form := url.Values{"query": {q}, "time": {unixSeconds(at)}}
 	err := s.post(ctx, "/api/v1/query", form, func(dec *json.Decoder) error {
 		var smp struct {
-			Metric model.Metric     `json:"metric"`
-			Value  model.SamplePair `json:"value"`
+			Metric metric     `json:"metric"`
+			Value  samplePair `json:"value"`
 		}
 		if err := dec.Decode(&smp); err != nil {
 			return err
 		}
-		each(smp.Metric, float64(smp.Value.Value))
+		each(smp.Metric, smp.Value.Value)
 		return nil
 	}, "vector")
 	if err != nil {
@@ -39,11 +37,11 @@ func (s *Source) queryEach(ctx context.Context, q string, at time.Time, each fun
 
 // queryRangeEach runs a range query and hands each series to each as it
 // is decoded (see queryEach).
-func (s *Source) queryRangeEach(ctx context.Context, q string, from, to time.Time, step time.Duration, each func(*model.SampleStream)) error {
+func (s *Source) queryRangeEach(ctx context.Context, q string, from, to time.Time, step time.Duration, each func(*sampleStream)) error {
 	form := url.Values{"query": {q}, "start": {unixSeconds(from)}, "end": {unixSeconds(to)},
 		"step": {strconv.FormatFloat(step.Seconds(), 'f', -1, 64)}}
 	err := s.post(ctx, "/api/v1/query_range", form, func(dec *json.Decoder) error {
-		var ss model.SampleStream
+		var ss sampleStream
 		if err := dec.Decode(&ss); err != nil {
 			return err
 		}

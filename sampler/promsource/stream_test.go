@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/common/model"
 )
 
 // fakeAPI answers /api/v1/query and /api/v1/query_range with canned
@@ -47,17 +45,17 @@ func TestQueryEachStreamsAVector(t *testing.T) {
 			"scalar": `{"status":"success","data":{"resultType":"scalar","result":[1700000000,"1"]}}`,
 		})
 		got := map[string]float64{}
-		if err := s.queryEach(context.Background(), "up", time.Now(), func(m model.Metric, v float64) { got[string(m["instance"])] = v }); err != nil {
+		if err := s.queryEach(context.Background(), "up", time.Now(), func(m metric, v float64) { got[string(m["instance"])] = v }); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != 2 || got["a"] != 1 || got["b"] != 0 {
 			t.Errorf("post405 %v: %v", post405, got)
 		}
-		err := s.queryEach(context.Background(), "scalar", time.Now(), func(model.Metric, float64) {})
+		err := s.queryEach(context.Background(), "scalar", time.Now(), func(metric, float64) {})
 		if err == nil || !strings.Contains(err.Error(), "want a vector") {
 			t.Errorf("a scalar: %v", err)
 		}
-		err = s.queryEach(context.Background(), "bad(", time.Now(), func(model.Metric, float64) {})
+		err = s.queryEach(context.Background(), "bad(", time.Now(), func(metric, float64) {})
 		if err == nil || !strings.Contains(err.Error(), "bad_data: parse error (HTTP 400)") {
 			t.Errorf("a bad query: %v", err)
 		}
@@ -72,7 +70,7 @@ func TestQueryRangeEachStreamsAMatrix(t *testing.T) {
 	})
 	var n, points int
 	err := s.queryRangeEach(context.Background(), "m", time.Unix(1700000000, 0), time.Unix(1700000030, 0), 30*time.Second,
-		func(ss *model.SampleStream) { n++; points += len(ss.Values) })
+		func(ss *sampleStream) { n++; points += len(ss.Values) })
 	if err != nil || n != 2 || points != 3 {
 		t.Errorf("%d series, %d points, err %v", n, points, err)
 	}
