@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -117,50 +115,6 @@ func addGPU(sc *scrape, set []gpuMetric, g *sampler.GPU, x xidCount, labels *lab
 	for _, m := range set {
 		if v, ok := m.value(g, x); ok {
 			sc.of(m.fam).addSet(v, labels)
-		}
-	}
-}
-
-// Collector is the prometheus.Collector view of the same series, for
-// registries and client_golang's test tools (testutil, promlint). The HTTP
-// handler writes the exposition itself from the same scrape (encode.go).
-type Collector struct {
-	state *State
-	set   *metricSet
-	descs []*prometheus.Desc // by family index
-}
-
-// NewCollector returns a collector of the chosen name sets over state.
-func NewCollector(state *State, opts Options) *Collector {
-	c := &Collector{state: state, set: newMetricSet(opts)}
-	for _, f := range c.set.families {
-		c.descs = append(c.descs, prometheus.NewDesc(f.name, f.help, f.labels, nil))
-	}
-	return c
-}
-
-// Describe implements prometheus.Collector.
-func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range c.descs {
-		ch <- d
-	}
-}
-
-// Collect implements prometheus.Collector.
-func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	sc := c.set.build(c.state)
-	if sc == nil {
-		return
-	}
-	defer c.set.release(sc)
-	for i := range sc.batches {
-		b := &sc.batches[i]
-		kind := prometheus.GaugeValue
-		if b.fam.counter {
-			kind = prometheus.CounterValue
-		}
-		for _, s := range b.sorted {
-			ch <- prometheus.MustNewConstMetric(c.descs[i], kind, b.vals[s], b.sets[s].values...)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package promexport
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,14 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
-
-	"github.com/klauspost/compress/gzhttp"
-	"github.com/klauspost/compress/gzip"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/exporter-toolkit/web"
-	"go.yaml.in/yaml/v2"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 )
@@ -71,22 +65,7 @@ func Handler(state *State, opts Options) (http.Handler, error) {
 		}
 		fmt.Fprintf(w, "gpuscope exporter: %s %s %s %s %s\n", MetricsPath, SnapshotPath, FindingsPath, HealthyPath, ReadyPath)
 	})
-	return compressed(mux)
-}
-
-// compressed gzips answers for a client whose Accept-Encoding asks for it
-// (Prometheus does), as client_golang's promhttp and dcgm-exporter do. At
-// gzip's fastest level (klauspost's, a dependency already) a scrape of 8
-// GPUs with 25 processes each goes from 442 KB to 15 KB for 0.38 ms more CPU
-// (0.30 -> 0.68 ms, BenchmarkScrapeGzip, docs/benchmarks.md); a client that
-// does not ask gets the bytes as before. zstd is not offered: Prometheus
-// asks for gzip.
-func compressed(h http.Handler) (http.Handler, error) {
-	wrap, err := gzhttp.NewWrapper(gzhttp.CompressionLevel(gzip.BestSpeed), gzhttp.EnableZstd(false))
-	if err != nil {
-		return nil, err
-	}
-	return wrap(h), nil
+	return compressed(mux), nil
 }
 
 // writeJSON answers 503 until the first tick, so a client never reads an
@@ -105,8 +84,8 @@ func writeJSON(w http.ResponseWriter, v any, ok bool) {
 // ServeConfig is where and how to serve.
 type ServeConfig struct {
 	Listen string // host:port
-	// WebConfigFile is the exporter-toolkit web configuration (TLS, basic
-	// auth), the file every Prometheus exporter reads; "" serves plain HTTP.
+	// WebConfigFile is the web configuration every Prometheus exporter
+	// reads (TLS, basic auth; webconfig.go); "" serves plain HTTP.
 	WebConfigFile string
 	Logger        *slog.Logger
 	// Started is told the bound address once the socket listens (a port of
@@ -121,27 +100,24 @@ type ServeConfig struct {
 // ValidateWebConfig checks the web configuration file before anything
 // starts, so a typo is one line at startup, not a failure at the first
 // scrape. It reports whether the file turns TLS on and basic auth on.
-func ValidateWebConfig(path string) (tls, auth bool, err error) {
-	if path == "" {
-		return false, false, nil
-	}
-	if err := web.Validate(path); err != nil {
-		return false, false, fmt.Errorf("--web.config.file %s: %w", path, err)
-	}
-	raw, err := os.ReadFile(path)
+func ValidateWebConfig(path string) (tlsOn, auth bool, err error) {
+	c, err := loadWebConfig(path)
 	if err != nil {
-		return false, false, fmt.Errorf("--web.config.file: %w", err)
-	}
-	var c web.Config
-	if err := yaml.Unmarshal(raw, &c); err != nil {
 		return false, false, fmt.Errorf("--web.config.file %s: %w", path, err)
 	}
-	t := c.TLSConfig
-	return t.TLSCertPath != "" || t.TLSCert != "", len(c.Users) > 0, nil
+	return c.TLS.enabled(), len(c.Users) > 0, nil
 }
 
 // Serve listens and serves h until ctx ends.
 func Serve(ctx context.Context, h http.Handler, cfg ServeConfig) error {
+	web, err := loadWebConfig(cfg.WebConfigFile)
+	if err != nil {
+		return fmt.Errorf("--web.config.file %s: %w", cfg.WebConfigFile, err)
+	}
+	tlsConf, err := web.tlsConfig()
+	if err != nil {
+		return fmt.Errorf("--web.config.file %s: %w", cfg.WebConfigFile, err)
+	}
 	l, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
@@ -150,7 +126,7 @@ func Serve(ctx context.Context, h http.Handler, cfg ServeConfig) error {
 		cfg.Started(l.Addr())
 	}
 	capped := newCappedListener(l, cmp.Or(cfg.maxConns, connCap()))
-	srv := &http.Server{Handler: h,
+	srv := &http.Server{Handler: web.headers(web.basicAuth(h)), TLSConfig: tlsConf,
 		ReadHeaderTimeout: cmp.Or(cfg.rh, readHeaderTimeout),
 		IdleTimeout:       cmp.Or(cfg.idle, idleTimeout),
 		WriteTimeout:      cmp.Or(cfg.write, writeTimeout),
@@ -162,8 +138,14 @@ func Serve(ctx context.Context, h http.Handler, cfg ServeConfig) error {
 	}
 	done := make(chan error, 1)
 	go func() {
-		file := cfg.WebConfigFile
-		done <- web.Serve(capped, srv, &web.FlagConfig{WebListenAddresses: &[]string{cfg.Listen}, WebConfigFile: &file}, cfg.Logger)
+		if tlsConf == nil {
+			done <- srv.Serve(capped)
+			return
+		}
+		if web.HTTP.HTTP2 != nil && !*web.HTTP.HTTP2 {
+			srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){} // HTTP/1.1 only
+		}
+		done <- srv.ServeTLS(capped, "", "")
 	}()
 	select {
 	case err := <-done:
@@ -192,12 +174,11 @@ func URL(addr net.Addr, tls bool) string {
 // its Accept header prefers it (Prometheus does), else the text format
 // (gzipped by compressed when asked).
 func serveMetrics(w http.ResponseWriter, r *http.Request, set *metricSet, state *State) {
-	format := expfmt.NegotiateIncludingOpenMetrics(r.Header)
-	om := format.FormatType() == expfmt.TypeOpenMetrics
-	if !om {
-		format = expfmt.NewFormat(expfmt.TypeTextPlain)
+	om := wantsOpenMetrics(r.Header.Get("Accept"))
+	w.Header().Set("Content-Type", contentTypeText)
+	if om {
+		w.Header().Set("Content-Type", contentTypeOpenMetrics)
 	}
-	w.Header().Set("Content-Type", string(format))
 	sc := set.build(state)
 	if sc == nil {
 		if om {
