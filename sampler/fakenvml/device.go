@@ -6,16 +6,17 @@ import (
 	"sync"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
-	"github.com/NVIDIA/go-nvml/pkg/nvml/mock/server"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// device is one fake GPU. The embedded mock device answers what this file
-// (and mig.go, device_slow.go, gpm.go) does not override (calls nvmlsource never makes;
-// an unset mock Func still panics, which flags a missing override in tests).
+// device is one fake GPU: this file, mig.go, device_slow.go and gpm.go
+// answer every call nvmlsource makes. The embedded nil nvml.Device makes
+// any other call panic, which flags a missing override in tests. (go-nvml's
+// mock server is not embedded: it would link its moq mocks, ~0.85 MB of
+// binary, into the demo; docs/benchmarks.md "What each dependency costs".)
 type device struct {
-	*server.Device
+	nvml.Device
 	f   *Fake
 	idx int
 

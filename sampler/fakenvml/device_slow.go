@@ -20,7 +20,7 @@ func (d *device) GetName() (string, nvml.Return) {
 	if g.Name != "" {
 		return g.Name, nvml.SUCCESS
 	}
-	return d.Config.Name, nvml.SUCCESS
+	return d.f.id.name, nvml.SUCCESS
 }
 
 func (d *device) GetUUID() (string, nvml.Return) {
@@ -39,7 +39,7 @@ func (d *device) GetPciInfo() (nvml.PciInfo, nvml.Return) {
 		return nvml.PciInfo{}, r
 	}
 	p := pciInfo(d.f.busID(d.idx))
-	p.PciDeviceId = d.Config.PciDeviceId
+	p.PciDeviceId = d.f.id.pciDeviceID
 	return p, nvml.SUCCESS
 }
 
@@ -67,7 +67,7 @@ func (d *device) GetArchitecture() (nvml.DeviceArchitecture, nvml.Return) {
 	if a, ok := nvmlarch.Parse(g.Arch); ok {
 		return a, nvml.SUCCESS
 	}
-	return d.Config.Architecture, nvml.SUCCESS
+	return d.f.id.arch, nvml.SUCCESS
 }
 
 func (d *device) GetMaxClockInfo(clock nvml.ClockType) (uint32, nvml.Return) {

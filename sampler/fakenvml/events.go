@@ -4,13 +4,12 @@ import (
 	"sync"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
-	"github.com/NVIDIA/go-nvml/pkg/nvml/mock"
 )
 
 // eventSet delivers each Xid in the truth once, to the first Wait after it
 // appears.
 type eventSet struct {
-	mock.EventSet // methods nvmlsource never calls stay unset (panic)
+	nvml.EventSet // nil: a method nvmlsource never calls panics
 	f             *Fake
 
 	mu        sync.Mutex

@@ -1,12 +1,7 @@
 // Package fakenvml is an nvml.Interface that answers from a "truth": the
 // []sampler.GPU a test or the --demo scenario engine wants the NVML source to
-// read back. It builds on go-nvml's mock server (device identity, memory size,
-// MIG profiles come from its GPU configs) and overrides every method the
-// nvmlsource package calls, so that the demo drives the production code path.
-//
-// The overriding methods are defined on wrapper types rather than set as the
-// mock's ...Func fields on purpose: the moq mocks record every call in a slice
-// that is never trimmed, which would grow without bound in a long demo.
+// read back. It answers every method the nvmlsource package calls, so that
+// the demo drives the production code path.
 package fakenvml
 
 import (
@@ -15,8 +10,6 @@ import (
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
-	"github.com/NVIDIA/go-nvml/pkg/nvml/mock/gpus"
-	"github.com/NVIDIA/go-nvml/pkg/nvml/mock/server"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -26,6 +19,20 @@ const (
 	ModelH200 = "h200" // Hopper: GPM supported
 	ModelA100 = "a100" // Ampere: GPM answers NOT_SUPPORTED
 )
+
+// identity is what a model answers when the truth names nothing: the
+// board's name, PCI device id and architecture as the real boards report
+// them (the PCI ids as in go-nvml's mock GPU configs, pkg/nvml/mock/gpus).
+type identity struct {
+	name        string
+	pciDeviceID uint32
+	arch        nvml.DeviceArchitecture
+}
+
+var models = map[string]identity{
+	ModelH200: {"NVIDIA H200 141GB HBM3e", 0x233310DE, nvml.DEVICE_ARCH_HOPPER},
+	ModelA100: {"NVIDIA A100-SXM4-40GB", 0x20B010DE, nvml.DEVICE_ARCH_AMPERE},
+}
 
 // Config describes the fake node.
 type Config struct {
@@ -63,6 +70,7 @@ type Fake struct {
 	lib    *library
 	devs   []*device
 	hasGPM bool
+	id     identity // the model's, for what the truth leaves empty
 
 	// Per GPU (slot 0 is the library, slot i+1 is GPU i): calls counts every
 	// call; faults holds the injected answer per method, with one extra
@@ -106,17 +114,15 @@ func New(cfg Config) *Fake {
 		base := BaseTruth(cfg.GPUs, cfg.Model)
 		f.truth = func() []sampler.GPU { return base }
 	}
-	gpuConfig := gpus.H200_SXM5_141GB
-	f.hasGPM = true
-	if cfg.Model == ModelA100 {
-		gpuConfig = gpus.A100_SXM4_40GB
-		f.hasGPM = false
+	f.hasGPM = cfg.Model != ModelA100
+	f.id = models[ModelH200]
+	if id, ok := models[cfg.Model]; ok {
+		f.id = id
 	}
-	srv := server.NewServerWithGPUs(cfg.Driver, cfg.NVML, cudaInt(cfg.CUDA), gpus.Multiple(cfg.GPUs, gpuConfig)...)
-	f.lib = &library{Server: srv, f: f}
+	f.lib = &library{f: f}
 	f.devs = make([]*device, cfg.GPUs)
 	for i := range f.devs {
-		f.devs[i] = &device{Device: srv.Devices[i].(*server.Device), f: f, idx: i}
+		f.devs[i] = &device{f: f, idx: i}
 	}
 	return f
 }

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
-	"github.com/NVIDIA/go-nvml/pkg/nvml/mock"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -13,7 +12,7 @@ import (
 // GpmMetricsGet answers with the later sample's readings, which is what the
 // truth says the interval averaged to.
 type gpmSample struct {
-	mock.GpmSample // Free, Get and MigGet are overridden or unused
+	nvml.GpmSample // nil: Free, Get and MigGet are overridden or unused
 	f              *Fake
 	gpu            int // -1 until taken
 	gi             int // GPU instance of a GpmMigSampleGet sample, -1 for the whole GPU

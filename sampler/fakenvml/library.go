@@ -2,13 +2,13 @@ package fakenvml
 
 import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
-	"github.com/NVIDIA/go-nvml/pkg/nvml/mock/server"
 )
 
-// library is the fake's nvml.Interface: the mock server with the calls
-// nvmlsource makes overridden. Library-level faults use LibraryGPU.
+// library is the fake's nvml.Interface: the calls nvmlsource and doctor
+// make; any other panics (the embedded nil nvml.Interface). Library-level
+// faults use LibraryGPU.
 type library struct {
-	*server.Server
+	nvml.Interface
 	f *Fake
 }
 

@@ -16,7 +16,7 @@ import (
 // name is looked up once, after Init has loaded the library. Pass the
 // result to New; the fake and go-nvml's mocks need no guard.
 func Guarded(lib nvml.Interface) Library {
-	return &guardLib{Interface: lib, syms: &symbols{ext: lib.Extensions(), seen: map[string]bool{}}}
+	return &guardLib{Library: lib, syms: &symbols{ext: lib.Extensions(), seen: map[string]bool{}}}
 }
 
 // symbols answers whether the loaded library exports a function.
@@ -59,17 +59,20 @@ func guardRet(s *symbols, call func() nvml.Return, name string) nvml.Return {
 	return call()
 }
 
+// guardLib embeds the narrow Library, not nvml.Interface: embedding the
+// whole interface made the compiler write a wrapper for each of its ~400
+// methods into the binary (docs/benchmarks.md "What each dependency costs").
 type guardLib struct {
-	nvml.Interface
+	Library
 	syms *symbols
 }
 
 func (l *guardLib) DeviceGetCount() (int, nvml.Return) {
-	return guard(l.syms, l.Interface.DeviceGetCount, "nvmlDeviceGetCount")
+	return guard(l.syms, l.Library.DeviceGetCount, "nvmlDeviceGetCount")
 }
 
 func (l *guardLib) DeviceGetHandleByIndex(i int) (nvml.Device, nvml.Return) {
-	d, r := guard(l.syms, func() (nvml.Device, nvml.Return) { return l.Interface.DeviceGetHandleByIndex(i) }, "nvmlDeviceGetHandleByIndex")
+	d, r := guard(l.syms, func() (nvml.Device, nvml.Return) { return l.Library.DeviceGetHandleByIndex(i) }, "nvmlDeviceGetHandleByIndex")
 	if d == nil {
 		return nil, r
 	}
@@ -77,25 +80,25 @@ func (l *guardLib) DeviceGetHandleByIndex(i int) (nvml.Device, nvml.Return) {
 }
 
 func (l *guardLib) EventSetCreate() (nvml.EventSet, nvml.Return) {
-	return guard(l.syms, l.Interface.EventSetCreate, "nvmlEventSetCreate")
+	return guard(l.syms, l.Library.EventSetCreate, "nvmlEventSetCreate")
 }
 
 func (l *guardLib) GpmMetricsGet(m *nvml.GpmMetricsGetType) nvml.Return {
-	return guardRet(l.syms, func() nvml.Return { return l.Interface.GpmMetricsGet(m) }, "nvmlGpmMetricsGet")
+	return guardRet(l.syms, func() nvml.Return { return l.Library.GpmMetricsGet(m) }, "nvmlGpmMetricsGet")
 }
 
 func (l *guardLib) GpmSampleAlloc() (nvml.GpmSample, nvml.Return) {
-	return guard(l.syms, l.Interface.GpmSampleAlloc, "nvmlGpmSampleAlloc")
+	return guard(l.syms, l.Library.GpmSampleAlloc, "nvmlGpmSampleAlloc")
 }
 
 func (l *guardLib) SystemGetCudaDriverVersion() (int, nvml.Return) {
-	return guard(l.syms, l.Interface.SystemGetCudaDriverVersion, "nvmlSystemGetCudaDriverVersion")
+	return guard(l.syms, l.Library.SystemGetCudaDriverVersion, "nvmlSystemGetCudaDriverVersion")
 }
 
 func (l *guardLib) SystemGetDriverVersion() (string, nvml.Return) {
-	return guard(l.syms, l.Interface.SystemGetDriverVersion, "nvmlSystemGetDriverVersion")
+	return guard(l.syms, l.Library.SystemGetDriverVersion, "nvmlSystemGetDriverVersion")
 }
 
 func (l *guardLib) SystemGetNVMLVersion() (string, nvml.Return) {
-	return guard(l.syms, l.Interface.SystemGetNVMLVersion, "nvmlSystemGetNVMLVersion")
+	return guard(l.syms, l.Library.SystemGetNVMLVersion, "nvmlSystemGetNVMLVersion")
 }
