@@ -37,3 +37,14 @@ func HintKeys() []string {
 	}
 	return out
 }
+
+// FirstFix is the first fix whose key is key (HintKeys), for findings
+// worded outside this package (diagnose/timeline); "" for an unknown key.
+func FirstFix(key string) string {
+	for _, k := range hintKeys() {
+		if k[1] == key {
+			return k[0]
+		}
+	}
+	return ""
+}

@@ -21,6 +21,10 @@ type Rank struct {
 	Filtered bool `json:"filtered"`
 	// Analysed is how many GPU events the figures count.
 	Analysed int `json:"gpu_events"`
+	// ComputeMajor is the device's compute capability (major); 0 unknown.
+	ComputeMajor int `json:"compute_major,omitempty"`
+	// Causes tell the idle's causes apart (causes.go).
+	Causes Causes `json:"causes"`
 }
 
 // Rank computes the figures of what was added. meta is the trace's own
@@ -30,10 +34,11 @@ func (b *Builder) Rank(meta trace.Meta) Rank {
 	r := Rank{Rank: meta.Rank, GPU: b.mainDevice(), Filtered: b.stepNames() >= 2, Analysed: len(gpu)}
 	for _, d := range meta.Devices {
 		if d.ID == r.GPU {
-			r.Device = d.Name
+			r.Device, r.ComputeMajor = d.Name, d.ComputeMajor
 		}
 	}
-	r.Breakdown = b.breakdown(gpu)
+	var busy []interval
+	r.Breakdown, busy = b.breakdown(gpu)
 	r.Idle = b.idleByStream(gpu)
 	r.Kernels = b.kernels(gpu)
 	r.Copies = b.copies(gpu)
@@ -41,6 +46,7 @@ func (b *Builder) Rank(meta trace.Meta) Rank {
 	steps := b.completeSteps()
 	r.Loader = b.loader(steps)
 	r.Steps, r.StepMedianUS = b.stepList(steps)
+	r.Causes = b.causes(gpu, busy, steps)
 	return r
 }
 

@@ -120,7 +120,9 @@ func (d Breakdown) Share(us float64) float64 {
 	return 100 * us / d.SpanUS
 }
 
-func (b *Builder) breakdown(gpu []gpuEvent) Breakdown {
+// breakdown also returns the merged busy intervals, which the idle's causes
+// are read against (causes.go).
+func (b *Builder) breakdown(gpu []gpuEvent) (Breakdown, []interval) {
 	var all, comp, comm []interval
 	for _, g := range gpu {
 		v := interval{g.ts, g.end}
@@ -134,7 +136,7 @@ func (b *Builder) breakdown(gpu []gpuEvent) Breakdown {
 	}
 	all, comp, comm = merge(all), merge(comp), merge(comm)
 	if len(all) == 0 {
-		return Breakdown{}
+		return Breakdown{}, nil
 	}
 	d := Breakdown{SpanUS: all[len(all)-1].end - all[0].start}
 	busy := total(all)
@@ -143,7 +145,7 @@ func (b *Builder) breakdown(gpu []gpuEvent) Breakdown {
 	if d.CommUS > 0 {
 		d.OverlapShare = 100 * overlap(comm, comp) / d.CommUS
 	}
-	return d
+	return d, all
 }
 
 // StreamIdle is one stream's idle time by cause ([hta-docs] §Idle time).
@@ -152,6 +154,7 @@ type StreamIdle struct {
 	HostWaitUS   float64 `json:"host_wait_us"`   // the next kernel was not yet launched
 	KernelWaitUS float64 `json:"kernel_wait_us"` // queued, gap under 30 µs: launch overhead
 	OtherUS      float64 `json:"other_us"`
+	ComputeUS    float64 `json:"compute_us"` // its computation kernels' time
 }
 
 // IdleUS is the stream's idle time.
@@ -167,6 +170,11 @@ func (b *Builder) idleByStream(gpu []gpuEvent) []StreamIdle {
 		ks := by[s]
 		slices.SortStableFunc(ks, func(a, b gpuEvent) int { return cmp.Compare(a.ts, b.ts) })
 		st := StreamIdle{Stream: int(s)}
+		for _, k := range ks {
+			if kernelType(b.names[k.name]) == Compute {
+				st.ComputeUS += k.end - k.ts
+			}
+		}
 		for i := 1; i < len(ks); i++ {
 			prevEnd, gap := ks[i-1].end, ks[i].ts-ks[i-1].end
 			l, ok := b.launches[ks[i].corr]

@@ -31,6 +31,12 @@ type Kernels struct {
 	// LaunchDelayMedianUS is the median of kernel start − launch start
 	// ([hta-docs] §Launch stats).
 	LaunchDelayMedianUS float64 `json:"launch_delay_median_us"`
+	// LaunchMedianUS is the median CPU time of one launch call.
+	LaunchMedianUS float64 `json:"launch_median_us"`
+	// ShortShare is the share of launched kernels that ran shorter than
+	// their launch call took on the CPU, percent ([hta-docs] §Launch stats:
+	// short GPU kernels).
+	ShortShare float64 `json:"shorter_than_launch_share"`
 	// MatmulUS is GEMM/convolution kernel time, TensorCoreUS the part of it in
 	// tensor-core variants.
 	MatmulUS     float64 `json:"matmul_us"`
@@ -51,8 +57,8 @@ var (
 func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 	k := Kernels{TypeUS: map[string]float64{}}
 	byName := map[int32]*KernelStat{}
-	var durs, delays []float64
-	all := 0.0
+	var durs, delays, launchDurs []float64
+	all, short := 0.0, 0
 	for _, g := range gpu {
 		name, d := b.names[g.name], g.end-g.ts
 		typ := kernelType(name)
@@ -73,6 +79,10 @@ func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 			k.LaunchCPU += l.dur
 			k.LaunchGPU += d
 			delays = append(delays, g.ts-l.ts)
+			launchDurs = append(launchDurs, l.dur)
+			if d < l.dur {
+				short++
+			}
 		}
 		if typ == Compute && matmulName.MatchString(name) {
 			k.MatmulUS += d
@@ -96,6 +106,8 @@ func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 	}
 	if len(delays) > 0 {
 		k.LaunchDelayMedianUS = stat.Percentile(delays, 50)
+		k.LaunchMedianUS = stat.Percentile(launchDurs, 50)
+		k.ShortShare = 100 * float64(short) / float64(len(launchDurs))
 	}
 	for _, s := range byName {
 		if all > 0 {

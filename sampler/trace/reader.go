@@ -140,18 +140,19 @@ func kindOf(cat, name string) Kind {
 	if strings.HasPrefix(name, "ProfilerStep#") {
 		return ProfilerStep
 	}
+	// The capitalised names are Kineto's first schema (PyTorch 1.8/1.9).
 	switch cat {
-	case "kernel":
+	case "kernel", "Kernel":
 		return Kernel
-	case "gpu_memcpy":
+	case "gpu_memcpy", "Memcpy":
 		return Memcpy
-	case "gpu_memset":
+	case "gpu_memset", "Memset":
 		return Memset
-	case "cuda_runtime":
+	case "cuda_runtime", "Runtime":
 		return Runtime
 	case "cuda_driver":
 		return Driver
-	case "cpu_op":
+	case "cpu_op", "Operator":
 		return CPUOp
 	case "python_function":
 		return Python
