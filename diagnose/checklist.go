@@ -155,7 +155,7 @@ func markSteps(steps []Step, findings []Finding) []Step {
 			continue
 		}
 		if i == 6 {
-			steps[i].I18n = append(Text{say("step.profile_it", "profile it: ")}, titles[i]...)
+			steps[i].I18n = append(Text{say("step.profile_it", "profile it (torch.profiler), then gpuscope report TRACE: ")}, titles[i]...)
 		} else {
 			steps[i].I18n = append(append(slices.Clone(steps[i].I18n), then("step.dash", " — ")), titles[i]...)
 		}

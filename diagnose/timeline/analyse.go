@@ -4,7 +4,8 @@ import "github.com/gpuscope/gpuscope/sampler/trace"
 
 // Rank is what one rank's trace shows.
 type Rank struct {
-	Rank      int          `json:"rank"` // -1 when the trace names none
+	Rank      int          `json:"rank"`           // -1 when the trace names none
+	File      string       `json:"file,omitempty"` // set by the caller that read it
 	Device    string       `json:"device,omitempty"`
 	GPU       int          `json:"gpu"` // the device most GPU events ran on
 	Breakdown Breakdown    `json:"breakdown"`

@@ -124,8 +124,8 @@ func who(rank int) diagnose.Msg {
 
 func pct(v float64) string { return fmt.Sprintf("%.0f%%", v) }
 
-// dur is a time in µs as the evidence prints it.
-func dur(us float64) string {
+// Dur is a trace time (µs) as the evidence and the report print it.
+func Dur(us float64) string {
 	switch {
 	case us >= 1e6:
 		return fmt.Sprintf("%.2f s", us/1e6)
@@ -135,10 +135,10 @@ func dur(us float64) string {
 	return fmt.Sprintf("%.0f µs", us)
 }
 
-// mainStream is the stream with the most computation, where the training
+// MainStream is the stream with the most computation, where the training
 // loop's kernels run; its idle breakdown is the one that speaks for the
 // rank (NCCL and copy streams idle most of the trace by design).
-func mainStream(r Rank) (StreamIdle, bool) {
+func (r Rank) MainStream() (StreamIdle, bool) {
 	if len(r.Idle) == 0 {
 		return StreamIdle{}, false
 	}
@@ -148,7 +148,7 @@ func mainStream(r Rank) (StreamIdle, bool) {
 // idleHost is the rank's idle share and the main stream's host-wait share.
 func idleHost(r Rank) diagnose.Msg {
 	host, kernel := 0.0, 0.0
-	if s, ok := mainStream(r); ok {
+	if s, ok := r.MainStream(); ok {
 		host, kernel, _ = s.IdleShare()
 	}
 	return diagnose.Say("timeline.idle_host", "GPU idle {{.Idle}} of the trace; on its main stream {{.Host}} of the idle waits for the host, {{.Kernel}} between queued kernels",
@@ -180,9 +180,9 @@ func straggler(ranks []Rank) (Finding, bool) {
 	}
 	r := ranks[top]
 	title := diagnose.Say("timeline.straggler.title", "{{.Who}} is the straggler: {{.Mine}} of computation per step vs {{.Theirs}} on the other {{.N}} ranks",
-		"Who", who(r.Rank), "Mine", dur(mine), "Theirs", dur(theirs), "N", len(others))
+		"Who", who(r.Rank), "Mine", Dur(mine), "Theirs", Dur(theirs), "N", len(others))
 	ev := diagnose.Text{diagnose.Say("timeline.straggler.ev", "step median {{.Step}} vs {{.Others}} on the others, which wait for it in their collectives",
-		"Step", dur(r.StepMedianUS), "Others", dur(stat.Percentile(steps, 50)))}
+		"Step", Dur(r.StepMedianUS), "Others", Dur(stat.Percentile(steps, 50)))}
 	return found(diagnose.RuleStraggler, r, true, title, ev, "straggler"), true
 }
 
@@ -190,15 +190,15 @@ func strconvF(v float64, prec int) string { return strconv.FormatFloat(v, 'f', p
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
-// shorten cuts a C++ kernel name at its argument list: the name is what a
-// reader looks up.
-func shorten(name string) string {
+// ShortName cuts a C++ kernel name at its template or argument list: the
+// name is what a reader looks up.
+func ShortName(name string) string {
 	name = strings.TrimPrefix(name, "void ")
 	if i := strings.IndexAny(name, "(<"); i > 0 {
 		name = name[:i]
 	}
-	if len(name) > 80 {
-		name = name[:77] + "..."
+	if len(name) > 60 {
+		name = name[:57] + "..."
 	}
 	return name
 }

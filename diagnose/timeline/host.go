@@ -32,11 +32,13 @@ type Loader struct {
 
 // Copies are the memcpys by direction.
 type Copies struct {
-	H2DBytes, D2HBytes int64
-	H2DUS, D2HUS       float64
+	H2DBytes int64   `json:"h2d_bytes"`
+	D2HBytes int64   `json:"d2h_bytes"`
+	H2DUS    float64 `json:"h2d_us"`
+	D2HUS    float64 `json:"d2h_us"`
 	// PageableBytes: host memory not pinned ("Pageable" in the copy's
 	// name): the copy is staged and blocks the host.
-	PageableBytes int64
+	PageableBytes int64 `json:"pageable_bytes"`
 }
 
 // Step is one ProfilerStep.

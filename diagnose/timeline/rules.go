@@ -28,13 +28,13 @@ func inputStarved(r Rank, synced bool) (Finding, bool) {
 		}
 		ev := diagnose.Text{
 			diagnose.Say("timeline.loader.ev", "{{.Op}} ran {{.N}} times, {{.Total}} in all; the GPU idled {{.Idle}} meanwhile ({{.Share}} of its idle time)",
-				"Op", l.Name, "N", l.Count, "Total", dur(l.TotalUS), "Idle", dur(r.Causes.DuringLoaderUS), "Share", pct(share(r.Causes.DuringLoaderUS, b.IdleUS))),
+				"Op", l.Name, "N", l.Count, "Total", Dur(l.TotalUS), "Idle", Dur(r.Causes.DuringLoaderUS), "Share", pct(share(r.Causes.DuringLoaderUS, b.IdleUS))),
 			idleHost(r),
 		}
 		return found(diagnose.RuleInputStarved, r, true, title, ev, fix), true
 	}
 	host := 0.0
-	if s, ok := mainStream(r); ok {
+	if s, ok := r.MainStream(); ok {
 		host, _, _ = s.IdleShare()
 	}
 	if synced || b.Share(b.IdleUS) < lowUtilIdle || host <= dominant {
@@ -61,10 +61,10 @@ func syncStall(r Rank) (Finding, bool) {
 		if i == 3 {
 			break
 		}
-		m := diagnose.Say("timeline.sync.call", "{{.N}}× {{.Name}} ({{.Total}})", "N", s.Count, "Name", s.Name, "Total", dur(s.TotalUS))
+		m := diagnose.Say("timeline.sync.call", "{{.N}}× {{.Name}} ({{.Total}})", "N", s.Count, "Name", s.Name, "Total", Dur(s.TotalUS))
 		if s.Caller != "" {
 			m = diagnose.Say("timeline.sync.call_from", "{{.N}}× {{.Name}} from {{.Caller}} ({{.Total}})",
-				"N", s.Count, "Name", s.Name, "Caller", callerName(s.Caller), "Total", dur(s.TotalUS))
+				"N", s.Count, "Name", s.Name, "Caller", callerName(s.Caller), "Total", Dur(s.TotalUS))
 		}
 		if i > 0 {
 			m.Join = diagnose.Item
@@ -77,7 +77,7 @@ func syncStall(r Rank) (Finding, bool) {
 		ev = append(ev, m)
 	}
 	ev = append(ev, diagnose.Say("timeline.sync.idle", "the GPU idled {{.Idle}} after them, {{.Share}} of its idle time",
-		"Idle", dur(c.AfterSyncUS), "Share", pct(share(c.AfterSyncUS, b.IdleUS))))
+		"Idle", Dur(c.AfterSyncUS), "Share", pct(share(c.AfterSyncUS, b.IdleUS))))
 	return found(diagnose.RuleSyncStall, r, true, title, ev, "sync"), true
 }
 
@@ -101,14 +101,14 @@ func launchBound(r Rank) (Finding, bool) {
 	if k.Count < minKernels || k.ShortShare < shortShare || k.MedianUS >= launchUS || b.Share(b.IdleUS) < worthShare {
 		return Finding{}, false
 	}
-	title := diagnose.Say("timeline.launch.title", "{{.Who}}: {{.N}} kernels, median {{.Median}}", "Who", who(r.Rank), "N", k.Count, "Median", dur(k.MedianUS))
+	title := diagnose.Say("timeline.launch.title", "{{.Who}}: {{.N}} kernels, median {{.Median}}", "Who", who(r.Rank), "N", k.Count, "Median", Dur(k.MedianUS))
 	if r.Causes.KernelsPerStep > 0 {
 		title = diagnose.Say("timeline.launch_step.title", "{{.Who}}: {{.N}} kernels per step, median {{.Median}}",
-			"Who", who(r.Rank), "N", formatCount(r.Causes.KernelsPerStep), "Median", dur(k.MedianUS))
+			"Who", who(r.Rank), "N", formatCount(r.Causes.KernelsPerStep), "Median", Dur(k.MedianUS))
 	}
 	ev := diagnose.Text{
 		diagnose.Say("timeline.launch.short", "{{.Short}} ran shorter than their launch call (median launch {{.Launch}} on the CPU), {{.Under10}} under 10 µs",
-			"Short", pct(k.ShortShare), "Launch", dur(k.LaunchMedianUS), "Under10", pct(k.Under10)),
+			"Short", pct(k.ShortShare), "Launch", Dur(k.LaunchMedianUS), "Under10", pct(k.Under10)),
 		idleHost(r),
 	}
 	return found(diagnose.RuleLaunchBound, r, true, title, ev, "launch"), true
@@ -124,7 +124,7 @@ func commBound(r Rank) (Finding, bool) {
 	title := diagnose.Say("timeline.comm.title", "{{.Who}}: {{.Share}} of the trace in communication not overlapped with computation",
 		"Who", who(r.Rank), "Share", pct(b.Share(exposed)))
 	ev := diagnose.Text{diagnose.Say("timeline.comm.ev", "NCCL kernels {{.Comm}} ({{.CommShare}} of the trace), {{.Overlap}} of it under computation: {{.Exposed}} exposed",
-		"Comm", dur(b.CommUS), "CommShare", pct(b.Share(b.CommUS)), "Overlap", pct(b.OverlapShare), "Exposed", dur(exposed))}
+		"Comm", Dur(b.CommUS), "CommShare", pct(b.Share(b.CommUS)), "Overlap", pct(b.OverlapShare), "Exposed", Dur(exposed))}
 	return found(diagnose.RuleCommBound, r, true, title, ev, "comm_nvlink"), true
 }
 
@@ -138,7 +138,7 @@ func copyBound(r Rank) (Finding, bool) {
 	title := diagnose.Say("timeline.copy.title", "{{.Who}}: host↔device copies take {{.Share}} of the trace, {{.Pageable}} of their bytes from pageable memory",
 		"Who", who(r.Rank), "Share", pct(b.Share(t)), "Pageable", pct(share(float64(c.PageableBytes), float64(c.H2DBytes+c.D2HBytes))))
 	ev := diagnose.Text{diagnose.Say("timeline.copy.ev", "host to device {{.H2D}} in {{.H2DTime}}, device to host {{.D2H}} in {{.D2HTime}}",
-		"H2D", mib(c.H2DBytes), "H2DTime", dur(c.H2DUS), "D2H", mib(c.D2HBytes), "D2HTime", dur(c.D2HUS))}
+		"H2D", mib(c.H2DBytes), "H2DTime", Dur(c.H2DUS), "D2H", mib(c.D2HBytes), "D2HTime", Dur(c.D2HUS))}
 	return found(diagnose.RuleCopyBound, r, true, title, ev, "copy"), true
 }
 
@@ -160,7 +160,7 @@ func tensorCoresIdle(r Rank) (Finding, bool) {
 	title := diagnose.Say("timeline.tc.title", "{{.Who}}: matrix multiplies run without tensor cores, {{.Share}} of the trace",
 		"Who", who(r.Rank), "Share", pct(b.Share(k.MatmulUS)))
 	ev := diagnose.Text{diagnose.Say("timeline.tc.ev", "GEMM/convolution kernels {{.Matmul}}, none a tensor-core variant (the longest: {{.Kernel}})",
-		"Matmul", dur(k.MatmulUS), "Kernel", shorten(top))}
+		"Matmul", Dur(k.MatmulUS), "Kernel", ShortName(top))}
 	return found(diagnose.RuleTensorCoresIdle, r, true, title, ev, "amp"), true
 }
 

@@ -27,7 +27,7 @@ func newReportCmd(d Deps, stdout io.Writer) *cobra.Command {
 	var pr promReport
 	cmd := &cobra.Command{
 		Use:   "report FILE... (- for standard input)",
-		Short: "Summarise a recording or an nvidia-smi / dcgmi log: per-GPU figures and findings",
+		Short: "Summarise a recording, an nvidia-smi / dcgmi log or a profiler trace: figures and findings",
 		Long: `report reads a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
 wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon, or
 nvidia-smi -q -x XML — or whatever GPU output was pasted: the nvidia-smi table,
@@ -37,13 +37,21 @@ files are read as one node; "-" is standard input. Detected from the content,
 it prints the environment, per GPU the distribution of GPU-Util / SM activity / tensor activity, memory
 peak, power, temperature and time throttled, and the findings with evidence
 and time ranges. The markdown form is a benchmark.md to keep in the project
-([gpu-idle-pipeline] §8.1); html is one self-contained page with charts.`,
+([gpu-idle-pipeline] §8.1); html is one self-contained page with charts.
+
+Given PyTorch profiler (Kineto) traces — *.pt.trace.json or .json.gz, one file
+per rank, or the directory tensorboard_trace_handler wrote — it reads each
+rank's timeline and prints the figures HTA defines (compute / non-compute /
+idle, idle by cause, kernels, launches, copies, syncs, DataLoader, steps) and
+the findings they confirm, with their evidence and the first fix (text or
+json).`,
 		Example: `  gpuscope report run.jsonl
   gpuscope report run.jsonl --format markdown > benchmark.md
   gpuscope report run.jsonl.gz --format html > run.html
   gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"
   nvidia-smi -q | gpuscope report -
-  gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture`,
+  gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture
+  gpuscope report ./log/resnet50                 the profiler's traces, one per rank`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
@@ -59,6 +67,12 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 					return err
 				}
 				return writeReport(stdout, format, lang, r)
+			}
+			if traces, ok, err := traceInputs(args); err != nil || ok {
+				if err != nil {
+					return err
+				}
+				return reportTraces(stdout, format, lang, traces)
 			}
 			r, err := summary.BuildFiles(args, opts)
 			if err != nil {

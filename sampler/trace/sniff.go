@@ -1,0 +1,76 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/gpuscope/gpuscope/sampler/record"
+)
+
+// sniffBytes is how much of a file Sniff looks at: Kineto writes its
+// header (schemaVersion, deviceProperties of every GPU, distributedInfo)
+// before "traceEvents", a few KiB for eight GPUs.
+const sniffBytes = 64 << 10
+
+// Sniff says whether head, the start of a file (gzip looked through), is a
+// Chrome-trace JSON object: "{" and a "traceEvents" or Kineto's
+// "schemaVersion" key in it.
+func Sniff(head []byte) bool {
+	if record.IsGzip(head) {
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return false
+		}
+		inner, _ := io.ReadAll(io.LimitReader(zr, sniffBytes)) // a cut stream still yields its start
+		return Sniff(inner)
+	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	return bytes.Contains(head, []byte(`"traceEvents"`)) || bytes.Contains(head, []byte(`"schemaVersion"`))
+}
+
+// IsTraceFile reads the start of path and Sniffs it.
+func IsTraceFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, sniffBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false, err
+	}
+	return Sniff(head[:n]), nil
+}
+
+// InDir lists the traces in dir, as tensorboard_trace_handler writes them
+// (one *.pt.trace.json[.gz] per rank): the *.json and *.json.gz files whose
+// content is a trace, sorted by name.
+func InDir(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".json.gz")) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if ok, err := IsTraceFile(p); err == nil && ok {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
