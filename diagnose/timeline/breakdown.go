@@ -127,7 +127,7 @@ func (b *Builder) breakdown(gpu []gpuEvent) (Breakdown, []interval) {
 	for _, g := range gpu {
 		v := interval{g.ts, g.end}
 		all = append(all, v)
-		switch kernelType(b.names[g.name]) {
+		switch b.classOf(g.name).typ {
 		case Compute:
 			comp = append(comp, v)
 		case Comm:
@@ -171,7 +171,7 @@ func (b *Builder) idleByStream(gpu []gpuEvent) []StreamIdle {
 		slices.SortStableFunc(ks, func(a, b gpuEvent) int { return cmp.Compare(a.ts, b.ts) })
 		st := StreamIdle{Stream: int(s)}
 		for _, k := range ks {
-			if kernelType(b.names[k.name]) == Compute {
+			if b.classOf(k.name).typ == Compute {
 				st.ComputeUS += k.end - k.ts
 			}
 		}

@@ -46,6 +46,7 @@ type Builder struct {
 	loaders  []span
 	callers  []span // ops that synchronise inside (aten::item…), for the sync calls' callers
 	devices  map[int]int
+	classes  []*class // by name id, filled on first use (classes.go)
 }
 
 // New is an empty builder.

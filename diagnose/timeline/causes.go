@@ -67,7 +67,7 @@ func (b *Builder) causes(gpu []gpuEvent, busy []interval, steps []span) Causes {
 func (c *Causes) perStep(b *Builder, gpu []gpuEvent, steps []span) {
 	comp := 0.0
 	for _, g := range gpu {
-		if g.kind == trace.Kernel && kernelType(b.names[g.name]) == Compute {
+		if g.kind == trace.Kernel && b.classOf(g.name).typ == Compute {
 			comp += g.end - g.ts
 		}
 	}
@@ -91,7 +91,7 @@ func (c *Causes) perStep(b *Builder, gpu []gpuEvent, steps []span) {
 	for _, g := range gpu {
 		if l, ok := b.launches[g.corr]; ok && g.kind == trace.Kernel && inStep(l.ts) {
 			kernels++
-			if kernelType(b.names[g.name]) == Compute {
+			if b.classOf(g.name).typ == Compute {
 				stepComp += g.end - g.ts
 			}
 		}

@@ -61,7 +61,8 @@ func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 	all, short := 0.0, 0
 	for _, g := range gpu {
 		name, d := b.names[g.name], g.end-g.ts
-		typ := kernelType(name)
+		cl := b.classOf(g.name)
+		typ := cl.typ
 		all += d
 		k.TypeUS[typ] += d
 		s := byName[g.name]
@@ -84,9 +85,9 @@ func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 				short++
 			}
 		}
-		if typ == Compute && matmulName.MatchString(name) {
+		if cl.matmul {
 			k.MatmulUS += d
-			if tensorCoreName.MatchString(name) {
+			if cl.tensorCore {
 				k.TensorCoreUS += d
 			}
 		}

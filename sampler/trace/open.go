@@ -38,7 +38,9 @@ func ReadStream(r io.Reader, yield func(Event) error) (Meta, error) {
 			return Meta{Rank: -1}, fmt.Errorf("damaged gzip: %w", err)
 		}
 		defer zr.Close()
-		in = zr
+		ahead := readAhead(zr)
+		defer ahead.stop()
+		in = ahead
 	}
 	m, err := Read(in, yield)
 	if err != nil {
@@ -64,3 +66,4 @@ func Supported(m Meta) error {
 	}
 	return nil
 }
+
