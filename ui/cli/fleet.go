@@ -29,7 +29,7 @@ const fleetIdleFor = 30 * time.Minute
 
 // runFleet shows the fleet a Prometheus server holds: --once prints it,
 // otherwise the fleet view runs with enter opening a node's dashboard.
-func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
+func runFleet(ctx context.Context, f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	if f.demo != "" {
 		return usagef("--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
 	}
@@ -39,7 +39,7 @@ func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	}
 	load := func(ctx context.Context) (fleet.View, error) { return LoadFleet(ctx, src, f.interval) }
 	if f.once {
-		v, err := load(context.Background())
+		v, err := load(ctx)
 		if err != nil {
 			return err
 		}

@@ -45,7 +45,7 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
   nvidia-smi -q | gpuscope report -
   gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
 			if err != nil {
 				return err
@@ -54,7 +54,7 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 				return err
 			}
 			if pr.cfg.URL != "" || len(args) == 0 {
-				r, err := pr.build(args, opts)
+				r, err := pr.build(cmd.Context(), args, opts)
 				if err != nil {
 					return err
 				}
@@ -85,7 +85,7 @@ type promReport struct {
 	step time.Duration
 }
 
-func (p promReport) build(args []string, opts summary.Options) (*summary.Report, error) {
+func (p promReport) build(ctx context.Context, args []string, opts summary.Options) (*summary.Report, error) {
 	switch {
 	case p.cfg.URL == "":
 		return nil, usagef("report needs FILE, or --prometheus URL --node N")
@@ -106,7 +106,6 @@ func (p promReport) build(args []string, opts summary.Options) (*summary.Report,
 	if err != nil {
 		return nil, usageError{err}
 	}
-	ctx := context.Background()
 	key, err := src.Resolve(ctx, p.node, opts.To)
 	if err != nil {
 		return nil, err
