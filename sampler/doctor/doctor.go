@@ -23,6 +23,9 @@ const (
 	OK   Status = "ok"
 	Warn Status = "warn"
 	Fail Status = "fail"
+	// NA: the check does not apply here (no NVSwitch fabric, a driver that
+	// cannot tell): neither a pass nor a problem.
+	NA Status = "na"
 )
 
 // Check is one line of the doctor's answer.
@@ -104,6 +107,7 @@ func Run(env Env) []Check {
 		if c, ok := checkPIDNamespace(env, count); ok {
 			cs = append(cs, c)
 		}
+		cs = append(cs, checkFabric(env, count))
 	}
 	return cs
 }

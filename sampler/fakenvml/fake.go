@@ -61,6 +61,10 @@ type Config struct {
 	InitDelay time.Duration
 	// VGPUGuest makes every GPU a vGPU seen from inside its virtual machine.
 	VGPUGuest bool
+	// Fabric makes every GPU part of an NVSwitch fabric, registered as
+	// this says (State: nvml.GPU_FABRIC_STATE_*, Status: an nvml.Return);
+	// nil: no fabric, GetGpuFabricInfo answers NOT_SUPPORTED.
+	Fabric *nvml.GpuFabricInfo
 }
 
 // Fake is the fake NVML. All methods are safe for concurrent use.
