@@ -41,13 +41,25 @@ type Check struct {
 	FixMsg  Msg    `json:"-"`
 }
 
+// Library is the part of nvml.Interface doctor calls (go-nvml's and the
+// fake's satisfy it).
+type Library interface {
+	Init() nvml.Return
+	Shutdown() nvml.Return
+	DeviceGetCount() (int, nvml.Return)
+	DeviceGetHandleByIndex(int) (nvml.Device, nvml.Return)
+	SystemGetDriverVersion() (string, nvml.Return)
+	SystemGetCudaDriverVersion() (int, nvml.Return)
+	Extensions() nvml.ExtendedInterface
+}
+
 // Env is what the doctor inspects; tests point Root at a temp dir and pass a
 // fake NVML.
 type Env struct {
 	Root   string              // filesystem root, "/" on a real machine
 	Getenv func(string) string // os.Getenv
 	// NVML is the library handle; InitErr is what Init answered (nil: loaded).
-	NVML    nvml.Interface
+	NVML    Library
 	InitErr error
 	// LoadedFrom is the path the library was loaded from, when known.
 	LoadedFrom string

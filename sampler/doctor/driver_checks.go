@@ -29,7 +29,7 @@ func (e errInitStuck) Error() string {
 
 // initWithin calls Init and gives up after limit; the call is left running
 // (a cgo call cannot be cancelled), doctor reports what it saw.
-func initWithin(lib nvml.Interface, limit time.Duration) error {
+func initWithin(lib Library, limit time.Duration) error {
 	done := make(chan nvml.Return, 1)
 	go func() { done <- lib.Init() }()
 	select {

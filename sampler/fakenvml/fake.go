@@ -131,8 +131,9 @@ func New(cfg Config) *Fake {
 	return f
 }
 
-// Interface is the nvml.Interface to hand to nvmlsource.New.
-func (f *Fake) Interface() nvml.Interface { return f.lib }
+// Interface is the library to hand to nvmlsource.New (or to Guarded) and
+// to doctor.
+func (f *Fake) Interface() NVML { return f.lib }
 
 // SetFault makes method (a go-nvml method name such as "GetPowerUsage", see
 // Methods, or "*" for every call) on GPU gpu answer ret from now on. Use
