@@ -13,7 +13,10 @@ import (
 type Step struct {
 	N      int
 	Title  string
-	Status string // "ok", "warn", "bad" or "n/a"
+	// Status is "ok", "warn", "bad", "n/a" (nothing to check) or "todo"
+	// (not judged: the counters cannot see it, and the detail says what
+	// would judge it).
+	Status string
 	Detail string
 	// I18n is Detail as messages (Finding.I18n's kind), for a reader in
 	// another language; Title is the step's own ("step.N" in ui/i18n).
@@ -116,7 +119,9 @@ func baseSteps(window []sampler.Snapshot) []Step {
 	steps[3].setDetail(c.stepIO())
 	steps[4].setDetail(c.stepPower())
 	steps[5].setDetail(c.stepTopology())
-	steps[6].setDetail("ok", Text{say("step.no_kernel_pattern", "no kernel-level pattern seen")})
+	// Counters cannot see kernels: without a kernel-level finding this
+	// step is not judged, never "ok" ([gpu-idle-handbook] §7.1 step 7, §3.4).
+	steps[6].setDetail("todo", Text{say("step.kernels_not_judged", "not judged: counters cannot see kernels; capture a trace (torch.profiler or nsys) to judge it")})
 	if !c.anyProcess() {
 		steps[6].setDetail("n/a", Text{say("step.no_process", "no process to profile")})
 	}
@@ -145,7 +150,7 @@ func markSteps(steps []Step, findings []Finding) []Step {
 				s.Status = "bad"
 			case f.Severity == Warning && s.Status != "bad":
 				s.Status = "warn"
-			case s.Status == "n/a":
+			case s.Status == "n/a" || s.Status == "todo":
 				s.Status = "ok"
 			}
 		}

@@ -56,11 +56,16 @@ func TestChecklist(t *testing.T) {
 			t.Fatalf("step %d: %+v", i, s)
 		}
 	}
-	want := []string{"ok", "ok", "warn", "ok", "ok", "n/a", "ok"}
+	// Step 7 is not judged from counters: "todo" with what would judge it,
+	// never "ok" (it used to say ok, "no kernel-level pattern seen").
+	want := []string{"ok", "ok", "warn", "ok", "ok", "n/a", "todo"}
 	for i, s := range steps {
 		if s.Status != want[i] {
 			t.Errorf("step %d %q: status %s (%s), want %s", s.N, s.Title, s.Status, s.Detail, want[i])
 		}
+	}
+	if !contains(steps[6].Detail, "not judged") || !contains(steps[6].Detail, "trace") {
+		t.Errorf("kernel step detail %q should say it was not judged and what judges it", steps[6].Detail)
 	}
 	if !contains(steps[2].Detail, "starved") || !contains(steps[2].Detail, "PID 4121") {
 		t.Errorf("CPU step detail %q should name the process and the finding", steps[2].Detail)
