@@ -37,7 +37,7 @@ var stepTitles = [7]string{
 	"Utilisation curve over ≥ 60 s",
 	"CPU usage",
 	"Disk and network I/O",
-	"Power and temperature",
+	"Power, temperature and hardware errors",
 	"Multi-GPU topology",
 	"Kernel timeline (Nsight Systems / PyTorch Profiler)",
 }
@@ -45,7 +45,7 @@ var stepTitles = [7]string{
 // stepsOf maps a rule to the checklist steps (1-based) where it shows.
 func stepsOf(rule string) []int {
 	switch rule {
-	case RuleLoadImbalance, RuleGPUContention, RuleMemoryIdleHeld, RuleXidError, RuleECCErrors:
+	case RuleLoadImbalance, RuleGPUContention, RuleMemoryIdleHeld:
 		return []int{1}
 	case RuleServingUnderfilled:
 		return []int{2}
@@ -53,7 +53,10 @@ func stepsOf(rule string) []int {
 		return []int{3}
 	case RuleIOBound:
 		return []int{4}
-	case RulePowerCapped, RuleThermalThrottle:
+	// The board's own state: an ECC or Xid critical is not "is the process
+	// on the GPU" (it sat on step 1), it is the hardware step beside power
+	// and temperature ([gpu-idle-handbook] §6.2, §6.3).
+	case RulePowerCapped, RuleThermalThrottle, RuleXidError, RuleECCErrors:
 		return []int{5}
 	case RuleLaunchBound: // [gpu-idle-handbook] §7.1 step 5: power far below TDP = no heavy compute
 		return []int{5, 7}

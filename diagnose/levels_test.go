@@ -109,3 +109,15 @@ func TestLevelsSayWhyGPMIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// A hardware error is the hardware step's, not "is the process on the
+// GPU": a pasted table's ECC critical used to turn step 1 red.
+func TestHealthFindingsMarkTheHardwareStep(t *testing.T) {
+	w := makeWindow(120, inputStarved(99, 0, 0))
+	for _, rule := range []string{RuleECCErrors, RuleXidError} {
+		steps := Checklist(w, []Finding{{Rule: rule, Severity: Critical, GPU: 0, Title: rule + " on GPU 0"}})
+		if steps[0].Status == "bad" || steps[4].Status != "bad" || !contains(steps[4].Detail, rule) {
+			t.Errorf("%s: step 1 %s, step 5 %s (%s)", rule, steps[0].Status, steps[4].Status, steps[4].Detail)
+		}
+	}
+}
