@@ -11,8 +11,8 @@ import (
 
 // Step is one step of [gpu-idle-handbook] §7.1's troubleshooting order, checked live.
 type Step struct {
-	N      int
-	Title  string
+	N     int
+	Title string
 	// Status is "ok", "warn", "bad", "n/a" (nothing to check) or "todo"
 	// (not judged: the counters cannot see it, and the detail says what
 	// would judge it).
