@@ -31,21 +31,38 @@ func mpsServer(p *sampler.GPUProc) bool {
 	return p.Host != nil && strings.Contains(p.Host.Name, "nvidia-cuda-mps-server")
 }
 
-// contention: two or more compute processes that each hold more than a
-// CUDA context (contentionMem) on a GPU that is working: a stale benchmark
-// beside a new job is told from a job's DataLoader workers (a few hundred
-// MiB each) by the memory each holds ([gpu-idle-handbook] §8.1: "is another
-// process using the GPU?"). One process list is the fact; how much each
-// takes needs per-process utilisation.
+// evOtherJobMem: a process of another program holding at least a bare
+// CUDA context (~0.5 GB, rule_sharing.go) is another job on the card; one
+// of the same program must hold contentionMem, as a job's DataLoader
+// workers touching CUDA hold a context each.
+const evOtherJobMem = 0.5e9
+
+// contention: two or more compute jobs on one GPU that is working (or
+// whose load the input does not show): a stale benchmark beside a new job
+// ([gpu-idle-handbook] §8.1: "is another process using the GPU?"). Jobs are
+// told apart by their command (a different program) or by the memory each
+// holds (the same program's DataLoader workers hold a context). One
+// process list is the fact; how much each takes needs per-process
+// utilisation.
 func (e *evCtx) contention(g *sampler.GPU) bool {
 	drawing := g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V >= 0.5*g.PowerLimit.V
-	if g.MIG || !(g.Util.OK && g.Util.V >= evBusyUtil || drawing) {
+	if g.MIG || g.Util.OK && g.Util.V < evBusyUtil && !drawing {
 		return false
+	}
+	names := map[string]int{}
+	for i := range g.Procs {
+		if p := &g.Procs[i]; p.Host != nil {
+			names[p.Host.Name]++
+		}
 	}
 	var who []string
 	for i := range g.Procs {
 		p := &g.Procs[i]
-		if !strings.Contains(p.Type, "C") || mpsServer(p) || !p.MemUsed.OK || p.MemUsed.V < contentionMem {
+		need := contentionMem
+		if p.Host != nil && len(names) > 1 && names[p.Host.Name] == 1 {
+			need = evOtherJobMem
+		}
+		if !strings.Contains(p.Type, "C") || mpsServer(p) || !p.MemUsed.OK || p.MemUsed.V < need {
 			continue
 		}
 		name := fmt.Sprint("pid ", p.PID)
@@ -57,9 +74,14 @@ func (e *evCtx) contention(g *sampler.GPU) bool {
 	if len(who) < 2 {
 		return false
 	}
+	ev := say("evidence.contention", "{{.N}} compute processes each hold more than a CUDA context at {{.Util}}% GPU-Util: {{.Who}}",
+		"N", len(who), "Util", m0(g.Util), "Who", strings.Join(who, "; "))
+	if !g.Util.OK {
+		ev = say("evidence.contention_noload", "{{.N}} compute processes each hold more than a CUDA context (the input shows no GPU-Util): {{.Who}}",
+			"N", len(who), "Who", strings.Join(who, "; "))
+	}
 	e.add(RuleGPUContention, Warning, g.Index, say("contention.title_memory", "{{.N}} processes share GPU {{.GPU}}", "N", len(who), "GPU", g.Index),
-		Text{say("evidence.contention", "{{.N}} compute processes each hold more than a CUDA context at {{.Util}}% GPU-Util: {{.Who}}",
-			"N", len(who), "Util", m0(g.Util), "Who", strings.Join(who, "; "))}, hintContentionSnapshot,
+		Text{ev}, hintContentionSnapshot,
 		e.oneShot(say("evidence.contention_est", "the process list is a fact of that instant; each one's share of the GPU needs nvidia-smi pmon")),
 		Use{g.Index, "procs"}, Use{g.Index, "util"})
 	return true

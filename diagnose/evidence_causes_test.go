@@ -41,8 +41,12 @@ func TestEvidenceContentionFromOneProcessList(t *testing.T) {
 	mps.Procs = []sampler.GPUProc{compute(31, "nvidia-cuda-mps-server", 1.2), {PID: 32, Type: "M+C", MemUsed: sampler.Some(9 << 30)}}
 	idle := busyGPU(3, 0, 60, 700)
 	idle.Procs = []sampler.GPUProc{compute(41, "python", 5), compute(42, "jupyter", 6)}
-	fs := Evidence([]sampler.Snapshot{evSnap(0, shared, workers, mps, idle)})
+	// Another program holding a context and a little more is another job,
+	// even where the input shows no load (a process block alone).
+	programs := sampler.GPU{Index: 4, Procs: []sampler.GPUProc{compute(51, "/cuda-samples/sample", 0.73), compute(52, "./gpu_burn", 20.7)}}
+	fs := Evidence([]sampler.Snapshot{evSnap(0, shared, workers, mps, idle, programs)})
 	requireRule(t, fs, RuleGPUContention, 0)
+	requireRule(t, fs, RuleGPUContention, 4)
 	forbidRule(t, fs, RuleLaunchBound, 0)
 	for _, g := range []int{1, 2, 3} {
 		forbidRule(t, fs, RuleGPUContention, g)
