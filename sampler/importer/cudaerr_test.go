@@ -33,3 +33,20 @@ func TestQueryFabricFragment(t *testing.T) {
 		t.Errorf("fabric %q / %q, want In Progress and no status (N/A)", g.FabricState, g.FabricStatus)
 	}
 }
+
+// -q -x carries the same fabric state; N/A (no NVSwitch) stays empty.
+func TestXMLFabricState(t *testing.T) {
+	doc := `<?xml version="1.0" ?>
+<nvidia_smi_log><driver_version>570.133.20</driver_version><attached_gpus>2</attached_gpus>
+<gpu id="00000000:53:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name><fabric><state>In Progress</state><status>N/A</status></fabric></gpu>
+<gpu id="00000000:64:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name><fabric><state>N/A</state><status>N/A</status></fabric></gpu>
+</nvidia_smi_log>
+`
+	snaps, _, err := readString(doc)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 2 {
+		t.Fatalf("snaps %+v, err %v", snaps, err)
+	}
+	if g := snaps[0].GPUs; g[0].FabricState != "In Progress" || g[0].FabricStatus != "" || g[1].FabricState != "" {
+		t.Errorf("fabric states %q/%q, %q", g[0].FabricState, g[0].FabricStatus, g[1].FabricState)
+	}
+}
