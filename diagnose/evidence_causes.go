@@ -137,14 +137,15 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 			lo, hi = min(lo, share), max(hi, share)
 			uses = append(uses, Use{i, "util"}, Use{i, "power"})
 		}
-		job := k
-		if job == "" {
-			job = "?"
+		ev := say("evidence.hang", "GPUs {{.GPUs}} ({{.Job}}) at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit",
+			"GPUs", joinInts(gpus), "Job", k, "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
+		if k == "" { // no process list: the GPUs that spin together stand for the job
+			ev = say("evidence.hang_noprocs", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit (no process list: taken as one job)",
+				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
 		}
 		e.add(RuleCommBound, Warning, -1, say("evidence.hang_title", "{{.N}} GPUs of one job at 100% GPU-Util but drawing little power: waiting in a collective (or hung)",
 			"N", len(gpus)),
-			Text{say("evidence.hang", "GPUs {{.GPUs}} ({{.Job}}) at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit",
-				"GPUs", joinInts(gpus), "Job", job, "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))}, hintHang,
+			Text{ev}, hintHang,
 			e.oneShot(say("evidence.hang_est", "one instant cannot tell a slow collective from a hang: a hang keeps every rank there for minutes (nvidia-smi dmon -s pu -c 60) and its log stops")),
 			uses...)
 		covered = append(covered, gpus...)
