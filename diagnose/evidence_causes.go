@@ -31,11 +31,13 @@ func mpsServer(p *sampler.GPUProc) bool {
 	return p.Host != nil && strings.Contains(p.Host.Name, "nvidia-cuda-mps-server")
 }
 
-// evOtherJobMem: a process of another program holding at least a bare
-// CUDA context (~0.5 GB, rule_sharing.go) is another job on the card; one
-// of the same program must hold contentionMem, as a job's DataLoader
-// workers touching CUDA hold a context each.
-const evOtherJobMem = 0.5e9
+// evOtherJobMem: a process of another program holding a CUDA context is
+// another job on the card (our choice: 0.2 GB, the smallest context seen
+// in the corpus, 238 MiB with lazy module loading; rule_sharing.go's
+// ~0.5 GB is an eagerly loaded one); one of the same program must hold
+// contentionMem, as a job's DataLoader workers touching CUDA hold a
+// context each.
+const evOtherJobMem = 0.2e9
 
 // contention: two or more compute jobs on one GPU that is working (or
 // whose load the input does not show): a stale benchmark beside a new job
