@@ -15,6 +15,7 @@ func hintKeys() [][2]string {
 		{hintServingContinuous, "serving_continuous"},
 		// The evidence path's own fixes (a pasted snapshot or short series).
 		{hintSpin, "spin"}, {hintSwing, "swing"}, {hintIdleSnapshot, "idle_snapshot"},
+		{hintHang, "hang"}, {hintFabric, "fabric"}, {hintContentionSnapshot, "contention_snapshot"},
 	}
 }
 
