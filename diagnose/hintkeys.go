@@ -38,3 +38,12 @@ func HintKeys() []string {
 	}
 	return out
 }
+
+// Hints lists every first fix's English text, in hintKeys' order.
+func Hints() []string {
+	var out []string
+	for _, k := range hintKeys() {
+		out = append(out, k[0])
+	}
+	return out
+}
