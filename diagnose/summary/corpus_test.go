@@ -42,7 +42,7 @@ type corpusRow struct {
 
 func readCorpusOne(path string) corpusRow {
 	row := corpusRow{file: filepath.Base(path), findings: "-"}
-	r, err := BuildFile(path, Options{})
+	r, err := buildFile(path, Options{})
 	if err != nil {
 		row.format, row.gpus, row.readErr = "unread", 0, err.Error()
 		return row

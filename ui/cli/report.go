@@ -60,7 +60,12 @@ and time ranges. The markdown form is a benchmark.md to keep in the project
 				}
 				return writeReport(stdout, format, lang, r)
 			}
-			r, err := summary.BuildFiles(args, opts)
+			f, err := importer.OpenFiles(args)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			r, err := summary.BuildFrom(f, opts)
 			if err != nil {
 				return err
 			}
@@ -154,7 +159,13 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
-			base, after, err := summary.BuildPair(args[0], args[1], opts)
+			fb, fa, err := importer.OpenPair(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			defer fb.Close()
+			defer fa.Close()
+			base, after, err := summary.BuildPair(fb, fa, opts)
 			if err != nil {
 				return err
 			}
