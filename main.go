@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"time"
@@ -36,7 +37,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
-	cmd, err := root.ExecuteC()
+	cmd, err := cli.Execute(context.Background(), root)
 	return cli.ExitStatus(cmd, err, stderr)
 }
 

@@ -11,9 +11,12 @@ import (
 
 // Step is one step of [gpu-idle-handbook] §7.1's troubleshooting order, checked live.
 type Step struct {
-	N      int
-	Title  string
-	Status string // "ok", "warn", "bad" or "n/a"
+	N     int
+	Title string
+	// Status is "ok", "warn", "bad", "n/a" (nothing to check) or "todo"
+	// (not judged: the counters cannot see it, and the detail says what
+	// would judge it).
+	Status string
 	Detail string
 	// I18n is Detail as messages (Finding.I18n's kind), for a reader in
 	// another language; Title is the step's own ("step.N" in ui/i18n).
@@ -34,7 +37,7 @@ var stepTitles = [7]string{
 	"Utilisation curve over ≥ 60 s",
 	"CPU usage",
 	"Disk and network I/O",
-	"Power and temperature",
+	"Power, temperature and hardware errors",
 	"Multi-GPU topology",
 	"Kernel timeline (Nsight Systems / PyTorch Profiler)",
 }
@@ -42,7 +45,7 @@ var stepTitles = [7]string{
 // stepsOf maps a rule to the checklist steps (1-based) where it shows.
 func stepsOf(rule string) []int {
 	switch rule {
-	case RuleLoadImbalance, RuleGPUContention, RuleMemoryIdleHeld, RuleXidError, RuleECCErrors:
+	case RuleLoadImbalance, RuleGPUContention, RuleMemoryIdleHeld:
 		return []int{1}
 	case RuleServingUnderfilled:
 		return []int{2}
@@ -50,7 +53,10 @@ func stepsOf(rule string) []int {
 		return []int{3}
 	case RuleIOBound:
 		return []int{4}
-	case RulePowerCapped, RuleThermalThrottle:
+	// The board's own state: an ECC or Xid critical is not "is the process
+	// on the GPU" (it sat on step 1), it is the hardware step beside power
+	// and temperature ([gpu-idle-handbook] §6.2, §6.3).
+	case RulePowerCapped, RuleThermalThrottle, RuleXidError, RuleECCErrors:
 		return []int{5}
 	case RuleLaunchBound: // [gpu-idle-handbook] §7.1 step 5: power far below TDP = no heavy compute
 		return []int{5, 7}
@@ -116,7 +122,9 @@ func baseSteps(window []sampler.Snapshot) []Step {
 	steps[3].setDetail(c.stepIO())
 	steps[4].setDetail(c.stepPower())
 	steps[5].setDetail(c.stepTopology())
-	steps[6].setDetail("ok", Text{say("step.no_kernel_pattern", "no kernel-level pattern seen")})
+	// Counters cannot see kernels: without a kernel-level finding this
+	// step is not judged, never "ok" ([gpu-idle-handbook] §7.1 step 7, §3.4).
+	steps[6].setDetail("todo", Text{say("step.kernels_not_judged", "not judged: counters cannot see kernels; capture a trace (torch.profiler or nsys) to judge it")})
 	if !c.anyProcess() {
 		steps[6].setDetail("n/a", Text{say("step.no_process", "no process to profile")})
 	}
@@ -145,7 +153,7 @@ func markSteps(steps []Step, findings []Finding) []Step {
 				s.Status = "bad"
 			case f.Severity == Warning && s.Status != "bad":
 				s.Status = "warn"
-			case s.Status == "n/a":
+			case s.Status == "n/a" || s.Status == "todo":
 				s.Status = "ok"
 			}
 		}

@@ -65,6 +65,8 @@ func suppressedBy(rule int) []int {
 		return []int{rSyncStall}
 	case rMemoryBandwidth: // memory-bound ops are not tensor-core eligible
 		return []int{rTensorCoresIdle}
+	case rGPUContention: // time-sliced kernels look small and cool: the neighbours are the cause
+		return []int{rLaunchBound}
 	}
 	return nil
 }

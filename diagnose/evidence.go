@@ -58,13 +58,22 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	if len(snaps) == 0 {
 		return nil
 	}
-	e := &evCtx{snaps: snaps, last: &snaps[len(snaps)-1]}
+	e := &evCtx{snaps: snaps, last: &snaps[len(snaps)-1], noSpin: map[int]bool{}}
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		e.health(g)
 		e.memory(g)
-		e.busy(g)
+		if e.contention(g) { // the other jobs explain its low power: not its kernels
+			e.noSpin[g.Index] = true
+		}
 	}
+	for _, i := range e.collective(e.noSpin) {
+		e.noSpin[i] = true
+	}
+	for i := range e.last.GPUs {
+		e.busy(&e.last.GPUs[i])
+	}
+	e.fabric()
 	e.multiGPU()
 	if len(snaps) >= evSeriesMin {
 		e.series()
@@ -83,6 +92,9 @@ type evCtx struct {
 	snaps []sampler.Snapshot
 	last  *sampler.Snapshot
 	out   []Finding
+	// noSpin: GPUs whose 100 % at low power another finding explains
+	// (several jobs on it, a collective across the job's GPUs).
+	noSpin map[int]bool
 }
 
 func (e *evCtx) add(rule string, sev Severity, gpu int, title Msg, ev Text, hint string, conf Text, uses ...Use) {

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -110,18 +111,29 @@ func (e *evCtx) busy(g *sampler.GPU) {
 			append(Text{say("evidence.reasons", "clock event reasons active: {{.Reasons}}", "Reasons", strings.Join(ce.Names(), ", "))}, powerNote(g)...), hintPowerCap,
 			e.oneShot(say("evidence.instant", "an active reason is a fact of that instant; how long it lasts needs a series")), Use{g.Index, "clock_events"})
 	}
-	if !g.Util.OK || g.Util.V < evBusyUtil || g.MIG {
-		return // idle: a slow link is power saving; MIG: no device GPU-Util
+	lanes := g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.PCIeWidth.V < g.PCIeWidthMax.V
+	if lanes && (!g.Util.OK || g.Util.V < evBusyUtil || g.MIG) {
+		// The lane count does not drop to save power the way the
+		// generation does ([nvml-api]: an idle GPU lowers its link speed;
+		// the width it trained to stays): fewer lanes at idle are a fault.
+		e.add(RulePCIeLinkDegraded, Warning, g.Index, say("evidence.lanes_title", "GPU {{.GPU}} PCIe link trained to x{{.Width}} of x{{.WidthMax}}", "GPU", g.Index,
+			"Width", m0(g.PCIeWidth), "WidthMax", m0(g.PCIeWidthMax)),
+			Text{say("evidence.lanes", "x{{.Width}} of x{{.WidthMax}} lanes at {{.Util}}% GPU-Util: a link keeps the lanes it trained to at any load, so idle is no excuse",
+				"Width", m0(g.PCIeWidth), "WidthMax", m0(g.PCIeWidthMax), "Util", m0(g.Util))}, hintPCIeLink,
+			e.oneShot(say("evidence.pcie_fair", "the link retrains only on reset, so one busy reading is fair evidence; Max is the GPU's, a host slot may allow less")),
+			Use{g.Index, "pcie_width"}, Use{g.Index, "util"})
 	}
-	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeGen.V < g.PCIeGenMax.V ||
-		g.PCIeWidth.OK && g.PCIeWidthMax.OK && g.PCIeWidth.V < g.PCIeWidthMax.V {
+	if !g.Util.OK || g.Util.V < evBusyUtil || g.MIG {
+		return // idle: a slower generation is power saving; MIG: no device GPU-Util
+	}
+	if g.PCIeGen.OK && g.PCIeGenMax.OK && g.PCIeGen.V < g.PCIeGenMax.V || lanes {
 		e.add(RulePCIeLinkDegraded, Warning, g.Index, say("evidence.pcie_title", "GPU {{.GPU}} PCIe link below its capability while busy", "GPU", g.Index),
 			Text{say("evidence.pcie", "Gen {{.Gen}} x{{.Width}} of Gen {{.GenMax}} x{{.WidthMax}} at {{.Util}}% GPU-Util", "Gen", m0(g.PCIeGen), "Width", m0(g.PCIeWidth),
 				"GenMax", m0(g.PCIeGenMax), "WidthMax", m0(g.PCIeWidthMax), "Util", f0(g.Util.V))}, hintPCIeLink,
 			e.oneShot(say("evidence.pcie_fair", "the link retrains only on reset, so one busy reading is fair evidence; Max is the GPU's, a host slot may allow less")),
 			Use{g.Index, "pcie_gen"}, Use{g.Index, "util"})
 	}
-	if g.Util.V >= evSpinUtil && g.Power.OK && g.PowerLimit.OK && g.PowerLimit.V > 0 && g.Power.V <= evSpinPower*g.PowerLimit.V {
+	if spins(g) && !e.noSpin[g.Index] {
 		ev := Text{say("evidence.spin", "GPU-Util {{.Util}}% at {{.Power}} W of a {{.Limit}} W limit ({{.Pct}}%)", "Util", f0(g.Util.V),
 			"Power", f0(g.Power.V), "Limit", f0(g.PowerLimit.V), "Pct", f0(100*g.Power.V/g.PowerLimit.V))}
 		if n := e.spinning(); n > 1 {
@@ -171,8 +183,8 @@ func m0(m sampler.Metric) string {
 // the same process name on several (torchrun ranks).
 func (e *evCtx) multiGPU() {
 	t := e.last.Topology
-	if t == nil {
-		return
+	if t == nil || slices.ContainsFunc(e.out, func(f Finding) bool { return f.Rule == RuleCommBound && f.GPU < 0 }) {
+		return // no topology; or a collective already names the job's wait
 	}
 	jobs := map[string][]int{}
 	for i := range e.last.GPUs {

@@ -15,6 +15,7 @@ func hintKeys() [][2]string {
 		{hintServingContinuous, "serving_continuous"},
 		// The evidence path's own fixes (a pasted snapshot or short series).
 		{hintSpin, "spin"}, {hintSwing, "swing"}, {hintIdleSnapshot, "idle_snapshot"},
+		{hintHang, "hang"}, {hintFabric, "fabric"}, {hintContentionSnapshot, "contention_snapshot"},
 	}
 }
 
@@ -47,4 +48,13 @@ func FirstFix(key string) string {
 		}
 	}
 	return ""
+}
+
+// Hints lists every first fix's English text, in hintKeys' order.
+func Hints() []string {
+	var out []string
+	for _, k := range hintKeys() {
+		out = append(out, k[0])
+	}
+	return out
 }

@@ -17,7 +17,7 @@ func (c *ctx) groupJobs() {
 			continue
 		}
 		key := g.main.PID
-		if ppid := jobParent(c.last.Host, g.mainHost); ppid > 0 && c.siblingsOnGPUs(ppid) >= 2 {
+		if ppid := JobParent(c.last.Host, g.mainHost); ppid > 0 && c.siblingsOnGPUs(ppid) >= 2 {
 			key = ppid
 		}
 		ji := -1

@@ -56,11 +56,16 @@ func TestChecklist(t *testing.T) {
 			t.Fatalf("step %d: %+v", i, s)
 		}
 	}
-	want := []string{"ok", "ok", "warn", "ok", "ok", "n/a", "ok"}
+	// Step 7 is not judged from counters: "todo" with what would judge it,
+	// never "ok" (it used to say ok, "no kernel-level pattern seen").
+	want := []string{"ok", "ok", "warn", "ok", "ok", "n/a", "todo"}
 	for i, s := range steps {
 		if s.Status != want[i] {
 			t.Errorf("step %d %q: status %s (%s), want %s", s.N, s.Title, s.Status, s.Detail, want[i])
 		}
+	}
+	if !contains(steps[6].Detail, "not judged") || !contains(steps[6].Detail, "trace") {
+		t.Errorf("kernel step detail %q should say it was not judged and what judges it", steps[6].Detail)
 	}
 	if !contains(steps[2].Detail, "starved") || !contains(steps[2].Detail, "PID 4121") {
 		t.Errorf("CPU step detail %q should name the process and the finding", steps[2].Detail)
@@ -101,6 +106,18 @@ func TestLevelsSayWhyGPMIsMissing(t *testing.T) {
 	for _, lv := range []Level{l.SMFilled, l.Computing} {
 		if !strings.Contains(lv.Label, "not in this driver version") || strings.Contains(lv.Label, "Hopper") {
 			t.Errorf("label %q, want the driver's reason", lv.Label)
+		}
+	}
+}
+
+// A hardware error is the hardware step's, not "is the process on the
+// GPU": a pasted table's ECC critical used to turn step 1 red.
+func TestHealthFindingsMarkTheHardwareStep(t *testing.T) {
+	w := makeWindow(120, inputStarved(99, 0, 0))
+	for _, rule := range []string{RuleECCErrors, RuleXidError} {
+		steps := Checklist(w, []Finding{{Rule: rule, Severity: Critical, GPU: 0, Title: rule + " on GPU 0"}})
+		if steps[0].Status == "bad" || steps[4].Status != "bad" || !contains(steps[4].Detail, rule) {
+			t.Errorf("%s: step 1 %s, step 5 %s (%s)", rule, steps[0].Status, steps[4].Status, steps[4].Detail)
 		}
 	}
 }

@@ -6,10 +6,9 @@ import (
 
 // Xid and ECC health (research note section G).
 
-// criticalXids are the Xid codes that mean hardware or memory trouble
-// (NVIDIA Xid catalogue: 48 DBE, 63/64 row remap, 74 NVLink, 79 off the bus,
-// 92 high SBE rate, 94/95 contained/uncontained ECC).
-var criticalXids = []uint64{48, 63, 64, 74, 79, 92, 94, 95}
+// An Xid is critical when its catalogue entry says the GPU itself needs
+// attention (XidInfo.Hardware: memory, NVLink, the bus, the GPU's own
+// processors; [nvidia-xid]), so the live rule and the evidence path agree.
 
 func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 	var parts Text
@@ -21,7 +20,7 @@ func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 		}
 		for _, e := range x.Xids {
 			count++
-			if containsXid(criticalXids, e.Code) {
+			if info, ok := LookupXid(e.Code); ok && info.Hardware {
 				sev, hint = Critical, hintXidHW
 			}
 			if len(parts) < 5 { // five events make the point
@@ -55,15 +54,6 @@ func xidMore(count, shown int) Text {
 		return Text{then("xid.more", " (+{{.N}} more)", "N", count-shown)}
 	}
 	return nil
-}
-
-func containsXid(codes []uint64, c uint64) bool {
-	for _, x := range codes {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *ctx) ruleECC(g *gpuCtx) (Finding, bool) {

@@ -166,6 +166,9 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
+	if f, ok := c.rulePCIeLanes(g); ok {
+		return f, true
+	}
 	loaded, degraded := 0, 0
 	var degradedFor time.Duration
 	var gen, genMax, width, widthMax float64
@@ -243,4 +246,37 @@ func (c *ctx) maxPowerLimit() float64 {
 		top = max(top, c.gpus[gi].last.PowerLimit.Or(0))
 	}
 	return top
+}
+
+// rulePCIeLanes: fewer lanes than the link's maximum at any load. A GPU
+// lowers its link generation when idle, not its width ([nvml-api] current
+// vs max link; nvidia-smi(1) "GPU Link Info"): x8 of x16 at idle is the
+// slot, riser or card, in ≥ half of the samples for ≥ 5 s as the loaded
+// test.
+func (c *ctx) rulePCIeLanes(g *gpuCtx) (Finding, bool) {
+	known, narrow := 0, 0
+	var narrowFor time.Duration
+	var width, widthMax float64
+	for i := range c.w {
+		x := gpuIn(&c.w[i], g.idx)
+		if x == nil || !x.PCIeWidth.OK || !x.PCIeWidthMax.OK {
+			continue
+		}
+		known++
+		if x.PCIeWidth.V >= x.PCIeWidthMax.V {
+			continue
+		}
+		narrow++
+		width, widthMax = x.PCIeWidth.V, x.PCIeWidthMax.V
+		if i > 0 {
+			narrowFor += c.w[i].Time.Sub(c.w[i-1].Time)
+		}
+	}
+	if narrow == 0 || narrowFor < linkDegradedFor || float64(narrow) < linkDegradedShare*float64(known) {
+		return Finding{}, false
+	}
+	ev := Text{say("pcie_link.lanes", "PCIe x{{.Width}} of x{{.WidthMax}} lanes in {{.N}} of {{.Known}} samples, at any load (the width does not drop to save power)",
+		"Width", f0(width), "WidthMax", f0(widthMax), "N", narrow, "Known", known)}
+	return c.finding(g, RulePCIeLinkDegraded, Warning, 0,
+		say("pcie_link.title_lanes", "GPU {{.GPU}} PCIe link runs on fewer lanes than it has", "GPU", g.idx), ev, hintPCIeLink, nil), true
 }

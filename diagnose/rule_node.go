@@ -213,6 +213,9 @@ func (c *ctx) ruleCommBound(j *job) (Finding, bool) {
 			return Finding{}, false
 		}
 	}
+	if f, ok := c.ruleCollectiveHang(j, from); ok {
+		return f, true
+	}
 	link := c.jobLinks(j)
 	meanUtil, corr := c.jobCorrelation(j, from)
 	if corr >= commCorrMin && meanUtil < commUtilMax && link != "nvlink" {

@@ -31,6 +31,7 @@ const (
 	RuleXidError           = "xid_error"
 	RuleECCErrors          = "ecc_errors"
 	RuleServingUnderfilled = "serving_underfilled"
+	RuleFabricManager      = "fabric_manager"
 )
 
 // Rules lists every rule id in canonical order. Rank uses this order as its
@@ -56,6 +57,7 @@ var Rules = []RuleInfo{
 	{RuleXidError, "Driver reported Xid errors", "002 §6.3 §7.1", false},
 	{RuleECCErrors, "Uncorrectable memory errors / row remapping", "002 §6.1", false},
 	{RuleServingUnderfilled, "Inference server underfilled: batch requests", "002 §4.1 §4.2 §8.2; 000 §8.4", false},
+	{RuleFabricManager, "NVSwitch fabric not initialised: CUDA cannot start (fabric manager)", "002 §6.3 §7.1", true},
 }
 
 // Lookup returns the rule with this id.
@@ -81,7 +83,7 @@ func ruleIndex(id string) int {
 // workload to settle (research note: "any → shown at once").
 func healthRule(id string) bool {
 	switch id {
-	case RuleXidError, RuleECCErrors, RulePCIeErrors, RuleThermalThrottle:
+	case RuleXidError, RuleECCErrors, RulePCIeErrors, RuleThermalThrottle, RuleFabricManager:
 		return true
 	}
 	return false
@@ -110,4 +112,5 @@ const (
 	rXidError
 	rECCErrors
 	rServingUnderfilled
+	rFabricManager
 )

@@ -156,6 +156,9 @@ func TestHealthRules(t *testing.T) {
 		{"replays 12/min", []scene{loaded, replays(0.2)}, RulePCIeErrors, 0, false},
 		{"xid 13", []scene{xid(13)}, RuleXidError, Warning, true},
 		{"xid 79", []scene{xid(79)}, RuleXidError, Critical, true},
+		{"xid 119 GSP timeout", []scene{xid(119)}, RuleXidError, Critical, true}, // the catalogue: reset the GPU
+		{"xid 45 cleanup", []scene{xid(45)}, RuleXidError, Warning, true},
+		{"xid past the catalogue", []scene{xid(900)}, RuleXidError, Warning, true},
 		{"gpu lost", []scene{lost}, RuleXidError, Critical, true},
 		{"ecc dbe", []scene{ecc(2, false)}, RuleECCErrors, Critical, true},
 		{"remap pending", []scene{ecc(0, true)}, RuleECCErrors, Warning, true},

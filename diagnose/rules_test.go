@@ -11,7 +11,7 @@ func TestRulesTable(t *testing.T) {
 	want := []string{"input_starved", "io_bound", "launch_bound", "sync_stall", "copy_bound", "memory_bandwidth_bound",
 		"tensor_cores_idle", "memory_idle_held", "memory_pressure", "load_imbalance", "straggler", "comm_bound",
 		"gpu_contention", "power_capped", "thermal_throttle", "pcie_link_degraded", "pcie_errors", "xid_error",
-		"ecc_errors", "serving_underfilled"}
+		"ecc_errors", "serving_underfilled", "fabric_manager"}
 	if len(Rules) != len(want) {
 		t.Fatalf("%d rules, want %d", len(Rules), len(want))
 	}
@@ -32,13 +32,13 @@ func TestRulesTable(t *testing.T) {
 		rLoadImbalance: RuleLoadImbalance, rStraggler: RuleStraggler, rCommBound: RuleCommBound,
 		rGPUContention: RuleGPUContention, rPowerCapped: RulePowerCapped, rThermalThrottle: RuleThermalThrottle,
 		rPCIeLinkDegraded: RulePCIeLinkDegraded, rPCIeErrors: RulePCIeErrors, rXidError: RuleXidError,
-		rECCErrors: RuleECCErrors, rServingUnderfilled: RuleServingUnderfilled}
+		rECCErrors: RuleECCErrors, rServingUnderfilled: RuleServingUnderfilled, rFabricManager: RuleFabricManager}
 	for i, id := range idx {
 		if Rules[i].ID != id {
 			t.Errorf("index constant %d names %s, Rules has %s", i, id, Rules[i].ID)
 		}
 	}
-	for _, node := range []string{RuleLoadImbalance, RuleStraggler, RuleCommBound} {
+	for _, node := range []string{RuleLoadImbalance, RuleStraggler, RuleCommBound, RuleFabricManager} {
 		if ri, _ := Lookup(node); !ri.Node {
 			t.Errorf("%s should be a node rule", node)
 		}

@@ -31,10 +31,12 @@ func (j Job) Key() string {
 	return fmt.Sprintf("PPID %d", j.PPID)
 }
 
-// jobParent is the PID of the parent that makes p one rank of a job, 0 when
+// JobParent is the PID of the parent that makes p one rank of a job, 0 when
 // none: PPID ≤ 1 is init or unknown, and a shell (bash running two scripts,
-// tmux, sshd) does not make its children one job.
-func jobParent(host *sampler.Host, p *sampler.Proc) int {
+// tmux, sshd) does not make its children one job. The exporter publishes
+// it (the job_pid label), so ranks rebuilt from Prometheus, which carry no
+// process tree, group as they do on the node.
+func JobParent(host *sampler.Host, p *sampler.Proc) int {
 	if p == nil || p.PPID <= 1 {
 		return 0
 	}
@@ -59,7 +61,7 @@ func Jobs(s *sampler.Snapshot) []Job {
 	for _, g := range s.GPUs {
 		for _, pr := range g.Procs {
 			add(Job{PID: pr.PID}, g.Index)
-			if ppid := jobParent(s.Host, pr.Host); ppid > 0 {
+			if ppid := JobParent(s.Host, pr.Host); ppid > 0 {
 				j := Job{PPID: ppid}
 				if s.Host != nil {
 					if parent := s.Host.Procs[ppid]; parent != nil {

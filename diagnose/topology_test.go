@@ -48,3 +48,15 @@ func TestJobsAgreeWithDiagnosis(t *testing.T) {
 		}
 	}
 }
+
+// Ranks rebuilt from Prometheus carry the job parent the node published
+// (job_pid) but not the parent process itself: they still group as one job,
+// as on the node, so a straggler is not seven launch_bound ranks.
+func TestRanksWithoutTheParentProcessGroup(t *testing.T) {
+	s := twoScripts("torchrun")
+	delete(s.Host.Procs, 500)
+	c := newCtx([]sampler.Snapshot{s})
+	if len(c.jobs) != 1 || len(c.jobs[0].gpus) != 2 {
+		t.Errorf("jobs %+v, want one job over both GPUs", c.jobs)
+	}
+}

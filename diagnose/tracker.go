@@ -25,6 +25,14 @@ type Frame struct {
 	Diagnosis *Diagnosis // nil: not diagnosed (history shown only in charts)
 }
 
+// Findings are the frame's open findings; none when not diagnosed.
+func (f Frame) Findings() []Finding {
+	if f.Diagnosis == nil {
+		return nil
+	}
+	return f.Diagnosis.Findings
+}
+
 // Diagnosis is what one evaluation made of the window: the findings open,
 // and for each GPU (by position in the snapshot) its three levels and the
 // checklist marked with its findings and the node-wide ones. It is shared,

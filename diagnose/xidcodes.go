@@ -1,64 +1,76 @@
 package diagnose
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // XidURL is NVIDIA's Xid catalogue: what each code means and what to do.
 const XidURL = "https://docs.nvidia.com/deploy/xid-errors/"
 
-// XidInfo is one catalogue entry, summarised from NVIDIA's "Xid Errors"
-// page (XidURL): its "Xid Error Listing" table and the per-code causes.
+// XidInfo is one catalogue entry, summarised in our words from NVIDIA's Xid
+// catalogue ([nvidia-xid]: the Ampere-and-newer catalogue with its
+// immediate and investigatory actions, and the older listing of causes for
+// codes newer GPUs no longer raise) and gpud's repair actions ([gpud-xid]).
 type XidInfo struct {
 	Code uint64
 	Name string
-	// Hardware: the catalogue lists hardware, board or memory as a cause
-	// (drain the node, reset); otherwise the usual cause is the application
-	// or the driver.
+	// Hardware: the GPU itself needs attention before it takes more work —
+	// the catalogue's first action is a GPU reset, a reboot or a hardware
+	// check, or it names the board, its memory, power or a link as the
+	// cause (drain the node). Otherwise the usual cause is the application
+	// or the driver, and restarting the job is the first step.
 	Hardware bool
 	Action   string
 }
 
-// xidCatalogue holds the codes that appear most in real logs.
-var xidCatalogue = []XidInfo{
-	{8, "GPU stopped processing (channel timeout)", false, "a kernel ran past the watchdog or hung: check the application; if it repeats without one, the driver"},
-	{13, "Graphics engine exception", false, "usually the application (out-of-range access, illegal instruction): rerun under compute-sanitizer"},
-	{31, "GPU memory page fault (MMU fault)", false, "usually the application accessed an invalid address: rerun with CUDA_LAUNCH_BLOCKING=1 or compute-sanitizer; rarely the driver"},
-	{32, "Invalid or corrupted push buffer stream", true, "the driver or a PCIe problem corrupted commands: check the slot and PCIe errors, update the driver"},
-	{38, "Driver firmware error", false, "update the driver; report to NVIDIA with nvidia-bug-report.sh if it repeats"},
-	{43, "GPU stopped processing (a channel was reset)", false, "the application's context faulted (often after Xid 13/31); the GPU itself is fine"},
-	{45, "Preemptive cleanup after previous errors", false, "a process was stopped (Ctrl-C, OOM kill, or an earlier Xid): look at the Xid before it"},
-	{48, "Double-bit ECC error (uncorrectable)", true, "drain the GPU and reset it (nvidia-smi -r); check nvidia-smi -q -d ECC,ROW_REMAPPER; repeats mean RMA"},
-	{61, "Internal micro-controller breakpoint/warning", true, "reset the GPU; if it repeats, update the driver or RMA"},
-	{62, "Internal micro-controller halt", true, "reset the GPU (often needs a reboot); if it repeats, RMA"},
-	{63, "ECC page retirement or row remapping recorded", true, "reset the GPU when idle so the retirement/remap takes effect"},
-	{64, "ECC page retirement or row remapping failed", true, "drain the GPU and reset; a failed remap is a candidate for RMA"},
-	{68, "Video processor (NVDEC) exception", false, "usually the application's video stream; update the driver if it repeats"},
-	{69, "Graphics engine class error", false, "usually the application; update the driver if it repeats"},
-	{74, "NVLink error", true, "check the NVLink/NVSwitch state (nvidia-smi nvlink -s -e); reset the GPU; repeats mean a bad link or board"},
-	{79, "GPU has fallen off the bus", true, "drain the node and reboot; check power, cooling, the slot/riser and the PCIe link; repeats mean RMA"},
-	{92, "High single-bit ECC error rate", true, "watch the ECC counters; plan a reset and a retirement check"},
-	{94, "Contained ECC error", true, "the application that used the bad memory was stopped; reset the GPU when idle"},
-	{95, "Uncontained ECC error", true, "every application on the GPU is affected: drain it and reset"},
-	{109, "Context switch timeout", false, "a hung or very long kernel, or the driver: check the application, then the driver"},
-	{119, "GSP RPC timeout", true, "the GPU's system processor did not answer: reset the GPU or reboot; update the driver if it repeats"},
-	{120, "GSP error", true, "reset the GPU or reboot; update the driver if it repeats"},
-	{154, "GPU recovery action changed", true, "the driver asks for the action it prints (reset or reboot): follow it"},
-}
+// Actions shared by families of codes (copy engines, media engines, codes
+// Ampere and newer GPUs no longer raise).
+const (
+	xidActUnused        = "not raised by Ampere or newer GPUs; on an older GPU collect nvidia-bug-report.sh and contact NVIDIA support"
+	xidActOldPushBuffer = "not raised by Ampere or newer GPUs; on older ones a driver, system-memory or PCIe fault: " +
+		"update the driver, test the host's memory, look for PCIe errors"
+	xidActOldDriver = "not raised by Ampere or newer GPUs; on older ones a driver fault: reboot the node and update the driver; " +
+		"collect nvidia-bug-report.sh if it repeats"
+	xidActDisplay = "a display-engine fault of older or workstation GPUs, not a compute one: update the driver; " +
+		"contact NVIDIA support if it repeats"
+	xidActCheckApp = "restart the application and check it (and that its CUDA version suits the driver); " +
+		"if it repeats without one, update the driver"
+	xidActCopyEngine = "a copy (DMA) engine fault: restart the application; if it repeats with no application at fault, " +
+		"collect nvidia-bug-report.sh and contact NVIDIA support"
+	xidActMedia = "a video, JPEG or optical-flow engine fault, usually the application's stream: restart the application; " +
+		"update the driver or contact NVIDIA support if it repeats"
+	xidActNVLink5 = "an NVLink 5 error (Blackwell NVLink systems): decode its intrinfo with NVIDIA's NVLink table; " +
+		"reset the GPU if the job failed; repeats on one link mean checking the link, its cables and trays"
+)
 
 // LookupXid returns the catalogue entry of code, or false.
 func LookupXid(code uint64) (XidInfo, bool) {
-	for _, x := range xidCatalogue {
-		if x.Code == code {
-			return x, true
-		}
+	tab := xidLow
+	if code >= 100 {
+		tab = xidHigh
 	}
-	return XidInfo{}, false
+	i, ok := slices.BinarySearchFunc(tab, code, func(x XidInfo, c uint64) int {
+		switch {
+		case x.Code < c:
+			return -1
+		case x.Code > c:
+			return 1
+		}
+		return 0
+	})
+	if !ok {
+		return XidInfo{}, false
+	}
+	return tab[i], true
 }
 
-// describeXid is "Xid 31 (GPU memory page fault (MMU fault))" or "Xid 150
-// (not in gpuscope's catalogue: see XidURL)".
+// describeXid is "Xid 31 (GPU memory page fault (MMU fault))" or "Xid 250
+// (not in gpuscope's catalogue, which ends at Xid 173: see XidURL)".
 func describeXid(code uint64) string {
 	if x, ok := LookupXid(code); ok {
 		return fmt.Sprintf("Xid %d (%s)", code, x.Name)
 	}
-	return fmt.Sprintf("Xid %d (not in gpuscope's short catalogue: see %s)", code, XidURL)
+	last := xidHigh[len(xidHigh)-1].Code
+	return fmt.Sprintf("Xid %d (not in gpuscope's catalogue, which ends at Xid %d: see %s)", code, last, XidURL)
 }

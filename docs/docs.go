@@ -28,7 +28,7 @@ func canonicalRules() []string {
 		"memory_pressure", "load_imbalance", "straggler", "comm_bound",
 		"gpu_contention", "power_capped", "thermal_throttle",
 		"pcie_link_degraded", "pcie_errors", "xid_error", "ecc_errors",
-		"serving_underfilled",
+		"serving_underfilled", "fabric_manager",
 	}
 }
 

@@ -39,6 +39,9 @@ type Node struct {
 	// GPUError is set when no GPU source could start (no driver): the UI then
 	// shows the host and a panel explaining what was tried.
 	GPUError *SourceError `json:"gpu_error,omitempty"`
+	// CUDAError is an application's CUDA initialisation failure the input
+	// shows (e.g. "802: system not yet initialized"), "" for none.
+	CUDAError string `json:"cuda_error,omitempty"`
 }
 
 // SourceError explains why a source could not start, for a human.
@@ -125,6 +128,12 @@ type GPU struct {
 
 	// MIGDevices are the instances of a MIG-enabled GPU (fast tier).
 	MIGDevices []MIGDevice `json:"mig_devices,omitempty"`
+
+	// FabricState / FabricStatus are the GPU's NVLink fabric registration
+	// on NVSwitch systems, as nvidia-smi -q names them ("In Progress",
+	// "Completed"; "Success" or an error); "" where the input does not say.
+	FabricState  string `json:"fabric_state,omitempty"`
+	FabricStatus string `json:"fabric_status,omitempty"`
 
 	// Xid events delivered since the previous snapshot.
 	Xids []Xid `json:"xids,omitempty"`

@@ -225,6 +225,8 @@ func (p *sidePane) stepMark(status string) string {
 		return st.Warn.Render("▲")
 	case "bad":
 		return st.Crit.Render("✖")
+	case "todo":
+		return st.Muted.Render("?")
 	}
 	return st.Muted.Render("–")
 }

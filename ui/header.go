@@ -134,7 +134,6 @@ func (m Model) footer() string {
 	if m.c.status != "" {
 		return truncate(st.Warn.Render("» ")+m.c.status, w)
 	}
-	var b strings.Builder
 	// A replay that seeks back past the problem does not show it.
 	if age := m.c.now().Sub(m.c.problemAt); m.c.problem != "" && age >= 0 && age < problemHold {
 		msg := m.c.problem
@@ -144,11 +143,45 @@ func (m Model) footer() string {
 		help := "  " + st.Key.Render("?") + " " + m.c.word("hint.help")
 		return truncate(st.Warn.Render("⚠ "+truncate(msg, max(1, w-10))), max(0, w-ansi.StringWidth(help))) + help
 	}
-	for i := 0; i < len(hints); i += 2 {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString(st.Key.Render(hints[i]) + " " + st.Muted.Render(hints[i+1]))
+	return m.fitHints(hints, w)
+}
+
+// fitHints writes the (key, what) pairs in w columns. Where they do not
+// fit, hints are dropped from the end of the middle, never the way out:
+// "? help" and "q quit" stay, so at 80 columns a new user still sees how to
+// learn the keys and how to leave.
+func (m Model) fitHints(hints []string, w int) string {
+	st := m.c.st
+	pinned := map[string]bool{m.c.word("hint.help"): true, m.c.word("hint.quit"): true}
+	keep := make([]bool, len(hints)/2)
+	for i := range keep {
+		keep[i] = true
 	}
-	return truncate(b.String(), w)
+	render := func() string {
+		var b strings.Builder
+		dropped := false
+		for i, k := range keep {
+			if !k {
+				dropped = true
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString(" ")
+			}
+			if dropped && pinned[hints[2*i+1]] {
+				b.WriteString(st.Muted.Render("…") + " ")
+				dropped = false
+			}
+			b.WriteString(st.Key.Render(hints[2*i]) + " " + st.Muted.Render(hints[2*i+1]))
+		}
+		return b.String()
+	}
+	out := render()
+	for i := len(keep) - 1; i >= 0 && ansi.StringWidth(out) > w; i-- {
+		if !pinned[hints[2*i+1]] {
+			keep[i] = false
+			out = render()
+		}
+	}
+	return truncate(out, w)
 }

@@ -131,3 +131,18 @@ func TestProcPaneStartsAsConfigured(t *testing.T) {
 		}
 	}
 }
+
+// However narrow, the footer keeps the way to the keys and the way out:
+// at 80 columns it used to end in "space …" with "? help" and "q quit" cut.
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for _, w := range []int{50, 60, 80, 100, 200} {
+		m, _ := fixtureModelWith(5, w, 24, nil)
+		foot := ansi.Strip(m.footer())
+		if !strings.HasSuffix(foot, "? help q quit") || ansi.StringWidth(foot) > w {
+			t.Errorf("%d columns: %q (%d wide)", w, foot, ansi.StringWidth(foot))
+		}
+		if w >= 100 && strings.Contains(foot, "…") {
+			t.Errorf("%d columns: hints dropped with room to spare: %q", w, foot)
+		}
+	}
+}

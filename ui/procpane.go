@@ -114,7 +114,7 @@ func newProcPane(c *common) *procPane {
 }
 
 // sortKeyName is a column's name in config.toml's sort key: "GPU-MEM" is
-// gpu_mem, "SM%" sm.
+// gpu_mem, "SM%" (labelled GPU%: NVML's per-process GPU time) sm.
 func sortKeyName(col string) string {
 	return strings.ToLower(strings.NewReplacer("-", "_", "%", "").Replace(col))
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // procViewPane is one process over time (enter on a process row, as
-// nvitop's process screen): its GPU memory, SM %, CPU % (its own and its
+// nvitop's process screen): its GPU memory, GPU time %, CPU % (its own and its
 // workers') and RSS charted over the chart history, the findings that name
 // it, its full command line, container, pod and children. The history is
 // the dashboard's own (ui/history.go): the process's figures are read from
@@ -139,7 +139,7 @@ func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
 	out = append(out, "  "+st.Bold.Render(head))
 	var on []string
 	for _, r := range gpus {
-		on = append(on, fmt.Sprintf("GPU %d (%s, %s, SM %s)", r.gpu, orDash(r.p.Type), fmtMetricBytes(r.p.MemUsed), fmtPct(r.p.SMUtil)))
+		on = append(on, fmt.Sprintf("GPU %d (%s, %s, %s %s)", r.gpu, orDash(r.p.Type), fmtMetricBytes(r.p.MemUsed), c.word("procs.col.sm"), fmtPct(r.p.SMUtil)))
 	}
 	if len(on) == 0 {
 		on = []string{c.word("pview.no_gpu")}

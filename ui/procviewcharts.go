@@ -71,8 +71,11 @@ func procCharts(c *common, pid int) []chartSpec {
 	return []chartSpec{
 		{title: w("pview.chart.gpu_mem"), unit: "GiB", scale: 1 << 30,
 			series: []chartSeries{se(w("pview.chart.gpu_mem_short"), 2, onGPUs(func(p *sampler.GPUProc) sampler.Metric { return p.MemUsed }, false))}},
-		{title: "SM", unit: "% " + w("pview.chart.of_gpu_time"), top: func(*sampler.GPU) float64 { return 100 },
-			series: []chartSeries{se("SM", 1, onGPUs(func(p *sampler.GPUProc) sampler.Metric { return p.SMUtil }, true))}},
+		// NVML's per-process sample is a share of GPU time (what GPU-Util is
+		// for the whole GPU), not SM activity: labelled as such, apart from
+		// the GPU pane's "SM" (GPM's SM active).
+		{title: w("procs.col.sm"), unit: "% " + w("pview.chart.of_gpu_time"), top: func(*sampler.GPU) float64 { return 100 },
+			series: []chartSeries{se(w("procs.col.sm"), 1, onGPUs(func(p *sampler.GPUProc) sampler.Metric { return p.SMUtil }, true))}},
 		{title: "CPU", unit: "% " + w("pview.chart.of_core"),
 			series: []chartSeries{se(w("pview.chart.own"), 0, own(cpu)), se(w("pview.chart.workers"), 3, workers(cpu))}},
 		{title: w("procs.col.rss"), unit: "GiB", scale: 1 << 30,

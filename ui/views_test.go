@@ -156,10 +156,10 @@ func TestBalanceSummary(t *testing.T) {
 		{[]float64{97, 0, 0, 0, 0, 0, 0, 0}, "all jobs on GPU 0 · GPU 0 busy, 7 idle", "作业全在 GPU 0 上 · GPU 0 忙，7 张空闲"},
 		{[]float64{90, 80, 10, 60}, "spread 80 pts (GPU 0 vs 2) · 3 busy, 0 idle", "相差 80 个百分点（GPU 0 对 GPU 2） · 3 张忙，0 张空闲"},
 	} {
-		if got, _ := computeBalance(mk(tt.utils...)).summary(en); got != tt.want {
+		if got, _ := balanceSummary(diagnose.NodeBalance(mk(tt.utils...)), en); got != tt.want {
 			t.Errorf("%v: %q, want %q", tt.utils, got, tt.want)
 		}
-		if got, _ := computeBalance(mk(tt.utils...)).summary(zh); got != tt.wantZh {
+		if got, _ := balanceSummary(diagnose.NodeBalance(mk(tt.utils...)), zh); got != tt.wantZh {
 			t.Errorf("%v in Chinese: %q, want %q", tt.utils, got, tt.wantZh)
 		}
 	}

@@ -1,9 +1,9 @@
 // Package pipeline is gpuscope's one collector (as bottom's collector
 // thread): the sampling goroutine takes each snapshot, diagnoses it with the
-// single diagnose.Tracker, hands the result to the recorder, and publishes
-// one plain value per tick — a diagnose.Frame — to every subscriber (the
-// dashboard, the exporter). Nothing downstream diagnoses again, so what is
-// recorded is what was on screen.
+// single diagnose.Tracker, hands the frame to each sink (the recorder, the
+// exporter's state), and publishes it — one plain value per tick — to every
+// subscriber (the dashboard). Nothing downstream diagnoses again, so what
+// is recorded and exported is what was on screen.
 package pipeline
 
 import (
@@ -24,17 +24,24 @@ type Options struct {
 	// without levels and checklists: it writes only the findings, and those
 	// were 22 % of recording a day (-cpuprofile, docs/benchmarks.md).
 	Tracker *diagnose.Tracker
-	// Record is called in the sampling goroutine with every frame before it
-	// is published (the r key's recording). An error is added to that
-	// frame's Snapshot.Problems, so the screen shows it.
-	Record func(diagnose.Frame) error
+	// Sinks take every frame, in order, in the sampling goroutine, before
+	// it is published.
+	Sinks []Sink
+}
+
+// Sink is one place frames leave through: the recorder, the exporter's
+// state. An error Take returns is added to that frame's
+// Snapshot.Problems as "Name: error", so the screen shows it.
+type Sink struct {
+	Name string
+	Take func(diagnose.Frame) error
 }
 
 // Collector owns the sampler's loop and the one Tracker.
 type Collector struct {
 	s       *sampler.Sampler
 	tracker *diagnose.Tracker
-	record  func(diagnose.Frame) error
+	sinks   []Sink
 
 	mu     sync.Mutex
 	latest diagnose.Frame
@@ -49,18 +56,19 @@ func New(s *sampler.Sampler, opts Options) *Collector {
 	if t == nil {
 		t = diagnose.NewViewTracker(diagnose.Options{})
 	}
-	return &Collector{s: s, tracker: t, record: opts.Record}
+	return &Collector{s: s, tracker: t, sinks: opts.Sinks}
 }
 
-// Push diagnoses, records and publishes one snapshot, and returns its frame.
+// Push diagnoses one snapshot, hands it to the sinks, publishes it and
+// returns its frame.
 // Run calls it for every tick; callers use it directly to seed history (the
 // demo's pre-roll) before Run starts. Not for concurrent use with Run.
 func (c *Collector) Push(snap sampler.Snapshot) diagnose.Frame {
 	f := c.tracker.Observe(snap)
-	if c.record != nil {
-		if err := c.record(f); err != nil {
+	for _, sink := range c.sinks {
+		if err := sink.Take(f); err != nil {
 			// Clip: the tracker's copy shares the backing array.
-			f.Snapshot.Problems = append(slices.Clip(f.Snapshot.Problems), fmt.Sprintf("recording: %v", err))
+			f.Snapshot.Problems = append(slices.Clip(f.Snapshot.Problems), fmt.Sprintf("%s: %v", sink.Name, err))
 		}
 	}
 	c.publish(f)

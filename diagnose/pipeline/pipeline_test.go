@@ -29,12 +29,12 @@ func TestRecorderAndSubscriberShareOneDiagnosis(t *testing.T) {
 	s.SetInterval(sampler.MinInterval)
 	var mu sync.Mutex
 	recorded := map[uint64]diagnose.Frame{}
-	col := New(s, Options{Record: func(f diagnose.Frame) error {
+	col := New(s, Options{Sinks: []Sink{{Name: "recording", Take: func(f diagnose.Frame) error {
 		mu.Lock()
 		defer mu.Unlock()
 		recorded[f.Snapshot.Seq] = f
 		return nil
-	}})
+	}}}})
 	sub := col.Subscribe()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -76,12 +76,20 @@ func TestSlowSubscriberGetsLatest(t *testing.T) {
 	}
 }
 
-// A failing recorder is said on the frame's snapshot, not lost.
-func TestRecordErrorShown(t *testing.T) {
+// A failing sink is said on the frame's snapshot, not lost, and the sinks
+// after it still take the frame, in order.
+func TestSinkErrorShown(t *testing.T) {
 	s := demo(t, "healthy")
-	col := New(s, Options{Record: func(diagnose.Frame) error { return errors.New("disk full") }})
+	var order []string
+	sink := func(name string, err error) Sink {
+		return Sink{Name: name, Take: func(diagnose.Frame) error { order = append(order, name); return err }}
+	}
+	col := New(s, Options{Sinks: []Sink{sink("recording", errors.New("disk full")), sink("exporter", nil)}})
 	f := col.Push(s.Tick(time.Now()))
 	if len(f.Snapshot.Problems) == 0 || !strings.Contains(f.Snapshot.Problems[len(f.Snapshot.Problems)-1], "recording: disk full") {
 		t.Errorf("problems %v", f.Snapshot.Problems)
+	}
+	if strings.Join(order, ",") != "recording,exporter" {
+		t.Errorf("sinks took the frame in order %v", order)
 	}
 }

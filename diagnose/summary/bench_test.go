@@ -118,7 +118,7 @@ func BenchmarkReportRecording(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := BuildFile(path, Options{})
+		r, err := buildFile(path, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

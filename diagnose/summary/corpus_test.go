@@ -42,7 +42,7 @@ type corpusRow struct {
 
 func readCorpusOne(path string) corpusRow {
 	row := corpusRow{file: filepath.Base(path), findings: "-"}
-	r, err := BuildFile(path, Options{})
+	r, err := buildFile(path, Options{})
 	if err != nil {
 		row.format, row.gpus, row.readErr = "unread", 0, err.Error()
 		return row
@@ -243,11 +243,12 @@ func corpusMarkdown(rows []corpusRow, held map[string]heldAside) string {
 // simulator's scenarios (sampler/sim); reviewed by hand.
 const simulatorVsReal = `## Real signatures against the simulator
 
-- **Kernels spinning / launch-bound** (smi-table-8xh800-525-100pct-lowpower-...): 8 GPUs at 100 % GPU-Util
-  drawing 191-218 W of 700 W (27-31 %). The simulator's launch_bound scenario draws 150-230 W of 700 W
-  (sampler/sim/physics.go) at 90-96 % GPU-Util: the power band matches; real GPU-Util reads a flat 100 %,
-  the simulator's a few points lower. The one-snapshot rule (≥ 95 % at ≤ 33 % of the limit) fits the real
-  signature; the simulator was not changed.
+- **Ranks spinning in a collective** (smi-table-8xh800-525-100pct-lowpower-...): the 8 ranks of one job at a
+  flat 100 % GPU-Util drawing 191-218 W of 700 W (27-31 %). The simulator's lookalike_collective_hang (added
+  for it) holds every GPU of an 8-rank job at a flat 100 % with SMs 4-10 % active at ~16 % of the limit; the
+  one-snapshot rule (≥ 2 GPUs of one job at ≥ 95 % and ≤ 33 % of the limit) gives the node finding
+  comm_bound, and the live rule the same over a window. One GPU spinning alone stays launch_bound, whose
+  scenario draws 150-230 W of 700 W at 90-96 %.
 - **Memory held idle** (smi-table-8xp100-440-0pct-mem-held-...): 10-13 GB held at 0 % by python processes
   on 4 of 8 GPUs, the others empty — the simulator's memory_idle_held pattern on more GPUs at once.
 - **GPU-Util misreported** (smi-table-4xgtx1070-...): boards at 100 W of their 100 W limit read 0 %. The

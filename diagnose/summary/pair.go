@@ -1,15 +1,19 @@
 package summary
 
-import "sync"
+import (
+	"sync"
 
-// BuildPair reports two files at once, each on its own goroutine: compare
-// waits for the slower of the two rather than their sum (the reports share
-// nothing). The first error, in argument order, is returned.
-func BuildPair(basePath, afterPath string, opts Options) (base, after *Report, err error) {
+	"github.com/gpuscope/gpuscope/sampler/importer"
+)
+
+// BuildPair reports two opened inputs at once, each on its own goroutine:
+// compare waits for the slower of the two rather than their sum (the
+// reports share nothing). The first error, in argument order, is returned.
+func BuildPair(base, after *importer.File, opts Options) (b, a *Report, err error) {
 	var wg sync.WaitGroup
 	var errA, errB error
-	wg.Go(func() { base, errA = BuildFile(basePath, opts) })
-	wg.Go(func() { after, errB = BuildFile(afterPath, opts) })
+	wg.Go(func() { b, errA = BuildFrom(base, opts) })
+	wg.Go(func() { a, errB = BuildFrom(after, opts) })
 	wg.Wait()
 	if errA != nil {
 		return nil, nil, errA
@@ -17,5 +21,5 @@ func BuildPair(basePath, afterPath string, opts Options) (base, after *Report, e
 	if errB != nil {
 		return nil, nil, errB
 	}
-	return base, after, nil
+	return b, a, nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler/importer"
 )
 
 // BuildPair gives each file's own report, in argument order, and the
@@ -19,7 +21,13 @@ func TestBuildPair(t *testing.T) {
 	if err := os.WriteFile(b, []byte(hdr+"    0   100    50   10    40\n    0   101    51   11    41\n    0   102    52   12    42\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	base, after, err := BuildPair(a, b, Options{})
+	fa, fb, err := importer.OpenPair(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fa.Close()
+	defer fb.Close()
+	base, after, err := BuildPair(fa, fb, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,10 +35,10 @@ func TestBuildPair(t *testing.T) {
 		t.Fatalf("samples %d and %d, want 2 and 3", base.Range.Samples, after.Range.Samples)
 	}
 	missing := filepath.Join(dir, "missing")
-	if _, _, err := BuildPair(missing, filepath.Join(dir, "also-missing"), Options{}); err == nil || !strings.Contains(err.Error(), missing+":") {
+	if _, _, err := importer.OpenPair(missing, filepath.Join(dir, "also-missing")); err == nil || !strings.Contains(err.Error(), missing+":") {
 		t.Fatalf("error %v, want the first file's", err)
 	}
-	if _, _, err := BuildPair(a, missing, Options{}); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, _, err := importer.OpenPair(a, missing); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("error %v, want the second file's", err)
 	}
 }

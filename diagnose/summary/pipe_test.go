@@ -37,7 +37,7 @@ func feedFIFO(t *testing.T, data []byte) string {
 
 func TestBuildFileReadsAFIFOOnce(t *testing.T) {
 	dmon := "# gpu   pwr gtemp    sm   mem\n# Idx     W     C     %     %\n    0   300    60   99    40\n    0   301    61   98    41\n"
-	r, err := BuildFile(feedFIFO(t, []byte(dmon)), Options{})
+	r, err := buildFile(feedFIFO(t, []byte(dmon)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestBuildFileRecordingThroughFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := BuildFile(feedFIFO(t, data), Options{})
+	r, err := buildFile(feedFIFO(t, data), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestBuildFilesOneNode(t *testing.T) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	r, err := BuildFiles(paths, Options{})
+	r, err := buildFiles(paths, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestTopologyAloneSummarised(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "topo.txt")
 	os.WriteFile(p, []byte("\tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tPHB\tSYS\t0-7\t0\n"+
 		"GPU1\tPHB\t X \tSYS\t0-7\t0\nGPU2\tSYS\tSYS\t X \t8-15\t1\n"), 0o644)
-	r, err := BuildFile(p, Options{})
+	r, err := buildFile(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,9 @@ const (
 	OK   Status = "ok"
 	Warn Status = "warn"
 	Fail Status = "fail"
+	// NA: the check does not apply here (no NVSwitch fabric, a driver that
+	// cannot tell): neither a pass nor a problem.
+	NA Status = "na"
 )
 
 // Check is one line of the doctor's answer.
@@ -38,13 +41,25 @@ type Check struct {
 	FixMsg  Msg    `json:"-"`
 }
 
+// Library is the part of nvml.Interface doctor calls (go-nvml's and the
+// fake's satisfy it).
+type Library interface {
+	Init() nvml.Return
+	Shutdown() nvml.Return
+	DeviceGetCount() (int, nvml.Return)
+	DeviceGetHandleByIndex(int) (nvml.Device, nvml.Return)
+	SystemGetDriverVersion() (string, nvml.Return)
+	SystemGetCudaDriverVersion() (int, nvml.Return)
+	Extensions() nvml.ExtendedInterface
+}
+
 // Env is what the doctor inspects; tests point Root at a temp dir and pass a
 // fake NVML.
 type Env struct {
 	Root   string              // filesystem root, "/" on a real machine
 	Getenv func(string) string // os.Getenv
 	// NVML is the library handle; InitErr is what Init answered (nil: loaded).
-	NVML    nvml.Interface
+	NVML    Library
 	InitErr error
 	// LoadedFrom is the path the library was loaded from, when known.
 	LoadedFrom string
@@ -104,6 +119,7 @@ func Run(env Env) []Check {
 		if c, ok := checkPIDNamespace(env, count); ok {
 			cs = append(cs, c)
 		}
+		cs = append(cs, checkFabric(env, count))
 	}
 	return cs
 }

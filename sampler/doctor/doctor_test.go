@@ -31,7 +31,8 @@ func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
 
-// h200 is an 8-GPU mock whose GPU 2 has persistence off.
+// h200 is an 8-GPU HGX mock (registered with its NVSwitch fabric) whose
+// GPU 2 has persistence off.
 func h200() *server.Server {
 	s := dgxh200.New()
 	for i, d := range s.Devices {
@@ -40,6 +41,9 @@ func h200() *server.Server {
 			mode = nvml.FEATURE_DISABLED
 		}
 		d.(*server.Device).GetPersistenceModeFunc = func() (nvml.EnableState, nvml.Return) { return mode, nvml.SUCCESS }
+		d.(*server.Device).GetGpuFabricInfoFunc = func() (nvml.GpuFabricInfo, nvml.Return) {
+			return nvml.GpuFabricInfo{State: nvml.GPU_FABRIC_STATE_COMPLETED}, nvml.SUCCESS
+		}
 	}
 	return s
 }

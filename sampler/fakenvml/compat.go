@@ -11,12 +11,13 @@ import (
 
 // What real drivers do that the fake imitates on request
 // (docs/driver-compatibility.md): functions an older libnvidia-ml lacks, a
-// slow or hung nvmlInit, a vGPU guest.
+// slow or hung nvmlInit, a vGPU guest, an NVSwitch fabric.
 
 // methodSymbols are the C functions behind the fake's methods that not every
 // driver has, as go-nvml calls them. A read-only table.
 var methodSymbols = [numMethods]string{
 	mGetCurrentClocksEventReasons: "nvmlDeviceGetCurrentClocksEventReasons",
+	mGetGpuFabricInfo:             "nvmlDeviceGetGpuFabricInfo",
 	mGetMemoryInfov2:              "nvmlDeviceGetMemoryInfo_v2",
 	mGetNumaNodeId:                "nvmlDeviceGetNumaNodeId",
 	mGpmQueryDeviceSupport:        "nvmlGpmQueryDeviceSupport",
@@ -111,4 +112,17 @@ func OptionalSymbols() []string {
 		}
 	}
 	return out
+}
+
+// GetGpuFabricInfo answers Config.Fabric, the GPU's registration with the
+// NVSwitch fabric; without one, NOT_SUPPORTED, as a GPU outside an
+// NVSwitch system (or one older than Hopper) answers.
+func (d *device) GetGpuFabricInfo() (nvml.GpuFabricInfo, nvml.Return) {
+	if r := d.f.enter(d.idx, mGetGpuFabricInfo); r != nvml.SUCCESS {
+		return nvml.GpuFabricInfo{}, r
+	}
+	if d.f.cfg.Fabric == nil {
+		return nvml.GpuFabricInfo{}, nvml.ERROR_NOT_SUPPORTED
+	}
+	return *d.f.cfg.Fabric, nvml.SUCCESS
 }

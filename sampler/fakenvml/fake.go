@@ -61,6 +61,10 @@ type Config struct {
 	InitDelay time.Duration
 	// VGPUGuest makes every GPU a vGPU seen from inside its virtual machine.
 	VGPUGuest bool
+	// Fabric makes every GPU part of an NVSwitch fabric, registered as
+	// this says (State: nvml.GPU_FABRIC_STATE_*, Status: an nvml.Return);
+	// nil: no fabric, GetGpuFabricInfo answers NOT_SUPPORTED.
+	Fabric *nvml.GpuFabricInfo
 }
 
 // Fake is the fake NVML. All methods are safe for concurrent use.
@@ -127,8 +131,9 @@ func New(cfg Config) *Fake {
 	return f
 }
 
-// Interface is the nvml.Interface to hand to nvmlsource.New.
-func (f *Fake) Interface() nvml.Interface { return f.lib }
+// Interface is the library to hand to nvmlsource.New (or to Guarded) and
+// to doctor.
+func (f *Fake) Interface() NVML { return f.lib }
 
 // SetFault makes method (a go-nvml method name such as "GetPowerUsage", see
 // Methods, or "*" for every call) on GPU gpu answer ret from now on. Use

@@ -12,7 +12,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/fakenvml"
 )
 
-func handle(t *testing.T, lib nvml.Interface, i int) nvml.Device {
+func handle(t *testing.T, lib fakenvml.NVML, i int) nvml.Device {
 	t.Helper()
 	d, r := lib.DeviceGetHandleByIndex(i)
 	if r != nvml.SUCCESS {

@@ -4,11 +4,36 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 )
 
-// library is the fake's nvml.Interface: the calls nvmlsource and doctor
-// make; any other panics (the embedded nil nvml.Interface). Library-level
+// NVML is the part of nvml.Interface the fake answers: the calls
+// nvmlsource and doctor make (their own narrow interfaces are subsets), and
+// the symbol lookup. go-nvml's nvml.Interface satisfies it too.
+type NVML interface {
+	Init() nvml.Return
+	Shutdown() nvml.Return
+	SystemGetDriverVersion() (string, nvml.Return)
+	SystemGetNVMLVersion() (string, nvml.Return)
+	SystemGetCudaDriverVersion() (int, nvml.Return)
+	DeviceGetCount() (int, nvml.Return)
+	DeviceGetHandleByIndex(int) (nvml.Device, nvml.Return)
+	DeviceGetHandleByUUID(string) (nvml.Device, nvml.Return)
+	DeviceGetHandleByPciBusId(string) (nvml.Device, nvml.Return)
+	DeviceGetTopologyCommonAncestor(nvml.Device, nvml.Device) (nvml.GpuTopologyLevel, nvml.Return)
+	EventSetCreate() (nvml.EventSet, nvml.Return)
+	GpmSampleAlloc() (nvml.GpmSample, nvml.Return)
+	GpmSampleFree(nvml.GpmSample) nvml.Return
+	GpmSampleGet(nvml.Device, nvml.GpmSample) nvml.Return
+	GpmQueryDeviceSupport(nvml.Device) (nvml.GpmSupport, nvml.Return)
+	GpmMetricsGet(*nvml.GpmMetricsGetType) nvml.Return
+	Extensions() nvml.ExtendedInterface
+}
+
+var _ NVML = nvml.Interface(nil)
+
+// library is the fake's NVML. It does not embed nvml.Interface: that made
+// the compiler write a wrapper for each of its ~400 methods into the
+// binary (docs/benchmarks.md "What each dependency costs"). Library-level
 // faults use LibraryGPU.
 type library struct {
-	nvml.Interface
 	f *Fake
 }
 

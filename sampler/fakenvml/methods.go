@@ -28,6 +28,7 @@ const (
 	mGetEncoderUtilization
 	mGetEnforcedPowerLimit
 	mGetFanSpeed
+	mGetGpuFabricInfo
 	mGetGraphicsRunningProcesses
 	mGetMaxClockInfo
 	mGetMaxPcieLinkGeneration
@@ -95,6 +96,7 @@ var methodNames = [numMethods]string{
 	mGetEncoderUtilization:           "GetEncoderUtilization",
 	mGetEnforcedPowerLimit:           "GetEnforcedPowerLimit",
 	mGetFanSpeed:                     "GetFanSpeed",
+	mGetGpuFabricInfo:                "GetGpuFabricInfo",
 	mGetGraphicsRunningProcesses:     "GetGraphicsRunningProcesses",
 	mGetMaxClockInfo:                 "GetMaxClockInfo",
 	mGetMaxPcieLinkGeneration:        "GetMaxPcieLinkGeneration",

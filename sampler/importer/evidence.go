@@ -112,6 +112,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseSMIErrors(s)
 		case kindList:
 			p = parseList(s)
+		case kindCUDAInit:
+			p = parseCUDAInit(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

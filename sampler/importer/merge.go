@@ -202,6 +202,7 @@ func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map
 			fillString(&st.Node.Driver, s.Node.Driver)
 			fillString(&st.Node.CUDA, s.Node.CUDA)
 			fillString(&st.Node.Hostname, s.Node.Hostname)
+			fillString(&st.Node.CUDAError, s.Node.CUDAError)
 			if st.Topology == nil {
 				st.Topology = s.Topology
 			}
@@ -243,6 +244,7 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 		fillString(&n.Driver, st.Node.Driver)
 		fillString(&n.CUDA, st.Node.CUDA)
 		fillString(&n.Hostname, st.Node.Hostname)
+		fillString(&n.CUDAError, st.Node.CUDAError)
 		if pic.snaps[i].Topology == nil {
 			pic.snaps[i].Topology = st.Topology
 		}

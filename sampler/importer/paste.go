@@ -13,6 +13,7 @@ const (
 	kindKernel   = "kernel log"
 	kindSMIError = "nvidia-smi error lines"
 	kindList     = "nvidia-smi -L"
+	kindCUDAInit = "CUDA initialisation error"
 	kindStream   = "log" // a CSV, dmon, pmon, dcgmi or XML run; its Format says which
 	kindOther    = "other text"
 )
@@ -158,6 +159,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
+	case cudaInitRE.MatchString(l):
+		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return kernelRE.MatchString(s) })
 	}

@@ -96,6 +96,15 @@ func (q *qState) field(path, val string, no int) {
 		if v, err := parseValue(val, pstate, ""); err == nil {
 			g.PState = v
 		}
+	case path == "fabric/state" || path == "fabric/status":
+		if v := strings.TrimSpace(val); v != "" && !strings.EqualFold(v, "N/A") {
+			if key == "state" {
+				g.FabricState = v
+			} else {
+				g.FabricStatus = v
+			}
+			q.p.where(g.Index, "fabric_state", no)
+		}
 	case path == "mig mode/current":
 		g.MIG = strings.EqualFold(val, "enabled")
 		q.p.where(g.Index, "mig", no)

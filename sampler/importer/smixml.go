@@ -135,6 +135,7 @@ func (x *smiXML) convert(g *xmlGPU, index int) sampler.GPU {
 		Index: index, UUID: naString(g.UUID), Name: naString(g.ProductName),
 		BusID: naString(g.PCI.BusID), Persistence: onOff(g.Persistence),
 		ComputeMode: strings.ToLower(naString(g.ComputeMode)), MIG: strings.EqualFold(g.MIGCurrent, "enabled"),
+		FabricState: naString(g.FabricState), FabricStatus: naString(g.FabricStat),
 		Util: v(g.Util.GPU, plain), MemUtil: v(g.Util.Mem, plain),
 		EncUtil: v(g.Util.Enc, plain), DecUtil: v(g.Util.Dec, plain),
 		MemUsed: v(g.FB.Used, memory), MemTotal: v(g.FB.Total, memory),

@@ -18,6 +18,8 @@ type xmlGPU struct {
 	Persistence string `xml:"persistence_mode"`
 	ComputeMode string `xml:"compute_mode"`
 	MIGCurrent  string `xml:"mig_mode>current_mig"`
+	FabricState string `xml:"fabric>state"`
+	FabricStat  string `xml:"fabric>status"`
 	PCI         struct {
 		BusID    string `xml:"pci_bus_id"`
 		GenMax   string `xml:"pci_gpu_link_info>pcie_gen>max_link_gen"`

@@ -56,6 +56,9 @@ func ExplainFS(err error, root fs.FS) *sampler.SourceError {
 		add("rm_mismatch", "the driver was upgraded but the old kernel module is still loaded: reboot (or reload the nvidia modules)", "")
 	case nvml.ERROR_NO_PERMISSION:
 		add("no_permission", "this user may not open /dev/nvidia*: check the device files' group and permissions", "")
+	case nvml.ERROR_DRIVER_NOT_LOADED:
+		add("module_not_loaded", "the driver's library is installed but its kernel module is not loaded: `sudo modprobe nvidia` "+
+			"(after a kernel upgrade, rebuild the module: reinstall the driver or its DKMS package)", "")
 	}
 	wslMissingDxg := c.wsl && !c.dxg
 	switch {

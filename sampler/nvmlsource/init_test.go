@@ -67,6 +67,7 @@ func TestExplainInitErrors(t *testing.T) {
 		{"rm_mismatch", nvml.ERROR_LIB_RM_VERSION_MISMATCH, nil, "rm_mismatch", "reboot"},
 		{"no_permission", nvml.ERROR_NO_PERMISSION, nil, "no_permission", "permissions"},
 		{"revoked", nvml.ERROR_UNKNOWN, docker, "revoked", "restart the container"},
+		{"driver_not_loaded", nvml.ERROR_DRIVER_NOT_LOADED, nil, "module_not_loaded", "modprobe nvidia"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

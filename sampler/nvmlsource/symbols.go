@@ -15,8 +15,15 @@ import (
 // lookup error" at the first tick (docs/driver-compatibility.md). Each
 // name is looked up once, after Init has loaded the library. Pass the
 // result to New; the fake and go-nvml's mocks need no guard.
-func Guarded(lib nvml.Interface) Library {
+func Guarded(lib Lookup) Library {
 	return &guardLib{Library: lib, syms: &symbols{ext: lib.Extensions(), seen: map[string]bool{}}}
+}
+
+// Lookup is a Library that can say which functions the loaded driver
+// exports (go-nvml's nvml.Interface, the fake).
+type Lookup interface {
+	Library
+	Extensions() nvml.ExtendedInterface
 }
 
 // symbols answers whether the loaded library exports a function.

@@ -79,9 +79,12 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 	}
 	var queue []pending
 	try := func(q string, each func(metric, float64)) { queue = append(queue, pending{q, each}) }
+	var neverUp []fleetsnap.NodeKey // down targets without any GPU series
 	try(s.sel("up"), func(m metric, v float64) {
 		if n := b.nodes[keyOf(m)]; n != nil {
 			n.Up = v == 1
+		} else if v == 0 {
+			neverUp = append(neverUp, keyOf(m))
 		}
 	})
 	try(s.figure(utilNames, latest), func(m metric, v float64) {
@@ -209,6 +212,7 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 			n.Findings[i].Since = since[ids[n][i]]
 		}
 	}
+	b.neverUp(neverUp)
 	f.Nodes = b.finish()
 	return f, nil
 }

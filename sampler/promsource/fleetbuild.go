@@ -94,6 +94,23 @@ func (b *fleetBuilder) gpu(m metric) *fleetsnap.GPU {
 	return g
 }
 
+// neverUp lists the down targets that never sent a GPU series, in the
+// scrape jobs that have GPU nodes: an exporter that never came up (a wrong
+// port, a firewall) is a node down, not a node missing ("3 up, 0 down"
+// while Prometheus said up == 0). Down targets of other jobs (a
+// node_exporter) are not GPU nodes and stay out.
+func (b *fleetBuilder) neverUp(keys []fleetsnap.NodeKey) {
+	gpuJobs := map[string]bool{}
+	for k := range b.nodes {
+		gpuJobs[k.Job] = true
+	}
+	for _, k := range keys {
+		if gpuJobs[k.Job] && b.nodes[k] == nil {
+			b.nodes[k] = &fleetsnap.Node{Key: k, Name: k.Instance}
+		}
+	}
+}
+
 // finish orders GPUs by index and nodes by waste (most first), then name.
 func (b *fleetBuilder) finish() []fleetsnap.Node {
 	out := make([]fleetsnap.Node, 0, len(b.nodes))

@@ -44,8 +44,9 @@ func (h *historyBuilder) procSeries(pf procField, ss *sampleStream) {
 		if p == nil {
 			m := ss.Metric
 			ns, pod := podOf(m)
+			ppid, _ := strconv.Atoi(m["job_pid"]) // the rank's job parent, as the node grouped it
 			p = &procAt{gp: sampler.GPUProc{PID: pid, Type: "C"},
-				host: sampler.Proc{PID: pid, Name: string(m["command"]), User: string(m["user"]),
+				host: sampler.Proc{PID: pid, PPID: ppid, Name: string(m["command"]), User: string(m["user"]),
 					Container: string(m["container"]), PodUID: string(m["pod_uid"]),
 					Pod: sampler.Pod{Namespace: ns, Name: pod, Container: string(m["container_name"])}}}
 			d.procs[procKey{gpu, pid}] = p

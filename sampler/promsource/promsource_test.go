@@ -100,7 +100,7 @@ func TestHistoryRebuildsProcessesAndWorkers(t *testing.T) {
 	h := newHistoryBuilder(t0, time.Second)
 	base := map[string]string{"job": "j", "instance": "i", "gpu": "0", "hostname": "n", "pid": "42", "command": "python", "user": "bob",
 		"container": "3f1c9a2b7d4e", "pod_uid": "6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f", "exported_namespace": "ml", "exported_pod": "train-0",
-		"container_name": "trainer", "pod": "gpuscope-abcde", "namespace": "monitoring"}
+		"container_name": "trainer", "pod": "gpuscope-abcde", "namespace": "monitoring", "job_pid": "40"}
 	h.gpuSeries(0, stream(map[string]string{"__name__": "DCGM_FI_DEV_GPU_UTIL", "job": "j", "instance": "i", "gpu": "0", "Hostname": "n"}, t0, time.Second, 10))
 	for _, pf := range procFields {
 		v := map[string]float64{"gpuscope_process_workers": 4, "gpuscope_process_workers_blocked": 3,
@@ -122,7 +122,7 @@ func TestHistoryRebuildsProcessesAndWorkers(t *testing.T) {
 			blocked++
 		}
 	}
-	if p.Name != "python" || p.User != "bob" || p.CPU.V != 100 || len(p.Children) != 4 || blocked != 3 {
+	if p.Name != "python" || p.User != "bob" || p.CPU.V != 100 || len(p.Children) != 4 || blocked != 3 || p.PPID != 40 {
 		t.Errorf("process %+v, %d blocked", p, blocked)
 	}
 	if want := (sampler.Pod{Namespace: "ml", Name: "train-0", Container: "trainer"}); p.Pod != want || p.Container != "3f1c9a2b7d4e" || p.PodUID == "" {

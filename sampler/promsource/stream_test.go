@@ -2,8 +2,10 @@ package promsource
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +75,32 @@ func TestQueryRangeEachStreamsAMatrix(t *testing.T) {
 		func(ss *sampleStream) { n++; points += len(ss.Values) })
 	if err != nil || n != 2 || points != 3 {
 		t.Errorf("%d series, %d points, err %v", n, points, err)
+	}
+}
+
+// A target that never came up has only its up series: it is listed down
+// in a job that has GPU nodes, and left out in another job.
+func TestFleetListsTargetsThatNeverCameUp(t *testing.T) {
+	probe, _ := New(Config{URL: "http://x"})
+	inv := probe.inventory(fmt.Sprintf("last_over_time(%s[1h])", probe.names(utilNames)))
+	s := fakeAPI(t, false, map[string]string{
+		inv: `{"status":"success","data":{"resultType":"vector","result":[` +
+			`{"metric":{"job":"gpu","instance":"a:9400","gpu":"0","Hostname":"a"},"value":[1700000000,"50"]}]}}`,
+		probe.sel("up"): `{"status":"success","data":{"resultType":"vector","result":[` +
+			`{"metric":{"job":"gpu","instance":"a:9400"},"value":[1700000000,"1"]},` +
+			`{"metric":{"job":"gpu","instance":"b:9400"},"value":[1700000000,"0"]},` +
+			`{"metric":{"job":"node","instance":"c:9100"},"value":[1700000000,"0"]}]}}`,
+	})
+	f, err := s.Fleet(context.Background(), time.Unix(1700000000, 0), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range f.Nodes {
+		got = append(got, fmt.Sprintf("%s up=%v gpus=%d", n.Key.Instance, n.Up, len(n.GPUs)))
+	}
+	slices.Sort(got)
+	if want := []string{"a:9400 up=true gpus=1", "b:9400 up=false gpus=0"}; !slices.Equal(got, want) {
+		t.Errorf("nodes %q, want %q", got, want)
 	}
 }

@@ -26,6 +26,7 @@ func lookalikeTable() []lookalikeSpec {
 		{LookalikeInfo{"lookalike_small_batch_dense", "a small-batch job on GPU 0: Python at ~97% of a core, SMs 70-80% active", nil}, buildSmallBatchDense},
 		{LookalikeInfo{"lookalike_two_jobs_quiet", "training on GPU 0 beside another user's idle 4 GiB process (no contention); GPUs 1-7 train too", nil}, buildTwoJobsQuiet},
 		{LookalikeInfo{"lookalike_encode_only", "ffmpeg transcodes on GPU 0's NVENC: GPU-Util ~3%, encoder 60-85%, 15-20 GiB held", nil}, buildEncodeOnly},
+		{LookalikeInfo{"lookalike_collective_hang", "an 8-rank job hung in a collective: every GPU at 100% GPU-Util, SMs nearly idle, power low", []string{"comm_bound"}}, buildCollectiveHang},
 		{LookalikeInfo{"lookalike_cpu_decode_disk", "GPU 0 starved by CPU-bound decoding while the disk streams fast (low iowait)", []string{"input_starved"}}, buildCPUDecodeDisk},
 	}
 }
@@ -126,4 +127,16 @@ func buildCPUDecodeDisk(b *builder) {
 	h := b.n.host
 	h.diskMean = span{1.5e9, 2.5e9}.draw(b.rng)
 	h.iowaitMean = span{1, 4}.draw(b.rng)
+}
+
+// buildCollectiveHang: a rank never joined an all-reduce, and every rank's
+// NCCL kernel spins waiting for it: GPU-Util a flat 100 %, a few SMs
+// polling, no traffic, power near idle ([nccl-troubleshooting]). A real node
+// shows it; the rule scenarios never did. The kernel never ends, so
+// GPU-Util reads a flat 100 (the 8-GPU corpus table in
+// sampler/importer/testdata/real): Busy sits above 1 so that the per-step
+// jitter does not pull it down.
+func buildCollectiveHang(b *builder) {
+	c := newCycle(b.sub(), phase{dur: span{5, 5}, lvl: level{Busy: 1.15, SM: span{0.04, 0.1}.draw(b.rng), Occ: 0.02, DRAM: 0.01}})
+	b.torchrun(allGPUs(), trainingHost("grace", "cfg/llama3-8b-fsdp.yaml"), c, jobLevels(c))
 }

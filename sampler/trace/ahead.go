@@ -10,7 +10,7 @@ type ahead struct {
 	full, free chan []byte
 	quit, done chan struct{}
 	buf, cur   []byte // the chunk being read, and its unread part
-	err        error // the decompressor's, once full is drained
+	err        error  // the decompressor's, once full is drained
 	errc       chan error
 }
 

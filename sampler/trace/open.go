@@ -66,4 +66,3 @@ func Supported(m Meta) error {
 	}
 	return nil
 }
-

@@ -75,7 +75,7 @@ simulated clock runs as fast as it can.`,
 				return err
 			}
 			f.lang = lang
-			return runCheck(d, f, stdout, stderr)
+			return runCheck(cmd.Context(), d, f, stdout, stderr)
 		},
 	}
 	fl := cmd.Flags()
@@ -90,7 +90,7 @@ simulated clock runs as fast as it can.`,
 	return cmd
 }
 
-func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Writer) error {
 	if err := checkInterval(f.interval); err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func runCheck(d Deps, f checkFlags, stdout, stderr io.Writer) error {
 	case f.from != "":
 		fr, interval, err = checkFile(f.from, stderr)
 	default:
-		fr, interval, err = checkSample(d, f, stderr)
+		fr, interval, err = checkSample(ctx, d, f, stderr)
 	}
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 
 // checkSample samples the live node on the wall clock, or the simulated one
 // as fast as it can, for f.dur.
-func checkSample(d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
+func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	start := time.Now()
 	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
 	if err != nil {
@@ -173,7 +173,7 @@ func checkSample(d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.D
 		fmt.Fprintln(pw)
 		return fr, f.interval, nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, f.dur)
 	defer cancel()

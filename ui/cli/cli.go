@@ -161,7 +161,7 @@ simulated 8x H200 node with the same panes.`,
 				return err
 			}
 			f.lang = lang
-			return runDashboard(d, f, stdout, stderr)
+			return runDashboard(cmd.Context(), d, f, stdout, stderr)
 		},
 	}
 	cmd.SetOut(stdout)

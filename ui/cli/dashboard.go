@@ -17,7 +17,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
@@ -34,7 +33,7 @@ import (
 // at once instead of after two minutes.
 const prerollDemo = 120 * time.Second
 
-func runDashboard(d Deps, f dashFlags, stdout, stderr io.Writer) error {
+func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Writer) error {
 	if err := checkInterval(f.interval); err != nil {
 		return err
 	}
@@ -61,7 +60,7 @@ func runDashboard(d Deps, f dashFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	if f.prom.URL != "" {
-		return runFleet(f, styles, stdout)
+		return runFleet(ctx, f, styles, stdout)
 	}
 	src, err := openSource(d, f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr, f.faults...)
 	if err != nil {
@@ -79,7 +78,7 @@ func runDashboard(d Deps, f dashFlags, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	return dashboard(src, f, styles, stdout, stderr)
+	return dashboard(ctx, src, f, styles, stdout, stderr)
 }
 
 func checkInterval(d time.Duration) error {
@@ -134,7 +133,7 @@ func openSource(d Deps, demo string, fallback bool, seed int64, start time.Time,
 const onceGap = 250 * time.Millisecond
 
 // dashboard runs the chosen sampler as a one-shot print or the TUI.
-func dashboard(s source, f dashFlags, styles themes.Styles, stdout, stderr io.Writer) error {
+func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles, stdout, stderr io.Writer) error {
 	s.SetInterval(f.interval)
 	now := time.Now()
 	var history []sampler.Snapshot
@@ -163,7 +162,7 @@ func dashboard(s source, f dashFlags, styles themes.Styles, stdout, stderr io.Wr
 		}
 		return err
 	}
-	return runTUI(s.Sampler, history, s.badge, f, styles, stderr)
+	return runTUI(ctx, s.Sampler, history, s.badge, f, styles, stderr)
 }
 
 // frameRate caps repaints. Bubble Tea v1 flushes the screen on a ticker
@@ -180,9 +179,9 @@ const frameRate = 15
 // goroutine) and the dashboard until the user quits, then waits for the
 // collector to stop. The collector hands every frame to the recorder before
 // the screen, so `r` records what is shown, findings included.
-func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
+func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
 	rec := record.NewToggle(".", s.Interval)
-	col := pipeline.New(s, pipeline.Options{Record: func(fr diagnose.Frame) error { return recordFrame(rec, fr) }})
+	col := pipeline.New(s, pipeline.Options{Sinks: []pipeline.Sink{recordSink(rec)}})
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys
@@ -203,7 +202,7 @@ func runTUI(s *sampler.Sampler, history []sampler.Snapshot, badge string, f dash
 	m = m.WithFrames(col.Subscribe())
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())

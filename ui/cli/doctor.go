@@ -17,7 +17,7 @@ import (
 // JSON is doctor's: English, for scripts.
 type DoctorCheck struct {
 	Name   string `json:"name"`
-	Status string `json:"status"` // ok, warn or fail
+	Status string `json:"status"` // ok, warn, fail or na (does not apply here)
 	Seen   string `json:"seen"`
 	Fix    string `json:"fix,omitempty"`
 	// ID names the check ("doctor.check.<id>"); SeenMsg and FixMsg are
@@ -39,12 +39,16 @@ func newDoctorCmd(d Deps, stdout io.Writer) *cobra.Command {
 	var lang string
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check why a GPU may be invisible or slow to reach (driver, devices, container, WSL, env)",
+		Short: "Check why a GPU may be invisible or slow to reach (driver, devices, container, WSL, env, fabric)",
 		Long: `doctor checks, in the order a person would look: the NVML library and driver,
 the /dev/nvidia* device nodes, whether this is a container and whether GPUs were
 passed in, WSL2's /dev/dxg, CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES (what
-they hide or renumber), persistence mode and MIG mode. Each check is ok, warn or
-fail, with what was seen and the fix. Exit status 1 when any check fails.
+they hide or renumber), persistence mode, MIG mode and, on NVSwitch systems, the
+fabric (nvidia-fabricmanager). A failed NVML start is told apart by what NVML
+answered (no library, module not loaded, version mismatch after an upgrade, no
+permission, a stuck driver), each with its own fix. Each check is ok, warn, fail
+or n/a (does not apply here), with what was seen and the fix. Exit status 1 when
+any check fails.
 --json prints the checks in English whatever the language.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {

@@ -78,3 +78,23 @@ func TestDoctorLangChinese(t *testing.T) {
 		t.Errorf("--lang fr: status %d, want 2", status)
 	}
 }
+
+// TestDoctorNotApplicable: a check that does not apply prints N/A (its
+// line says 不适用 in Chinese) and does not fail the run.
+func TestDoctorNotApplicable(t *testing.T) {
+	d := fakeDeps(t)
+	d.Doctor = func() []DoctorCheck {
+		return []DoctorCheck{{ID: "fabric", Name: "NVSwitch fabric", Status: "na",
+			Seen:    "not applicable: no GPU reports an NVSwitch fabric (none here, or the driver cannot tell)",
+			SeenMsg: DoctorMsg{ID: "seen.fabric_na"}}}
+	}
+	for lang, want := range map[string]string{"en": "  N/A   NVSwitch fabric        not applicable", "zh": "  N/A   NVSwitch 互连          不适用"} {
+		var out, errb bytes.Buffer
+		root := NewRoot(d, &out, &errb)
+		root.SetArgs([]string{"doctor", "--lang", lang})
+		cmd, err := root.ExecuteC()
+		if status := ExitStatus(cmd, err, &errb); status != 0 || !strings.Contains(out.String(), want) {
+			t.Errorf("--lang %s: status %d, output:\n%s\nwant %q", lang, status, out.String(), want)
+		}
+	}
+}

@@ -12,7 +12,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
@@ -23,13 +22,9 @@ import (
 	"github.com/gpuscope/gpuscope/ui/fleet"
 )
 
-// fleetIdleFor is how long a GPU must sit idle holding memory to be a fleet
-// finding (promsource.Options.IdleFor).
-const fleetIdleFor = 30 * time.Minute
-
 // runFleet shows the fleet a Prometheus server holds: --once prints it,
 // otherwise the fleet view runs with enter opening a node's dashboard.
-func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
+func runFleet(ctx context.Context, f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	if f.demo != "" {
 		return usagef("--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
 	}
@@ -39,7 +34,7 @@ func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	}
 	load := func(ctx context.Context) (fleet.View, error) { return LoadFleet(ctx, src, f.interval) }
 	if f.once {
-		v, err := load(context.Background())
+		v, err := load(ctx)
 		if err != nil {
 			return err
 		}
@@ -66,52 +61,31 @@ func runFleet(f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	return nil
 }
 
-// LoadFleet reads the fleet and diagnoses it: gpuscope exporters bring
-// their own findings; nodes with dcgm-exporter alone are diagnosed from
-// the last few minutes of their series, one query_range per field for all.
+// LoadFleet reads the fleet and diagnoses it by fleetdiag's policy:
+// gpuscope exporters bring their own findings; nodes with dcgm-exporter
+// alone are diagnosed from the last few minutes of their series, one
+// query_range per field for all.
 func LoadFleet(ctx context.Context, src *promsource.Source, step time.Duration) (fleet.View, error) {
 	now := time.Now()
-	fl, err := src.Fleet(ctx, now, promsource.Options{IdleFor: fleetIdleFor})
+	pol := fleetdiag.DefaultPolicy()
+	fl, err := src.Fleet(ctx, now, promsource.Options{IdleFor: pol.IdleFor})
 	if err != nil {
 		return fleet.View{}, err
 	}
-	results := map[fleetsnap.NodeKey]fleetdiag.NodeResult{}
-	var others []string
-	skipped := 0
-	for _, n := range fl.Nodes { // most waste first
-		switch {
-		case n.Gpuscope:
-			results[n.Key] = fleetdiag.Node(n, nil)
-		case !n.Up:
-		case len(others) < fleetDiagnosed:
-			others = append(others, regexp.QuoteMeta(n.Key.Instance))
-		default:
-			skipped++
+	plan := pol.Plan(fl)
+	var hist map[fleetsnap.NodeKey][]sampler.Snapshot
+	if len(plan.FromSeries) > 0 {
+		instances := make([]string, len(plan.FromSeries))
+		for i, n := range plan.FromSeries {
+			instances[i] = regexp.QuoteMeta(n.Key.Instance)
 		}
-	}
-	if len(others) > 0 {
-		window := diagnose.DefaultWindow + time.Minute
-		hist, err := src.History(ctx, now.Add(-window), now, step, "instance=~"+strconv.Quote(strings.Join(others, "|")))
+		hist, err = src.History(ctx, now.Add(-pol.Window), now, step, "instance=~"+strconv.Quote(strings.Join(instances, "|")))
 		if err != nil {
 			fl.Problems = append(fl.Problems, err.Error())
 		}
-		for _, n := range fl.Nodes {
-			if h, ok := hist[n.Key]; ok {
-				results[n.Key] = fleetdiag.Node(n, h)
-			}
-		}
 	}
-	v := fleet.NewView(src.URL(), fl, fleetIdleFor, results)
-	v.Undiagnosed = skipped
+	v := fleet.NewView(src.URL(), fl, pol.IdleFor, pol.Diagnose(fl, hist))
+	v.Undiagnosed = plan.Skipped
 	// Label values (node, job, pod names) are anyone's to set: shown, never obeyed.
 	return safe.Clean(v), nil
 }
-
-// fleetDiagnosed bounds how many dcgm-exporter-only nodes a refresh
-// diagnoses from their series, most wasteful first; the others are
-// diagnosed when opened. Rebuilding every node's history costs the view
-// memory in proportion: 1,000 nodes took ~220 MB at peak in
-// BenchmarkFleet1000NodesOverPrometheus, which a cap of 50 keeps near the
-// fleet's own size. Nodes running gpuscope serve bring their findings and
-// cost nothing here.
-const fleetDiagnosed = 50

@@ -52,7 +52,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 				return err
 			}
 			f.lang = lang
-			return runRecord(d, f, stderr)
+			return runRecord(cmd.Context(), d, f, stderr)
 		},
 	}
 	fl := cmd.Flags()
@@ -71,7 +71,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 // demoRecordDefault bounds a demo recording given no --duration.
 const demoRecordDefault = 10 * time.Minute
 
-func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
+func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) error {
 	if f.out == "" {
 		return usagef("record needs -o FILE")
 	}
@@ -120,23 +120,26 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 		w.Close()
 		return err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
-	write := func(fr diagnose.Frame) error { return recordFrame(rec, fr) }
-	var bg *backgroundWriter
+	var out record.FrameWriter = rec
+	var bg *record.Async
 	if fast { // sampling and diagnosis on this goroutine, JSON and gzip on another
-		bg = startBackgroundWriter(rec)
-		write = bg.write
+		bg = record.NewAsync(rec)
+		out = bg
 	}
-	col := pipeline.New(src.Sampler, pipeline.Options{Tracker: diagnose.NewTracker(diagnose.Options{}), Record: func(fr diagnose.Frame) error {
-		err := write(fr)
+	sink := recordSink(out)
+	take := sink.Take
+	sink.Take = func(fr diagnose.Frame) error {
+		err := take(fr)
 		if err != nil && werr == nil {
 			werr = err
 			cancel()
 		}
 		return err
-	}})
+	}
+	col := pipeline.New(src.Sampler, pipeline.Options{Tracker: diagnose.NewTracker(diagnose.Options{}), Sinks: []pipeline.Sink{sink}})
 	col.Push(first)
 	var sig syscall.Signal
 	switch {
@@ -149,7 +152,7 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 		sig = recordLive(ctx, col, f.interval, f.duration, stderr, cliWord(f.lang, "record.recording", nil))
 	}
 	if bg != nil {
-		if err := bg.wait(); err != nil && werr == nil {
+		if err := bg.Wait(); err != nil && werr == nil {
 			werr = err
 		}
 	}
@@ -162,15 +165,13 @@ func runRecord(d Deps, f recordFlags, stderr io.Writer) error {
 	return err
 }
 
-// recordFrame appends a collector's frame, with the findings it showed,
-// to the recording rec holds (if one is open). The dashboard's r and
-// `gpuscope record` both write through it.
-func recordFrame(rec *record.Toggle, fr diagnose.Frame) error {
-	var findings []diagnose.Finding
-	if fr.Diagnosis != nil {
-		findings = fr.Diagnosis.Findings
-	}
-	return rec.Write(fr.Snapshot, findings)
+// recordSink appends each of the loop's frames, with the findings it
+// showed, to the recording w writes (a Toggle writes only while one is
+// open). The dashboard's r and `gpuscope record` both write through it.
+func recordSink(w record.FrameWriter) pipeline.Sink {
+	return pipeline.Sink{Name: "recording", Take: func(fr diagnose.Frame) error {
+		return w.Write(fr.Snapshot, fr.Findings())
+	}}
 }
 
 // recordLive runs the collector on the wall clock, from one interval after

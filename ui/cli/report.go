@@ -53,7 +53,7 @@ json).`,
   gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture
   gpuscope report ./log/resnet50                 the profiler's traces, one per rank`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
 			if err != nil {
 				return err
@@ -62,7 +62,7 @@ json).`,
 				return err
 			}
 			if pr.cfg.URL != "" || len(args) == 0 {
-				r, err := pr.build(args, opts)
+				r, err := pr.build(cmd.Context(), args, opts)
 				if err != nil {
 					return err
 				}
@@ -74,7 +74,12 @@ json).`,
 				}
 				return reportTraces(stdout, format, lang, traces)
 			}
-			r, err := summary.BuildFiles(args, opts)
+			f, err := importer.OpenFiles(args)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			r, err := summary.BuildFrom(f, opts)
 			if err != nil {
 				return err
 			}
@@ -99,7 +104,7 @@ type promReport struct {
 	step time.Duration
 }
 
-func (p promReport) build(args []string, opts summary.Options) (*summary.Report, error) {
+func (p promReport) build(ctx context.Context, args []string, opts summary.Options) (*summary.Report, error) {
 	switch {
 	case p.cfg.URL == "":
 		return nil, usagef("report needs FILE, or --prometheus URL --node N")
@@ -120,7 +125,6 @@ func (p promReport) build(args []string, opts summary.Options) (*summary.Report,
 	if err != nil {
 		return nil, usageError{err}
 	}
-	ctx := context.Background()
 	key, err := src.Resolve(ctx, p.node, opts.To)
 	if err != nil {
 		return nil, err
@@ -169,7 +173,13 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare - -: standard input can be read once; give one of the two as a file")
 			}
-			base, after, err := summary.BuildPair(args[0], args[1], opts)
+			fb, fa, err := importer.OpenPair(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			defer fb.Close()
+			defer fa.Close()
+			base, after, err := summary.BuildPair(fb, fa, opts)
 			if err != nil {
 				return err
 			}

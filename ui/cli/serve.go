@@ -46,7 +46,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
-			return runServe(d, f, stderr)
+			return runServe(cmd.Context(), d, f, stderr)
 		},
 	}
 	fl := cmd.Flags()
@@ -63,7 +63,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 	return cmd
 }
 
-func runServe(d Deps, f serveFlags, stderr io.Writer) error {
+func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error {
 	if err := checkInterval(f.interval); err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func runServe(d Deps, f serveFlags, stderr io.Writer) error {
 	if src.simulated {
 		history = sampler.Preroll(src.Sampler, start, time.Now(), f.interval)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := promexport.Options{DCGM: !f.noDCGM, Own: !f.noOwn, Version: d.Version, MaxRequests: f.maxRequests}
 	pods := "" // d.Live watches the default socket; another one replaces it

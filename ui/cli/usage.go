@@ -17,6 +17,17 @@ import (
 // command would have spoken (--lang, config.toml, the locale).
 type getenvKey struct{}
 
+// Execute runs the command tree under ctx, main's: the one context every
+// command derives its own from (cmd.Context()), carrying Deps.Getenv.
+func Execute(ctx context.Context, root *cobra.Command) (*cobra.Command, error) {
+	if rc := root.Context(); rc != nil {
+		if getenv, ok := rc.Value(getenvKey{}).(func(string) string); ok {
+			ctx = context.WithValue(ctx, getenvKey{}, getenv)
+		}
+	}
+	return root.ExecuteContextC(ctx)
+}
+
 func setGetenv(root *cobra.Command, getenv func(string) string) {
 	if getenv != nil {
 		root.SetContext(context.WithValue(context.Background(), getenvKey{}, getenv))

@@ -74,10 +74,19 @@ func (l words) row(n fleetsnap.Node, nameWidth int) string {
 		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
 	}
 	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
-		gib(held), n.WasteGPUHours, findingsCell(n))
+		gib(held), n.WasteGPUHours, findingsCell(l, n))
 }
 
 // from is where a node's findings came from, in words.
+// where names a finding's place: its GPU, or the node for a node-wide one
+// (GPU -1 in the data, never on screen).
+func (l words) where(gpu int) string {
+	if gpu < 0 {
+		return l.t("node")
+	}
+	return fmt.Sprintf("GPU %d", gpu)
+}
+
 func (l words) from(from string) string {
 	switch from {
 	case fleetdiag.FromExporter:

@@ -257,7 +257,7 @@ func (m Model) View() string {
 		n := *nodes[m.cursor]
 		r := m.view.Nodes[n.Key]
 		for _, f := range r.Findings {
-			b.WriteString(fmt.Sprintf("%s %s GPU %d %s (%s)\n", m.mark(f.Severity), n.Name, f.GPU, f.Rule, l.from(r.From)))
+			b.WriteString(fmt.Sprintf("%s %s %s %s (%s)\n", m.mark(f.Severity), n.Name, l.where(f.GPU), f.Rule, l.from(r.From)))
 		}
 		if len(r.NeedsHost) > 0 {
 			b.WriteString(st.Muted.Render(n.Name+": "+l.t("needs_host_tui", "Rules", strings.Join(r.NeedsHost, ", "))) + "\n")

@@ -51,10 +51,10 @@ func Cell(g fleetsnap.GPU, up bool) rune {
 
 func gib(b float64) string { return fmt.Sprintf("%.1fG", b/(1<<30)) }
 
-func findingsCell(n fleetsnap.Node) string {
+func findingsCell(l words, n fleetsnap.Node) string {
 	var parts []string
 	for _, f := range n.Findings {
-		parts = append(parts, fmt.Sprintf("%s(GPU %d)", f.Rule, f.GPU))
+		parts = append(parts, fmt.Sprintf("%s(%s)", f.Rule, l.where(f.GPU)))
 	}
 	return strings.Join(parts, " ")
 }
@@ -102,11 +102,7 @@ func WriteTextLang(w io.Writer, v View, lang string) error {
 		}
 		for _, f := range r.Findings {
 			any = true
-			where := fmt.Sprintf("GPU %d", f.GPU)
-			if f.GPU < 0 {
-				where = l.t("node")
-			}
-			fmt.Fprintf(&b, "  %s %-20s %s %s (%s)\n", severityMark[f.Severity.String()], n.Name, where, f.Rule, l.from(r.From))
+			fmt.Fprintf(&b, "  %s %-20s %s %s (%s)\n", severityMark[f.Severity.String()], n.Name, l.where(f.GPU), f.Rule, l.from(r.From))
 		}
 		if len(r.NeedsHost) > 0 {
 			fmt.Fprintf(&b, "  · %-20s %s\n", n.Name, l.t("needs_host", "Rules", strings.Join(r.NeedsHost, ", ")))

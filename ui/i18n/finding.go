@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -104,15 +105,24 @@ func (t *Tr) Text(pieces diagnose.Text, fallback string) string {
 // log's own advice), and English, stays as it is.
 func (t *Tr) Fix(hint string) string {
 	if t == nil || t.lang == "en" {
-		return hint
+		return withoutCitations(hint)
 	}
 	if k := diagnose.HintKey(hint); k != "" {
 		if s := t.T("fix." + k); s != "fix."+k {
-			return s
+			return withoutCitations(s)
 		}
 	}
-	return hint
+	return withoutCitations(hint)
 }
+
+// citation is a hint's "([gpu-idle-handbook] §3.1, [gpu-idle-pipeline]
+// §4.1)": the rules' sources, kept in the hint tables for whoever maintains
+// them (docs/references.md). A reader cannot open "[gpu-idle-handbook]
+// §3.1", so every face shows the fix without it and points to what opens:
+// the playbook page (enter, `gpuscope explain RULE`), which cites them.
+var citation = regexp.MustCompile(`\s*[(（]\s*\[[a-z0-9-]+\][^()（）]*[)）]`)
+
+func withoutCitations(s string) string { return citation.ReplaceAllString(s, "") }
 
 // Cause is the i-th likely cause of a GPU source's failure in t's
 // language: its Chinese by key ("cause.<key>") followed by what the

@@ -234,3 +234,24 @@ func TestFindingFromAnotherVersion(t *testing.T) {
 		t.Error("a nil Tr knows a usage error")
 	}
 }
+
+// Fixes reach the reader without "([gpu-idle-handbook] §3.1, …)", which
+// nobody can open; what is left reads whole, in both languages.
+func TestFixesDropCitationsReadersCannotOpen(t *testing.T) {
+	for _, lang := range Langs {
+		tr, err := New(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, hint := range diagnose.Hints() {
+			got := tr.Fix(hint)
+			if strings.Contains(got, "[gpu-idle") || strings.Contains(got, "§") || strings.TrimSpace(got) == "" {
+				t.Errorf("%s: %q", lang, got)
+			}
+		}
+	}
+	en, _ := New("en")
+	if got := en.Fix("Raise num_workers ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1); watch GPU-Util (it moves)"); got != "Raise num_workers; watch GPU-Util (it moves)" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -148,10 +148,10 @@ gpuscope_finding{gpu="-1",hostname="node-a",pid="0",rule="xid_error",severity="c
 gpuscope_finding{gpu="0",hostname="node-a",pid="1001",rule="input_starved",severity="warning"} 1
 # HELP gpuscope_process_workers_blocked Child processes in uninterruptible sleep (D: waiting on I/O).
 # TYPE gpuscope_process_workers_blocked gauge
-gpuscope_process_workers_blocked{command="python",container="3f1c9a2b7d4e",container_name="trainer",gpu="0",hostname="node-a",namespace="ml",pid="1001",pod="train-0",pod_uid="6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f",user="alice",uuid="GPU-00000000-aaaa-bbbb-cccc-000000000000"} 1
+gpuscope_process_workers_blocked{command="python",container="3f1c9a2b7d4e",container_name="trainer",gpu="0",hostname="node-a",job_pid="",namespace="ml",pid="1001",pod="train-0",pod_uid="6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f",user="alice",uuid="GPU-00000000-aaaa-bbbb-cccc-000000000000"} 1
 # HELP gpuscope_process_workers_cpu_usage_ratio CPU the child processes use together, 1 = one core busy.
 # TYPE gpuscope_process_workers_cpu_usage_ratio gauge
-gpuscope_process_workers_cpu_usage_ratio{command="python",container="3f1c9a2b7d4e",container_name="trainer",gpu="0",hostname="node-a",namespace="ml",pid="1001",pod="train-0",pod_uid="6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f",user="alice",uuid="GPU-00000000-aaaa-bbbb-cccc-000000000000"} 0.6
+gpuscope_process_workers_cpu_usage_ratio{command="python",container="3f1c9a2b7d4e",container_name="trainer",gpu="0",hostname="node-a",job_pid="",namespace="ml",pid="1001",pod="train-0",pod_uid="6b1b2f9e-8f3c-4d2a-9c1e-0a1b2c3d4e5f",user="alice",uuid="GPU-00000000-aaaa-bbbb-cccc-000000000000"} 0.6
 `
 	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gpuscope_finding",
 		"gpuscope_process_workers_blocked", "gpuscope_process_workers_cpu_usage_ratio"); err != nil {

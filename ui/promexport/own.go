@@ -77,8 +77,10 @@ type ownFamilies struct {
 // the cgroup path shows one; namespace, pod and container_name the
 // kubelet's names for it (sampler.Proc.Pod: its pod-resources API), as
 // dcgm-exporter names a GPU's pod (container_name as cAdvisor once did,
-// since container is the id).
-var procLabels = []string{"hostname", "gpu", "uuid", "pid", "command", "user", "container", "pod_uid", "namespace", "pod", "container_name"}
+// since container is the id). job_pid is the parent that makes the process
+// one rank of a job (torchrun, deepspeed, mpirun; diagnose.JobParent), ""
+// when none: ranks read back from Prometheus group by it as on the node.
+var procLabels = []string{"hostname", "gpu", "uuid", "pid", "command", "user", "container", "pod_uid", "namespace", "pod", "container_name", "job_pid"}
 
 var findingLabels = []string{"hostname", "rule", "severity", "gpu", "pid"}
 

@@ -78,10 +78,13 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 // instances' processes, attributed to the parent GPU).
 func (o *ownFamilies) collectProcs(sc *scrape, snap *sampler.Snapshot, g *sampler.GPU, gpuLabels []string) {
 	emit := func(p *sampler.GPUProc) {
-		values := append(gpuLabels[:3:3], strconv.Itoa(p.PID), "", "", "", "", "", "", "")
+		values := append(gpuLabels[:3:3], strconv.Itoa(p.PID), "", "", "", "", "", "", "", "")
 		if hp := p.Host; hp != nil {
 			values[4], values[5], values[6], values[7] = hp.Name, hp.User, hp.Container, hp.PodUID
 			values[8], values[9], values[10] = hp.Pod.Namespace, hp.Pod.Name, hp.Pod.Container
+			if ppid := diagnose.JobParent(snap.Host, hp); ppid > 0 {
+				values[11] = strconv.Itoa(ppid)
+			}
 		}
 		labels := newLabelSet(values...)
 		if p.MemUsed.OK {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
@@ -39,7 +40,12 @@ func TestHostileRecordingIsEscaped(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := summary.BuildFile(path, summary.Options{})
+	f, err := importer.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := summary.BuildFrom(f, summary.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

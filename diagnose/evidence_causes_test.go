@@ -1,0 +1,103 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+func compute(pid int, name string, gib float64) sampler.GPUProc {
+	return sampler.GPUProc{PID: pid, Type: "C", MemUsed: sampler.Some(gib * (1 << 30)), Host: &sampler.Proc{PID: pid, Name: name}}
+}
+
+// Fewer lanes than the link's maximum are a fault at any load; a lower
+// generation at idle is power saving.
+func TestEvidenceLanesAtAnyLoad(t *testing.T) {
+	narrow := busyGPU(0, 0, 24, 575)
+	narrow.PCIeGen, narrow.PCIeGenMax, narrow.PCIeWidth, narrow.PCIeWidthMax = sampler.Some(1), sampler.Some(5), sampler.Some(8), sampler.Some(16)
+	gen1 := busyGPU(1, 0, 24, 575)
+	gen1.PCIeGen, gen1.PCIeGenMax, gen1.PCIeWidth, gen1.PCIeWidthMax = sampler.Some(1), sampler.Some(5), sampler.Some(16), sampler.Some(16)
+	full8 := busyGPU(2, 0, 6, 70) // an eight-lane card at its width
+	full8.PCIeWidth, full8.PCIeWidthMax = sampler.Some(8), sampler.Some(8)
+	fs := Evidence([]sampler.Snapshot{evSnap(0, narrow, gen1, full8)})
+	f := requireRule(t, fs, RulePCIeLinkDegraded, 0)
+	if !strings.Contains(f.Evidence, "x8 of x16") {
+		t.Errorf("evidence %q does not name the lanes", f.Evidence)
+	}
+	forbidRule(t, fs, RulePCIeLinkDegraded, 1)
+	forbidRule(t, fs, RulePCIeLinkDegraded, 2)
+}
+
+// Two jobs on one busy GPU are contention, and they explain its low power
+// better than small kernels; a job's DataLoader workers (a CUDA context
+// each) and the MPS server are not competitors.
+func TestEvidenceContentionFromOneProcessList(t *testing.T) {
+	shared := busyGPU(0, 100, 120, 700)
+	shared.Procs = []sampler.GPUProc{compute(11, "./gpu_burn", 15), compute(12, "python", 20)}
+	workers := busyGPU(1, 100, 500, 700)
+	workers.Procs = []sampler.GPUProc{compute(21, "python", 30), compute(22, "python", 0.4), compute(23, "python", 0.4)}
+	mps := busyGPU(2, 100, 600, 700)
+	mps.Procs = []sampler.GPUProc{compute(31, "nvidia-cuda-mps-server", 1.2), {PID: 32, Type: "M+C", MemUsed: sampler.Some(9 << 30)}}
+	idle := busyGPU(3, 0, 60, 700)
+	idle.Procs = []sampler.GPUProc{compute(41, "python", 5), compute(42, "jupyter", 6)}
+	// Another program holding a context and a little more is another job,
+	// even where the input shows no load (a process block alone).
+	programs := sampler.GPU{Index: 4, Procs: []sampler.GPUProc{compute(51, "/cuda-samples/sample", 0.73), compute(52, "./gpu_burn", 20.7)}}
+	fs := Evidence([]sampler.Snapshot{evSnap(0, shared, workers, mps, idle, programs)})
+	requireRule(t, fs, RuleGPUContention, 0)
+	requireRule(t, fs, RuleGPUContention, 4)
+	forbidRule(t, fs, RuleLaunchBound, 0)
+	for _, g := range []int{1, 2, 3} {
+		forbidRule(t, fs, RuleGPUContention, g)
+	}
+}
+
+// Several GPUs of one job spinning are one node finding about the
+// collective; a lone spinning GPU stays launch_bound, and GPUs of
+// different jobs are not one collective.
+func TestEvidenceCollectiveAcrossAJob(t *testing.T) {
+	var gpus []sampler.GPU
+	for i := range 4 {
+		g := busyGPU(i, 100, 200, 700)
+		g.Procs = []sampler.GPUProc{compute(100+i, "...env/bin/python", 60)}
+		gpus = append(gpus, g)
+	}
+	fs := Evidence([]sampler.Snapshot{evSnap(0, gpus...)})
+	f := requireRule(t, fs, RuleCommBound, -1)
+	if f.Hint != hintHang || !strings.Contains(f.Evidence, "0, 1, 2, 3") {
+		t.Errorf("collective finding %q / %q", f.Evidence, f.Hint)
+	}
+	for i := range 4 {
+		forbidRule(t, fs, RuleLaunchBound, i)
+	}
+	a, b := busyGPU(0, 100, 200, 700), busyGPU(1, 100, 200, 700)
+	a.Procs, b.Procs = []sampler.GPUProc{compute(1, "bench_a", 10)}, []sampler.GPUProc{compute(2, "bench_b", 10)}
+	fs = Evidence([]sampler.Snapshot{evSnap(0, a, b)})
+	forbidRule(t, fs, RuleCommBound, -1)
+	requireRule(t, fs, RuleLaunchBound, 0)
+}
+
+// A GPU not registered with the NVSwitch fabric, or CUDA's error 802, is
+// the fabric manager; a completed fabric and N/A (no NVSwitch) are not.
+func TestEvidenceFabricManager(t *testing.T) {
+	waiting := busyGPU(0, 0, 67, 700)
+	waiting.FabricState, waiting.FabricStatus = "In Progress", ""
+	done := busyGPU(1, 0, 67, 700)
+	done.FabricState, done.FabricStatus = "Completed", "Success"
+	fs := Evidence([]sampler.Snapshot{evSnap(0, waiting, done)})
+	f := requireRule(t, fs, RuleFabricManager, -1)
+	if f.Severity != Critical || !strings.Contains(f.Evidence, "GPU 0") || strings.Contains(f.Evidence, "GPU 1") {
+		t.Errorf("fabric finding %s: %q", f.Severity, f.Evidence)
+	}
+	failed := done
+	failed.FabricStatus = "NV_ERR_TIMEOUT"
+	requireRule(t, Evidence([]sampler.Snapshot{evSnap(0, failed)}), RuleFabricManager, -1)
+	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0, done)}), RuleFabricManager, -1)
+	s := evSnap(0)
+	s.Node.CUDAError = "802: system not yet initialized (cudaGetDeviceCount returned 802)"
+	f = requireRule(t, Evidence([]sampler.Snapshot{s}), RuleFabricManager, -1)
+	if !strings.Contains(f.Evidence, "802") {
+		t.Errorf("evidence %q does not quote the error", f.Evidence)
+	}
+}

@@ -1,0 +1,52 @@
+package importer
+
+import "testing"
+
+// CUDA's 802 is a fact of the node, whichever way an application words it;
+// other CUDA errors and prose mentioning the number are not.
+func TestCUDAInitErrorLines(t *testing.T) {
+	for _, in := range []string{
+		"cudaGetDeviceCount returned 802\n-> system not yet initialized\nResult = FAIL\n",
+		"RuntimeError: cuda runtime error (802) : system not yet initialized at /opt/conda/THCGeneral.cpp:50\n",
+		"CUDA error at bandwidthTest.cu:256 code=802(cudaErrorSystemNotReady) \"cudaSetDevice(currentDevice)\"\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || snaps[0].Node.CUDAError == "" {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with the CUDA error", in, snaps, err)
+		}
+	}
+	for _, in := range []string{"cudaGetDeviceCount returned 100\n-> no CUDA-capable device is detected\n", "room 802 is on the left\n"} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
+			t.Errorf("%q read as a CUDA 802 error: %q", in, snaps[0].Node.CUDAError)
+		}
+	}
+}
+
+// A grep of -q's Fabric block, beside a table, lands on the GPU.
+func TestQueryFabricFragment(t *testing.T) {
+	in := "$ nvidia-smi -q -i 0 | grep -A 2 '^ *Fabric'\n    Fabric\n        State                             : In Progress\n        Status                            : N/A\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 {
+		t.Fatalf("snaps %+v, err %v", snaps, err)
+	}
+	if g := snaps[0].GPUs[0]; g.FabricState != "In Progress" || g.FabricStatus != "" {
+		t.Errorf("fabric %q / %q, want In Progress and no status (N/A)", g.FabricState, g.FabricStatus)
+	}
+}
+
+// -q -x carries the same fabric state; N/A (no NVSwitch) stays empty.
+func TestXMLFabricState(t *testing.T) {
+	doc := `<?xml version="1.0" ?>
+<nvidia_smi_log><driver_version>570.133.20</driver_version><attached_gpus>2</attached_gpus>
+<gpu id="00000000:53:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name><fabric><state>In Progress</state><status>N/A</status></fabric></gpu>
+<gpu id="00000000:64:00.0"><product_name>NVIDIA H100 80GB HBM3</product_name><fabric><state>N/A</state><status>N/A</status></fabric></gpu>
+</nvidia_smi_log>
+`
+	snaps, _, err := readString(doc)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 2 {
+		t.Fatalf("snaps %+v, err %v", snaps, err)
+	}
+	if g := snaps[0].GPUs; g[0].FabricState != "In Progress" || g[0].FabricStatus != "" || g[1].FabricState != "" {
+		t.Errorf("fabric states %q/%q, %q", g[0].FabricState, g[0].FabricStatus, g[1].FabricState)
+	}
+}

@@ -1,0 +1,122 @@
+package importer
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/record"
+)
+
+// File is an input opened for reading: a gpuscope recording (which keeps
+// the findings it was recorded with) or another tool's output (nvidia-smi,
+// dcgmi, pasted text), detected from its content. It is the one opener
+// report, compare and the corpus read through; diagnose opens nothing.
+type File struct {
+	Format string
+	Name   string // what messages call it ("-" is "standard input")
+	rec    *record.Reader
+	imp    Stream
+	src    io.Closer
+}
+
+// OpenFile detects the format of path ("-": standard input) and opens it for
+// streaming. The input is read once, from a peeked prefix, so a pipe,
+// /dev/stdin or a shell's <(...) works like a file.
+func OpenFile(path string) (*File, error) {
+	src, err := OpenSource(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	name := DisplayName(path)
+	br, format := Sniff(src)
+	if format != Gpuscope {
+		// The importer reads recordings too, but drops their findings.
+		stream, format, err := NewStream(br, name, Options{}.ForPath(path))
+		if err != nil {
+			src.Close()
+			return nil, err
+		}
+		return &File{Format: string(format), Name: name, imp: stream, src: src}, nil
+	}
+	r, err := record.NewReader(br, name, record.Options{LazyHostProcs: true}) // report takes the stored findings
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	return &File{Format: string(format), Name: name, rec: r, src: src}, nil
+}
+
+// OpenFiles opens several outputs of one node ("report A B C": a table, a
+// topo -m, a dmesg) as one picture; one path is OpenFile.
+func OpenFiles(paths []string) (*File, error) {
+	if len(paths) == 1 {
+		return OpenFile(paths[0])
+	}
+	stream, err := OpenAll(paths, Options{})
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = DisplayName(p)
+	}
+	return &File{Format: string(Pasted), Name: strings.Join(names, " + "), imp: stream, src: io.NopCloser(nil)}, nil
+}
+
+// Next is the next snapshot and, for a recording, the findings stored
+// beside it (nil for other tools' outputs).
+func (f *File) Next() (sampler.Snapshot, json.RawMessage, error) {
+	if f.rec != nil {
+		e, err := f.rec.Next()
+		return e.Snapshot, e.Findings, err
+	}
+	s, err := f.imp.Next()
+	return s, nil, err
+}
+
+// Evidence is where each reading came from, for pasted text (nil, false
+// for recordings and logs).
+func (f *File) Evidence() (Evidence, bool) {
+	ev, ok := f.imp.(Evidence)
+	return ev, ok
+}
+
+// Warnings are what the reader skipped or guessed (torn last line, unknown
+// columns, synthesized timestamps).
+func (f *File) Warnings() []string {
+	if f.rec != nil {
+		return f.rec.Warnings()
+	}
+	return f.imp.Warnings()
+}
+
+// Close releases the input.
+func (f *File) Close() error {
+	var err error
+	if f.rec != nil {
+		err = f.rec.Close()
+	} else {
+		err = f.imp.Close()
+	}
+	if cerr := f.src.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// OpenPair opens compare's two inputs; on an error the first opened is
+// closed again and the error names the input it came from.
+func OpenPair(base, after string) (*File, *File, error) {
+	b, err := OpenFile(base)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := OpenFile(after)
+	if err != nil {
+		b.Close()
+		return nil, nil, err
+	}
+	return b, a, nil
+}
