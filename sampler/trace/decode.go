@@ -14,7 +14,10 @@ import (
 // the reflective decoder and its per-number strings were most of a large
 // trace's reading time.
 func decodeEvent(dec *jsontext.Decoder, ev *rawEvent, names interner) error {
-	if dec.PeekKind() != '{' {
+	if k := dec.PeekKind(); k != '{' {
+		if _, err := dec.ReadToken(); k == 0 && err != nil {
+			return err // the end of the input: reader.go words it as truncated
+		}
 		return errors.New("an event is not a JSON object")
 	}
 	if _, err := dec.ReadToken(); err != nil {

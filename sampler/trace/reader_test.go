@@ -110,6 +110,7 @@ func TestBadInputIsOneLine(t *testing.T) {
 	for name, c := range map[string]struct{ in, want string }{
 		"truncated":      {string(whole[:len(whole)/2]), "truncated"},
 		"truncated gzip": {string(cut), "truncated"},
+		"cut after [":    {`{"traceEvents": [`, "truncated"},
 		"array":          {`[1,2,3]`, "not a profiler trace"},
 		"no events":      {`{"schemaVersion":1}`, "no traceEvents"},
 		"events object":  {`{"traceEvents":{}}`, "not an array"},
