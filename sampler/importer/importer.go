@@ -79,27 +79,6 @@ func (o Options) withDefaults(path string) Options {
 // time of logs without timestamps: the file's modification time).
 func (o Options) ForPath(path string) Options { return o.withDefaults(path) }
 
-// Open detects the format of the log at path ("-": standard input) and
-// returns its snapshots. The input is read once, so pipes work.
-func Open(path string) (Stream, Format, error) { return OpenWith(path, Options{}) }
-
-// OpenWith is Open with options.
-func OpenWith(path string, o Options) (Stream, Format, error) {
-	f, err := OpenSource(path, nil)
-	if err != nil {
-		return nil, Unknown, err
-	}
-	s, format, err := NewStream(f, DisplayName(path), o.withDefaults(path))
-	if err != nil {
-		f.Close()
-		return nil, format, err
-	}
-	if format != Gpuscope { // a recording's reader checks it, with line numbers
-		s = Checked(s)
-	}
-	return closeWith{s, f}, format, nil
-}
-
 // NewStream detects the format of src and returns its snapshots; name is
 // used in messages. The caller closes src.
 func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
@@ -148,20 +127,6 @@ func newParser(format Format, br *bufio.Reader, name string, o Options) (Stream,
 		return newSMIXML(br, name, o)
 	}
 	return nil, fmt.Errorf("%s: no reader for format %q", name, format)
-}
-
-// closeWith closes the file under a stream.
-type closeWith struct {
-	Stream
-	f io.Closer
-}
-
-func (c closeWith) Close() error {
-	err := c.Stream.Close()
-	if ferr := c.f.Close(); err == nil {
-		err = ferr
-	}
-	return err
 }
 
 // csvHint adds advice when the file looks like comma-separated values: most

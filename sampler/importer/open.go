@@ -22,25 +22,37 @@ type File struct {
 }
 
 // OpenFile detects the format of path ("-": standard input) and opens it for
-// streaming. The input is read once, from a peeked prefix, so a pipe,
-// /dev/stdin or a shell's <(...) works like a file.
-func OpenFile(path string) (*File, error) {
-	src, err := OpenSource(path, nil)
-	if err != nil {
-		return nil, err
+// streaming, for report and compare: a recording's stored findings are kept
+// (and the host processes of the lines that carry them left undecoded, which
+// those findings already judged). The input is read once, from a peeked
+// prefix, so a pipe, /dev/stdin or a shell's <(...) works like a file.
+func OpenFile(path string) (*File, error) { return open(nil, path, true) }
+
+// OpenSnapshots opens path as OpenFile does, for diagnosing it again (replay,
+// check --from): every snapshot decoded whole. src, when not nil, is path
+// already opened (the spool's cancellable standard input behind its byte
+// counter); the File closes it.
+func OpenSnapshots(src io.ReadCloser, path string) (*File, error) { return open(src, path, false) }
+
+func open(src io.ReadCloser, path string, storedFindings bool) (*File, error) {
+	if src == nil {
+		var err error
+		if src, err = OpenSource(path, nil); err != nil {
+			return nil, err
+		}
 	}
 	name := DisplayName(path)
 	br, format := Sniff(src)
 	if format != Gpuscope {
-		// The importer reads recordings too, but drops their findings.
 		stream, format, err := NewStream(br, name, Options{}.ForPath(path))
 		if err != nil {
 			src.Close()
 			return nil, err
 		}
-		return &File{Format: string(format), Name: name, imp: stream, src: src}, nil
+		// A recording's reader checks order itself, with line numbers.
+		return &File{Format: string(format), Name: name, imp: checkedStream(stream), src: src}, nil
 	}
-	r, err := record.NewReader(br, name, record.Options{LazyHostProcs: true}) // report takes the stored findings
+	r, err := record.NewReader(br, name, record.Options{LazyHostProcs: storedFindings})
 	if err != nil {
 		src.Close()
 		return nil, err
@@ -79,7 +91,11 @@ func (f *File) Next() (sampler.Snapshot, json.RawMessage, error) {
 // Evidence is where each reading came from, for pasted text (nil, false
 // for recordings and logs).
 func (f *File) Evidence() (Evidence, bool) {
-	ev, ok := f.imp.(Evidence)
+	imp := f.imp
+	if c, ok := imp.(*checked); ok {
+		imp = c.Stream
+	}
+	ev, ok := imp.(Evidence)
 	return ev, ok
 }
 

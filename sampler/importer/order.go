@@ -7,12 +7,12 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
-// Checked wraps a stream so that time going backwards, a snapshot dated
+// checkedStream wraps a stream so that time going backwards, a snapshot dated
 // before 2010 and a negative GPU index are each warned about once, naming
 // the snapshot (record.OrderCheck); snapshots pass unchanged, in order.
-// Open applies it to every log; gpuscope recordings are checked by their
-// reader, with line numbers. Callers of NewStream wrap its stream here.
-func Checked(s Stream) Stream { return &checked{Stream: s} }
+// The opener (open.go) applies it to every log; gpuscope recordings are
+// checked by their reader, with line numbers.
+func checkedStream(s Stream) Stream { return &checked{Stream: s} }
 
 type checked struct {
 	Stream

@@ -14,7 +14,7 @@ import (
 // Load reads every snapshot of a recording or log into memory, oldest
 // first, with the importer's warnings (check, and short logs).
 func Load(path string) ([]sampler.Snapshot, []string, error) {
-	stream, _, err := importer.Open(path)
+	f, err := importer.OpenSnapshots(nil, path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return nil, nil, pe // "open FILE: no such file or directory"
@@ -22,10 +22,10 @@ func Load(path string) ([]sampler.Snapshot, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	defer stream.Close()
+	defer f.Close()
 	var out []sampler.Snapshot
 	for {
-		s, err := stream.Next()
+		s, _, err := f.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -34,7 +34,7 @@ func Load(path string) ([]sampler.Snapshot, []string, error) {
 		}
 		out = append(out, s)
 	}
-	warnings := stream.Warnings()
+	warnings := f.Warnings()
 	if len(out) == 0 {
 		return nil, warnings, fmt.Errorf("%s: no snapshots", path)
 	}

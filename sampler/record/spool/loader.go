@@ -30,18 +30,13 @@ func Open(path, dir string) (*Spool, []string, error) {
 		return nil, nil, err
 	}
 	counted := &countingReader{r: src}
-	stream, format, err := importer.NewStream(counted, importer.DisplayName(path), importer.Options{}.ForPath(path))
+	stream, err := importer.OpenSnapshots(readCloser{counted, src}, path)
 	if err != nil {
-		src.Close()
 		return nil, nil, err
-	}
-	if format != importer.Gpuscope { // a recording's reader checks it, with line numbers
-		stream = importer.Checked(stream)
 	}
 	sp, err := New(dir)
 	if err != nil {
 		stream.Close()
-		src.Close()
 		return nil, nil, err
 	}
 	l := &loader{quit: make(chan struct{}), done: make(chan struct{}), first: make(chan struct{}), src: src}
@@ -70,7 +65,7 @@ type loader struct {
 	src      io.Closer // closing it ends a read in progress
 }
 
-func (l *loader) run(sp *Spool, stream importer.Stream, counted *countingReader, size int64, path string) {
+func (l *loader) run(sp *Spool, stream *importer.File, counted *countingReader, size int64, path string) {
 	defer close(l.done)
 	defer l.firstOne.Do(func() { close(l.first) })
 	defer l.src.Close()
@@ -88,7 +83,7 @@ func (l *loader) run(sp *Spool, stream importer.Stream, counted *countingReader,
 			return
 		default:
 		}
-		snap, err := stream.Next()
+		snap, _, err := stream.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -145,6 +140,12 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// readCloser is the counted reader closed through its source.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // openInput opens path ("-": standard input) so that closing it ends a
