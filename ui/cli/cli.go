@@ -118,7 +118,6 @@ type dashFlags struct {
 	noColor      bool
 	once         bool
 	json         bool
-	cpuprofile   string
 	readonly     bool
 	faults       []string            // --demo-fault
 	keys         map[string][]string // config.toml's [keys]
@@ -191,12 +190,11 @@ simulated 8x H200 node with the same panes.`,
 	fl.StringVar(&f.prom.KeyFile, "tls-key-file", "", "with --prometheus: client key")
 	fl.BoolVar(&f.prom.InsecureSkipVerify, "tls-insecure-skip-verify", false, "with --prometheus: do not verify the server's certificate")
 	fl.StringVar(&f.prom.JobLabel, "job-label", "", "with --prometheus: the label naming a GPU's distributed job (default: its pod name without -worker-N)")
-	fl.StringVar(&f.cpuprofile, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
-	_ = fl.MarkHidden("cpuprofile")
 
 	cmd.AddCommand(newVersionCmd(d, stdout), newCheckCmd(d, stdout, stderr), newExplainCmd(d, stdout), newDoctorCmd(d, stdout), newRecordCmd(d, stderr), newReportCmd(d, stdout), newCompareCmd(d, stdout, stderr), newConfigCmd(stdout, d.Getenv),
 		newReplayCmd(d, stderr), newServeCmd(d, stderr))
 	addCompletions(cmd)
+	addProfiling(cmd)
 	return cmd
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -67,17 +66,6 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 		return err
 	}
 	defer src.Close() // NVML's Shutdown, once the dashboard has stopped sampling
-	if f.cpuprofile != "" {
-		prof, err := os.Create(f.cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer prof.Close()
-		if err := pprof.StartCPUProfile(prof); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
 	return dashboard(ctx, src, f, styles, stdout, stderr)
 }
 
