@@ -1,7 +1,7 @@
 // Package nsystest writes one synthetic training workload two ways: as the
 // PyTorch profiler's Kineto trace and as an Nsight Systems SQLite export
 // (written with modernc.org/sqlite, which only tests link: nothing in
-// gpuscope's binary imports this package, TestNoSQLiteEngineInBinary). The
+// gpuscope's binary imports this package, TestOneWayFlow). The
 // same facts in both, so a test can hold that both readers give the same
 // analysis; no real matched pair (one run profiled both ways) is public.
 package nsystest
