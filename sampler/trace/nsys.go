@@ -51,6 +51,7 @@ type nsysReader struct {
 	copyOp  map[int64]string
 	// copyNames are the copies' names made so far, by kind, source, destination.
 	copyNames map[[3]int64]string
+	apis      map[int64]string // runtime names by name id (apiName)
 }
 
 func readNsys(db *sqlite.DB, yield func(Event) error) (Meta, error) {
@@ -58,7 +59,7 @@ func readNsys(db *sqlite.DB, yield func(Event) error) (Meta, error) {
 	if db.Table("StringIds") == nil || !hasAny(db, nsysTables) {
 		return m, errors.New("not an Nsight Systems export: a SQLite database without its tables (StringIds, CUPTI_ACTIVITY_KIND_KERNEL…); export a report with `nsys export --type sqlite REPORT.nsys-rep`")
 	}
-	r := &nsysReader{db: db, strs: map[int64]string{}, texts: map[string]string{}, copyNames: map[[3]int64]string{}, m: &m, yield: yield}
+	r := &nsysReader{db: db, strs: map[int64]string{}, texts: map[string]string{}, copyNames: map[[3]int64]string{}, apis: map[int64]string{}, m: &m, yield: yield}
 	steps := []func() error{r.stringIds, r.sessionStart, r.devices, r.enums, r.runtime, r.nvtx, r.kernels, r.memcpys, r.memsets, r.syncs}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -17,11 +17,7 @@ var runtimeVersion = regexp.MustCompile(`_v[0-9]+$`)
 func (r *nsysReader) runtime() error {
 	names := []string{"start", "end", "globalTid", "correlationId", "nameId", "cbid"}
 	return r.scan("CUPTI_ACTIVITY_KIND_RUNTIME", names, func(c []int, row []sqlite.Value) error {
-		name := r.str(at(row, c[4]))
-		if name == "" && c[4] < 0 {
-			name = runtimeCbids[at(row, c[5]).Int64()]
-		}
-		name = runtimeVersion.ReplaceAllLiteralString(name, "")
+		name := r.apiName(at(row, c[4]), at(row, c[5]), c[4] < 0)
 		kind := Runtime
 		if !strings.HasPrefix(name, "cuda") && strings.HasPrefix(name, "cu") {
 			kind = Driver
@@ -31,6 +27,24 @@ func (r *nsysReader) runtime() error {
 		return r.emit(Event{Kind: kind, Name: name, PID: pid, TID: tid, TS: start, Dur: span(at(row, c[0]), at(row, c[1])),
 			Stream: -1, Device: -1, Corr: at(row, c[3]).Int64()})
 	})
+}
+
+// apiName is a call's name as Kineto writes it, made once per name id.
+func (r *nsysReader) apiName(nameID, cbid sqlite.Value, byCbid bool) string {
+	key := nameID.Int64()
+	if byCbid {
+		key = -1 - cbid.Int64() // apart from the name ids, which are >= 0
+	}
+	if name, ok := r.apis[key]; ok {
+		return name
+	}
+	name := r.str(nameID)
+	if byCbid {
+		name = runtimeCbids[cbid.Int64()]
+	}
+	name = runtimeVersion.ReplaceAllLiteralString(name, "")
+	r.apis[key] = name
+	return name
 }
 
 // runtimeCbids are CUPTI's runtime callback ids ([cupti-cbid]) of the calls
