@@ -3,43 +3,30 @@ package trace_test
 import (
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler/trace"
 	"github.com/gpuscope/gpuscope/sampler/trace/tracetest/nsystest"
 )
 
-var (
-	pairOnce             sync.Once
-	pairDir, pairErr     = "", error(nil)
-	pairKineto, pairNsys string
-)
-
 // benchPair writes one workload (20 steps of 2000 GEMMs: 120,320 events)
-// as a Kineto trace and as an nsys export, once per run.
+// as a Kineto trace and as an nsys export.
 func benchPair(b *testing.B) (kineto, nsys string) {
-	pairOnce.Do(func() {
-		pairDir, pairErr = os.MkdirTemp("", "gpuscope-nsys-bench")
-		if pairErr != nil {
-			return
-		}
-		evs := nsystest.Workload(20, 2000)
-		pairKineto, pairNsys = filepath.Join(pairDir, "run.json"), filepath.Join(pairDir, "run.sqlite")
-		f, err := os.Create(pairKineto)
-		if err != nil {
-			pairErr = err
-			return
-		}
-		defer f.Close()
-		if pairErr = nsystest.WriteKineto(f, evs); pairErr == nil {
-			pairErr = nsystest.WriteNsys(pairNsys, evs, true)
-		}
-	})
-	if pairErr != nil {
-		b.Fatal(pairErr)
+	dir := b.TempDir()
+	evs := nsystest.Workload(20, 2000)
+	kineto, nsys = filepath.Join(dir, "run.json"), filepath.Join(dir, "run.sqlite")
+	f, err := os.Create(kineto)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return pairKineto, pairNsys
+	defer f.Close()
+	if err := nsystest.WriteKineto(f, evs); err != nil {
+		b.Fatal(err)
+	}
+	if err := nsystest.WriteNsys(nsys, evs, true); err != nil {
+		b.Fatal(err)
+	}
+	return kineto, nsys
 }
 
 // BenchmarkReadNsysVsKineto reads the same events from a Kineto trace and
