@@ -170,6 +170,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/
+	$(GO) test -run '^$$' -fuzz FuzzOpenAndScan -fuzztime 30s ./sampler/sqlite/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -108,3 +108,36 @@ func TestReportTraceBadInput(t *testing.T) {
 		}
 	}
 }
+
+// An Nsight Systems export reads end to end (testdata/INDEX.md: vecAdd.cu's
+// std::vector arrays are pageable, copied in twice and back once), alone
+// and from a directory; an export without GPU activity is one line, exit 1.
+func TestReportNsysExport(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"report", filepath.Join(traceData, "nsys_vecadd_rtx3060_2025.5.sqlite")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"NVIDIA GeForce RTX 3060", "copy_bound, confirmed", "100% of their bytes from pageable memory", "kernVectorAdd", "1× cudaDeviceSynchronize"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(traceData, "nsys_vecadd_a100_2022.2.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.sqlite"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"report", dir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "NVIDIA A100-SXM4-40GB") {
+		t.Errorf("report DIR: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"report", filepath.Join(traceData, "nsys_no_kernels_2025.3.sqlite")}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "no GPU activity") || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
+		t.Errorf("no kernels: exit %d, %q", code, errb.String())
+	}
+}

@@ -10,16 +10,26 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/sqlite"
 )
 
-// ReadFile reads the trace at path, gzipped or not (told by its first
-// bytes, not its name), and checks it is one gpuscope can analyse.
+// ReadFile reads the trace at path: a Kineto trace, gzipped or not, or an
+// Nsight Systems SQLite export (told by its first bytes, not its name), and
+// checks it is one gpuscope can analyse.
 func ReadFile(path string, yield func(Event) error) (Meta, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Meta{Rank: -1}, err
 	}
 	defer f.Close()
+	var magic [len(sqlite.Magic)]byte
+	if n, _ := io.ReadFull(f, magic[:]); sqlite.IsSQLite(magic[:n]) {
+		f.Close()
+		return ReadNsys(path, yield)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return Meta{Rank: -1}, err
+	}
 	m, err := ReadStream(f, yield)
 	if err != nil {
 		return m, fmt.Errorf("%s: %w", path, err)
@@ -30,7 +40,10 @@ func ReadFile(path string, yield func(Event) error) (Meta, error) {
 // ReadStream is Read over gzipped or plain input, followed by Supported.
 func ReadStream(r io.Reader, yield func(Event) error) (Meta, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
-	magic, _ := br.Peek(2)
+	magic, _ := br.Peek(len(sqlite.Magic))
+	if sqlite.IsSQLite(magic) {
+		return Meta{Rank: -1}, errors.New("an Nsight Systems export (SQLite) is read from its file, not from a pipe: give its path")
+	}
 	var in io.Reader = br
 	if record.IsGzip(magic) {
 		zr, err := gzip.NewReader(br)

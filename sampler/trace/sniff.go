@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/sampler/sqlite"
 )
 
 // sniffBytes is how much of a file Sniff looks at: Kineto writes its
@@ -37,7 +38,9 @@ func Sniff(head []byte) bool {
 	return bytes.Contains(head, []byte(`"traceEvents"`)) || bytes.Contains(head, []byte(`"schemaVersion"`))
 }
 
-// IsTraceFile reads the start of path and Sniffs it.
+// IsTraceFile reads the start of path and says whether it is a trace: a
+// Kineto trace (Sniff) or a SQLite database, which report reads as an
+// Nsight Systems export (ReadNsys says so when it is another database).
 func IsTraceFile(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -49,12 +52,13 @@ func IsTraceFile(path string) (bool, error) {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return false, err
 	}
-	return Sniff(head[:n]), nil
+	return Sniff(head[:n]) || sqlite.IsSQLite(head[:n]), nil
 }
 
 // InDir lists the traces in dir, as tensorboard_trace_handler writes them
-// (one *.pt.trace.json[.gz] per rank): the *.json and *.json.gz files whose
-// content is a trace, sorted by name.
+// (one *.pt.trace.json[.gz] per rank), and Nsight Systems exports: the
+// *.json, *.json.gz and *.sqlite files whose content is a trace, sorted by
+// name.
 func InDir(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -63,7 +67,7 @@ func InDir(dir string) ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !(strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".json.gz")) {
+		if e.IsDir() || !(strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".json.gz") || strings.HasSuffix(name, ".sqlite")) {
 			continue
 		}
 		p := filepath.Join(dir, name)

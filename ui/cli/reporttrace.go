@@ -35,7 +35,7 @@ func traceInputs(args []string) (paths []string, ok bool, err error) {
 				return nil, false, err
 			}
 			if len(in) == 0 {
-				return nil, false, fmt.Errorf("%s: no profiler traces (*.json, *.json.gz with traceEvents) in this directory", a)
+				return nil, false, fmt.Errorf("%s: no profiler traces (*.json, *.json.gz with traceEvents, nsys *.sqlite exports) in this directory", a)
 			}
 			paths, traces = append(paths, in...), traces+1
 			continue
