@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"strings"
 
@@ -32,113 +31,127 @@ func JSON(w io.Writer, r *summary.Report) error {
 	return nil
 }
 
-// htmlGPU is one GPU's row and chart for the template.
-type htmlGPU struct {
-	*summary.GPU
-	Mem, Power, Temp, Throttle string
-	Util, SM, Tensor           string
-	SamplesText                string
-	Chart                      template.HTML // svgChart's SVG (chart.go); it escapes its own text
-}
-
 // html writes one self-contained page: inline CSS, the tables, and per GPU
 // an inline SVG chart; nothing is fetched at view time. All text from the
-// input goes through html/template's escaping.
+// input goes through htmlText, which escapes as html/template does in text
+// and quoted-attribute context; the page is written directly because
+// html/template cost ~0.8 MB of the release binary for this one page
+// (docs/benchmarks.md, "What each dependency costs").
 func (l words) html(w io.Writer, r *summary.Report) error {
-	data := struct {
-		R        *summary.Report
-		Range    string
-		Models   string
-		From     string
-		GPUs     []htmlGPU
-		Findings []htmlFinding
-	}{R: r, Range: l.rangeOf(r.Range), Models: strings.Join(r.Environment.GPUModels, ", "), From: l.findingsFrom(r)}
-	for i := range r.GPUs {
-		g := &r.GPUs[i]
-		svg, err := svgChart(g.Chart, gpuBands(g.Chart, r.Findings, g.Index))
-		if err != nil {
-			return fmt.Errorf("report html: GPU %d: %w", g.Index, err)
-		}
-		data.GPUs = append(data.GPUs, htmlGPU{GPU: g, Mem: l.mem(g), Power: l.power(g), Temp: celsius(g.TempMax), Throttle: l.throttle(g),
-			Util: l.dist(g.Util), SM: l.dist(g.SMActive), Tensor: l.dist(g.TensorActive),
-			SamplesText: l.tr.N("report.samples", g.Samples),
-			// Trusted: svgChart writes numbers and escaped static labels (chart.go).
-			Chart: template.HTML(svg)})
-	}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		title, evidence, estimated, hint := l.finding(f)
-		data.Findings = append(data.Findings, htmlFinding{f, l.where(f.GPU), pidLabel(f.PID), stamp(f.FirstSeen),
-			stamp(f.LastSeen), l.episodes(f), title, evidence, estimated, hint})
-	}
-	page, err := reportPage.Clone()
-	if err != nil {
-		return fmt.Errorf("report html: %w", err)
-	}
+	var b strings.Builder
+	t := func(id string) string { return htmlText(l.t(id)) }
 	lang := "en"
 	if l.tr != nil {
 		lang = l.tr.Lang()
 	}
-	cols := func(id string) []string { return strings.Split(l.t(id), " | ") }
-	page.Funcs(template.FuncMap{"t": l.t, "lang": func() string { return lang }, "cols": cols})
-	if err := page.Execute(w, data); err != nil {
+	file := htmlText(r.File)
+	or := func(s string) string {
+		if s == "" {
+			return "n/a"
+		}
+		return htmlText(s)
+	}
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"%s\"><head><meta charset=\"utf-8\"><title>%s: %s</title>\n<style>%s</style></head><body>\n", htmlText(lang), t("title"), file, pageCSS)
+	fmt.Fprintf(&b, "<h1>%s: <code>%s</code></h1>\n<table>\n", t("title"), file)
+	row := func(th, td string) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", th, td) }
+	row(t("host"), or(r.Environment.Host))
+	row(t("gpus"), or(strings.Join(r.Environment.GPUModels, ", ")))
+	row(t("driver"), or(r.Environment.Driver))
+	row("CUDA", or(r.Environment.CUDA))
+	source := "<code>" + file + "</code>"
+	if r.Format != "" {
+		source += " (" + htmlText(r.Format) + ")"
+	}
+	row(t("md.source"), source)
+	row(t("range"), htmlText(l.rangeOf(r.Range)))
+	b.WriteString("</table>\n")
+	for _, a := range r.Absent {
+		fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", htmlText(a))
+	}
+	for _, a := range r.Warnings {
+		fmt.Fprintf(&b, "<p class=\"note\">%s %s</p>\n", t("html.warning"), htmlText(a))
+	}
+	for _, a := range r.Sections {
+		fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", htmlText(a))
+	}
+	if r.Topology != nil {
+		fmt.Fprintf(&b, "<h2>%s</h2>\n", t("md.topology"))
+		for _, a := range r.Topology.Summary {
+			fmt.Fprintf(&b, "<p>%s</p>\n", htmlText(a))
+		}
+	}
+	fmt.Fprintf(&b, "\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n", t("md.findings_head"), htmlText(l.findingsFrom(r)))
+	l.htmlFindings(&b, r)
+	fmt.Fprintf(&b, "\n<h2>%s</h2>\n", t("gpus"))
+	for i := range r.GPUs {
+		g := &r.GPUs[i]
+		// Trusted: svgChart writes numbers and escaped static labels (chart.go).
+		svg, err := svgChart(g.Chart, gpuBands(g.Chart, r.Findings, g.Index))
+		if err != nil {
+			return fmt.Errorf("report html: GPU %d: %w", g.Index, err)
+		}
+		lost := ""
+		if g.Lost {
+			lost = " — " + t("html.lost")
+		}
+		fmt.Fprintf(&b, "<h3 id=\"gpu-%d\">GPU %d %s (%s)%s</h3>\n<table>\n", g.Index, g.Index, htmlText(g.Name), htmlText(l.tr.N("report.samples", g.Samples)), lost)
+		row(t("gpu_util"), htmlText(l.dist(g.Util)))
+		row(t("sm_active"), htmlText(l.dist(g.SMActive)))
+		row(t("html.tensor_active"), htmlText(l.dist(g.TensorActive)))
+		row(t("mem_peak"), htmlText(l.mem(g)))
+		row(t("power_label"), htmlText(l.power(g)))
+		row(t("temp_max"), htmlText(celsius(g.TempMax)))
+		row(t("throttled"), htmlText(l.throttle(g)))
+		b.WriteString("</table>\n")
+		if len(svg) > 0 {
+			fmt.Fprintf(&b, "<figure>%s<figcaption class=\"note\">%s</figcaption></figure>", svg, t("html.caption"))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n</body></html>\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("report html: %w", err)
 	}
 	return nil
 }
 
-type htmlFinding struct {
-	*summary.Finding
-	Where, PIDText, First, Last, Open string
-	// The finding's words in the page's language (they shadow the
-	// English fields of the same names).
-	Title, Evidence, Estimated, Hint string
+// htmlFindings writes the findings table, or the line saying there are none.
+func (l words) htmlFindings(b *strings.Builder, r *summary.Report) {
+	if len(r.Findings) == 0 {
+		fmt.Fprintf(b, "<p>%s</p>", htmlText(l.t("md.none")))
+		return
+	}
+	b.WriteString("<table>\n<tr>")
+	for _, c := range strings.Split(l.t("html.findings_cols"), " | ") {
+		fmt.Fprintf(b, "<th>%s</th>", htmlText(c))
+	}
+	b.WriteString("</tr>\n")
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		title, evidence, estimated, hint := l.finding(f)
+		sev := f.Severity.String()
+		fmt.Fprintf(b, "<tr><td class=\"%s\">%s</td><td><code>%s</code><br>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s",
+			htmlText(sev), htmlText(l.t("sev."+sev)), htmlText(f.Rule), htmlText(title), htmlText(l.where(f.GPU)), htmlText(pidLabel(f.PID)),
+			htmlText(stamp(f.FirstSeen)), htmlText(stamp(f.LastSeen)), htmlText(l.episodes(f)), htmlText(evidence))
+		if estimated != "" {
+			fmt.Fprintf(b, "<br><i>%s</i>", htmlText(estimated))
+		}
+		for _, line := range f.Lines {
+			fmt.Fprintf(b, "<br><small>%s %s</small>", htmlText(l.t("html.read_from")), htmlText(line))
+		}
+		fmt.Fprintf(b, "</td><td>%s</td></tr>\n", htmlText(hint))
+	}
+	b.WriteString("</table>")
 }
+
+// htmlEscapes are html/template's replacements in text and quoted
+// attributes (its htmlReplacementTable), so the page reads as before.
+var htmlEscapes = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
+
+// htmlText escapes s for the page's text and quoted attribute values.
+func htmlText(s string) string { return htmlEscapes.Replace(s) }
 
 const pageCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.critical{color:#b00020;font-weight:bold}.warning{color:#a05a00;font-weight:bold}.info{color:#555}
 .note{color:#555}svg{width:100%;height:auto}code{background:#f3f3f3;padding:0 .2em}`
-
-// reportPage is parsed once; each render clones it with its language's t.
-var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	"t": func(string, ...any) string { return "" }, "lang": func() string { return "en" }, "cols": func(string) []string { return nil },
-}).Parse(`<!DOCTYPE html>
-<html lang="{{lang}}"><head><meta charset="utf-8"><title>{{t "title"}}: {{.R.File}}</title>
-<style>` + pageCSS + `</style></head><body>
-<h1>{{t "title"}}: <code>{{.R.File}}</code></h1>
-<table>
-<tr><th>{{t "host"}}</th><td>{{or .R.Environment.Host "n/a"}}</td></tr>
-<tr><th>{{t "gpus"}}</th><td>{{or .Models "n/a"}}</td></tr>
-<tr><th>{{t "driver"}}</th><td>{{or .R.Environment.Driver "n/a"}}</td></tr>
-<tr><th>CUDA</th><td>{{or .R.Environment.CUDA "n/a"}}</td></tr>
-<tr><th>{{t "md.source"}}</th><td><code>{{.R.File}}</code>{{with .R.Format}} ({{.}}){{end}}</td></tr>
-<tr><th>{{t "range"}}</th><td>{{.Range}}</td></tr>
-</table>
-{{range .R.Absent}}<p class="note">{{.}}</p>
-{{end}}{{range .R.Warnings}}<p class="note">{{t "html.warning"}} {{.}}</p>
-{{end}}{{range .R.Sections}}<p class="note">{{.}}</p>
-{{end}}{{with .R.Topology}}<h2>{{t "md.topology"}}</h2>
-{{range .Summary}}<p>{{.}}</p>
-{{end}}{{end}}
-<h2>{{t "md.findings_head"}}</h2>
-<p class="note">{{.From}}</p>
-{{if .Findings}}<table>
-<tr>{{range cols "html.findings_cols"}}<th>{{.}}</th>{{end}}</tr>
-{{range .Findings}}<tr><td class="{{.Severity}}">{{t (printf "sev.%s" .Severity)}}</td><td><code>{{.Rule}}</code><br>{{.Title}}</td><td>{{.Where}}</td><td>{{.PIDText}}</td><td>{{.First}}</td><td>{{.Last}}</td><td>{{.Open}}</td><td>{{.Evidence}}{{with .Estimated}}<br><i>{{.}}</i>{{end}}{{range .Lines}}<br><small>{{t "html.read_from"}} {{.}}</small>{{end}}</td><td>{{.Hint}}</td></tr>
-{{end}}</table>{{else}}<p>{{t "md.none"}}</p>{{end}}
-<h2>{{t "gpus"}}</h2>
-{{range .GPUs}}<h3 id="gpu-{{.Index}}">GPU {{.Index}} {{.Name}} ({{.SamplesText}}){{if .Lost}} — {{t "html.lost"}}{{end}}</h3>
-<table>
-<tr><th>{{t "gpu_util"}}</th><td>{{.Util}}</td></tr>
-<tr><th>{{t "sm_active"}}</th><td>{{.SM}}</td></tr>
-<tr><th>{{t "html.tensor_active"}}</th><td>{{.Tensor}}</td></tr>
-<tr><th>{{t "mem_peak"}}</th><td>{{.Mem}}</td></tr>
-<tr><th>{{t "power_label"}}</th><td>{{.Power}}</td></tr>
-<tr><th>{{t "temp_max"}}</th><td>{{.Temp}}</td></tr>
-<tr><th>{{t "throttled"}}</th><td>{{.Throttle}}</td></tr>
-</table>
-{{with .Chart}}<figure>{{.}}<figcaption class="note">{{t "html.caption"}}</figcaption></figure>{{end}}
-{{end}}
-</body></html>
-`))
