@@ -63,6 +63,7 @@ type ctx struct {
 	buf      []float64
 	buf2     []float64
 	series   [6][]float64 // scratch for summariseGPU
+	orders   *orders      // the Engine's sorted series; nil: select afresh
 }
 
 func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }
@@ -74,8 +75,12 @@ func (g *gpuCtx) workload() bool {
 	return g.main != nil && g.mature && g.span >= minWorkloadSpan && g.samples >= 3
 }
 
-func newCtx(w []sampler.Snapshot) *ctx {
-	c := &ctx{w: w, last: &w[len(w)-1]}
+func newCtx(w []sampler.Snapshot) *ctx { return newCtxOrders(w, nil) }
+
+// newCtxOrders is newCtx with the Engine's sorted series kept across
+// evaluations (orders.go); o nil: none.
+func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
+	c := &ctx{w: w, last: &w[len(w)-1], orders: o}
 	c.span = c.last.Time.Sub(w[0].Time)
 	for i := range w {
 		if w[i].Host != nil {
@@ -164,40 +169,58 @@ func (c *ctx) parentOf(p *sampler.Proc) *sampler.Proc {
 // window, into buffers reused across GPUs.
 func (c *ctx) summariseGPU(g *gpuCtx) {
 	var bufs [6][]float64
+	var times [6][]int64
 	for k := range bufs {
 		bufs[k] = c.series[k][:0]
+		if c.orders != nil {
+			times[k] = c.orders.times[k][:0]
+		}
+	}
+	add := func(k int, v float64, t int64) {
+		bufs[k] = append(bufs[k], v)
+		if c.orders != nil {
+			times[k] = append(times[k], t)
+		}
 	}
 	for i := g.from; i < len(c.w); i++ {
 		x := gpuIn(&c.w[i], g.idx)
 		if x == nil || x.Lost {
 			continue
 		}
+		t := c.w[i].Time.UnixNano()
 		if x.Util.OK {
-			bufs[0] = append(bufs[0], x.Util.V)
+			add(0, x.Util.V, t)
 		}
 		if x.SMActive.OK {
-			bufs[1] = append(bufs[1], x.SMActive.V)
+			add(1, x.SMActive.V, t)
 		}
 		if x.TensorActive.OK {
-			bufs[2] = append(bufs[2], x.TensorActive.V)
+			add(2, x.TensorActive.V, t)
 		}
 		if x.DRAMActive.OK {
-			bufs[3] = append(bufs[3], x.DRAMActive.V)
+			add(3, x.DRAMActive.V, t)
 		}
 		if v, ok := ratioPct(x.Power, x.PowerLimit); ok {
-			bufs[4] = append(bufs[4], v)
+			add(4, v, t)
 		}
 		if v, ok := ratioPct(x.MemUsed, x.MemTotal); ok {
-			bufs[5] = append(bufs[5], v)
+			add(5, v, t)
 		}
 	}
-	g.util = summarise(bufs[0])
-	g.samples = g.util.n
-	g.sm, g.tensor, g.dram = summarise(bufs[1]), summarise(bufs[2]), summarise(bufs[3])
-	g.power, g.mem = summarise(bufs[4]), summarise(bufs[5])
+	var out [6]stats
 	for k := range bufs {
+		if c.orders != nil {
+			out[k] = c.orders.summarise(orderKey{g.idx, k}, times[k], bufs[k])
+		} else {
+			out[k] = summarise(bufs[k])
+		}
 		c.series[k] = bufs[k]
+		if c.orders != nil {
+			c.orders.times[k] = times[k]
+		}
 	}
+	g.util, g.sm, g.tensor, g.dram, g.power, g.mem = out[0], out[1], out[2], out[3], out[4], out[5]
+	g.samples = g.util.n
 }
 
 func ratioPct(a, b sampler.Metric) (float64, bool) {

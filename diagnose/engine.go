@@ -58,6 +58,7 @@ type Engine struct {
 	window, every time.Duration
 	tracked       map[trackKey]*tracked
 	last          time.Time // the previous evaluation; zero before the first
+	orders        orders    // the window's series kept sorted between evaluations
 }
 
 type trackKey struct {
@@ -108,7 +109,7 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 	for start > 0 && now.Sub(window[start-1].Time) <= e.window {
 		start--
 	}
-	raw := newCtx(window[start:]).evaluate(nil)
+	raw := newCtxOrders(window[start:], &e.orders).evaluate(nil)
 	for i := range raw {
 		f := &raw[i]
 		k := trackKey{ruleIndex(f.Rule), f.GPU}
