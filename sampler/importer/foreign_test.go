@@ -1,6 +1,8 @@
 package importer
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,5 +18,28 @@ func TestForeignToolRefusedByName(t *testing.T) {
 	_, _, err = NewStream(strings.NewReader("0, 45, 1000, 80000\n1, 40, 900, 80000\n"), "rows.csv", Options{Start: fixedStart})
 	if err != nil && strings.Contains(err.Error(), "tegrastats") {
 		t.Fatalf("plain rows named a foreign tool: %v", err)
+	}
+}
+
+// Each collected non-NVML sample of the corpus (testdata/real/INDEX.md,
+// batch 2026-12-06-formats) is refused with its own tool's name.
+func TestForeignCorpusRefusedByTool(t *testing.T) {
+	for file, want := range map[string]string{
+		"tegrastats-agx-orin-64gb-jetson-exporter-issue-14.txt": "tegrastats",
+		"tegrastats-tx2-vdd-tx-utils-issue-3.txt":               "tegrastats",
+		"rocm-smi-concise-33-roc-smi-issue-86.txt":              "rocm-smi",
+		"rocm-smi-concise-2gpu-24-rocm-smi-lib-issue-35.txt":    "rocm-smi",
+		"intel-gpu-top-l-ksysguard-gpu-issue-28.txt":            "intel_gpu_top",
+		"xpu-smi-dump-flex170-xpumanager-issue-69.txt":          "xpu-smi",
+		"xpu-smi-discovery-arc-b60-sglang-pr-38873.txt":         "xpu-smi",
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata/real", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = NewStream(strings.NewReader(string(b)), file, Options{Start: fixedStart})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "NVML") || strings.Contains(err.Error(), "noheader") {
+			t.Errorf("%s: err %v; want a refusal naming %s", file, err, want)
+		}
 	}
 }
