@@ -42,26 +42,11 @@ var stepTitles = [7]string{
 	"Kernel timeline (Nsight Systems / PyTorch Profiler)",
 }
 
-// stepsOf maps a rule to the checklist steps (1-based) where it shows.
+// stepsOf is the checklist steps (1-based) where a rule shows
+// (RuleInfo.Steps); a rule this build does not know shows at step 7.
 func stepsOf(rule string) []int {
-	switch rule {
-	case RuleLoadImbalance, RuleGPUContention, RuleMemoryIdleHeld:
-		return []int{1}
-	case RuleServingUnderfilled:
-		return []int{2}
-	case RuleInputStarved:
-		return []int{3}
-	case RuleIOBound:
-		return []int{4}
-	// The board's own state: an ECC or Xid critical is not "is the process
-	// on the GPU" (it sat on step 1), it is the hardware step beside power
-	// and temperature ([gpu-idle-handbook] §6.2, §6.3).
-	case RulePowerCapped, RuleThermalThrottle, RuleXidError, RuleECCErrors:
-		return []int{5}
-	case RuleLaunchBound: // [gpu-idle-handbook] §7.1 step 5: power far below TDP = no heavy compute
-		return []int{5, 7}
-	case RuleStraggler, RuleCommBound, RulePCIeLinkDegraded, RulePCIeErrors:
-		return []int{6}
+	if r, ok := Lookup(rule); ok && len(r.Steps) > 0 {
+		return r.Steps
 	}
 	return []int{7}
 }

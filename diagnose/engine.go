@@ -115,7 +115,7 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 		k := trackKey{ruleIndex(f.Rule), f.GPU}
 		t := e.tracked[k]
 		if t == nil {
-			t = &tracked{health: healthRule(f.Rule), every: e.every}
+			t = &tracked{health: immediate(f.Rule), every: e.every}
 			e.tracked[k] = t
 		}
 		if len(t.marks) > 0 && t.marks[len(t.marks)-1].at.Equal(now) {

@@ -20,69 +20,78 @@ func Evaluate(window []sampler.Snapshot) []Finding {
 	return out
 }
 
-// gpuRule is one per-GPU rule and its position in Rules.
+// gpuRule is one per-GPU rule as the evaluation runs it: its position in
+// Rules, its function and the positions of the rules it suppresses.
 type gpuRule struct {
-	rule int
-	fn   func(*ctx, *gpuCtx) (Finding, bool)
+	rule       int
+	fn         func(*ctx, *gpuCtx) (Finding, bool)
+	suppresses []int
 }
 
-// healthRules fire on any GPU, with or without a process.
-var healthRules = [...]gpuRule{
-	{rXidError, (*ctx).ruleXid},
-	{rECCErrors, (*ctx).ruleECC},
-	{rPCIeErrors, (*ctx).rulePCIeErrors},
-	{rThermalThrottle, (*ctx).ruleThermal},
-	{rPCIeLinkDegraded, (*ctx).rulePCIeLink},
-	{rPowerCapped, (*ctx).rulePowerCapped},
+// rulePlan is the evaluation's view of the Rules table, derived from it
+// once: which rules run on every GPU, which on a GPU with a process (in an
+// order where each rule runs before the ones it suppresses), and which
+// stay silent on a server or on a GPU whose job waits.
+type rulePlan struct {
+	anyGPU, workload []gpuRule
+	serverSilent     uint32 // bit i: Rules[i].ServerSilent
+	jobWaitSilent    uint32 // bit i: Rules[i].JobWaitSilent
 }
 
-// workloadRules run in this order so that a more specific finding can
-// suppress a vaguer one on the same GPU (io_bound before input_starved,
-// copy_bound before sync_stall, memory_bandwidth_bound before tensor_cores_idle).
-var workloadRules = [...]gpuRule{
-	{rServingUnderfilled, (*ctx).ruleServingUnderfilled},
-	{rGPUContention, (*ctx).ruleGPUContention},
-	{rIOBound, (*ctx).ruleIOBound},
-	{rInputStarved, (*ctx).ruleInputStarved},
-	{rCopyBound, (*ctx).ruleCopyBound},
-	{rSyncStall, (*ctx).ruleSyncStall},
-	{rLaunchBound, (*ctx).ruleLaunchBound},
-	{rMemoryBandwidth, (*ctx).ruleMemoryBandwidth},
-	{rTensorCoresIdle, (*ctx).ruleTensorCoresIdle},
-	{rMemoryIdleHeld, (*ctx).ruleMemoryIdleHeld},
-	{rMemoryPressure, (*ctx).ruleMemoryPressure},
-}
+var plan = newRulePlan(Rules)
 
-// suppressedBy: when the key rule fires on a GPU, these rules stay silent
-// there, because the key explains the same symptom better.
-func suppressedBy(rule int) []int {
-	switch rule {
-	case rIOBound: // reads, not CPU, hold the loader
-		return []int{rInputStarved, rSyncStall}
-	case rInputStarved:
-		return []int{rSyncStall}
-	case rCopyBound: // the dips are the copies
-		return []int{rSyncStall}
-	case rMemoryBandwidth: // memory-bound ops are not tensor-core eligible
-		return []int{rTensorCoresIdle}
-	case rGPUContention: // time-sliced kernels look small and cool: the neighbours are the cause
-		return []int{rLaunchBound}
+func newRulePlan(rules []RuleInfo) rulePlan {
+	var p rulePlan
+	var workload []gpuRule
+	suppressors := make([]uint32, len(rules)) // bit j of [i]: rules[j] suppresses rules[i]
+	for i, r := range rules {
+		if r.ServerSilent {
+			p.serverSilent |= 1 << i
+		}
+		if r.JobWaitSilent {
+			p.jobWaitSilent |= 1 << i
+		}
+		gr := gpuRule{rule: i, fn: gpuCheck(r.ID)}
+		for _, s := range r.Suppresses {
+			if j := slices.IndexFunc(rules, func(r RuleInfo) bool { return r.ID == s }); j >= 0 {
+				gr.suppresses = append(gr.suppresses, j)
+				suppressors[j] |= 1 << i
+			}
+		}
+		switch {
+		case gr.fn == nil:
+		case r.Scope == ScopeGPU:
+			p.anyGPU = append(p.anyGPU, gr)
+		case r.Scope == ScopeWorkload:
+			workload = append(workload, gr)
+		}
 	}
-	return nil
+	// Canonical order, except that a rule waits until every workload rule
+	// that suppresses it has run; the table has no cycles (rules_test.go).
+	for len(workload) > 0 {
+		left, i := workloadBits(workload), 0
+		for i < len(workload)-1 && suppressors[workload[i].rule]&left != 0 {
+			i++
+		}
+		p.workload = append(p.workload, workload[i])
+		workload = append(workload[:i:i], workload[i+1:]...)
+	}
+	return p
 }
 
-// serverSilences: an inference server's idle time is request-driven; training
-// advice (workers, batch size, memory headroom) does not apply to it.
-var serverSilences = [...]int{rInputStarved, rIOBound, rSyncStall, rLaunchBound, rMemoryPressure, rMemoryIdleHeld}
-
-// jobWaitSilences: GPUs waiting on a straggler or on communication look
-// launch-bound, stalled or copy-bound; the node finding names the cause.
-var jobWaitSilences = [...]int{rLaunchBound, rSyncStall, rCopyBound}
+// workloadBits is the set of rule positions in rs.
+func workloadBits(rs []gpuRule) uint32 {
+	var b uint32
+	for _, r := range rs {
+		b |= 1 << r.rule
+	}
+	return b
+}
 
 func (c *ctx) evaluate(out []Finding) []Finding {
 	for gi := range c.gpus {
 		g := &c.gpus[gi]
-		for _, r := range healthRules {
+		for _, r := range plan.anyGPU {
 			if f, ok := r.fn(c, g); ok {
 				out = append(out, f)
 			}
@@ -99,9 +108,7 @@ func (c *ctx) evaluate(out []Finding) []Finding {
 		}
 		out = append(out, f)
 		for _, gi := range j.gpus {
-			for _, r := range jobWaitSilences {
-				c.gpus[gi].suppress(r)
-			}
+			c.gpus[gi].suppressed |= plan.jobWaitSilent
 		}
 	}
 	if f, ok := c.ruleLoadImbalance(); ok {
@@ -113,17 +120,15 @@ func (c *ctx) evaluate(out []Finding) []Finding {
 			continue // idle GPUs with no process are not a problem
 		}
 		if g.server {
-			for _, r := range serverSilences {
-				g.suppress(r)
-			}
+			g.suppressed |= plan.serverSilent
 		}
-		for _, r := range workloadRules {
+		for _, r := range plan.workload {
 			if g.isSuppressed(r.rule) {
 				continue
 			}
 			if f, ok := r.fn(c, g); ok {
 				out = append(out, f)
-				for _, s := range suppressedBy(r.rule) {
+				for _, s := range r.suppresses {
 					g.suppress(s)
 				}
 			}

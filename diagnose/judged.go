@@ -9,7 +9,7 @@ import "time"
 // only listed as judged when the data covered all of it.
 func MinData(id string) time.Duration {
 	switch {
-	case healthRule(id):
+	case immediate(id):
 		return 0
 	case id == RuleMemoryIdleHeld:
 		return idleHeldSpan + openFor

@@ -2,6 +2,8 @@ package diagnose
 
 import (
 	"math/rand/v2"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -15,33 +17,81 @@ func TestRulesTable(t *testing.T) {
 	if len(Rules) != len(want) {
 		t.Fatalf("%d rules, want %d", len(Rules), len(want))
 	}
+	if len(Rules) > 32 {
+		t.Fatalf("%d rules do not fit gpuCtx.suppressed's 32 bits", len(Rules))
+	}
+	refs := regexp.MustCompile(`^\[gpu-idle-(pipeline|handbook)\]( §[0-9.]+)+$`)
 	for i, id := range want {
-		if Rules[i].ID != id || Rules[i].Title == "" || Rules[i].Seeds == "" {
-			t.Errorf("Rules[%d] = %+v, want id %s with title and seeds", i, Rules[i], id)
+		r := Rules[i]
+		if r.ID != id || r.Title == "" {
+			t.Errorf("Rules[%d] = %+v, want id %s with a title", i, r, id)
 		}
-		if ri, ok := Lookup(id); !ok || ri.ID != id {
-			t.Errorf("Lookup(%q) = %+v, %v", id, ri, ok)
+		for _, ref := range strings.Split(r.Refs, "; ") {
+			if !refs.MatchString(ref) {
+				t.Errorf("%s: reference %q is not a docs/references.md key with sections", id, ref)
+			}
+		}
+		if len(r.Steps) == 0 {
+			t.Errorf("%s shows on no checklist step", id)
+		}
+		for _, s := range r.Steps {
+			if s < 1 || s > len(stepTitles) {
+				t.Errorf("%s: step %d is not one of the %d", id, s, len(stepTitles))
+			}
+		}
+		for _, s := range r.Suppresses {
+			if sr, ok := Lookup(s); !ok || sr.Scope != ScopeWorkload || r.Scope != ScopeWorkload {
+				t.Errorf("%s suppresses %q: both must be workload rules", id, s)
+			}
+		}
+		perGPU := r.Scope == ScopeGPU || r.Scope == ScopeWorkload
+		if hasFn := gpuCheck(id) != nil; hasFn != perGPU {
+			t.Errorf("%s: scope %d, but gpuCheck given: %v", id, r.Scope, hasFn)
+		}
+		if node := r.Scope == ScopeJob || r.Scope == ScopeNode; node && !r.Node {
+			t.Errorf("%s judges a job or the node but is not a node rule", id)
+		}
+		if ri, ok := Lookup(id); !ok || ri.ID != id || RuleOrder(id) != i {
+			t.Errorf("Lookup(%q) = %+v, %v; RuleOrder %d", id, ri, ok, RuleOrder(id))
 		}
 	}
-	if _, ok := Lookup("nope"); ok {
-		t.Error("Lookup of an unknown id succeeded")
+	if _, ok := Lookup("nope"); ok || RuleOrder("nope") != len(Rules) {
+		t.Error("an unknown id was found, or does not sort last")
 	}
-	idx := map[int]string{rInputStarved: RuleInputStarved, rIOBound: RuleIOBound, rLaunchBound: RuleLaunchBound,
-		rSyncStall: RuleSyncStall, rCopyBound: RuleCopyBound, rMemoryBandwidth: RuleMemoryBandwidth,
-		rTensorCoresIdle: RuleTensorCoresIdle, rMemoryIdleHeld: RuleMemoryIdleHeld, rMemoryPressure: RuleMemoryPressure,
-		rLoadImbalance: RuleLoadImbalance, rStraggler: RuleStraggler, rCommBound: RuleCommBound,
-		rGPUContention: RuleGPUContention, rPowerCapped: RulePowerCapped, rThermalThrottle: RuleThermalThrottle,
-		rPCIeLinkDegraded: RulePCIeLinkDegraded, rPCIeErrors: RulePCIeErrors, rXidError: RuleXidError,
-		rECCErrors: RuleECCErrors, rServingUnderfilled: RuleServingUnderfilled, rFabricManager: RuleFabricManager}
-	for i, id := range idx {
-		if Rules[i].ID != id {
-			t.Errorf("index constant %d names %s, Rules has %s", i, id, Rules[i].ID)
+}
+
+// TestPlanRunsSuppressorsFirst: a rule that suppresses another runs before
+// it, or the suppression would come too late; every per-GPU rule runs once.
+func TestPlanRunsSuppressorsFirst(t *testing.T) {
+	ran := map[int]int{}
+	for i, r := range plan.workload {
+		ran[r.rule] = i
+	}
+	for i, r := range plan.anyGPU {
+		if _, dup := ran[r.rule]; dup {
+			t.Errorf("%s runs twice", Rules[r.rule].ID)
+		}
+		ran[r.rule] = -1 - i
+	}
+	for i, r := range Rules {
+		at, ok := ran[i]
+		if perGPU := gpuCheck(r.ID) != nil; ok != perGPU {
+			t.Errorf("%s: in the plan %v, per-GPU %v", r.ID, ok, perGPU)
+		}
+		for _, s := range r.Suppresses {
+			if later := ran[ruleIndex(s)]; later <= at {
+				t.Errorf("%s (step %d) suppresses %s, which runs first (step %d)", r.ID, at, s, later)
+			}
 		}
 	}
-	for _, node := range []string{RuleLoadImbalance, RuleStraggler, RuleCommBound, RuleFabricManager} {
-		if ri, _ := Lookup(node); !ri.Node {
-			t.Errorf("%s should be a node rule", node)
-		}
+	// A cycle in the table still yields every rule once (the last one
+	// waiting goes anyway) rather than looping.
+	cyc := []RuleInfo{
+		{ID: RuleIOBound, Scope: ScopeWorkload, Suppresses: []string{RuleInputStarved}},
+		{ID: RuleInputStarved, Scope: ScopeWorkload, Suppresses: []string{RuleIOBound}},
+	}
+	if p := newRulePlan(cyc); len(p.workload) != 2 {
+		t.Errorf("a cycle planned %d rules, want 2", len(p.workload))
 	}
 }
 

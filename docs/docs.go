@@ -18,20 +18,6 @@ import (
 //go:embed playbook/*.md playbook/zh/*.md
 var playbookFS embed.FS
 
-// canonicalRules is the order of the scenario/rule table shared with the
-// simulator and the diagnosis engine (healthy and mixed are scenarios, not
-// rules). Rule ids are a public interface: JSON output, explain, Prometheus.
-func canonicalRules() []string {
-	return []string{
-		"input_starved", "io_bound", "launch_bound", "sync_stall", "copy_bound",
-		"memory_bandwidth_bound", "tensor_cores_idle", "memory_idle_held",
-		"memory_pressure", "load_imbalance", "straggler", "comm_bound",
-		"gpu_contention", "power_capped", "thermal_throttle",
-		"pcie_link_degraded", "pcie_errors", "xid_error", "ecc_errors",
-		"serving_underfilled", "fabric_manager",
-	}
-}
-
 // Playbook returns the Markdown page for a rule id, with the {gpu} and {pid}
 // placeholders left in (see Render). ok is false for an unknown id.
 func Playbook(rule string) (string, bool) {
@@ -71,32 +57,21 @@ func IsChinese(lang string) bool {
 	return base == "zh"
 }
 
-// Rules lists the rule ids that have a page: canonical ones first in the
-// canonical order, then any others alphabetically.
+// Rules lists the rule ids that have a page, alphabetically; callers that
+// show them order them by diagnose.Rules, the one rule order.
 func Rules() []string {
 	entries, err := fs.ReadDir(playbookFS, "playbook")
 	if err != nil {
 		return nil // cannot happen with a valid embed; treat as "no pages"
 	}
-	have := make(map[string]bool, len(entries))
+	var out []string
 	for _, e := range entries {
 		if name, ok := strings.CutSuffix(e.Name(), ".md"); ok && !e.IsDir() {
-			have[name] = true
+			out = append(out, name)
 		}
 	}
-	var out []string
-	for _, r := range canonicalRules() {
-		if have[r] {
-			out = append(out, r)
-			delete(have, r)
-		}
-	}
-	var extra []string
-	for r := range have {
-		extra = append(extra, r)
-	}
-	slices.Sort(extra)
-	return append(out, extra...)
+	slices.Sort(out)
+	return out
 }
 
 // Summary returns the one-line summary under a page's title, or "" when the

@@ -150,7 +150,7 @@ func TestPlaybookLang(t *testing.T) {
 		}
 	}
 	// Rules and Playbook stay English-only and unchanged by the zh directory.
-	if got := Rules(); !slices.Equal(got, canonicalRules()) {
+	if got := Rules(); !slices.Equal(got, slices.Sorted(slices.Values(canonicalRules()))) {
 		t.Errorf("Rules() = %v; the zh pages must not add ids", got)
 	}
 }

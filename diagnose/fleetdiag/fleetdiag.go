@@ -147,10 +147,17 @@ func nodes(n int) diagnose.Msg {
 }
 
 // hostRules are the rules that need the host or the process list, which
-// dcgm-exporter does not export (diagnose/rule_input.go, rule_sharing.go,
-// and the workload rules, which judge a GPU by its main process).
-var hostRules = []string{"input_starved", "io_bound", "sync_stall", "gpu_contention", "load_imbalance",
-	"launch_bound", "copy_bound", "tensor_cores_idle", "memory_bandwidth_bound", "memory_idle_held", "serving_underfilled"}
+// dcgm-exporter does not export (RuleInfo.NeedsHost, NeedsProcesses), in
+// canonical order.
+func hostRules() []string {
+	var out []string
+	for _, r := range diagnose.Rules {
+		if r.NeedsHost || r.NeedsProcesses {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
 
 // Where a node's findings come from (NodeResult.From).
 const (
@@ -183,7 +190,7 @@ func Node(n fleetsnap.Node, history []sampler.Snapshot) NodeResult {
 		}
 		return r
 	}
-	r := NodeResult{From: FromDCGM, NeedsHost: slices.Clone(hostRules)}
+	r := NodeResult{From: FromDCGM, NeedsHost: hostRules()}
 	tracker := diagnose.NewTracker(diagnose.Options{})
 	var last []diagnose.Finding
 	for _, s := range history {
@@ -192,7 +199,7 @@ func Node(n fleetsnap.Node, history []sampler.Snapshot) NodeResult {
 	// A rule that needs the host judged a node without it (no process, no
 	// CPU): what it says rests on missing data, and NeedsHost says so.
 	for _, f := range last {
-		if !slices.Contains(hostRules, f.Rule) {
+		if !slices.Contains(r.NeedsHost, f.Rule) {
 			r.Findings = append(r.Findings, f)
 		}
 	}

@@ -123,7 +123,7 @@ func TestDCGMOnlyNodeHasNoHostRuleFindings(t *testing.T) {
 	}
 	r := Node(fleetsnap.Node{Name: "n", Up: true}, history)
 	for _, f := range r.Findings {
-		if slices.Contains(hostRules, f.Rule) {
+		if slices.Contains(hostRules(), f.Rule) {
 			t.Errorf("host rule %s on a dcgm-only node: %s", f.Rule, f.Title)
 		}
 	}

@@ -119,9 +119,6 @@ func Compare(base, after *Report) *Comparison {
 // which also covers the rules' 30-60 s windows.
 const judgeSpan = 60.0 // seconds
 
-// hostRules need host data (CPU, iowait, process tree) to fire at all.
-var hostRules = map[string]bool{"input_starved": true, "io_bound": true, "sync_stall": true}
-
 // cannotJudge says why after could not have reported f; false when it could.
 func cannotJudge(after *Report, f *Finding) (diagnose.Msg, bool) {
 	if after.Range.Seconds < judgeSpan {
@@ -131,7 +128,7 @@ func cannotJudge(after *Report, f *Finding) (diagnose.Msg, bool) {
 	if f.GPU >= 0 && !slices.ContainsFunc(after.GPUs, func(g GPU) bool { return g.Index == f.GPU && g.Samples > 0 }) {
 		return diagnose.Say("compare.no_gpu", "GPU {{.GPU}} is not in after", "GPU", f.GPU), true
 	}
-	if hostRules[f.Rule] && !after.Environment.HostData {
+	if r, _ := diagnose.Lookup(f.Rule); r.NeedsHost && !after.Environment.HostData {
 		return diagnose.Say("compare.no_host", "after has no host data (an imported log)"), true
 	}
 	return diagnose.Msg{}, false

@@ -172,7 +172,7 @@ func sortFindings(out []Finding) {
 		if a.OpenSeconds != b.OpenSeconds {
 			return a.OpenSeconds > b.OpenSeconds
 		}
-		if ra, rb := ruleOrder(a.Rule), ruleOrder(b.Rule); ra != rb {
+		if ra, rb := diagnose.RuleOrder(a.Rule), diagnose.RuleOrder(b.Rule); ra != rb {
 			return ra < rb
 		}
 		if a.GPU != b.GPU {
@@ -180,15 +180,6 @@ func sortFindings(out []Finding) {
 		}
 		return a.PID < b.PID
 	})
-}
-
-func ruleOrder(id string) int {
-	for i := range diagnose.Rules {
-		if diagnose.Rules[i].ID == id {
-			return i
-		}
-	}
-	return len(diagnose.Rules)
 }
 
 // findingSource decides, at the first snapshot in range, whether to use the

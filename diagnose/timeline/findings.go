@@ -71,10 +71,6 @@ func Findings(ranks []Rank) []Finding {
 	if f, ok := straggler(ranks); ok {
 		out = append(out, f)
 	}
-	order := map[string]int{}
-	for i, r := range diagnose.Rules {
-		order[r.ID] = i
-	}
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		if c := cmp.Compare(b.Severity, a.Severity); c != 0 {
 			return c
@@ -82,7 +78,7 @@ func Findings(ranks []Rank) []Finding {
 		if c := cmp.Compare(a.Rank, b.Rank); c != 0 {
 			return c
 		}
-		return cmp.Compare(order[a.Rule], order[b.Rule])
+		return cmp.Compare(diagnose.RuleOrder(a.Rule), diagnose.RuleOrder(b.Rule))
 	})
 	return out
 }

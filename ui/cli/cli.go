@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
@@ -234,8 +235,8 @@ func addCompletions(root *cobra.Command) {
 					return nil, cobra.ShellCompDirectiveNoFileComp
 				}
 				var out []cobra.Completion
-				for _, id := range docs.Rules() {
-					out = append(out, id+"\t"+docs.Summary(id))
+				for _, r := range diagnose.Rules {
+					out = append(out, r.ID+"\t"+docs.Summary(r.ID))
 				}
 				return out, cobra.ShellCompDirectiveNoFileComp
 			}

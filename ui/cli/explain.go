@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/docs"
 	"github.com/gpuscope/gpuscope/ui/markdown"
 	"github.com/spf13/cobra"
@@ -38,14 +39,14 @@ LANGUAGE, LC_ALL, LC_MESSAGES or LANG) gives the Chinese page.`,
 				return err
 			}
 			if len(args) == 0 {
-				for _, id := range docs.Rules() {
-					fmt.Fprintf(stdout, "%-24s %s\n", id, docs.SummaryLang(id, lang))
+				for _, r := range diagnose.Rules {
+					fmt.Fprintf(stdout, "%-24s %s\n", r.ID, docs.SummaryLang(r.ID, lang))
 				}
 				return nil
 			}
 			page, ok := docs.PlaybookLang(args[0], lang)
 			if !ok {
-				return usagef("unknown rule %q; `gpuscope explain` lists the %d rules", args[0], len(docs.Rules()))
+				return usagef("unknown rule %q; `gpuscope explain` lists the %d rules", args[0], len(diagnose.Rules))
 			}
 			tty, cols := terminalWidth(stdout)
 			if raw || (!tty && width == 0) {
