@@ -53,7 +53,7 @@ func (e *evCtx) series() {
 		}
 		n := float64(len(util))
 		if float64(low) >= evSwingShare*n && float64(high) >= evSwingShare*n {
-			e.add(RuleInputStarved, Warning, g.Index, say("series.swing_title", "GPU {{.GPU}} GPU-Util swings between idle and busy", "GPU", g.Index),
+			e.add(RuleHostWait, Warning, g.Index, say("series.swing_title", "GPU {{.GPU}} GPU-Util swings between idle and busy", "GPU", g.Index),
 				Text{say("series.swing", "{{.Low}} of {{.N}} samples at ≤ {{.LowPct}}%, {{.High}} at ≥ {{.HighPct}}%: the GPU waits periodically, on input or on a host sync",
 					"Low", low, "N", len(util), "LowPct", f0(evLow), "High", high, "HighPct", f0(evHigh))},
 				hintSwing, append(conf, say("series.no_host", "no host data, so input and sync cannot be told apart here")), Use{g.Index, "util"})

@@ -77,8 +77,10 @@ func TestEvidenceShortSeriesWithConfidence(t *testing.T) {
 	var swing, held *Finding
 	for i := range fs {
 		switch {
-		case fs[i].Rule == RuleInputStarved && fs[i].GPU == 0:
+		case fs[i].Rule == RuleHostWait && fs[i].GPU == 0:
 			swing = &fs[i]
+		case fs[i].Rule == RuleInputStarved || fs[i].Rule == RuleSyncStall:
+			t.Errorf("GPU-Util alone named %s, a cause it cannot tell from the other: %s", fs[i].Rule, fs[i].Evidence)
 		case fs[i].Rule == RuleMemoryIdleHeld && fs[i].GPU == 1:
 			held = &fs[i]
 		}
@@ -91,7 +93,7 @@ func TestEvidenceShortSeriesWithConfidence(t *testing.T) {
 		t.Fatalf("idle-held finding %+v (all: %s)", held, evRules(fs))
 	}
 	// Two samples are not a series.
-	if got := evRules(Evidence(snaps[:2])); strings.Contains(got, RuleInputStarved) {
+	if got := evRules(Evidence(snaps[:2])); strings.Contains(got, RuleHostWait) {
 		t.Errorf("two samples judged as a series: %s", got)
 	}
 }

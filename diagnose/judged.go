@@ -3,13 +3,16 @@ package diagnose
 import "time"
 
 // MinData is the least span of samples a rule needs, from a cold start, before
-// it can open a finding: hardware-health rules fire at once; memory_idle_held
+// it can open a finding: hardware-health and evidence-only rules need none; memory_idle_held
 // waits idleHeldSpan; every other rule judges minWorkloadSpan of a settled
 // workload. The engine's open delay (openFor) comes on top, and a rule is
 // only listed as judged when the data covered all of it.
 func MinData(id string) time.Duration {
+	r, _ := Lookup(id)
 	switch {
-	case immediate(id):
+	case r.Immediate:
+		return 0
+	case r.Scope == ScopeEvidence: // proven by an imported text, never by a span of samples
 		return 0
 	case id == RuleMemoryIdleHeld:
 		return idleHeldSpan + openFor

@@ -81,6 +81,7 @@ const (
 	RuleECCErrors          = "ecc_errors"
 	RuleServingUnderfilled = "serving_underfilled"
 	RuleFabricManager      = "fabric_manager"
+	RuleHostWait           = "host_wait"
 )
 
 // Article sections, shortened for the table below.
@@ -145,6 +146,11 @@ var Rules = []RuleInfo{
 		Refs: book + " §4.1 §4.2 §8.2; " + pipe + " §8.4", Scope: ScopeWorkload, NeedsProcesses: true, Steps: []int{2}},
 	{ID: RuleFabricManager, Title: "NVSwitch fabric not initialised: CUDA cannot start (fabric manager)",
 		Refs: book + " §6.3 §7.1", Node: true, Scope: ScopeEvidence, Immediate: true, Steps: []int{7}},
+	// What a GPU-Util series alone proves: the GPU waits on the host in
+	// bursts. Input and sync both do that; only host data or a trace tells
+	// which, so the finding must not carry either one's id.
+	{ID: RuleHostWait, Title: "GPU waits on the host in bursts (input or sync: host data or a trace tells which)",
+		Refs: pipe + " §3.1 §3.5 §7", Scope: ScopeEvidence, Steps: []int{2}},
 }
 
 // gpuCheck is the function of each ScopeGPU and ScopeWorkload rule
