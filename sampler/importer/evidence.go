@@ -116,6 +116,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseCUDAInit(s)
 		case kindDiag:
 			p = parseDiag(s)
+		case kindMIG:
+			p = parseMIG(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

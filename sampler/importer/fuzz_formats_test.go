@@ -14,10 +14,7 @@ func FuzzDiag(f *testing.F) {
 	f.Add([]byte(diagHeader + diagHW + diagRow("memory", "Fail") + diagRow("", "GPU1: Fail") + diagMsg("Warning: GPU1", busyMsg)))
 	f.Add([]byte(diagInteg + diagRow("PCIe", "Pass - GPUs: 0, 1") + diagRow("", "Skip - GPU: 2") + diagMsg("Info", busyMsg)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lines := strings.Split(string(data), "\n")
-		if n := diagRun(lines, 0); n > len(lines) {
-			t.Fatalf("diagRun claims %d of %d lines", n, len(lines))
-		}
+		lines := fuzzLines(t, data, diagRun)
 		p := parseDiag(&section{kind: kindDiag, first: 1, lines: lines})
 		if p.skipped != "" {
 			return
@@ -39,4 +36,39 @@ func FuzzDiag(f *testing.F) {
 			t.Fatalf("%d messages from %d lines", msgs, len(lines))
 		}
 	})
+}
+
+// FuzzMIG feeds arbitrary lines to the mig -lgi/-lci/-lgip reader: no
+// panic, every GPU MIG-enabled and within a node's count, no more
+// instances than lines.
+func FuzzMIG(f *testing.F) {
+	pasteSeeds(f)
+	f.Add([]byte(migLGI + migLCI))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := fuzzLines(t, data, migRun)
+		p := parseMIG(&section{kind: kindMIG, first: 1, lines: lines})
+		if p.skipped != "" {
+			return
+		}
+		devs := 0
+		for _, g := range p.snaps[0].GPUs {
+			if !g.MIG || g.Index >= maxPictureGPUs {
+				t.Fatalf("GPU %d MIG %v", g.Index, g.MIG)
+			}
+			devs += len(g.MIGDevices)
+		}
+		if devs > len(lines) {
+			t.Fatalf("%d instances from %d lines", devs, len(lines))
+		}
+	})
+}
+
+// fuzzLines splits data into lines and holds the recogniser to claiming
+// no more lines than there are.
+func fuzzLines(t *testing.T, data []byte, run func([]string, int) int) []string {
+	lines := strings.Split(string(data), "\n")
+	if n := run(lines, 0); n > len(lines) {
+		t.Fatalf("run claims %d of %d lines", n, len(lines))
+	}
+	return lines
 }
