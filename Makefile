@@ -167,6 +167,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzPaste -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzSections -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzDiag -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzMIG -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/

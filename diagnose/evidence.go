@@ -74,6 +74,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		e.busy(&e.last.GPUs[i])
 	}
 	e.fabric()
+	e.diag()
 	e.multiGPU()
 	if len(snaps) >= evSeriesMin {
 		e.series()

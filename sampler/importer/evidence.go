@@ -114,6 +114,10 @@ func readSections(secs []section, o Options) []*part {
 			p = parseList(s)
 		case kindCUDAInit:
 			p = parseCUDAInit(s)
+		case kindDiag:
+			p = parseDiag(s)
+		case kindMIG:
+			p = parseMIG(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

@@ -65,7 +65,7 @@ func FuzzSections(f *testing.F) {
 		if len(lines) == 0 {
 			return
 		}
-		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList} {
+		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG} {
 			sec := section{kind: kind, first: 1, lines: lines}
 			_ = readSections([]section{sec}, Options{}.withDefaults(""))
 		}

@@ -151,6 +151,10 @@ func claim(ls []string, i int) (string, Format, int) {
 		return "", Unknown, 0
 	case smiErrRE.MatchString(l):
 		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) })
+	case (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "|")) && diagRun(ls, i) > 0: // before the nvidia-smi table: both are boxes
+		return kindDiag, Unknown, diagRun(ls, i)
+	case migRun(ls, i) > 0:
+		return kindMIG, Unknown, migRun(ls, i)
 	case isTableStart(ls, i):
 		return kindTable, Unknown, tableRun(ls, i)
 	case qStartRE.MatchString(l) || isQueryFragment(ls, i):

@@ -1,0 +1,29 @@
+package sampler
+
+// DiagCheck is one result of one test of a DCGM diagnostic run (`dcgmi
+// diag -r N`): a test passes on some GPUs and fails on others, so each
+// (test, result) pair is its own check. Diag results are what the run
+// concluded, not readings: a skipped test judged nothing.
+type DiagCheck struct {
+	// Category is the table's block: "Deployment", "Integration",
+	// "Hardware", "Stress" ("" when the paste starts below its header).
+	Category string `json:"category,omitempty"`
+	// Test as DCGM names it: "GPU Memory", "PCIe", "Page Retirement/Row
+	// Remap" (2.x/3.x), "memory", "pcie", "software" (4.x).
+	Test string `json:"test"`
+	// Result is "pass", "fail", "warn", "skip" or "not run".
+	Result string `json:"result"`
+	// GPUs the result names; nil means all GPUs of the run, or a check of
+	// the node (the Deployment checks).
+	GPUs []int `json:"gpus,omitempty"`
+	// Messages are the Warning/Error/Info rows printed under the test,
+	// joined across the table's 45-character wrap.
+	Messages []DiagMessage `json:"messages,omitempty"`
+}
+
+// DiagMessage is one Warning, Error or Info row of a diagnostic test.
+type DiagMessage struct {
+	Kind string `json:"kind"` // "warning", "error", "info"
+	GPU  int    `json:"gpu"`  // the GPU it names, -1 for none
+	Text string `json:"text"` // DCGM's words, rejoined
+}
