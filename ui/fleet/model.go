@@ -52,11 +52,20 @@ type Model struct {
 
 // nodeView is an open node: the ordinary dashboard fed from Prometheus.
 type nodeView struct {
-	key     fleetsnap.NodeKey
-	name    string
-	dash    tea.Model
+	key  fleetsnap.NodeKey
+	name string
+	dash tea.Model
+	feed *nodeFeed
+}
+
+// nodeFeed diagnoses an open node's series where it is fetched, in the
+// fetch command, so Update only pushes frames: the node's own diagnosis, as
+// its dashboard would make it from the same series (one Tracker, at most
+// once a second). Only the one fetch in flight touches it: each fetch is
+// scheduled by the answer of the one before.
+type nodeFeed struct {
 	tracker *diagnose.Tracker
-	last    time.Time
+	last    time.Time // the newest snapshot diagnosed
 }
 
 type loadedMsg struct {
@@ -65,12 +74,17 @@ type loadedMsg struct {
 }
 type refreshMsg struct{}
 type nodeMsg struct {
-	key   fleetsnap.NodeKey
-	snaps []sampler.Snapshot
-	err   error
-	first bool
+	key    fleetsnap.NodeKey
+	frames []diagnose.Frame // the snapshots not seen before, diagnosed
+	err    error
+	feed   *nodeFeed
+	from   time.Time // what the fetch asked from
+	first  bool
 }
-type nodeTickMsg struct{ key fleetsnap.NodeKey }
+type nodeTickMsg struct {
+	key   fleetsnap.NodeKey
+	since time.Time // just after the newest snapshot the dashboard has
+}
 
 // New builds the fleet view.
 func New(opts Options) Model {
@@ -90,10 +104,24 @@ func (m Model) load() tea.Cmd {
 	}
 }
 
-func (m Model) fetchNode(key fleetsnap.NodeKey, from time.Time, first bool) tea.Cmd {
+// openNode fetches a node's history and diagnoses it with a new feed.
+func (m Model) openNode(key fleetsnap.NodeKey) tea.Cmd {
+	return m.fetchNode(key, &nodeFeed{tracker: diagnose.NewViewTracker(diagnose.Options{})}, time.Now().Add(-nodeHistory), true)
+}
+
+// fetchNode asks for the node's series from `from` on and diagnoses what
+// is newer than the feed has seen.
+func (m Model) fetchNode(key fleetsnap.NodeKey, feed *nodeFeed, from time.Time, first bool) tea.Cmd {
 	return func() tea.Msg {
 		snaps, err := m.opts.History(context.Background(), key, from)
-		return nodeMsg{key, snaps, err, first}
+		msg := nodeMsg{key: key, err: err, feed: feed, from: from, first: first}
+		for _, s := range snaps {
+			if s.Time.After(feed.last) {
+				msg.frames = append(msg.frames, feed.tracker.Observe(s))
+				feed.last = s.Time
+			}
+		}
+		return msg
 	}
 }
 
@@ -126,7 +154,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.node == nil || m.node.key != msg.key {
 			return m, nil
 		}
-		return m, m.fetchNode(msg.key, m.node.last.Add(time.Millisecond), false)
+		return m, m.fetchNode(msg.key, m.node.feed, msg.since, false)
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
@@ -167,48 +195,49 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.cursor = min(m.cursor+1, max(len(rows)-1, 0))
 	case key.Matches(k, km.Enter):
 		if m.cursor < len(rows) {
-			return m, m.fetchNode(rows[m.cursor].Key, time.Now().Add(-nodeHistory), true)
+			return m, m.openNode(rows[m.cursor].Key)
 		}
 	}
 	return m, nil
 }
 
 // nodeData opens a node's dashboard on its first history, and feeds it
-// what each later query brings.
+// the frames each later fetch brings.
 func (m Model) nodeData(msg nodeMsg) (tea.Model, tea.Cmd) {
-	tick := tea.Tick(m.opts.Interval, func(time.Time) tea.Msg { return nodeTickMsg{msg.key} })
 	if msg.first {
-		if msg.err != nil || len(msg.snaps) == 0 {
+		if msg.err != nil || len(msg.frames) == 0 {
 			m.err = fmt.Errorf("node %s: no GPU series in the last %s (%v)", msg.key.Instance, nodeHistory, msg.err)
 			return m, nil
 		}
-		name := msg.snaps[len(msg.snaps)-1].Node.Hostname
-		opts := m.opts.Dashboard("PROM " + name)
-		// The node's own diagnosis, as the dashboard of that node would make
-		// it from the same series (one Tracker, at most once a second).
-		tracker := diagnose.NewViewTracker(diagnose.Options{})
-		dash := ui.New(opts)
-		for _, s := range msg.snaps {
-			dash = dash.Push(tracker.Observe(s))
+		name := msg.frames[len(msg.frames)-1].Snapshot.Node.Hostname
+		dash := ui.New(m.opts.Dashboard("PROM " + name))
+		for _, f := range msg.frames {
+			dash = dash.Push(f)
 		}
-		m.node = &nodeView{key: msg.key, name: name, dash: dash, tracker: tracker, last: msg.snaps[len(msg.snaps)-1].Time}
+		m.node = &nodeView{key: msg.key, name: name, dash: dash, feed: msg.feed}
 		var cmd tea.Cmd
 		m.node.dash, cmd = m.node.dash.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
-		return m, tea.Batch(cmd, tick)
+		return m, tea.Batch(cmd, m.nodeTick(msg))
 	}
-	if m.node == nil || m.node.key != msg.key {
-		return m, nil
+	if m.node == nil || m.node.key != msg.key || m.node.feed != msg.feed {
+		return m, nil // an answer for a node closed since
 	}
 	if d, ok := m.node.dash.(ui.Model); ok {
-		for _, s := range msg.snaps {
-			if s.Time.After(m.node.last) {
-				d = d.Push(m.node.tracker.Observe(s))
-				m.node.last = s.Time
-			}
+		for _, f := range msg.frames {
+			d = d.Push(f)
 		}
 		m.node.dash = d
 	}
-	return m, tick
+	return m, m.nodeTick(msg)
+}
+
+// nodeTick schedules the next fetch after the newest snapshot seen.
+func (m Model) nodeTick(msg nodeMsg) tea.Cmd {
+	since := msg.from
+	if n := len(msg.frames); n > 0 {
+		since = msg.frames[n-1].Snapshot.Time.Add(time.Millisecond)
+	}
+	return tea.Tick(m.opts.Interval, func(time.Time) tea.Msg { return nodeTickMsg{msg.key, since} })
 }
 
 // View draws the fleet, or the open node's dashboard.
