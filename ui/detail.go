@@ -20,7 +20,6 @@ import (
 type detailPane struct {
 	c       *common
 	w, h    int
-	open    bool
 	finding diagnose.Finding
 	vp      viewport.Model
 	// md renders the playbook page in the theme's colours; built on the
@@ -33,14 +32,11 @@ func newDetailPane(c *common) *detailPane { return &detailPane{c: c, vp: viewpor
 func (p *detailPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.Width, p.vp.Height = w, max(0, h-1)
-	if p.open {
-		p.refresh()
-	}
 }
 
 // show opens the detail page for f, scrolled to the top.
 func (p *detailPane) show(f diagnose.Finding) {
-	p.open, p.finding = true, f
+	p.finding = f
 	p.refresh()
 	p.vp.GotoTop()
 }

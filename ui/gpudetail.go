@@ -17,7 +17,6 @@ import (
 type gpuDetailPane struct {
 	c    *common
 	w, h int
-	open bool
 	gpu  int
 	vp   viewport.Model
 	// out caches View until the page or the scroll changes: the viewport
@@ -49,14 +48,11 @@ func newGPUDetailPane(c *common) *gpuDetailPane {
 func (p *gpuDetailPane) SetSize(w, h int) {
 	p.w, p.h, p.out = w, h, ""
 	p.vp.Width, p.vp.Height = w, max(0, h-1)
-	if p.open {
-		p.refresh()
-	}
 }
 
 // show opens GPU gpu, scrolled to the top.
 func (p *gpuDetailPane) show(gpu int) {
-	p.open, p.gpu = true, gpu
+	p.gpu = gpu
 	p.refresh()
 	p.vp.GotoTop()
 }

@@ -119,16 +119,14 @@ func (c *common) badgeText(b string) string {
 func (m Model) footer() string {
 	st, w := m.c.st, m.w
 	hints := m.c.hints.main
-	switch {
-	case m.detail.open:
+	switch m.pages.top() {
+	case pageFinding, pageProc:
 		hints = m.c.hints.detail
-	case m.gdetail.open:
+	case pageGPU:
 		hints = m.c.hints.gpuDetail
-	case m.pview.open:
-		hints = m.c.hints.detail
-	case m.topo.open:
+	case pageTopology:
 		hints = m.c.hints.topology
-	case m.confirm != nil:
+	case pageConfirm:
 		hints = m.c.hints.confirm
 	}
 	if m.c.status != "" {

@@ -18,37 +18,53 @@ func TestHelpDrawnFromKeyMap(t *testing.T) {
 		t.Fatalf("help does not show the key map:\n%s", v)
 	}
 	m = press(m, "esc", "t")
-	if m.topo.open {
+	if m.pages.isOpen(pageTopology) {
 		t.Error("t still opens the topology after remapping it to o")
 	}
-	if m = press(m, "o"); !m.topo.open {
+	if m = press(m, "o"); !m.pages.isOpen(pageTopology) {
 		t.Error("o does not open the topology")
 	}
 }
 
-// The mode order is explicit: a dialog beats the filter, the filter beats
-// help, help beats the pages.
-func TestModeOrder(t *testing.T) {
+// Pages stack: the newest opened is drawn and takes keys; closing it
+// shows the one below, whatever the pages are.
+func TestPagesStack(t *testing.T) {
 	m, _ := fixtureModel(5, 120, 40)
-	m.showHelp, m.topo.open, m.detail.open = true, true, true
-	if got := m.mode(); got != modeHelp {
-		t.Errorf("help, detail and topology open: mode %d, want help", got)
+	main := ansi.Strip(m.View())
+	m = press(m, "t")
+	topo := ansi.Strip(m.View())
+	if m.pages.top() != pageTopology || topo == main {
+		t.Fatalf("t: top %d", m.pages.top())
 	}
-	m.procs.filtering = true
-	if got := m.mode(); got != modeFilter {
-		t.Errorf("filtering: mode %d, want filter", got)
+	if m = press(m, "?"); m.pages.top() != pageHelp || !m.pages.isOpen(pageTopology) {
+		t.Fatalf("? over the topology: stack %v", m.pages.stack)
 	}
-	m.confirm = &pendingSignal{}
-	if got := m.mode(); got != modeConfirm {
-		t.Errorf("dialog: mode %d, want confirm", got)
+	if m = press(m, "esc"); ansi.Strip(m.View()) != topo {
+		t.Errorf("esc on help did not return to the topology:\n%s", m.View())
 	}
-	m.confirm, m.procs.filtering, m.showHelp, m.detail.open = nil, false, false, false
-	if got := m.mode(); got != modeTopology {
-		t.Errorf("topology only: mode %d", got)
+	if m = press(m, "?", "?"); m.pages.top() != pageTopology {
+		t.Errorf("? twice: stack %v, want the topology back on top", m.pages.stack)
 	}
-	m.topo.open = false
-	if got := m.mode(); got != modePane {
-		t.Errorf("nothing open: mode %d, want pane", got)
+	if m = press(m, "esc"); m.pages.top() != pageMain || ansi.Strip(m.View()) != main {
+		t.Errorf("esc on the topology: stack %v", m.pages.stack)
+	}
+
+	var p pages
+	p.open(pageGPU)
+	p.open(pageHelp)
+	p.open(pageGPU) // opened again: moves to the top, not twice
+	if len(p.stack) != 2 || p.top() != pageGPU {
+		t.Errorf("stack %v, want [help gpu]", p.stack)
+	}
+	p.open(pageMain)
+	p.close(pageGPU)
+	if p.top() != pageHelp || p.isOpen(pageGPU) || p.isOpen(pageMain) {
+		t.Errorf("stack %v, want [help]", p.stack)
+	}
+	ps := &pendingSignal{pid: 7}
+	p.ask(ps)
+	if p.top() != pageConfirm || p.answer() != ps || p.confirm != nil || p.isOpen(pageConfirm) {
+		t.Errorf("ask/answer: stack %v", p.stack)
 	}
 }
 
@@ -65,10 +81,10 @@ func TestKeysRemappedThroughOptions(t *testing.T) {
 		}
 	}
 	m = press(m, "esc", "t")
-	if m.topo.open {
+	if m.pages.isOpen(pageTopology) {
 		t.Error("t still opens the topology after remapping it to o")
 	}
-	if m = press(m, "o"); !m.topo.open {
+	if m = press(m, "o"); !m.pages.isOpen(pageTopology) {
 		t.Error("o does not open the topology")
 	}
 }

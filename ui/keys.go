@@ -34,58 +34,20 @@ func nextInterval(d time.Duration, dir int) time.Duration {
 	return intervalSteps[0]
 }
 
-// mode is what takes a key, highest priority first: a y/n dialog, the
-// process filter being typed, the help overlay, an open finding, an open
-// GPU page, an open process page, the topology page, and last the panes of the main screen. The
-// global keys (quit, help, pause, record, interval) come after the first
-// two, which take every key.
-type mode int
-
-const (
-	modeConfirm mode = iota
-	modeFilter
-	modeHelp
-	modeDetail
-	modeGPUDetail
-	modeProcView
-	modeTopology
-	modePane
-)
-
-// mode is the highest-priority mode that is open.
-func (m Model) mode() mode {
-	switch {
-	case m.confirm != nil:
-		return modeConfirm
-	case m.procs.filtering:
-		return modeFilter
-	case m.showHelp:
-		return modeHelp
-	case m.detail.open:
-		return modeDetail
-	case m.gdetail.open:
-		return modeGPUDetail
-	case m.pview.open:
-		return modeProcView
-	case m.topo.open:
-		return modeTopology
-	}
-	return modePane
-}
-
-// handleKey routes a key by mode (see mode).
+// handleKey routes a key: the y/n question and a filter being typed take
+// every key; then the global keys; then the page on top (pages.go).
 func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	c, km := m.c, &m.c.keys
 	c.status = ""
-	md := m.mode()
-	switch md {
-	case modeConfirm: // the dialog takes every key: y confirms, anything else cancels
+	top := m.pages.top()
+	switch {
+	case top == pageConfirm: // the dialog takes every key: y confirms, anything else cancels
 		m = m.answerConfirm(k.String())
 		if key.Matches(k, km.ForceQuit) {
 			return m, tea.Quit
 		}
 		return m, nil
-	case modeFilter: // typing a filter: letters are text, not commands
+	case m.procs.filtering: // typing a filter: letters are text, not commands
 		if key.Matches(k, km.ForceQuit) {
 			return m, tea.Quit
 		}
@@ -96,7 +58,7 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Quit):
 		return m, tea.Quit
 	case key.Matches(k, km.Help):
-		m.showHelp = !m.showHelp
+		m.pages.toggle(pageHelp)
 		return m, nil
 	case key.Matches(k, km.Pause):
 		c.paused = !c.paused
@@ -118,26 +80,30 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.findings.invalidate() // the all-clear line counts the interval
 		return m, nil
 	}
-	switch md {
-	case modeHelp:
+	switch top {
+	case pageHelp:
 		if k.String() == "esc" {
-			m.showHelp = false
+			m.pages.close(pageHelp)
 		}
-	case modeDetail:
+	case pageFinding:
 		if key.Matches(k, km.Back) {
-			m.detail.open = false
+			m.pages.close(pageFinding)
 			return m, nil
 		}
 		m.detail.Update(k)
-	case modeGPUDetail:
+	case pageGPU:
 		m.gpuDetailKey(k)
-	case modeProcView:
+	case pageProc:
 		if key.Matches(k, km.Back) {
-			m.pview.open = false
+			m.pages.close(pageProc)
 			return m, nil
 		}
 		m.pview.Update(k)
-	case modeTopology:
+	case pageTopology:
+		if key.Matches(k, km.Back, km.Topology) {
+			m.pages.close(pageTopology)
+			return m, nil
+		}
 		m.topo.Update(k)
 	default:
 		return m.paneKey(k), nil
@@ -150,7 +116,7 @@ func (m Model) gpuDetailKey(k tea.KeyMsg) {
 	p, km := m.gdetail, &m.c.keys
 	switch {
 	case key.Matches(k, km.Back):
-		p.open = false
+		m.pages.close(pageGPU)
 	case key.Matches(k, km.PrevGPU):
 		p.show(max(0, p.gpu-1))
 	case key.Matches(k, km.NextGPU):
@@ -201,14 +167,18 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 	case key.Matches(k, km.Enter):
 		if f, ok := m.findings.selected(); ok && c.focus == focusFindings {
 			m.detail.show(f)
+			m.pages.open(pageFinding)
 		} else if c.focus == focusGPUs && c.gpuCount > 0 {
 			m.gdetail.show(m.gpus.cursor)
+			m.pages.open(pageGPU)
 		} else if r, ok := m.procs.selected(); ok && c.focus == focusProcs {
 			m.pview.show(r.pid())
+			m.pages.open(pageProc)
 		}
 	case key.Matches(k, km.GPUDetail): // GPU 0…8: nvidia-smi numbers from 0, keys from 1
 		if g := int(k.String()[0] - '1'); g < c.gpuCount {
 			m.gdetail.show(g)
+			m.pages.open(pageGPU)
 		} else {
 			c.status = c.say("status.no_such_gpu", map[string]any{"GPU": g, "Keys": min(c.gpuCount, 9), "Last": c.gpuCount - 1})
 			if c.gpuCount == 0 {
@@ -217,6 +187,7 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 		}
 	case key.Matches(k, km.Topology):
 		m.topo.show()
+		m.pages.open(pageTopology)
 	case key.Matches(k, km.Tree):
 		m.procs.toggleTree()
 	case key.Matches(k, km.Filter):
@@ -268,7 +239,7 @@ func (m Model) selectGPU(gpu int) {
 // CapturesKeys reports whether the dashboard is taking every key itself (a
 // filter being typed, a signal waiting for y/n), so a wrapper such as replay
 // must not read them as its own commands.
-func (m Model) CapturesKeys() bool { return m.procs.filtering || m.confirm != nil }
+func (m Model) CapturesKeys() bool { return m.procs.filtering || m.pages.top() == pageConfirm }
 
 // toggleRecording starts or stops a recording and says so in the footer.
 func (m Model) toggleRecording() {

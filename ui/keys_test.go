@@ -119,16 +119,16 @@ func TestTabCyclesFocus(t *testing.T) {
 
 func TestEnterOnlyOpensFromFindings(t *testing.T) {
 	m, _ := fixtureModel(5, 120, 40)
-	if m = press(m, "enter"); m.detail.open || !m.gdetail.open || m.gdetail.gpu != 0 {
-		t.Errorf("enter in the GPU pane: finding detail %v, GPU detail %v of GPU %d; want the GPU detail of GPU 0", m.detail.open, m.gdetail.open, m.gdetail.gpu)
+	if m = press(m, "enter"); m.pages.isOpen(pageFinding) || !m.pages.isOpen(pageGPU) || m.gdetail.gpu != 0 {
+		t.Errorf("enter in the GPU pane: finding detail %v, GPU detail %v of GPU %d; want the GPU detail of GPU 0", m.pages.isOpen(pageFinding), m.pages.isOpen(pageGPU), m.gdetail.gpu)
 	}
 	m = press(m, "esc")
 	if m = press(m, "tab"); m.c.selGPU != 4 || !strings.Contains(m.View(), "Three levels · GPU 4") {
 		t.Errorf("focusing the findings shows GPU %d, want 4 (the first finding's)", m.c.selGPU)
 	}
 	m = press(m, "down", "enter")
-	if !m.detail.open || m.detail.finding.Rule != "input_starved" {
-		t.Errorf("detail open %v rule %q; want input_starved (second by severity)", m.detail.open, m.detail.finding.Rule)
+	if !m.pages.isOpen(pageFinding) || m.detail.finding.Rule != "input_starved" {
+		t.Errorf("detail open %v rule %q; want input_starved (second by severity)", m.pages.isOpen(pageFinding), m.detail.finding.Rule)
 	}
 	if m.c.selGPU != 1 {
 		t.Errorf("side pane GPU %d, want 1", m.c.selGPU)

@@ -86,7 +86,7 @@ func TestMIGNoExtraRowsWithoutMIG(t *testing.T) {
 func TestMIGDetailListsInstances(t *testing.T) {
 	m := fixtureModelN(60, 8, 200, 50, migEdit)
 	m = press(m, fmt.Sprint(migFixtureGPU+1))
-	if !m.gdetail.open || m.gdetail.gpu != migFixtureGPU {
+	if !m.pages.isOpen(pageGPU) || m.gdetail.gpu != migFixtureGPU {
 		t.Fatalf("key %d opened GPU %d, want %d", migFixtureGPU+1, m.gdetail.gpu, migFixtureGPU)
 	}
 	page := strings.Join(m.gdetail.content(), "\n")

@@ -91,10 +91,12 @@ type sourceClosedMsg struct{}
 // Panes are pointers shared between copies of the Model, as Bubble Tea only
 // ever uses the latest one.
 type Model struct {
-	c        *common
-	w, h     int
-	layout   Layout
-	showHelp bool
+	c      *common
+	w, h   int
+	layout Layout
+	// pages are the open pages over the main panes, newest on top
+	// (pages.go): the top one takes keys and is drawn.
+	pages *pages
 
 	header   *headerPane
 	gpus     *gpuPane
@@ -106,8 +108,6 @@ type Model struct {
 	gdetail  *gpuDetailPane
 	pview    *procViewPane
 	topo     *topoPane
-	// confirm is the signal waiting for y/n, nil when none.
-	confirm *pendingSignal
 }
 
 var _ tea.Model = Model{}
@@ -143,7 +143,7 @@ func New(opts Options) Model {
 	localizeHelp(&c.keys, c.tr)
 	c.hints = newFooterHints(&c.keys, c.tr)
 	return Model{
-		c: c, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
+		c: c, pages: &pages{}, header: &headerPane{c: c}, gpus: &gpuPane{c: c}, findings: &findingsPane{c: c},
 		side: &sidePane{c: c}, procs: newProcPane(c), host: &hostPane{c: c}, detail: newDetailPane(c),
 		gdetail: newGPUDetailPane(c), pview: newProcViewPane(c), topo: &topoPane{c: c},
 	}
@@ -231,13 +231,13 @@ func (m Model) Push(f diagnose.Frame) Model {
 	m.gpus.invalidate()
 	m.procs.invalidate()
 	m.host.invalidate()
-	if m.detail.open {
+	if m.pages.isOpen(pageFinding) {
 		m.detail.refresh()
 	}
-	if m.gdetail.open {
+	if m.pages.isOpen(pageGPU) {
 		m.gdetail.onData(s.Time)
 	}
-	if m.pview.open {
+	if m.pages.isOpen(pageProc) {
 		m.pview.refresh()
 	}
 	return m
@@ -305,11 +305,28 @@ func (m Model) resize(w, h int) Model {
 	m.gdetail.SetSize(w, max(0, h-2))
 	m.pview.SetSize(w, max(0, h-2))
 	m.topo.SetSize(w, max(0, h-2))
+	m.refreshPages()
 	if m.c != nil && !m.shown(m.c.focus) { // its pane no longer fits: back to the GPUs
 		m.c.focus = focusGPUs
 		m.procs.filtering = false
 	}
 	return m
+}
+
+// refreshPages redraws the open pages at a new size.
+func (m Model) refreshPages() {
+	if m.pages == nil {
+		return
+	}
+	if m.pages.isOpen(pageFinding) {
+		m.detail.refresh()
+	}
+	if m.pages.isOpen(pageGPU) {
+		m.gdetail.refresh()
+	}
+	if m.pages.isOpen(pageProc) {
+		m.pview.refresh()
+	}
 }
 
 func (m Model) invalidateAll() {

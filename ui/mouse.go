@@ -8,22 +8,19 @@ import (
 // click on the process table's header sorts by that column); the wheel
 // scrolls the pane under the pointer, or the open page.
 func (m Model) handleMouse(msg tea.MouseMsg) Model {
-	if m.confirm != nil || m.showHelp {
+	switch m.pages.top() {
+	case pageConfirm, pageHelp:
 		return m
-	}
-	if m.topo.open {
+	case pageTopology:
 		m.topo.Update(msg)
 		return m
-	}
-	if m.detail.open {
+	case pageFinding:
 		m.detail.Update(msg)
 		return m
-	}
-	if m.gdetail.open {
+	case pageGPU:
 		m.gdetail.Update(msg)
 		return m
-	}
-	if m.pview.open {
+	case pageProc:
 		m.pview.Update(msg)
 		return m
 	}

@@ -240,7 +240,7 @@ func TestSignalRefusals(t *testing.T) {
 			}
 		})
 		m = press(m, "K")
-		if m.confirm != nil {
+		if m.pages.top() == pageConfirm {
 			t.Errorf("%s: a confirmation opened", tt.name)
 		}
 		if v := m.View(); !strings.Contains(v, tt.want) {
@@ -249,7 +249,7 @@ func TestSignalRefusals(t *testing.T) {
 	}
 	// Root may signal another user's process; n cancels.
 	m := signalModel(t, 999997, "mallory", func(o *Options) { record(o); o.Root = true })
-	if m = press(m, "k"); m.confirm == nil {
+	if m = press(m, "k"); m.pages.top() != pageConfirm {
 		t.Fatal("root: no confirmation for another user's process")
 	}
 	dialog := m.resize(80, 24).View()

@@ -21,7 +21,6 @@ import (
 type procViewPane struct {
 	c    *common
 	w, h int
-	open bool
 	pid  int
 	vp   viewport.Model
 	out  string    // View cached until the page or the scroll changes
@@ -33,14 +32,11 @@ func newProcViewPane(c *common) *procViewPane { return &procViewPane{c: c, vp: v
 func (p *procViewPane) SetSize(w, h int) {
 	p.w, p.h, p.out = w, h, ""
 	p.vp.Width, p.vp.Height = w, max(0, h-1)
-	if p.open {
-		p.refresh()
-	}
 }
 
 // show opens process pid, scrolled to the top.
 func (p *procViewPane) show(pid int) {
-	p.open, p.pid, p.seen = true, pid, time.Time{}
+	p.pid, p.seen = pid, time.Time{}
 	p.refresh()
 	p.vp.GotoTop()
 }

@@ -18,8 +18,8 @@ func TestProcViewOpensOnEnter(t *testing.T) {
 		t.Fatal("no process selected")
 	}
 	m = press(m, "enter")
-	if !m.pview.open || m.pview.pid != r.pid() {
-		t.Fatalf("enter on PID %d: open %v pid %d", r.pid(), m.pview.open, m.pview.pid)
+	if !m.pages.isOpen(pageProc) || m.pview.pid != r.pid() {
+		t.Fatalf("enter on PID %d: open %v pid %d", r.pid(), m.pages.isOpen(pageProc), m.pview.pid)
 	}
 	v := ansi.Strip(m.View())
 	for _, want := range []string{fmt.Sprintf("Process · PID %d", r.pid()), "Findings naming it", "Over time", "GPU memory", "CPU", "RSS", "command"} {
@@ -27,7 +27,7 @@ func TestProcViewOpensOnEnter(t *testing.T) {
 			t.Errorf("process page lacks %q:\n%s", want, v)
 		}
 	}
-	if m = press(m, "esc"); m.pview.open || !strings.Contains(ansi.Strip(m.View()), "Processes") {
+	if m = press(m, "esc"); m.pages.isOpen(pageProc) || !strings.Contains(ansi.Strip(m.View()), "Processes") {
 		t.Error("esc did not return to the panes")
 	}
 }
@@ -66,7 +66,7 @@ func TestGoldenProcView(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			m, _ := fixtureModel(60, sz.w, sz.h)
 			m = press(m, "tab", "tab", "down", "enter")
-			if !m.pview.open {
+			if !m.pages.isOpen(pageProc) {
 				t.Fatal("enter did not open the process page")
 			}
 			v := m.View()

@@ -59,7 +59,7 @@ func (m Model) askSignal(sig syscall.Signal) Model {
 	case h.User != c.opts.User && !c.opts.Root:
 		c.status = c.say("signal.refused_user", map[string]any{"PID": r.pid(), "Owner": orDash(h.User), "User": orDash(c.opts.User)})
 	default:
-		m.confirm = &pendingSignal{pid: r.pid(), user: h.User, cmd: commandLine(h), start: h.Start, sig: sig}
+		m.pages.ask(&pendingSignal{pid: r.pid(), user: h.User, cmd: commandLine(h), start: h.Start, sig: sig})
 	}
 	return m
 }
@@ -67,8 +67,7 @@ func (m Model) askSignal(sig syscall.Signal) Model {
 // answerConfirm sends the signal on y alone and reports the outcome; any
 // other key cancels. Not enter: k then enter (up, open) would kill a job.
 func (m Model) answerConfirm(key string) Model {
-	c, ps := m.c, m.confirm
-	m.confirm = nil
+	c, ps := m.c, m.pages.answer()
 	if key != "y" && key != "Y" {
 		c.status = c.word("signal.cancelled")
 		return m
@@ -87,7 +86,7 @@ func (m Model) answerConfirm(key string) Model {
 
 // confirmView is the dialog naming the process the signal would hit.
 func (m Model) confirmView(w, h int) string {
-	c, ps := m.c, m.confirm
+	c, ps := m.c, m.pages.confirm
 	st := c.st
 	lines := []string{
 		st.Crit.Render(c.say("signal.ask", map[string]any{"Signal": signalName(ps.sig)})),

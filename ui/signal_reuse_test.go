@@ -17,7 +17,7 @@ func TestSignalRefusesAReusedPID(t *testing.T) {
 		o.Kill = func(pid int, _ syscall.Signal) error { sent = append(sent, pid); return nil }
 	})
 	m = press(m, "k")
-	if m.confirm == nil {
+	if m.pages.top() != pageConfirm {
 		t.Fatalf("no dialog: %s", m.c.status)
 	}
 	last := m.c.window[len(m.c.window)-1]

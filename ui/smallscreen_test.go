@@ -60,7 +60,7 @@ func TestGPUSortHeaderAt80Columns(t *testing.T) {
 func TestNumberKeyBeyondGPUsSaysSo(t *testing.T) {
 	m, _ := fixtureModel(3, 120, 40)
 	m = press(m, "9")
-	if m.gdetail.open || !strings.Contains(m.View(), "no GPU 8 here: keys 1-8 open GPUs 0-7") {
+	if m.pages.isOpen(pageGPU) || !strings.Contains(m.View(), "no GPU 8 here: keys 1-8 open GPUs 0-7") {
 		t.Errorf("9 on 8 GPUs:\n%s", m.View())
 	}
 }

@@ -28,23 +28,21 @@ func jobLabel(j diagnose.Job) string {
 type topoPane struct {
 	c      *common
 	w, h   int
-	open   bool
 	scroll int // in lines, clamped when drawn
 }
 
 func (p *topoPane) SetSize(w, h int) { p.w, p.h = w, h }
 
 // show opens the page at its top.
-func (p *topoPane) show() { p.open, p.scroll = true, 0 }
+func (p *topoPane) show() { p.scroll = 0 }
 
-// Update scrolls (keys and the wheel) and closes on esc, backspace or t.
+// Update scrolls (keys and the wheel); the Model closes the page on esc,
+// backspace or t.
 func (p *topoPane) Update(msg tea.Msg) {
 	km := &p.c.keys
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, km.Back, km.Topology):
-			p.open = false
 		case key.Matches(msg, km.Up):
 			p.scroll = max(0, p.scroll-1)
 		case key.Matches(msg, km.Down):

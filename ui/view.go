@@ -15,18 +15,18 @@ func (m Model) View() string {
 	}
 	bodyH := m.h - 2
 	var body string
-	switch {
-	case m.showHelp:
+	switch m.pages.top() {
+	case pageHelp:
 		body = m.helpView(m.w, bodyH)
-	case m.confirm != nil:
+	case pageConfirm:
 		body = m.confirmView(m.w, bodyH)
-	case m.detail.open:
+	case pageFinding:
 		body = m.detail.View()
-	case m.gdetail.open:
+	case pageGPU:
 		body = m.gdetail.View()
-	case m.pview.open:
+	case pageProc:
 		body = m.pview.View()
-	case m.topo.open:
+	case pageTopology:
 		body = m.topo.View()
 	default:
 		body = m.mainView()

@@ -55,8 +55,8 @@ func TestGoldenTree(t *testing.T) {
 func TestGPUDetailSections(t *testing.T) {
 	m := fixtureModelN(60, 8, 200, 50, nil)
 	m = press(m, "5") // GPU 4: hot and throttled
-	if !m.gdetail.open || m.gdetail.gpu != 4 {
-		t.Fatalf("5 opened GPU %d (open %v), want GPU 4", m.gdetail.gpu, m.gdetail.open)
+	if !m.pages.isOpen(pageGPU) || m.gdetail.gpu != 4 {
+		t.Fatalf("5 opened GPU %d (open %v), want GPU 4", m.gdetail.gpu, m.pages.isOpen(pageGPU))
 	}
 	page := strings.Join(m.gdetail.content(), "\n")
 	for _, want := range []string{"hw thermal", "UUID GPU-00000004", "P-state P0", "Gen5/5 ×16/16", "18/18 active",
@@ -78,10 +78,10 @@ func TestGPUDetailSections(t *testing.T) {
 	if m.gdetail.gpu != 5 {
 		t.Errorf("→ went to GPU %d, want 5", m.gdetail.gpu)
 	}
-	if m = press(m, "esc"); m.gdetail.open || !strings.Contains(m.View(), "Why idle") {
+	if m = press(m, "esc"); m.pages.isOpen(pageGPU) || !strings.Contains(m.View(), "Why idle") {
 		t.Error("esc did not return to the main screen")
 	}
-	if m = press(m, "9"); m.gdetail.open {
+	if m = press(m, "9"); m.pages.isOpen(pageGPU) {
 		t.Error("9 opened a GPU detail on an 8-GPU node (GPU 8 does not exist)")
 	}
 }
@@ -131,7 +131,7 @@ func TestTopologyHighlightsSlowJobPairs(t *testing.T) {
 	if p := diagnose.SlowPairs(m.c.latest()); len(p) != 0 {
 		t.Errorf("NV18 box has slow pairs %+v", p)
 	}
-	if m = press(m, "t", "esc"); m.topo.open {
+	if m = press(m, "t", "esc"); m.pages.isOpen(pageTopology) {
 		t.Error("esc did not close the topology")
 	}
 }
