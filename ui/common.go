@@ -14,43 +14,61 @@ import (
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
-// common is the state every pane reads (soft-serve's common.Common): the
-// options, styles, history and what diagnosis made of it.
+// common is the state every pane reads (soft-serve's common.Common), in
+// three parts: what the run was given (env), what the frames brought (data:
+// Model.Reset replaces it) and what the user chose (viewState: kept across
+// a Reset, so a replay's seek keeps focus, selection and sort).
 type common struct {
-	opts         Options
-	st           *themes.Styles
-	hist         *history
-	window       []sampler.Snapshot  // the newest Options.Window of hist (node balance)
-	diag         *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
-	diagSrc      *diagnose.Diagnosis // the collector's as received, to tell a new one
-	findings     []diagnose.Finding  // diag's, sorted by sortFindings
-	levels       diagnose.Levels
-	hasLevels    bool
-	steps        []diagnose.Step
-	gpuCount     int
-	migRows      int // GPU pane lines the MIG instances want (see migRows)
-	selGPU       int // the GPU the side pane describes
-	focus        focusArea
-	paused       bool
-	interval     time.Duration
-	sourceClosed bool
-	// recording is set while the r key's recording runs (header badge).
-	recording bool
-	// status is a one-line outcome (a signal sent or refused) shown in the
-	// footer until the next key.
-	status string
-	// problem is the newest problem line and when it was said; the footer
-	// keeps it for problemHold, since many are said once (a driver without
-	// a function, a GPU lost) and one tick is too short to read.
-	problem     string
-	problemMore int
-	problemAt   time.Time
+	env
+	data
+	viewState
+}
+
+// env is what a dashboard is given and never changes.
+type env struct {
+	opts Options
+	st   *themes.Styles
 	// keys is the key map the handlers and the help overlay share.
 	keys keyMap
 	// hints are the footer's key hints, spelled from keys.
 	hints footerHints
 	// tr holds the interface's words in the chosen language (ui/i18n).
 	tr *i18n.Tr
+}
+
+// data is what the frames brought: the history and the newest diagnosis.
+type data struct {
+	hist      *history
+	window    []sampler.Snapshot  // the newest Options.Window of hist (node balance)
+	diag      *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
+	diagSrc   *diagnose.Diagnosis // the collector's as received, to tell a new one
+	findings  []diagnose.Finding  // diag's, sorted by sortFindings
+	levels    diagnose.Levels
+	hasLevels bool
+	steps     []diagnose.Step
+	gpuCount  int
+	migRows   int // GPU pane lines the MIG instances want (see migRows)
+	// sourceClosed: the frames ended (a replay reached its end).
+	sourceClosed bool
+	// problem is the newest problem line and when it was said; the footer
+	// keeps it for problemHold, since many are said once (a driver without
+	// a function, a GPU lost) and one tick is too short to read.
+	problem     string
+	problemMore int
+	problemAt   time.Time
+}
+
+// viewState is what the user chose on the screen.
+type viewState struct {
+	selGPU   int // the GPU the side pane describes
+	focus    focusArea
+	paused   bool
+	interval time.Duration
+	// recording is set while the r key's recording runs (header badge).
+	recording bool
+	// status is a one-line outcome (a signal sent or refused) shown in the
+	// footer until the next key.
+	status string
 }
 
 // latest is the newest snapshot, or nil before the first one.

@@ -132,7 +132,8 @@ func New(opts Options) Model {
 		}
 		opts.Root = opts.Root || os.Geteuid() == 0
 	}
-	c := &common{opts: opts, st: &opts.Styles, hist: newHistory(opts.HistorySpan), interval: opts.Interval, keys: defaultKeyMap()}
+	c := &common{env: env{opts: opts, st: &opts.Styles, keys: defaultKeyMap()}, data: data{hist: newHistory(opts.HistorySpan)},
+		viewState: viewState{interval: opts.Interval}}
 	if len(opts.Keys) > 0 {
 		km := defaultKeyMap()
 		if km.remap(maps.Clone(opts.Keys)) == nil {
@@ -240,6 +241,19 @@ func (m Model) Push(f diagnose.Frame) Model {
 	if m.pages.isOpen(pageProc) {
 		m.pview.refresh()
 	}
+	return m
+}
+
+// Reset shows frames in place of everything shown so far (a replay's seek),
+// keeping what the user chose: focus, selections, sort, filter, open pages,
+// the interval. The returned Model shares its panes with m.
+func (m Model) Reset(frames []diagnose.Frame) Model {
+	m.c.data = data{hist: newHistory(m.c.opts.HistorySpan)}
+	for _, f := range frames {
+		m = m.Push(f)
+	}
+	m = m.resize(m.w, m.h) // none pushed, or the same GPUs as before: still laid out anew
+	m.invalidateAll()
 	return m
 }
 

@@ -21,7 +21,7 @@ func TestSlowPairLinesSummarisesBigJobs(t *testing.T) {
 		}
 	}
 	pairs = append(pairs, diagnose.SlowPair{A: 0, B: 1, Link: "PIX", Job: diagnose.Job{PID: 77}})
-	lines := slowPairLines(&common{st: &st, tr: newTr("en")}, pairs)
+	lines := slowPairLines(&common{env: env{st: &st, tr: newTr("en")}}, pairs)
 	if len(lines) != 2 {
 		t.Fatalf("want 2 lines (a summary and one pair), got %d:\n%s", len(lines), strings.Join(lines, "\n"))
 	}

@@ -148,7 +148,7 @@ func TestBalanceSummary(t *testing.T) {
 		}
 		return []sampler.Snapshot{s}
 	}
-	en, zh := &common{tr: newTr("en")}, &common{tr: newTr("zh")}
+	en, zh := &common{env: env{tr: newTr("en")}}, &common{env: env{tr: newTr("zh")}}
 	for _, tt := range []struct {
 		utils        []float64
 		want, wantZh string

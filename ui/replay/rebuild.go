@@ -6,32 +6,27 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
-	"github.com/gpuscope/gpuscope/ui"
 )
 
-// rebuild makes a fresh dashboard showing snapshot i as it looked live:
-// history backfilled for the sparklines without diagnosis (evaluating it
-// would cost a diagnosis per second of it and leave no trace once the
-// window passed), then the rules' window plus settle re-diagnosed by a new
-// Tracker, then the user's navigation keys replayed so focus, selection and
-// sort survive the jump.
+// rebuild shows snapshot i as it looked live: history backfilled for the
+// sparklines without diagnosis (evaluating it would cost a diagnosis per
+// second of it and leave no trace once the window passed), then the rules'
+// window plus settle re-diagnosed by a new Tracker. The dashboard is Reset,
+// not made anew, so focus, selection, sort and open pages survive the jump.
 func (m Model) rebuild(i int) Model {
 	m.tracker = nil
 	if m.opts.NewTracker != nil {
 		m.tracker = m.opts.NewTracker()
 	}
-	m.inner = ui.New(m.opts.UI)
-	m, _ = m.updateInner(m.innerSize())
 	from := m.diagnoseFrom(i)
+	frames := make([]diagnose.Frame, 0, i+1-max(0, from-backfill))
 	for j := max(0, from-backfill); j < from; j++ {
-		m.inner = m.inner.Push(diagnose.Frame{Snapshot: m.src.At(j)})
+		frames = append(frames, diagnose.Frame{Snapshot: m.src.At(j)})
 	}
 	for j := from; j <= i; j++ {
-		m.inner = m.inner.Push(m.frame(j))
+		frames = append(frames, m.frame(j))
 	}
-	for _, k := range m.keys {
-		m, _ = m.updateInner(k)
-	}
+	m.inner = m.inner.Reset(frames)
 	m.cursor = i
 	return m
 }
@@ -89,11 +84,8 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m.forward(k)
 }
 
-// forward sends a key to the dashboard and logs it for rebuilds.
+// forward sends a key to the dashboard.
 func (m Model) forward(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if len(m.keys) < maxKeyLog {
-		m.keys = append(m.keys, k)
-	}
 	switch k.String() {
 	case "/":
 		m.filterGuess = true

@@ -69,11 +69,6 @@ const settle = 60 * time.Second
 // rebuild backfills that many snapshots of history, without diagnosis.
 const backfill = 180
 
-// maxKeyLog bounds the keys replayed to restore the view after a rebuild
-// (far more than a session of navigation; beyond it the view
-// state after a rebuild is approximate).
-const maxKeyLog = 4096
-
 // tickMsg advances playback; gen drops ticks scheduled before a pause,
 // a speed change or a jump.
 type tickMsg struct{ gen int }
@@ -91,7 +86,6 @@ type Model struct {
 	w, h     int
 	inner    ui.Model
 	tracker  *diagnose.Tracker // diagnoses from the last rebuild on; nil: none
-	keys     []tea.KeyMsg      // navigation keys sent to inner, replayed after a rebuild
 	// filterGuess: the dashboard is reading a process filter (see typing).
 	filterGuess bool
 	warnShown   bool // the warnings line is on screen
@@ -121,6 +115,7 @@ func NewFrom(src Source, opts Options) Model {
 	m.opts.UI.Frames, m.opts.UI.SetInterval = nil, nil
 	// A recording's PIDs are not this machine's processes: no signals.
 	m.opts.UI.Kill = nil
+	m.inner = ui.New(m.opts.UI)
 	m = m.startLoading()
 	m = m.rebuild(0)
 	m.playing = m.playing && src.Len() > 1

@@ -139,7 +139,8 @@ func TestSpaceNeverPausesTheDashboard(t *testing.T) {
 	}
 }
 
-// Focus survives a rebuild: the user's navigation keys are replayed.
+// Focus survives a rebuild: the dashboard is Reset with the new frames and
+// keeps what the user chose.
 func TestViewStateSurvivesJumpBack(t *testing.T) {
 	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
 	m = press(t, m, "]", "]", "]", "tab")
@@ -160,6 +161,22 @@ func TestViewStateSurvivesJumpBack(t *testing.T) {
 	// The side pane is computed after the backfill (which skips it).
 	if v := m.View(); !strings.Contains(v, "Three levels") || strings.Contains(v, "  n/a\n") {
 		t.Fatalf("no three levels after a rebuild:\n%s", v)
+	}
+	// An open page stays open across jumps both ways, however many keys
+	// came before (a replayed key log was cut at 4096 keys).
+	m = press(t, m, "t")
+	page := m.View()
+	if !strings.Contains(page, "Topology") {
+		t.Fatalf("t opened no topology page:\n%s", page)
+	}
+	for range 5000 {
+		m = press(t, m, "down")
+	}
+	if m = press(t, m, "]", "["); !strings.Contains(m.View(), "Topology") {
+		t.Fatalf("the topology page closed on a jump:\n%s", m.View())
+	}
+	if m = press(t, m, "esc"); focused(m.View()) < 0 {
+		t.Fatal("focus lost under the page")
 	}
 }
 
