@@ -72,7 +72,7 @@ func (p *findingsPane) render() []string {
 	if len(fs) == 0 {
 		return append(lines, "  "+p.allClear())
 	}
-	p.cursor = min(p.cursor, len(fs)-1)
+	cur := min(p.cursor, len(fs)-1) // the Model clamps the cursor (clampCursors); drawing never moves it
 	rows := p.h - 1
 	// Lines per finding: 3 (title, evidence, fix) or 2 (evidence → fix) when
 	// they all fit, else 1.
@@ -84,7 +84,7 @@ func (p *findingsPane) render() []string {
 		per = 2
 	}
 	fit := max(1, rows/per)
-	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
+	p.top = min(max(p.top, cur-fit+1), cur)
 	p.top = max(0, min(p.top, len(fs)-fit))
 	const indent = "          " // under the rule id
 	owner := -1                 // the finding the lines so far belong to
@@ -113,10 +113,10 @@ func (p *findingsPane) render() []string {
 			detail += " → " + p.c.fix(f.Hint)
 		}
 		if per == 1 {
-			lines = append(lines, cursor(st, i == p.cursor, focused, head+st.Muted.Render(" — "+detail), p.w))
+			lines = append(lines, cursor(st, i == cur, focused, head+st.Muted.Render(" — "+detail), p.w))
 			continue
 		}
-		lines = append(lines, cursor(st, i == p.cursor, focused, head, p.w))
+		lines = append(lines, cursor(st, i == cur, focused, head, p.w))
 		if per == 2 {
 			lines = append(lines, indent+st.Muted.Render(detail))
 			continue

@@ -45,10 +45,10 @@ func (p *gpuPane) render() []string {
 		info += " × " + shortGPUName(s.GPUs[0].Name)
 	}
 	lines := []string{""}
-	p.cursor = min(p.cursor, max(0, len(s.GPUs)-1))
+	cur := min(p.cursor, max(0, len(s.GPUs)-1)) // the Model clamps the cursor (clampCursors); drawing never moves it
 	per := max(p.lines, 1)
 	fit := max(1, (p.h-1)/per)
-	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
+	p.top = min(max(p.top, cur-fit+1), cur)
 	p.top = max(0, min(p.top, len(s.GPUs)-fit))
 	if fit < len(s.GPUs) {
 		info += " · " + c.say("gpus.shown", map[string]any{"From": p.top, "To": min(len(s.GPUs), p.top+fit) - 1})
@@ -64,7 +64,7 @@ func (p *gpuPane) render() []string {
 	lines[0] = title(st, c.word("pane.gpus"), info, c.focus == focusGPUs, p.w)
 	for i := p.top; i < len(s.GPUs) && i < p.top+fit; i++ {
 		g := &s.GPUs[i]
-		sel := i == p.cursor
+		sel := i == cur
 		if per == 2 {
 			l1, l2 := p.wideRows(g, i)
 			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, l1, p.w), "  "+l2)

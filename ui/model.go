@@ -223,6 +223,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 		c.gpuCount, c.migRows = len(s.GPUs), migRows(&s)
 		m = m.resize(m.w, m.h)
 	}
+	m.clampCursors()
 	if diagChanged || gpusChanged || first {
 		m.refreshSide()
 		m.findings.invalidate()
@@ -325,6 +326,18 @@ func (m Model) resize(w, h int) Model {
 		m.procs.filtering = false
 	}
 	return m
+}
+
+// clampCursors keeps each pane's cursor on a row that exists after new
+// data; drawing reads the cursors and never moves them.
+func (m Model) clampCursors() {
+	c := m.c
+	m.gpus.cursor = min(m.gpus.cursor, max(0, c.gpuCount-1))
+	m.findings.cursor = min(m.findings.cursor, max(0, len(c.findings)-1))
+	if m.procs.cursor > 0 { // row 0 always exists or is the empty table's place
+		m.procs.collect()
+		m.procs.cursor = min(m.procs.cursor, max(0, len(m.procs.rows)-1))
+	}
 }
 
 // refreshPages redraws the open pages at a new size.

@@ -284,10 +284,10 @@ func (p *procPane) render() []string {
 	if len(p.rows) == 0 {
 		return append(lines, st.Muted.Render("  "+c.word("procs.none")))
 	}
-	p.cursor = min(p.cursor, len(p.rows)-1)
+	cur := min(p.cursor, len(p.rows)-1) // the Model clamps the cursor (clampCursors); drawing never moves it
 	p.firstRowLine = len(lines)
 	fit := max(1, p.h-len(lines))
-	p.top = min(max(p.top, p.cursor-fit+1), p.cursor)
+	p.top = min(max(p.top, cur-fit+1), cur)
 	p.top = max(0, min(p.top, len(p.rows)-fit))
 	for i := p.top; i < len(p.rows) && i < p.top+fit; i++ {
 		cells := make([]string, 0, len(p.cols))
@@ -296,7 +296,7 @@ func (p *procPane) render() []string {
 				cells = append(cells, p.pad(col, col.cell(&p.rows[i])))
 			}
 		}
-		lines = append(lines, cursor(st, i == p.cursor, focused, strings.Join(cells, " "), p.w))
+		lines = append(lines, cursor(st, i == cur, focused, strings.Join(cells, " "), p.w))
 	}
 	return lines
 }
