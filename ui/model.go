@@ -308,24 +308,34 @@ func (m Model) refreshSide() {
 func (m Model) resize(w, h int) Model {
 	m.w, m.h = w, h
 	m.layout = ComputeLayoutMIG(w, h, m.c.gpuCount, m.c.migRows)
-	l := m.layout
-	m.header.SetSize(w, 1)
-	m.gpus.SetSize(l.GPUs.W, l.GPUs.H)
-	m.gpus.lines = l.GPULines
-	m.findings.SetSize(l.Findings.W, l.Findings.H)
-	m.side.SetSize(l.Side.W, l.Side.H)
-	m.procs.SetSize(l.Procs.W, l.Procs.H)
-	m.host.SetSize(l.Host.W, l.Host.H)
-	m.detail.SetSize(w, max(0, h-2))
-	m.gdetail.SetSize(w, max(0, h-2))
-	m.pview.SetSize(w, max(0, h-2))
-	m.topo.SetSize(w, max(0, h-2))
+	m.gpus.lines = m.layout.GPULines
+	for _, sp := range m.sizedPanes() {
+		sp.p.SetSize(sp.w, sp.h)
+	}
 	m.refreshPages()
 	if m.c != nil && !m.shown(m.c.focus) { // its pane no longer fits: back to the GPUs
 		m.c.focus = focusGPUs
 		m.procs.filtering = false
 	}
 	return m
+}
+
+// sizedPane is a pane with the size the layout gives it.
+type sizedPane struct {
+	p    pane
+	w, h int
+}
+
+// sizedPanes are every pane with its size (soft-serve's components in a
+// slice): the main screen's from the layout, the pages the screen under the
+// header and above the footer.
+func (m Model) sizedPanes() []sizedPane {
+	l, pageH := m.layout, max(0, m.h-2)
+	return []sizedPane{
+		{m.header, m.w, 1}, {m.gpus, l.GPUs.W, l.GPUs.H}, {m.findings, l.Findings.W, l.Findings.H},
+		{m.side, l.Side.W, l.Side.H}, {m.procs, l.Procs.W, l.Procs.H}, {m.host, l.Host.W, l.Host.H},
+		{m.detail, m.w, pageH}, {m.gdetail, m.w, pageH}, {m.pview, m.w, pageH}, {m.topo, m.w, pageH},
+	}
 }
 
 // clampCursors keeps each pane's cursor on a row that exists after new
@@ -356,13 +366,12 @@ func (m Model) refreshPages() {
 	}
 }
 
+// invalidateAll makes the main screen's panes draw afresh (the pages draw
+// from their own viewports).
 func (m Model) invalidateAll() {
-	m.header.invalidate()
-	m.gpus.invalidate()
-	m.findings.invalidate()
-	m.side.invalidate()
-	m.procs.invalidate()
-	m.host.invalidate()
+	for _, p := range []interface{ invalidate() }{m.header, m.gpus, m.findings, m.side, m.procs, m.host} {
+		p.invalidate()
+	}
 }
 
 // WithFrames reads frames from ch (the collector's subscription) once the

@@ -27,6 +27,7 @@ var (
 	_ pane = (*detailPane)(nil)
 	_ pane = (*gpuDetailPane)(nil)
 	_ pane = (*topoPane)(nil)
+	_ pane = (*procViewPane)(nil)
 )
 
 // The full-screen pages (a finding, a GPU, a process) scroll a viewport
