@@ -20,6 +20,15 @@ type keyMap struct {
 	FilterKeep, FilterClear key.Binding
 	// ForceQuit works in every mode, even while typing.
 	ForceQuit key.Binding
+	// Replay is the timeline's keys of `gpuscope replay`: in this one map
+	// so [keys] remaps them and ? lists them (there only).
+	Replay ReplayKeys
+}
+
+// ReplayKeys are the replay's timeline keys; ui/replay matches keys
+// against them before the dashboard sees the rest.
+type ReplayKeys struct {
+	Play, StepBack, StepForward, JumpBack, JumpForward, Start, End, Slower, Faster key.Binding
 }
 
 func defaultKeyMap() keyMap {
@@ -55,19 +64,35 @@ func defaultKeyMap() keyMap {
 		Confirm:     b([]string{"y"}, "", ""),
 		FilterKeep:  b([]string{"enter"}, "", ""),
 		FilterClear: b([]string{"esc"}, "", ""),
+		Replay: ReplayKeys{
+			Play:        b([]string{" "}, "space", "play / pause the replay"),
+			StepBack:    b([]string{"left"}, "← →", "one snapshot back / forward (pauses)"),
+			StepForward: b([]string{"right"}, "", ""),
+			JumpBack:    b([]string{"["}, "[ ]", "jump 10 s back / forward"),
+			JumpForward: b([]string{"]"}, "", ""),
+			Start:       b([]string{"home"}, "home / end", "first / last snapshot"),
+			End:         b([]string{"end"}, "", ""),
+			Slower:      b([]string{"<", ",", "-", "_"}, "< >", "play slower / faster (0.5× … 60×)"),
+			Faster:      b([]string{">", ".", "+", "="}, "", ""),
+		},
 	}
 }
 
-// helpOrder is the `?` overlay's rows, in order.
-func (km keyMap) helpOrder() []key.Binding {
-	return []key.Binding{km.Focus, km.Up, km.Enter, km.GPUDetail, km.Topology, km.Tree, km.Filter, km.Term,
-		km.Back, km.Sort, km.Pause, km.Record, km.Slower, km.Help, km.Quit}
+// helpOrder is the `?` overlay's rows, in order; a replay's timeline keys
+// first, where there is one.
+func (km keyMap) helpOrder(replay bool) []key.Binding {
+	var rows []key.Binding
+	if r := km.Replay; replay {
+		rows = append(rows, r.Play, r.StepBack, r.JumpBack, r.Start, r.Slower)
+	}
+	return append(rows, km.Focus, km.Up, km.Enter, km.GPUDetail, km.Topology, km.Tree, km.Filter, km.Term,
+		km.Back, km.Sort, km.Pause, km.Record, km.Slower, km.Help, km.Quit)
 }
 
 // helpRows are the overlay's rows: each binding's label and text.
-func (km keyMap) helpRows() [][2]string {
+func (km keyMap) helpRows(replay bool) [][2]string {
 	var rows [][2]string
-	for _, b := range km.helpOrder() {
+	for _, b := range km.helpOrder(replay) {
 		if h := b.Help(); h.Key != "" {
 			rows = append(rows, [2]string{h.Key, h.Desc})
 		}

@@ -18,6 +18,7 @@ import (
 func (km *keyMap) actions() map[string]struct{ b, row *key.Binding } {
 	one := func(b *key.Binding) struct{ b, row *key.Binding } { return struct{ b, row *key.Binding }{b, b} }
 	in := func(b, row *key.Binding) struct{ b, row *key.Binding } { return struct{ b, row *key.Binding }{b, row} }
+	r := &km.Replay
 	return map[string]struct{ b, row *key.Binding }{
 		"quit": one(&km.Quit), "help": one(&km.Help), "pause": one(&km.Pause), "record": one(&km.Record),
 		"slower": one(&km.Slower), "faster": in(&km.Faster, &km.Slower),
@@ -28,6 +29,10 @@ func (km *keyMap) actions() map[string]struct{ b, row *key.Binding } {
 		"term": one(&km.Term), "kill": in(&km.Kill, &km.Term), "back": one(&km.Back),
 		"sort": one(&km.Sort), "sort_reverse": in(&km.SortReverse, &km.Sort),
 		"prev_gpu": in(&km.PrevGPU, &km.GPUDetail), "next_gpu": in(&km.NextGPU, &km.GPUDetail),
+		"replay_play": one(&r.Play), "replay_back": one(&r.StepBack), "replay_forward": in(&r.StepForward, &r.StepBack),
+		"replay_jump_back": one(&r.JumpBack), "replay_jump_forward": in(&r.JumpForward, &r.JumpBack),
+		"replay_start": one(&r.Start), "replay_end": in(&r.End, &r.Start),
+		"replay_slower": one(&r.Slower), "replay_faster": in(&r.Faster, &r.Slower),
 	}
 }
 

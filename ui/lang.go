@@ -60,6 +60,8 @@ func localizeHelp(km *keyMap, tr *i18n.Tr) {
 		{&km.Topology, "key.topology"}, {&km.Tree, "key.tree"}, {&km.Filter, "key.filter"}, {&km.Term, "key.term"},
 		{&km.Back, "key.back"}, {&km.Sort, "key.sort"}, {&km.Pause, "key.pause"}, {&km.Record, "key.record"},
 		{&km.Slower, "key.slower"}, {&km.Help, "key.help"}, {&km.Quit, "key.quit"},
+		{&km.Replay.Play, "key.replay_play"}, {&km.Replay.StepBack, "key.replay_step"}, {&km.Replay.JumpBack, "key.replay_jump"},
+		{&km.Replay.Start, "key.replay_ends"}, {&km.Replay.Slower, "key.replay_speed"},
 	} {
 		r.b.SetHelp(r.b.Help().Key, tr.T(r.id))
 	}

@@ -67,6 +67,9 @@ type Options struct {
 	// signal other users' processes (default: uid 0).
 	User string
 	Root bool
+	// Replay: the dashboard shows a recording (gpuscope replay); the help
+	// overlay lists the timeline's keys (ReplayKeys).
+	Replay bool
 }
 
 const defaultWindow = diagnose.DefaultWindow
@@ -373,6 +376,10 @@ func (m Model) invalidateAll() {
 		p.invalidate()
 	}
 }
+
+// ReplayKeys are the timeline's keys in force (defaults, or as [keys]
+// remapped them), for ui/replay to match.
+func (m Model) ReplayKeys() ReplayKeys { return m.c.keys.Replay }
 
 // WithFrames reads frames from ch (the collector's subscription) once the
 // program starts; history shown before it can be pushed with Push.

@@ -201,6 +201,16 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 # sort_reverse = ["S"]
 # prev_gpu = ["left", "h"]
 # next_gpu = ["right", "l"]
+# The replay's timeline (gpuscope replay):
+# replay_play = ["space"]
+# replay_back = ["left"]
+# replay_forward = ["right"]
+# replay_jump_back = ["["]
+# replay_jump_forward = ["]"]
+# replay_start = ["home"]
+# replay_end = ["end"]
+# replay_slower = ["<", ",", "-", "_"]
+# replay_faster = [">", ".", "+", "="]
 `
 
 // Encode writes f as TOML (for `gpuscope config show`).

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 )
@@ -40,8 +41,9 @@ func (m Model) frame(j int) diagnose.Frame {
 	return m.tracker.Observe(m.src.At(j))
 }
 
-// handleKey: timeline keys here; space never reaches the dashboard (its
-// pause would freeze the replay's pushes); the rest goes to the dashboard.
+// handleKey: the timeline keys (the key map's ReplayKeys, remappable and
+// listed in ?) here; play never reaches the dashboard (on space, its pause
+// would freeze the replay's pushes); the rest goes to the dashboard.
 func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.warnShown { // the first key hides the warnings line; the key still acts
 		m.warnShown = false
@@ -50,35 +52,36 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.typing() && k.String() != "ctrl+c" {
 		return m.forward(k)
 	}
-	switch k.String() {
-	case " ":
+	rk := m.inner.ReplayKeys()
+	switch {
+	case key.Matches(k, rk.Play):
 		m.playing = !m.playing
 		if m.playing && m.atEnd() {
 			m = m.seek(0) // play at END starts over
 		}
 		return m.reschedule()
-	case "left":
+	case key.Matches(k, rk.StepBack):
 		m.playing = false
 		return m.seek(m.cursor - 1).reschedule()
-	case "right":
+	case key.Matches(k, rk.StepForward):
 		m.playing = false
 		return m.seek(m.cursor + 1).reschedule()
-	case "[":
+	case key.Matches(k, rk.JumpBack):
 		return m.seek(m.indexAt(-jumpStep)).reschedule()
-	case "]":
+	case key.Matches(k, rk.JumpForward):
 		return m.seek(m.indexAt(jumpStep)).reschedule()
-	case "home":
+	case key.Matches(k, rk.Start):
 		return m.seek(0).reschedule()
-	case "end":
+	case key.Matches(k, rk.End):
 		m.playing = false
 		return m.seek(m.src.Len() - 1).reschedule()
-	case "<", ",", "-", "_":
+	case key.Matches(k, rk.Slower):
 		m.speedIdx = max(0, m.speedIdx-1)
 		return m.reschedule()
-	case ">", ".", "+", "=":
+	case key.Matches(k, rk.Faster):
 		m.speedIdx = min(len(Speeds())-1, m.speedIdx+1)
 		return m.reschedule()
-	case "ctrl+c", "q":
+	case k.String() == "ctrl+c" || k.String() == "q":
 		return m, tea.Quit
 	}
 	return m.forward(k)

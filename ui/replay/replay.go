@@ -115,6 +115,7 @@ func NewFrom(src Source, opts Options) Model {
 	m.opts.UI.Frames, m.opts.UI.SetInterval = nil, nil
 	// A recording's PIDs are not this machine's processes: no signals.
 	m.opts.UI.Kill = nil
+	m.opts.UI.Replay = true
 	m.inner = ui.New(m.opts.UI)
 	m = m.startLoading()
 	m = m.rebuild(0)

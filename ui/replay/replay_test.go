@@ -257,3 +257,23 @@ func TestClickOnTheBarSeeks(t *testing.T) {
 		t.Fatalf("a click on the state mark moved the cursor to %d", got.Cursor())
 	}
 }
+
+// The timeline's keys are the key map's: ? lists them, [keys] remaps them.
+func TestTimelineKeysInTheKeyMap(t *testing.T) {
+	opts := Options{Paused: true, UI: uiOptions()}
+	opts.UI.Keys = map[string][]string{"replay_jump_forward": {"n"}}
+	nm, _ := New(sharedTimeline(t), opts).Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := nm.(Model)
+	help := press(t, m, "?").View()
+	for _, want := range []string{"play / pause the replay", "[ / n", "home / end"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("? lacks %q:\n%s", want, help)
+		}
+	}
+	if got := press(t, m, "n").Cursor(); got == 0 {
+		t.Error("n (remapped jump forward) did not move the cursor")
+	}
+	if got := press(t, m, "]").Cursor(); got != 0 {
+		t.Errorf("] still jumps after remapping to n: cursor %d", got)
+	}
+}
