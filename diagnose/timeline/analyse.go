@@ -1,6 +1,10 @@
 package timeline
 
-import "github.com/gpuscope/gpuscope/sampler/trace"
+import (
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler/trace"
+)
 
 // Rank is what one rank's trace shows.
 type Rank struct {
@@ -26,6 +30,12 @@ type Rank struct {
 	ComputeMajor int `json:"compute_major,omitempty"`
 	// Causes tell the idle's causes apart (causes.go).
 	Causes Causes `json:"causes"`
+	// From and To are the wall-clock times of the first and last GPU
+	// activity analysed, from the trace's own epoch (Kineto's
+	// baseTimeNanoseconds, an nsys session's start); zero when the trace
+	// writes none, so it cannot be set beside a recording.
+	From time.Time `json:"from,omitzero"`
+	To   time.Time `json:"to,omitzero"`
 }
 
 // Rank computes the figures of what was added. meta is the trace's own
@@ -40,6 +50,10 @@ func (b *Builder) Rank(meta trace.Meta) Rank {
 	}
 	var busy []interval
 	r.Breakdown, busy = b.breakdown(gpu)
+	if base := meta.BaseTimeNanoseconds; base != 0 && len(busy) > 0 {
+		r.From = time.Unix(0, base+int64(busy[0].start*1000)).UTC()
+		r.To = time.Unix(0, base+int64(busy[len(busy)-1].end*1000)).UTC()
+	}
 	r.Idle = b.idleByStream(gpu)
 	r.Kernels = b.kernels(gpu)
 	r.Copies = b.copies(gpu)

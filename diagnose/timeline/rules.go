@@ -178,3 +178,16 @@ func formatCount(v float64) string {
 	}
 	return strings.TrimSuffix(strconvF(v, 1), ".0")
 }
+
+// Proves says whether a trace can show rule's cause at all: the rules
+// above, and host_wait, which a trace decides (input or sync). Hardware
+// health, memory and the node's balance are not in a timeline: a trace
+// silent on them says nothing.
+func Proves(rule string) bool {
+	switch rule {
+	case diagnose.RuleInputStarved, diagnose.RuleSyncStall, diagnose.RuleLaunchBound, diagnose.RuleCommBound,
+		diagnose.RuleCopyBound, diagnose.RuleTensorCoresIdle, diagnose.RuleStraggler, diagnose.RuleHostWait:
+		return true
+	}
+	return false
+}

@@ -44,14 +44,19 @@ per rank, or the directory tensorboard_trace_handler wrote — it reads each
 rank's timeline and prints the figures HTA defines (compute / non-compute /
 idle, idle by cause, kernels, launches, copies, syncs, DataLoader, steps) and
 the findings they confirm, with their evidence and the first fix (text or
-json).`,
+json). Traces given with a recording or log of the same node are also set
+beside it by wall clock: for each finding the counters had open while a
+trace ran, whether the trace confirms it, names another cause, or cannot
+show it (the trace must carry Kineto's baseTimeNanoseconds or be an nsys
+export).`,
 		Example: `  gpuscope report run.jsonl
   gpuscope report run.jsonl --format markdown > benchmark.md
   gpuscope report run.jsonl.gz --format html > run.html
   gpuscope report smi.csv --from "2026-12-02 14:00:00" --to "2026-12-02 14:10:00"
   nvidia-smi -q | gpuscope report -
   gpuscope report smi.txt topo.txt dmesg.txt     several outputs of one node, one picture
-  gpuscope report ./log/resnet50                 the profiler's traces, one per rank`,
+  gpuscope report ./log/resnet50                 the profiler's traces, one per rank
+  gpuscope report run.jsonl.gz ./log/resnet50    the recording and the traces, aligned by wall clock`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats, from, to)
@@ -68,18 +73,14 @@ json).`,
 				}
 				return writeReport(stdout, format, lang, r)
 			}
-			if traces, ok, err := traceInputs(args); err != nil || ok {
-				if err != nil {
-					return err
-				}
-				return reportTraces(stdout, format, lang, traces)
-			}
-			f, err := importer.OpenFiles(args)
+			traces, others, err := traceInputs(args)
 			if err != nil {
 				return err
 			}
-			defer f.Close()
-			r, err := summary.BuildFrom(f, opts)
+			if len(traces) > 0 {
+				return reportTraces(stdout, format, lang, traces, others, opts)
+			}
+			r, err := fileReport(args, opts)
 			if err != nil {
 				return err
 			}
@@ -95,6 +96,16 @@ json).`,
 	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
 	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")
 	return cmd
+}
+
+// fileReport opens recordings or logs as one node and builds their report.
+func fileReport(paths []string, opts summary.Options) (*summary.Report, error) {
+	f, err := importer.OpenFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return summary.BuildFrom(f, opts)
 }
 
 // promReport is `report --prometheus URL --node N --from T --to T`.

@@ -7,62 +7,80 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/diagnose/timeline"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/trace"
 	"github.com/gpuscope/gpuscope/ui/report"
 )
 
-// traceInputs are report's arguments when they are profiler traces: files
-// whose content is a Chrome-trace JSON (Kineto's), or directories of them
-// (tensorboard_trace_handler's, one file per rank). ok is false when none
-// is: the arguments are recordings or logs.
-func traceInputs(args []string) (paths []string, ok bool, err error) {
-	traces, others := 0, 0
+// traceInputs splits report's arguments into profiler traces (files whose
+// content is a Chrome-trace JSON, Kineto's, or an nsys export, or
+// directories of them, tensorboard_trace_handler's, one file per rank) and
+// the rest (recordings, logs), in argument order.
+func traceInputs(args []string) (paths, others []string, err error) {
 	for _, a := range args {
 		if a == importer.Stdin {
-			others++
+			others = append(others, a)
 			continue
 		}
 		st, err := os.Stat(a)
 		if err != nil {
-			others++ // the log reader says why it cannot open it
+			others = append(others, a) // the log reader says why it cannot open it
 			continue
 		}
 		if st.IsDir() {
 			in, err := trace.InDir(a)
 			if err != nil {
-				return nil, false, err
+				return nil, nil, err
 			}
 			if len(in) == 0 {
-				return nil, false, fmt.Errorf("%s: no profiler traces (*.json, *.json.gz with traceEvents, nsys *.sqlite exports) in this directory", a)
+				return nil, nil, fmt.Errorf("%s: no profiler traces (*.json, *.json.gz with traceEvents, nsys *.sqlite exports) in this directory", a)
 			}
-			paths, traces = append(paths, in...), traces+1
+			paths = append(paths, in...)
 			continue
 		}
 		if is, err := trace.IsTraceFile(a); err == nil && is {
-			paths, traces = append(paths, a), traces+1
+			paths = append(paths, a)
 			continue
 		}
-		others++
+		others = append(others, a)
 	}
-	switch {
-	case traces == 0:
-		return nil, false, nil
-	case others > 0:
-		return nil, false, usagef("report: profiler traces and GPU logs or recordings together: give one kind")
-	}
-	return paths, true, nil
+	return paths, others, nil
 }
 
-// reportTraces reads each trace (one rank each) on its own goroutine, at
-// most one per core, and writes what they prove.
-func reportTraces(w io.Writer, format, lang string, paths []string) error {
+// reportTraces writes what the traces prove; beside a recording or log
+// of the same node (others), the two by wall clock as well.
+func reportTraces(w io.Writer, format, lang string, paths, others []string, opts summary.Options) error {
 	switch format {
 	case "text", "json":
 	default:
 		return usagef("--format %q: a profiler trace's report is text or json", format)
 	}
+	t, err := readTraces(paths)
+	if err != nil {
+		return err
+	}
+	if len(others) == 0 {
+		if format == "json" {
+			return report.TraceJSON(w, t)
+		}
+		return report.In(lang).Trace(w, t)
+	}
+	r, err := fileReport(others, opts)
+	if err != nil {
+		return err
+	}
+	a := summary.Align(r, t)
+	if format == "json" {
+		return report.AlignedJSON(w, r, t, a)
+	}
+	return report.In(lang).Aligned(w, r, t, a)
+}
+
+// readTraces reads each trace (one rank each) on its own goroutine, at most
+// one per core, into what they prove.
+func readTraces(paths []string) (*timeline.Report, error) {
 	ranks := make([]timeline.Rank, len(paths))
 	errs := make([]error, len(paths))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -85,12 +103,8 @@ func reportTraces(w io.Writer, format, lang string, paths []string) error {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return err // the first file's, in argument order
+			return nil, err // the first file's, in argument order
 		}
 	}
-	r := timeline.NewReport(ranks)
-	if format == "json" {
-		return report.TraceJSON(w, r)
-	}
-	return report.In(lang).Trace(w, r)
+	return timeline.NewReport(ranks), nil
 }

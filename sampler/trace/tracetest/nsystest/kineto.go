@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Kineto's words for copies ([kineto-activity]: memcpyKindString and
@@ -14,12 +15,19 @@ var (
 	kinetoMem  = map[int]string{0: "Pageable", 1: "Pinned", 2: "Device"}
 )
 
-// WriteKineto writes evs as a Kineto Chrome trace.
-func WriteKineto(w io.Writer, evs []Ev) error {
+// Epoch is the wall-clock time of ts 0 in WriteKineto's traces.
+var Epoch = time.Unix(0, 1700000000000000000)
+
+// WriteKineto writes evs as a Kineto Chrome trace whose ts 0 is Epoch.
+func WriteKineto(w io.Writer, evs []Ev) error { return WriteKinetoAt(w, evs, Epoch) }
+
+// WriteKinetoAt writes evs as a Kineto Chrome trace whose ts 0 is base
+// (its baseTimeNanoseconds), to set it beside a recording of that time.
+func WriteKinetoAt(w io.Writer, evs []Ev, base time.Time) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, `{"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": %q, "totalGlobalMem": %d, "computeMajor": %d, "computeMinor": %d, "numSms": %d}],
-"baseTimeNanoseconds": 1700000000000000000, "traceEvents": [
-`, Device.Name, Device.Mem, Device.Major, Device.Minor, Device.SMs)
+"baseTimeNanoseconds": %d, "traceEvents": [
+`, Device.Name, Device.Mem, Device.Major, Device.Minor, Device.SMs, base.UnixNano())
 	for i, e := range evs {
 		if i > 0 {
 			bw.WriteString(",\n")
