@@ -62,6 +62,10 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		e.health(g)
+		e.vgpuLicense(g)
+		if g.VGPUHost() {
+			continue // its processes are VMs holding their vGPU's share by design
+		}
 		e.memory(g)
 		if e.contention(g) { // the other jobs explain its low power: not its kernels
 			e.noSpin[g.Index] = true
@@ -71,7 +75,9 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		e.noSpin[i] = true
 	}
 	for i := range e.last.GPUs {
-		e.busy(&e.last.GPUs[i])
+		if g := &e.last.GPUs[i]; !g.VGPUGuest() { // a guest sees no board power, clocks or link
+			e.busy(g)
+		}
 	}
 	e.fabric()
 	e.diag()

@@ -16,7 +16,7 @@ func hintKeys() [][2]string {
 		// The evidence path's own fixes (a pasted snapshot or short series).
 		{hintSpin, "spin"}, {hintSwing, "swing"}, {hintIdleSnapshot, "idle_snapshot"},
 		{hintHang, "hang"}, {hintFabric, "fabric"}, {hintContentionSnapshot, "contention_snapshot"},
-		{hintDiagNVLink, "diag_nvlink"}, {hintDiagBusy, "diag_busy"},
+		{hintDiagNVLink, "diag_nvlink"}, {hintDiagBusy, "diag_busy"}, {hintVGPULicense, "vgpu_license"},
 	}
 }
 

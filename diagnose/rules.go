@@ -82,6 +82,7 @@ const (
 	RuleServingUnderfilled = "serving_underfilled"
 	RuleFabricManager      = "fabric_manager"
 	RuleHostWait           = "host_wait"
+	RuleVGPUUnlicensed     = "vgpu_unlicensed"
 )
 
 // Article sections, shortened for the table below.
@@ -151,6 +152,10 @@ var Rules = []RuleInfo{
 	// which, so the finding must not carry either one's id.
 	{ID: RuleHostWait, Title: "GPU waits on the host in bursts (input or sync: host data or a trace tells which)",
 		Refs: pipe + " §3.1 §3.5 §7", Scope: ScopeEvidence, Steps: []int{2}},
+	// A vGPU guest's licence is a cap the driver puts on the GPU, beside
+	// power and clocks in the hardware step; only -q text shows it.
+	{ID: RuleVGPUUnlicensed, Title: "vGPU not licensed: NVIDIA's driver restricts the GPU (CUDA, frame rate)",
+		Refs: book + " §6.2 §7.1", Scope: ScopeEvidence, Steps: []int{5}},
 }
 
 // gpuCheck is the function of each ScopeGPU and ScopeWorkload rule

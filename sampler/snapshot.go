@@ -138,6 +138,15 @@ type GPU struct {
 	FabricState  string `json:"fabric_state,omitempty"`
 	FabricStatus string `json:"fabric_status,omitempty"`
 
+	// Virtualization is -q's "Virtualization Mode" ("VGPU" inside a vGPU
+	// guest, "Host VGPU" on its host, "Pass-Through", "None"); License a
+	// guest's vGPU licence status ("Licensed ...", "Unlicensed (Restricted)");
+	// "" where the input does not say. VGPUs are the vGPUs a host runs on
+	// this GPU (nvidia-smi vgpu): VMs' devices, not GPUs of the node.
+	Virtualization string `json:"virtualization,omitempty"`
+	License        string `json:"license,omitempty"`
+	VGPUs          []VGPU `json:"vgpus,omitempty"`
+
 	// Xid events delivered since the previous snapshot.
 	Xids []Xid `json:"xids,omitempty"`
 

@@ -128,6 +128,12 @@ type GPU struct {
 	ThrottledSeconds sampler.Metric     `json:"throttled_seconds"`
 	ThrottleReasons  map[string]float64 `json:"throttle_reasons,omitempty"` // seconds per reason
 
+	// Virtualization and License as -q prints them; VGPUs the VMs' vGPUs a
+	// host runs on this GPU (they are not GPUs of the node).
+	Virtualization string         `json:"virtualization,omitempty"`
+	License        string         `json:"license,omitempty"`
+	VGPUs          []sampler.VGPU `json:"vgpus,omitempty"`
+
 	// Chart is the downsampled series the HTML report draws.
 	Chart *Series `json:"-"`
 }

@@ -120,6 +120,9 @@ type gpuAcc struct {
 	lost        bool
 	samples     int
 	first, last time.Time
+	// The last snapshot's virtualisation facts (vGPU host or guest).
+	virt, license string
+	vgpus         []sampler.VGPU
 
 	util, sm, tensor   hist
 	power, share, temp meanMax
@@ -141,6 +144,9 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 		a.uuid = g.UUID
 	}
 	a.lost = a.lost || g.Lost
+	if g.Virtualization != "" || g.License != "" || len(g.VGPUs) > 0 {
+		a.virt, a.license, a.vgpus = g.Virtualization, g.License, g.VGPUs
+	}
 	// The reading at t describes the period since the previous sample
 	// (NVML utilisation is averaged over it), so that interval takes t's state.
 	var dt time.Duration
@@ -195,7 +201,8 @@ func (a *gpuAcc) finish() GPU {
 		MemPeak: a.mem.peak(), MemTotal: a.memTotal,
 		PowerMean: a.power.mean(), PowerMax: a.power.peak(), PowerLimit: a.limit,
 		PowerShareMean: a.share.mean(), PowerShareMax: a.share.peak(),
-		TempMax: a.temp.peak(),
+		TempMax:        a.temp.peak(),
+		Virtualization: a.virt, License: a.license, VGPUs: a.vgpus,
 	}
 	if a.eventsKnown {
 		g.ThrottledSeconds = sampler.Some(a.throttled.Seconds())

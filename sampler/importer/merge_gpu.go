@@ -84,6 +84,8 @@ func fillGPU(dst, src *sampler.GPU, events bool) {
 		d, s := dv.Field(i), sv.Field(i)
 		switch {
 		case name == "Index":
+		case name == "VGPUs":
+			dst.VGPUs = mergeVGPUs(dst.VGPUs, src.VGPUs)
 		case name == "Xids" || name == "Lost":
 			if events {
 				if name == "Lost" {
@@ -128,6 +130,8 @@ func fillStatic(dst, src *sampler.GPU) {
 	fillString(&dst.Persistence, src.Persistence)
 	fillString(&dst.ComputeMode, src.ComputeMode)
 	fillString(&dst.CPUAffinity, src.CPUAffinity)
+	fillString(&dst.Virtualization, src.Virtualization)
+	fillString(&dst.License, src.License)
 	for _, m := range [...]struct{ d, s *sampler.Metric }{
 		{&dst.MemTotal, &src.MemTotal}, {&dst.PowerLimit, &src.PowerLimit}, {&dst.SMClockMax, &src.SMClockMax},
 		{&dst.MemClockMax, &src.MemClockMax}, {&dst.PCIeGenMax, &src.PCIeGenMax}, {&dst.PCIeWidthMax, &src.PCIeWidthMax},

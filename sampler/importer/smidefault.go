@@ -68,6 +68,8 @@ func parseTable(sec *section, loc *time.Location) *part {
 			block = "procs"
 			p.procsListed = true
 			continue
+		case strings.Contains(t, "vGPU ID") && strings.Contains(t, "VM Name"): // nvidia-smi vgpu's second header line
+			continue
 		case strings.Contains(t, "Bus-Id") || strings.Contains(t, "Pwr:Usage") || strings.Contains(t, "Persistence-M"):
 			block, seenHeader = "gpu", true
 			continue
@@ -78,6 +80,9 @@ func parseTable(sec *section, loc *time.Location) *part {
 		switch block {
 		case "gpu":
 			if len(cells) < 2 {
+				continue
+			}
+			if readVGPURow(cur, cells, no) {
 				continue
 			}
 			if m := tblIdxRE.FindStringSubmatch(cells[0]); m != nil && m[2] != "" {
@@ -161,6 +166,9 @@ func readTableGPULine(tg *tableGPU, cells []string, no int) {
 		tg.lines["util"] = no
 	case tblUtilNARE.MatchString(c2):
 		g.ComputeMode = computeMode(tblUtilNARE.FindStringSubmatch(c2)[1])
+		tg.lines["util"] = no
+	case tblVGPUUtilRE.MatchString(c2) && tblBusRE.MatchString(c1): // nvidia-smi vgpu: a bare "3%"
+		g.Util = num(tblVGPUUtilRE.FindStringSubmatch(c2)[1])
 		tg.lines["util"] = no
 	case c2 == "Enabled" || c2 == "Disabled":
 		g.MIG = c2 == "Enabled"

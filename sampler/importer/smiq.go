@@ -22,6 +22,7 @@ type qState struct {
 	cur   *sampler.Snapshot
 	gpu   *sampler.GPU
 	proc  *sampler.GPUProc
+	vgpu  *qVGPU // a vGPU block of `nvidia-smi vgpu -q` being read
 	stack []qHead
 	block int // GPU blocks read in the current snapshot
 }
@@ -100,6 +101,9 @@ func (q *qState) line(l string, no int) {
 		q.gpu = &sampler.GPU{Index: 0}
 		q.p.note("a fragment without its GPU heading, read as GPU 0")
 	}
+	if q.vgpuLine(lk, val, indent, no) {
+		return
+	}
 	path := make([]string, 0, len(q.stack)+1)
 	for _, h := range q.stack {
 		path = append(path, h.name)
@@ -159,11 +163,19 @@ func (q *qState) newGPU(bus string, no int) {
 
 func (q *qState) endGPU() {
 	q.endProc()
+	q.endVGPU()
 	if q.gpu != nil {
 		s := q.snapshot()
 		s.GPUs = append(s.GPUs, *q.gpu)
 		q.gpu = nil
 	}
+}
+
+func (q *qState) endVGPU() {
+	if q.vgpu != nil && q.gpu != nil {
+		q.gpu.VGPUs = append(q.gpu.VGPUs, q.vgpu.v)
+	}
+	q.vgpu = nil
 }
 
 func (q *qState) endProc() {

@@ -105,6 +105,12 @@ func (q *qState) field(path, val string, no int) {
 			}
 			q.p.where(g.Index, "fabric_state", no)
 		}
+	case path == "gpu virtualization mode/virtualization mode":
+		g.Virtualization = val
+		q.p.where(g.Index, "virtualization", no)
+	case key == "license status" && (head == "vgpu software licensed product" || head == "grid licensed product"):
+		g.License = val // 470 and older print "GRID Licensed Product"
+		q.p.where(g.Index, "license", no)
 	case path == "mig mode/current":
 		g.MIG = strings.EqualFold(val, "enabled")
 		q.p.where(g.Index, "mig", no)

@@ -52,6 +52,12 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		fmt.Fprintf(&b, "  %s%s\n", l.label("power_label", gw), l.power(g))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), celsius(g.TempMax))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("throttled", gw), l.throttle(g))
+		if v := l.virtual(g); v != "" {
+			fmt.Fprintf(&b, "  %s%s\n", l.label("virtual", gw), v)
+		}
+		for _, v := range g.VGPUs {
+			fmt.Fprintf(&b, "  %s%s\n", l.label("vgpu", gw), l.vgpu(v))
+		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", l.t("findings_head", "N", len(r.Findings), "From", l.findingsFrom(r)))
 	if len(r.Findings) == 0 {
