@@ -42,6 +42,10 @@ type Sampler struct {
 	// (sampler/podresources). nil off Kubernetes. Tick names each GPU
 	// process's pod from it (AttributePods).
 	PodOf func(deviceUUID string) (Pod, bool)
+	// Only keeps the GPUs the user chose (--gpus); nil keeps every GPU.
+	// The rest are dropped before anything sees them, so every face and
+	// the diagnosis judge the same GPUs.
+	Only *GPUSelect
 
 	seq      uint64
 	interval atomic.Int64 // nanoseconds
@@ -106,8 +110,12 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 		func() {
 			defer recoverInto(&snap.Problems, "GPU source")
 			gpus, problems := s.GPU.Sample(now)
+			gpus, none := s.Only.Filter(gpus)
 			snap.GPUs = gpus
 			snap.Problems = append(snap.Problems, problems...)
+			if none != "" {
+				snap.Problems = append(snap.Problems, none)
+			}
 			snap.Topology = s.GPU.Topology()
 		}()
 	}

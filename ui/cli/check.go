@@ -42,6 +42,7 @@ type checkFlags struct {
 	json     bool
 	demo     string
 	seed     int64
+	gpus     string
 	interval time.Duration
 	from     string
 	lang     string
@@ -84,6 +85,7 @@ simulated clock runs as fast as it can.`,
 	fl.StringVar(&f.demo, "demo", "", "check a simulated node; SCENARIO defaults to mixed")
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
+	gpusFlag(fl, &f.gpus)
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.from, "from", "", "diagnose a recording or nvidia-smi / dcgmi log instead of sampling (- for standard input)")
 	langFlag(fl, &f.lang, "output")
@@ -152,7 +154,7 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 // as fast as it can, for f.dur.
 func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	start := time.Now()
-	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
+	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr)
 	if err != nil {
 		return diagnose.Frame{}, 0, err
 	}

@@ -114,6 +114,7 @@ type dashFlags struct {
 	demo         string
 	fallbackDemo bool
 	seed         int64
+	gpus         string
 	interval     time.Duration
 	theme        string
 	noColor      bool
@@ -173,6 +174,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.BoolVar(&f.fallbackDemo, "fallback-demo", false, "use the live node when NVML loads, else the demo (what make run does)")
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (same seed, same run)")
+	gpusFlag(fl, &f.gpus)
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")

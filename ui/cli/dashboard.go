@@ -15,6 +15,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/pflag"
 
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -61,7 +62,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 	if f.prom.URL != "" {
 		return runFleet(ctx, f, styles, stdout)
 	}
-	src, err := openSource(d, f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), stderr, f.faults...)
+	src, err := openSource(d, f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), f.gpus, stderr, f.faults...)
 	if err != nil {
 		return err
 	}
@@ -96,9 +97,22 @@ type source struct {
 	start     time.Time // the simulated node's time zero
 }
 
-// openSource builds the live node, or the demo for a scenario. With fallback
-// and no driver, it says why on stderr and starts the demo instead.
-func openSource(d Deps, demo string, fallback bool, seed int64, start time.Time, stderr io.Writer, faults ...string) (source, error) {
+// openSource builds the live node, or the demo for a scenario, showing only
+// the GPUs gpus selects (--gpus; "" is all). With fallback and no driver,
+// it says why on stderr and starts the demo instead.
+func openSource(d Deps, demo string, fallback bool, seed int64, start time.Time, gpus string, stderr io.Writer, faults ...string) (source, error) {
+	only, err := sampler.ParseGPUSelect(gpus)
+	if err != nil {
+		return source{}, usageError{err}
+	}
+	src, err := openNode(d, demo, fallback, seed, start, stderr, faults)
+	if err == nil {
+		src.Only = only
+	}
+	return src, err
+}
+
+func openNode(d Deps, demo string, fallback bool, seed int64, start time.Time, stderr io.Writer, faults []string) (source, error) {
 	if demo == "" {
 		live, ok := d.Live()
 		if ok || !fallback {
@@ -270,4 +284,9 @@ func runProgram(p *tea.Program, what string) error {
 	default:
 		return nil
 	}
+}
+
+// gpusFlag is --gpus, shared by the commands that sample a node.
+func gpusFlag(fl *pflag.FlagSet, gpus *string) {
+	fl.StringVar(gpus, "gpus", "", "show only these GPUs: indices (nvidia-smi's), GPU-/MIG- UUIDs or their prefixes, comma-separated, as CUDA_VISIBLE_DEVICES")
 }

@@ -25,6 +25,7 @@ type recordFlags struct {
 	interval time.Duration
 	demo     string
 	seed     int64
+	gpus     string
 	realtime bool
 	force    bool
 	lang     string
@@ -62,6 +63,7 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 	fl.StringVar(&f.demo, "demo", "", "record a simulated node; SCENARIO defaults to mixed")
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
+	gpusFlag(fl, &f.gpus)
 	fl.BoolVar(&f.realtime, "realtime", false, "with --demo: sample on the wall clock instead of as fast as possible")
 	fl.BoolVar(&f.force, "force", false, "overwrite FILE if it exists (never through a symbolic link)")
 	langFlag(fl, &f.lang, "progress lines'")
@@ -85,7 +87,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	start := time.Now()
-	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
+	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 type serveFlags struct {
 	listen, webConfig, demo string
 	seed                    int64
+	gpus                    string
 	interval                time.Duration
 	noDCGM, noOwn           bool
 	kubeletSocket           string
@@ -56,6 +57,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 	fl.StringVar(&f.demo, "demo", "", "serve a simulated node; SCENARIO defaults to mixed")
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (it also picks its host name)")
+	gpusFlag(fl, &f.gpus)
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.BoolVar(&f.noDCGM, "no-dcgm-names", false, "leave out the dcgm-exporter-compatible DCGM_FI_* series")
 	fl.BoolVar(&f.noOwn, "no-gpuscope-names", false, "leave out the gpuscope_* series")
@@ -81,7 +83,7 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		return usageError{err}
 	}
 	start := time.Now().Add(-prerollDemo)
-	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
+	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr)
 	if err != nil {
 		return err
 	}
