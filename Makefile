@@ -173,6 +173,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/
 	$(GO) test -run '^$$' -fuzz FuzzOpenAndScan -fuzztime 30s ./sampler/sqlite/
+	$(GO) test -run '^$$' -fuzz FuzzGPUSelect -fuzztime 30s ./sampler/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
