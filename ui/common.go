@@ -56,6 +56,8 @@ type data struct {
 	problem     string
 	problemMore int
 	problemAt   time.Time
+	// newCritical: a critical finding opened since the bell last rang.
+	newCritical bool
 }
 
 // viewState is what the user chose on the screen.

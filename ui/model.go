@@ -70,6 +70,11 @@ type Options struct {
 	// Replay: the dashboard shows a recording (gpuscope replay); the help
 	// overlay lists the timeline's keys (ReplayKeys).
 	Replay bool
+	// Bell rings the terminal's bell when a critical finding opens (--bell).
+	Bell bool
+	// Ring writes the bell (default: BEL to standard output, between the
+	// renderer's frames; tests count the rings).
+	Ring func()
 }
 
 const defaultWindow = diagnose.DefaultWindow
@@ -180,6 +185,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.c.paused { // paused: keep showing the last data
 			m = m.Push(diagnose.Frame(msg))
 		}
+		if m.c.newCritical && m.c.opts.Bell {
+			m.c.newCritical = false
+			return m, tea.Batch(m.waitForSnapshot(), m.ring)
+		}
 		return m, m.waitForSnapshot()
 	case sourceClosedMsg:
 		m.c.sourceClosed = true
@@ -215,10 +224,12 @@ func (m Model) Push(f diagnose.Frame) Model {
 	if diagChanged {
 		// Findings, levels and checklists quote command lines too.
 		c.diagSrc, c.diag = f.Diagnosis, safe.Clean(f.Diagnosis)
+		prev := c.findings
 		c.findings = nil
 		if c.diag != nil {
 			c.findings = sortFindings(c.diag.Findings)
 		}
+		c.newCritical = c.newCritical || criticalOpened(prev, c.findings)
 	}
 	m.findings.follow()
 	gpusChanged := len(s.GPUs) != c.gpuCount || migRows(&s) != c.migRows
@@ -259,6 +270,29 @@ func (m Model) Reset(frames []diagnose.Frame) Model {
 	m = m.resize(m.w, m.h) // none pushed, or the same GPUs as before: still laid out anew
 	m.invalidateAll()
 	return m
+}
+
+// ring is the Cmd that rings the bell once.
+func (m Model) ring() tea.Msg {
+	if r := m.c.opts.Ring; r != nil {
+		r()
+	} else {
+		_, _ = os.Stdout.WriteString("\a")
+	}
+	return nil
+}
+
+// criticalOpened says whether now has a critical finding that prev had
+// not (as critical).
+func criticalOpened(prev, now []diagnose.Finding) bool {
+	for _, f := range now {
+		if f.Severity == diagnose.Critical && !slices.ContainsFunc(prev, func(p diagnose.Finding) bool {
+			return p.Severity == diagnose.Critical && p.Rule == f.Rule && p.GPU == f.GPU && p.PID == f.PID
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstLines cuts each string at its first newline, copying only if needed.

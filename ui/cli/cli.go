@@ -115,6 +115,8 @@ type dashFlags struct {
 	fallbackDemo bool
 	seed         int64
 	gpus         string
+	alert        alertFlags
+	bell         bool
 	interval     time.Duration
 	theme        string
 	noColor      bool
@@ -175,6 +177,8 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.fallbackDemo, "fallback-demo", false, "use the live node when NVML loads, else the demo (what make run does)")
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (same seed, same run)")
 	gpusFlag(fl, &f.gpus)
+	addAlertFlags(fl, &f.alert)
+	fl.BoolVar(&f.bell, "bell", false, "ring the terminal bell when a critical finding opens")
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.theme, "theme", "dark", "colour theme: dark, light or mono")
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")

@@ -182,13 +182,18 @@ const frameRate = 15
 // collector to stop. The collector hands every frame to the recorder before
 // the screen, so `r` records what is shown, findings included.
 func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
+	notify, alerts, err := f.alert.notifier(f.lang)
+	if err != nil {
+		return err
+	}
 	rec := record.NewToggle(".", s.Interval)
-	col := pipeline.New(s, pipeline.Options{Sinks: []pipeline.Sink{recordSink(rec)}})
+	col := pipeline.New(s, pipeline.Options{Sinks: append([]pipeline.Sink{recordSink(rec)}, alerts...)})
 	opts := ui.DefaultOptions(styles, badge, f.interval)
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
 	opts.Lang = f.lang
+	opts.Bell = f.bell
 	opts.Record = recordKey(rec, f.lang)
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
@@ -208,9 +213,12 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
-	err := runProgram(p, "dashboard")
+	err = runProgram(p, "dashboard")
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
+	if notify != nil {
+		notify.Close(alertClose) // what the last frames queued
+	}
 	// A recording open at quit is closed here, once the screen is restored,
 	// so its name and any close error (a full disk, a gzip trailer not
 	// written) are printed where the user sees them.

@@ -21,6 +21,7 @@ import (
 type serveFlags struct {
 	listen, webConfig, demo string
 	seed                    int64
+	alert                   alertFlags
 	gpus                    string
 	interval                time.Duration
 	noDCGM, noOwn           bool
@@ -58,6 +59,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node (it also picks its host name)")
 	gpusFlag(fl, &f.gpus)
+	addAlertFlags(fl, &f.alert)
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.BoolVar(&f.noDCGM, "no-dcgm-names", false, "leave out the dcgm-exporter-compatible DCGM_FI_* series")
 	fl.BoolVar(&f.noOwn, "no-gpuscope-names", false, "leave out the gpuscope_* series")
@@ -111,10 +113,15 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		_ = src.Close()
 		return err
 	}
+	notify, sinks, err := f.alert.notifier("en")
+	if err != nil {
+		_ = src.Close()
+		return err
+	}
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
-		promexport.Feed(ctx, src.Sampler, history, state)
+		promexport.Feed(ctx, src.Sampler, history, state, sinks...)
 	}()
 	err = promexport.Serve(ctx, h, promexport.ServeConfig{
 		Listen: f.listen, WebConfigFile: f.webConfig,
@@ -128,6 +135,9 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 	// down only once the feeder has stopped sampling it.
 	stop()
 	<-fed
+	if notify != nil {
+		notify.Close(alertClose)
+	}
 	if cerr := src.Close(); err == nil && cerr != nil {
 		fmt.Fprintf(stderr, "gpuscope: closing the GPU source: %v\n", cerr)
 	}

@@ -21,8 +21,9 @@ func StateSink(pub Publisher) pipeline.Sink {
 // and its recorder use, so /metrics and the screen agree. history (a
 // demo's pre-rolled minutes) is diagnosed and published first, so findings
 // are open from the first scrape. Scrapes only read what was published.
-func Feed(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot, pub Publisher) {
-	col := pipeline.New(s, pipeline.Options{Sinks: []pipeline.Sink{StateSink(pub)}})
+// more are sinks beside the exporter's (alerts), fed the same frames.
+func Feed(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot, pub Publisher, more ...pipeline.Sink) {
+	col := pipeline.New(s, pipeline.Options{Sinks: append([]pipeline.Sink{StateSink(pub)}, more...)})
 	for _, snap := range history {
 		col.Push(snap)
 	}
