@@ -55,6 +55,10 @@ type Finding struct {
 	Title    string   `json:"title"`
 	Evidence string   `json:"evidence"` // the numbers that fired it
 	Hint     string   `json:"hint"`     // the first thing to try
+	// FixID names Hint for a reader in another language (ui/i18n's
+	// "fix.<id>"); empty for advice built from a catalogue or a log, and
+	// in recordings made before it existed.
+	FixID string `json:"fix_id,omitempty"`
 	// Estimated says which missing signal the finding was inferred without
 	// (e.g. "no GPM: estimated from power"); empty when certain.
 	Estimated string    `json:"estimated,omitempty"`

@@ -36,7 +36,7 @@ func (c *common) wordOr(id, fallback string) string {
 }
 
 // fix is a finding's first fix in the dashboard's language (i18n.Tr.Fix).
-func (c *common) fix(hint string) string { return c.tr.Fix(hint) }
+func (c *common) fix(f diagnose.Finding) string { return c.tr.Fix(f.FixID, f.Hint) }
 
 // count is plural message id for n in the dashboard's language.
 func (c *common) count(id string, n int) string {

@@ -113,7 +113,7 @@ func TestLangOption(t *testing.T) {
 // shows it in place of the English one.
 func TestEveryFixTranslated(t *testing.T) {
 	m, _ := fixtureModelWith(5, 120, 40, func(o *Options) { o.Lang = "zh" })
-	keys := diagnose.HintKeys()
+	keys := diagnose.FixIDs()
 	if len(keys) < 20 {
 		t.Fatalf("only %d fix keys", len(keys))
 	}
@@ -122,11 +122,11 @@ func TestEveryFixTranslated(t *testing.T) {
 			t.Errorf("fix.%s has no Chinese text: %q", k, w)
 		}
 	}
-	if got := m.c.fix("a log's own advice"); got != "a log's own advice" {
+	if got := m.c.fix(diagnose.Finding{Hint: "a log's own advice"}); got != "a log's own advice" {
 		t.Errorf("an unknown fix became %q", got)
 	}
 	en, _ := fixtureModelWith(5, 120, 40, nil)
-	if got := en.c.fix("x"); got != "x" {
+	if got := en.c.fix(diagnose.Finding{Hint: "x", FixID: "sync"}); got != "x" {
 		t.Errorf("English changed a fix: %q", got)
 	}
 }

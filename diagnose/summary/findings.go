@@ -33,6 +33,7 @@ type Finding struct {
 	Title     string            `json:"title"`
 	Evidence  string            `json:"evidence"` // the latest
 	Hint      string            `json:"hint"`     // the latest
+	FixID     string            `json:"fix_id,omitempty"`
 	Estimated string            `json:"estimated,omitempty"`
 	// I18n is the latest title, evidence and estimate as messages, for a
 	// report in another language (absent in older recordings).
@@ -125,7 +126,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 		tf.f.Spans[len(tf.f.Spans)-1].To = at
 		tf.lastObs = t.obs
 		tf.f.Severity = max(tf.f.Severity, f.Severity)
-		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
+		tf.f.wordsOf(f)
 		tf.texts, tf.uses = textRef{texts, i}, f.Uses
 		tf.f.LastSeen = at
 	}
@@ -151,14 +152,22 @@ func (t *findingTracker) sorted(where func(int, string) string) []Finding {
 			}
 			if r.i < len(full) {
 				f := &full[r.i]
-				tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
+				tf.f.wordsOf(f)
 			}
+		}
+		if tf.f.FixID == "" { // a recording made before findings carried it
+			tf.f.FixID = diagnose.FixIDOf(tf.f.Hint)
 		}
 		tf.f.Lines = evidenceLines(tf.uses, where)
 		out = append(out, tf.f)
 	}
 	sortFindings(out)
 	return out
+}
+
+// wordsOf takes f's words, the latest seen.
+func (s *Finding) wordsOf(f *diagnose.Finding) {
+	s.Title, s.Evidence, s.Hint, s.FixID, s.Estimated, s.I18n = f.Title, f.Evidence, f.Hint, f.FixID, f.Estimated, f.I18n
 }
 
 // sortFindings orders worst first, then longest open, then in the

@@ -235,6 +235,22 @@ func TestFindingFromAnotherVersion(t *testing.T) {
 	}
 }
 
+// A fix is translated by the id the finding carries, never by its
+// English: a text without an id (the Xid catalogue's advice) stays English.
+func TestFixByItsID(t *testing.T) {
+	zh, err := New("zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := diagnose.FirstFix("sync")
+	if got := zh.Fix("sync", en); got == withoutCitations(en) || !strings.Contains(got, "同步") {
+		t.Errorf("by id: %q", got)
+	}
+	if got := zh.Fix("", en); got != withoutCitations(en) {
+		t.Errorf("without an id: %q", got)
+	}
+}
+
 // Fixes reach the reader without "([gpu-idle-handbook] §3.1, …)", which
 // nobody can open; what is left reads whole, in both languages.
 func TestFixesDropCitationsReadersCannotOpen(t *testing.T) {
@@ -243,15 +259,15 @@ func TestFixesDropCitationsReadersCannotOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, hint := range diagnose.Hints() {
-			got := tr.Fix(hint)
+		for _, id := range diagnose.FixIDs() {
+			got := tr.Fix(id, diagnose.FirstFix(id))
 			if strings.Contains(got, "[gpu-idle") || strings.Contains(got, "§") || strings.TrimSpace(got) == "" {
 				t.Errorf("%s: %q", lang, got)
 			}
 		}
 	}
 	en, _ := New("en")
-	if got := en.Fix("Raise num_workers ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1); watch GPU-Util (it moves)"); got != "Raise num_workers; watch GPU-Util (it moves)" {
+	if got := en.Fix("", "Raise num_workers ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1); watch GPU-Util (it moves)"); got != "Raise num_workers; watch GPU-Util (it moves)" {
 		t.Errorf("got %q", got)
 	}
 }

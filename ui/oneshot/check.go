@@ -59,7 +59,7 @@ func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span
 		if estimated != "" {
 			b.WriteString(label(1) + estimated + "\n")
 		}
-		b.WriteString(label(2) + tr.Fix(f.Hint) + "\n")
+		b.WriteString(label(2) + tr.Fix(f.FixID, f.Hint) + "\n")
 		fmt.Fprintf(&b, "%sgpuscope explain %s%s\n", label(3), f.Rule, langArg(lang))
 	}
 	if d != nil {

@@ -52,7 +52,7 @@ func (l words) label(id string, w int) string { return i18n.Pad(l.t(id), w) }
 // the renderer's language.
 func (l words) finding(f *summary.Finding) (title, evidence, estimated, hint string) {
 	title, evidence, estimated = l.tr.Finding(diagnose.Finding{Title: f.Title, Evidence: f.Evidence, Estimated: f.Estimated, I18n: f.I18n})
-	return title, evidence, estimated, l.tr.Fix(f.Hint)
+	return title, evidence, estimated, l.tr.Fix(f.FixID, f.Hint)
 }
 
 func (l words) dist(d *summary.Dist) string {
