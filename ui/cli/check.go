@@ -95,13 +95,13 @@ func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Write
 		return err
 	}
 	if f.dur < f.interval {
-		return usagef("--for %s is shorter than one sample (--interval %s)", f.dur, f.interval)
+		return usagef("check_for_short", "--for %s is shorter than one sample (--interval %s)", f.dur, f.interval)
 	}
 	if f.demo == "list" {
-		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	if f.from != "" && f.demo != "" {
-		return usagef("--from and --demo: choose one")
+		return usagef("from_and_demo", "--from and --demo: choose one")
 	}
 	var (
 		fr       diagnose.Frame

@@ -76,19 +76,22 @@ func ExitStatus(cmd *cobra.Command, err error, stderr io.Writer) int {
 
 // usageError marks errors that are the user's to fix (bad flag, bad value):
 // they print one line and exit 2, as the CLI contract requires. One made
-// by usagef keeps its format and arguments, so the line is printed in the
-// reader's language (usage.go); cobra's own errors stay English.
+// by usagef keeps its message id and arguments, so the line is printed in
+// the reader's language (usage.go); cobra's own errors stay English.
 type usageError struct{ error }
 
-func usagef(format string, a ...any) error {
-	return usageError{usageMsg{fmt.Errorf(format, a...), format, a}}
+// usagef is a usage error: id names it in ui/i18n's cli.*.toml
+// ("usage.<id>", whose English is format, word for word:
+// TestUsageErrorsTranslated), format and a are its English.
+func usagef(id, format string, a ...any) error {
+	return usageError{usageMsg{fmt.Errorf(format, a...), id, a}}
 }
 
-// usageMsg is a usagef error: its English, format and arguments.
+// usageMsg is a usagef error: its English, message id and arguments.
 type usageMsg struct {
 	error
-	format string
-	args   []any
+	id   string
+	args []any
 }
 
 // exitCode lets a command choose its exit status after printing its own output.

@@ -37,7 +37,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 		return err
 	}
 	if f.json && !f.once {
-		return usagef("--json needs --once")
+		return usagef("json_needs_once", "--json needs --once")
 	}
 	if f.demo == "list" {
 		for _, sc := range sim.Scenarios() {
@@ -52,7 +52,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 		return nil
 	}
 	if len(f.faults) > 0 && f.demo == "" {
-		return usagef("--demo-fault needs --demo: faults are shown on the simulated node")
+		return usagef("fault_needs_demo", "--demo-fault needs --demo: faults are shown on the simulated node")
 	}
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
@@ -71,7 +71,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 
 func checkInterval(d time.Duration) error {
 	if d < sampler.MinInterval || d > sampler.MaxInterval {
-		return usagef("--interval %s is out of range: use 100ms to 60s", d)
+		return usagef("interval_range", "--interval %s is out of range: use 100ms to 60s", d)
 	}
 	return nil
 }
@@ -79,7 +79,7 @@ func checkInterval(d time.Duration) error {
 // buildStyles builds the chosen theme; --no-color and NO_COLOR turn colour off.
 func buildStyles(theme string, noColor bool) (themes.Styles, error) {
 	if theme == "" { // themes.Build reads "" as the default; a flag given empty is a mistake
-		return themes.Styles{}, usagef("--theme is empty: use %s", strings.Join(themes.Names(), ", "))
+		return themes.Styles{}, usagef("theme_empty", "--theme is empty: use %s", strings.Join(themes.Names(), ", "))
 	}
 	styles, err := themes.Build(theme, !noColor && os.Getenv("NO_COLOR") == "")
 	if err != nil {

@@ -26,7 +26,7 @@ import (
 // otherwise the fleet view runs with enter opening a node's dashboard.
 func runFleet(ctx context.Context, f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	if f.demo != "" {
-		return usagef("--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
+		return usagef("prometheus_and_demo", "--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
 	}
 	src, err := promsource.New(f.prom)
 	if err != nil {

@@ -73,16 +73,16 @@ const demoRecordDefault = 10 * time.Minute
 
 func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) error {
 	if f.out == "" {
-		return usagef("record needs -o FILE")
+		return usagef("record_needs_out", "record needs -o FILE")
 	}
 	if err := checkInterval(f.interval); err != nil {
 		return err
 	}
 	if f.duration < 0 {
-		return usagef("--duration %s is negative", f.duration)
+		return usagef("duration_negative", "--duration %s is negative", f.duration)
 	}
 	if f.demo == "list" {
-		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	start := time.Now()
 	src, err := openSource(d, f.demo, false, f.seed, start, stderr)
@@ -106,7 +106,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	w, err := create(f.out, record.HeaderFor(first, f.interval))
 	if errors.Is(err, fs.ErrExist) {
-		return usagef("%s exists; --force overwrites it", f.out)
+		return usagef("out_exists", "%s exists; --force overwrites it", f.out)
 	} else if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		for _, v := range replay.Speeds() {
 			s = append(s, strconv.FormatFloat(v, 'f', -1, 64))
 		}
-		return usagef("--speed %v: use %s", f.speed, strings.Join(s, ", "))
+		return usagef("speed", "--speed %v: use %s", f.speed, strings.Join(s, ", "))
 	}
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {

@@ -107,13 +107,13 @@ type promReport struct {
 func (p promReport) build(ctx context.Context, args []string, opts summary.Options) (*summary.Report, error) {
 	switch {
 	case p.cfg.URL == "":
-		return nil, usagef("report needs FILE, or --prometheus URL --node N")
+		return nil, usagef("report_needs_input", "report needs FILE, or --prometheus URL --node N")
 	case len(args) > 0:
-		return nil, usagef("report: FILE and --prometheus: choose one")
+		return nil, usagef("report_file_and_prometheus", "report: FILE and --prometheus: choose one")
 	case p.node == "":
-		return nil, usagef("report --prometheus needs --node (a host name or an instance)")
+		return nil, usagef("report_needs_node", "report --prometheus needs --node (a host name or an instance)")
 	case p.step < time.Second:
-		return nil, usagef("--step %s: use 1s or more", p.step)
+		return nil, usagef("step", "--step %s: use 1s or more", p.step)
 	}
 	if opts.To.IsZero() {
 		opts.To = time.Now()
@@ -171,7 +171,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 				return err
 			}
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
-				return usagef("compare - -: standard input can be read once; give one of the two as a file")
+				return usagef("compare_stdin_twice", "compare - -: standard input can be read once; give one of the two as a file")
 			}
 			fb, fa, err := importer.OpenPair(args[0], args[1])
 			if err != nil {
@@ -200,7 +200,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 func reportOptions(format string, allowed []string, from, to string) (summary.Options, error) {
 	var opts summary.Options
 	if !slices.Contains(allowed, format) {
-		return opts, usagef("--format %q: use %s", format, strings.Join(allowed, ", "))
+		return opts, usagef("format", "--format %q: use %s", format, strings.Join(allowed, ", "))
 	}
 	var err error
 	if opts.From, err = parseWhen("--from", from); err != nil {
@@ -210,7 +210,7 @@ func reportOptions(format string, allowed []string, from, to string) (summary.Op
 		return opts, err
 	}
 	if !opts.From.IsZero() && !opts.To.IsZero() && !opts.To.After(opts.From) {
-		return opts, usagef("--to %s is not after --from %s", to, from)
+		return opts, usagef("to_before_from", "--to %s is not after --from %s", to, from)
 	}
 	return opts, nil
 }
@@ -224,7 +224,7 @@ func parseWhen(flag, v string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef(`%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
+	return time.Time{}, usagef("time_format", `%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
 }
 
 // writeReport renders a report in the chosen format and language (JSON

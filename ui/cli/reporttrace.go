@@ -50,7 +50,7 @@ func traceInputs(args []string) (paths []string, ok bool, err error) {
 	case traces == 0:
 		return nil, false, nil
 	case others > 0:
-		return nil, false, usagef("report: profiler traces and GPU logs or recordings together: give one kind")
+		return nil, false, usagef("report_traces_and_logs", "report: profiler traces and GPU logs or recordings together: give one kind")
 	}
 	return paths, true, nil
 }
@@ -61,7 +61,7 @@ func reportTraces(w io.Writer, format, lang string, paths []string) error {
 	switch format {
 	case "text", "json":
 	default:
-		return usagef("--format %q: a profiler trace's report is text or json", format)
+		return usagef("report_trace_format", "--format %q: a profiler trace's report is text or json", format)
 	}
 	ranks := make([]timeline.Rank, len(paths))
 	errs := make([]error, len(paths))

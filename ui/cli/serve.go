@@ -68,13 +68,13 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		return err
 	}
 	if f.noDCGM && f.noOwn {
-		return usagef("--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
+		return usagef("serve_nothing", "--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
 	}
 	if f.maxRequests < 0 {
-		return usagef("--web.max-requests %d: want 0 (no limit) or more", f.maxRequests)
+		return usagef("max_requests", "--web.max-requests %d: want 0 (no limit) or more", f.maxRequests)
 	}
 	if f.demo == "list" {
-		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	tls, auth, err := promexport.ValidateWebConfig(f.webConfig)
 	if err != nil {

@@ -58,8 +58,8 @@ func errorLang(cmd *cobra.Command) string {
 
 // usageLine is the one line a usage error prints: "gpuscope: … (see
 // gpuscope --help)" in the reader's language. A usagef message is
-// translated by its English format (cli.*.toml "usage.*"); cobra's own
-// (an unknown flag) and a wrapped one keep their English inside.
+// translated by its id (cli.*.toml "usage.<id>"); cobra's own (an unknown
+// flag) and a wrapped one keep their English inside.
 func usageLine(cmd *cobra.Command, err error, ue usageError) string {
 	msg := err.Error()
 	tr, terr := i18n.New(errorLang(cmd))
@@ -67,7 +67,7 @@ func usageLine(cmd *cobra.Command, err error, ue usageError) string {
 		return fmt.Sprintf("gpuscope: %s (see gpuscope --help)", safe.Text(msg))
 	}
 	if um, ok := ue.error.(usageMsg); ok && msg == ue.Error() {
-		if format, ok := tr.Usage(um.format); ok {
+		if format := tr.T("usage." + um.id); format != "usage."+um.id {
 			msg = fmt.Sprintf(format, um.args...)
 		}
 	}
