@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -45,6 +46,7 @@ type checkFlags struct {
 	interval time.Duration
 	from     string
 	lang     string
+	tr       *i18n.Tr // the verdict's words, in lang
 }
 
 func newCheckCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
@@ -70,11 +72,11 @@ simulated clock runs as fast as it can.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
-			lang, err := resolveLang(f.lang, d.Getenv)
+			tr, err := commandWords(cmd, f.lang, d.Getenv)
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.tr = tr
 			return runCheck(cmd.Context(), d, f, stdout, stderr)
 		},
 	}
@@ -117,7 +119,7 @@ func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	return printCheck(fr, interval, f.json, f.lang, stdout)
+	return printCheck(fr, interval, f.json, f.tr, stdout)
 }
 
 // checkFile diagnoses a whole recording or log with the one Tracker, as
@@ -222,7 +224,7 @@ type checkJSON struct {
 	Snapshot   sampler.Snapshot   `json:"snapshot"`
 }
 
-func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, lang string, stdout io.Writer) error {
+func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, tr *i18n.Tr, stdout io.Writer) error {
 	d := fr.Diagnosis
 	var fs []diagnose.Finding
 	if d != nil {
@@ -259,7 +261,7 @@ func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, lang str
 		enc.SetIndent("", "  ")
 		err = enc.Encode(doc)
 	} else {
-		err = oneshot.WriteCheckLang(stdout, fr.Snapshot, d, d.Span(interval), lang)
+		err = oneshot.WriteCheckLang(stdout, fr.Snapshot, d, d.Span(interval), tr)
 	}
 	if err != nil {
 		return err

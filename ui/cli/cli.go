@@ -20,6 +20,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/sim"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // Deps is what the commands need from outside ui: the hardware-touching
@@ -129,7 +130,8 @@ type dashFlags struct {
 	sort        string
 	sortReverse bool
 	tree        bool
-	lang        string // --lang, else config.toml's language, else the locale
+	lang        string   // --lang, else config.toml's language, else the locale
+	tr          *i18n.Tr // the words of lang
 	prom        promsource.Config
 }
 
@@ -163,13 +165,13 @@ simulated 8x H200 node with the same panes.`,
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.lang, f.tr = lang, words(cmd, lang)
 			return runDashboard(cmd.Context(), d, f, stdout, stderr)
 		},
 	}
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
-	setGetenv(cmd, d.Getenv) // for the language of a usage error
+	setRun(cmd, d.Getenv) // the environment and words a usage error needs after the command
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	fl := cmd.Flags()
 	fl.StringVar(&f.demo, "demo", "", "run a simulated node; SCENARIO defaults to mixed, 'list' lists them")

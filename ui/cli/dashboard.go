@@ -143,7 +143,7 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 			enc.SetIndent("", "  ")
 			err = enc.Encode(snap)
 		} else {
-			err = oneshot.WriteLang(stdout, snap, f.lang)
+			err = oneshot.WriteLang(stdout, snap, f.tr)
 		}
 		if err == nil && snap.Node.GPUError != nil {
 			return exitCode(1) // printed the explanation; scripts see a broken node
@@ -174,8 +174,8 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
-	opts.Lang = f.lang
-	opts.Record = recordKey(rec, f.lang)
+	opts.Tr = f.tr
+	opts.Record = recordKey(rec, f.tr)
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
@@ -206,7 +206,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 		if f.lang == "zh" {
 			prefix = "gpuscope：" // the full-width colon of the other Chinese lines
 		}
-		fmt.Fprintln(stderr, prefix+recordStatus(rec, status, false, f.lang))
+		fmt.Fprintln(stderr, prefix+recordStatus(rec, status, false, f.tr))
 	}
 	var ec exitCode
 	switch {
@@ -223,19 +223,18 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 }
 
 // recordKey is the dashboard's r: it starts or stops rec and says so in
-// lang.
-func recordKey(rec *record.Toggle, lang string) func() (string, bool, error) {
+// tr's language.
+func recordKey(rec *record.Toggle, tr *i18n.Tr) func() (string, bool, error) {
 	return func() (string, bool, error) {
 		status, on, err := rec.Flip(time.Now())
-		return recordStatus(rec, status, on, lang), on, err
+		return recordStatus(rec, status, on, tr), on, err
 	}
 }
 
 // recordStatus is the Toggle's line for a recording started (on) or
-// stopped in lang; the Toggle's own line is the English.
-func recordStatus(rec *record.Toggle, status string, on bool, lang string) string {
-	tr, err := i18n.New(lang)
-	if status == "" || err != nil || tr.Lang() == "en" {
+// stopped in tr's language; the Toggle's own line is the English.
+func recordStatus(rec *record.Toggle, status string, on bool, tr *i18n.Tr) string {
+	if status == "" || tr.Lang() == "en" {
 		return status
 	}
 	id := "status.record_stopped"

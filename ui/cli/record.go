@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,7 @@ type recordFlags struct {
 	realtime bool
 	force    bool
 	lang     string
+	tr       *i18n.Tr // the progress lines' words, in lang
 }
 
 func newRecordCmd(d Deps, stderr io.Writer) *cobra.Command {
@@ -47,11 +49,11 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
-			lang, err := resolveLang(f.lang, d.Getenv)
+			tr, err := commandWords(cmd, f.lang, d.Getenv)
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.tr = tr
 			return runRecord(cmd.Context(), d, f, stderr)
 		},
 	}
@@ -149,7 +151,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 			col.Push(src.Tick(t))
 		}
 	default:
-		sig = recordLive(ctx, col, f.interval, f.duration, stderr, cliWord(f.lang, "record.recording", nil))
+		sig = recordLive(ctx, col, f.interval, f.duration, stderr, f.tr.T("record.recording"))
 	}
 	if bg != nil {
 		if err := bg.Wait(); err != nil && werr == nil {
@@ -158,7 +160,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
-	fmt.Fprintln(stderr, cliWord(f.lang, "record.recorded", map[string]any{"N": rec.Count(), "File": safe.Text(f.out)}))
+	fmt.Fprintln(stderr, f.tr.T("record.recorded", map[string]any{"N": rec.Count(), "File": safe.Text(f.out)}))
 	if err == nil && sig != 0 { // stopped by a signal: the file is complete
 		return exitCode(128 + int(sig))
 	}

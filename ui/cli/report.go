@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/report"
 	"github.com/spf13/cobra"
 )
@@ -58,7 +59,8 @@ json).`,
 			if err != nil {
 				return err
 			}
-			if lang, err = resolveLang(lang, d.Getenv); err != nil {
+			tr, err := commandWords(cmd, lang, d.Getenv)
+			if err != nil {
 				return err
 			}
 			if pr.cfg.URL != "" || len(args) == 0 {
@@ -66,13 +68,13 @@ json).`,
 				if err != nil {
 					return err
 				}
-				return writeReport(stdout, format, lang, r)
+				return writeReport(stdout, format, tr, r)
 			}
 			if traces, ok, err := traceInputs(args); err != nil || ok {
 				if err != nil {
 					return err
 				}
-				return reportTraces(stdout, format, lang, traces)
+				return reportTraces(stdout, format, tr, traces)
 			}
 			f, err := importer.OpenFiles(args)
 			if err != nil {
@@ -83,7 +85,7 @@ json).`,
 			if err != nil {
 				return err
 			}
-			return writeReport(stdout, format, lang, r)
+			return writeReport(stdout, format, tr, r)
 		},
 	}
 	fl := cmd.Flags()
@@ -162,12 +164,13 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 		Example: `  gpuscope compare before.jsonl after.jsonl
   gpuscope compare before.jsonl after.jsonl --format markdown >> benchmark.md`,
 		Args: usageArgs(cobra.ExactArgs(2)),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats[:3], "", "")
 			if err != nil {
 				return err
 			}
-			if lang, err = resolveLang(lang, d.Getenv); err != nil {
+			tr, err := commandWords(cmd, lang, d.Getenv)
+			if err != nil {
 				return err
 			}
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
@@ -188,7 +191,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 					fmt.Fprintf(stderr, "gpuscope: %s: %s\n", safe.String(r.File), safe.String(w))
 				}
 			}
-			return writeComparison(stdout, format, lang, summary.Compare(base, after))
+			return writeComparison(stdout, format, tr, summary.Compare(base, after))
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
@@ -229,16 +232,16 @@ func parseWhen(flag, v string) (time.Time, error) {
 
 // writeReport renders a report in the chosen format and language (JSON
 // keeps its English keys and carries the findings' messages).
-func writeReport(w io.Writer, format, lang string, r *summary.Report) error {
-	in := report.In(lang)
+func writeReport(w io.Writer, format string, tr *i18n.Tr, r *summary.Report) error {
+	in := report.In(tr)
 	render := map[string]func(io.Writer, *summary.Report) error{
 		"text": in.Text, "markdown": in.Markdown, "json": report.JSON, "html": in.HTML}[format]
 	return render(w, r)
 }
 
 // writeComparison renders a comparison in the chosen format (no html) and language.
-func writeComparison(w io.Writer, format, lang string, c *summary.Comparison) error {
-	in := report.In(lang)
+func writeComparison(w io.Writer, format string, tr *i18n.Tr, c *summary.Comparison) error {
+	in := report.In(tr)
 	render := map[string]func(io.Writer, *summary.Comparison) error{
 		"text": in.CompareText, "markdown": in.CompareMarkdown, "json": report.CompareJSON}[format]
 	return render(w, c)

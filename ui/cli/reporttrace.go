@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/timeline"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/trace"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/report"
 )
 
@@ -57,7 +58,7 @@ func traceInputs(args []string) (paths []string, ok bool, err error) {
 
 // reportTraces reads each trace (one rank each) on its own goroutine, at
 // most one per core, and writes what they prove.
-func reportTraces(w io.Writer, format, lang string, paths []string) error {
+func reportTraces(w io.Writer, format string, tr *i18n.Tr, paths []string) error {
 	switch format {
 	case "text", "json":
 	default:
@@ -92,5 +93,5 @@ func reportTraces(w io.Writer, format, lang string, paths []string) error {
 	if format == "json" {
 		return report.TraceJSON(w, r)
 	}
-	return report.In(lang).Trace(w, r)
+	return report.In(tr).Trace(w, r)
 }

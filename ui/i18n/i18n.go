@@ -24,16 +24,35 @@ var files embed.FS
 // Langs are the languages the interface speaks.
 var Langs = []string{"en", "zh"}
 
-// Tr renders messages in one language. It is built once and handed to
-// the panes (no package state).
+// Tr renders messages in one language. ui/cli builds one per run and hands
+// it to every face (no package state). A nil *Tr shows ids as they are.
 type Tr struct {
 	lang string
 	loc  *goi18n.Localizer
 }
 
-// New returns the messages of lang ("en", "zh", or a locale such as
-// "zh_CN.UTF-8", matched by x/text); anything else is English.
-func New(lang string) (*Tr, error) {
+// For returns the messages of lang ("en", "zh", or a locale such as
+// "zh_CN.UTF-8", matched by x/text); anything else is English. The
+// catalogue is embedded and TestCatalogues reads it, so it cannot fail
+// but in a broken build, where it panics as regexp.MustCompile does.
+func For(lang string) *Tr {
+	tr, err := build(lang)
+	if err != nil {
+		panic(err)
+	}
+	return tr
+}
+
+// OrEnglish is t, or English where t is nil: a face's zero options speak
+// English.
+func OrEnglish(t *Tr) *Tr {
+	if t == nil {
+		return For("en")
+	}
+	return t
+}
+
+func build(lang string) (*Tr, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	tag := Match(lang)

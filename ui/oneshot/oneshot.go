@@ -16,17 +16,11 @@ import (
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
-// Write prints the snapshot in English. Lines never depend on terminal
-// width. Outside strings (command lines, user and host names) are escaped
-// (sampler/safe): the terminal shows control characters, never obeys them.
-func Write(w io.Writer, s sampler.Snapshot) error { return WriteLang(w, s, "en") }
-
-// WriteLang is Write in lang ("en", "zh" or a locale, as ui/i18n matches it).
-func WriteLang(w io.Writer, s sampler.Snapshot, lang string) error {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		return fmt.Errorf("--once: %w", err)
-	}
+// WriteLang prints the snapshot in tr's language. Lines never depend on
+// terminal width. Outside strings (command lines, user and host names) are
+// escaped (sampler/safe): the terminal shows control characters, never
+// obeys them.
+func WriteLang(w io.Writer, s sampler.Snapshot, tr *i18n.Tr) error {
 	return writeSnapshot(w, s, words{tr})
 }
 

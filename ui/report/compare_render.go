@@ -121,12 +121,6 @@ func findingGroups(c *summary.Comparison) []struct {
 	}{{"resolved", c.Resolved}, {"appeared", c.Appeared}, {"persisting", c.Persisting}, {"not judged", c.NotJudged}}
 }
 
-// CompareText writes the comparison for a terminal, in English.
-func CompareText(w io.Writer, c *summary.Comparison) error { return In("en").CompareText(w, c) }
-
-// CompareMarkdown writes the comparison as Markdown, in English.
-func CompareMarkdown(w io.Writer, c *summary.Comparison) error { return In("en").CompareMarkdown(w, c) }
-
 // CompareText writes the comparison for a terminal.
 func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {
 	l := rr.w

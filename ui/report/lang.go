@@ -15,29 +15,14 @@ import (
 // importer notes, topology lines) stays as it came.
 type Renderer struct{ w words }
 
-// In is the renderer for lang ("en", "zh" or a locale); English where the
-// catalogue cannot be read (it is embedded, so only a broken build).
-func In(lang string) Renderer {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		tr = nil
-	}
-	return Renderer{words{tr}}
-}
+// In is the renderer in tr's language (the run's one translator, built by
+// ui/cli).
+func In(tr *i18n.Tr) Renderer { return Renderer{words{tr}} }
 
 // Text, Markdown and HTML are the package functions in the renderer's language.
 func (rr Renderer) Text(w io.Writer, r *summary.Report) error     { return rr.w.text(w, r) }
 func (rr Renderer) Markdown(w io.Writer, r *summary.Report) error { return rr.w.markdown(w, r) }
 func (rr Renderer) HTML(w io.Writer, r *summary.Report) error     { return rr.w.html(w, r) }
-
-// Text writes the report for a terminal, in English.
-func Text(w io.Writer, r *summary.Report) error { return In("en").Text(w, r) }
-
-// Markdown writes the report as Markdown, in English.
-func Markdown(w io.Writer, r *summary.Report) error { return In("en").Markdown(w, r) }
-
-// HTML writes the report as one self-contained page, in English.
-func HTML(w io.Writer, r *summary.Report) error { return In("en").HTML(w, r) }
 
 // words is one language's words for the renderers.
 type words struct{ tr *i18n.Tr }
