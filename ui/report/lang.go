@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
+	"github.com/gpuscope/gpuscope/sampler/units"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -50,15 +51,15 @@ func (l words) dist(d *summary.Dist) string {
 
 func (l words) mem(g *summary.GPU) string {
 	if !g.MemPeak.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
-		return gib(g.MemPeak)
+		return units.Spaced.GiB(g.MemPeak)
 	}
-	return l.t("mem", "Peak", gib(g.MemPeak), "Total", gib(g.MemTotal), "Pct", fmt.Sprintf("%.0f%%", 100*g.MemPeak.V/g.MemTotal.V))
+	return l.t("mem", "Peak", units.Spaced.GiB(g.MemPeak), "Total", units.Spaced.GiB(g.MemTotal), "Pct", fmt.Sprintf("%.0f%%", 100*g.MemPeak.V/g.MemTotal.V))
 }
 
 func (l words) power(g *summary.GPU) string {
-	s := l.t("power", "Mean", watts(g.PowerMean), "Max", watts(g.PowerMax))
+	s := l.t("power", "Mean", units.Spaced.Watts(g.PowerMean), "Max", units.Spaced.Watts(g.PowerMax))
 	if g.PowerLimit.OK {
-		s += l.t("power_limit", "Mean", pctInt(g.PowerShareMean), "Max", pctInt(g.PowerShareMax), "Limit", watts(g.PowerLimit))
+		s += l.t("power_limit", "Mean", units.Percent(g.PowerShareMean, 0), "Max", units.Percent(g.PowerShareMax, 0), "Limit", units.Spaced.Watts(g.PowerLimit))
 	}
 	return s
 }
@@ -81,11 +82,11 @@ func (l words) where(gpu int) string {
 }
 
 func (l words) episodes(f *summary.Finding) string {
-	return l.tr.N("report.episodes", f.Episodes, map[string]any{"Open": dur(f.OpenSeconds)})
+	return l.tr.N("report.episodes", f.Episodes, map[string]any{"Open": units.Seconds(f.OpenSeconds)})
 }
 
 func (l words) rangeOf(r summary.Range) string {
-	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", dur(r.Seconds), "N", r.Samples)
+	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", units.Seconds(r.Seconds), "N", r.Samples)
 }
 
 func (l words) findingsFrom(r *summary.Report) string {
