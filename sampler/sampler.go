@@ -129,13 +129,6 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 	return snap
 }
 
-// Run ticks until ctx ends, sending each snapshot on out without ever
-// blocking: when the consumer is behind, the older unread snapshot is dropped
-// (latest wins). out should have a buffer of 1.
-func (s *Sampler) Run(ctx context.Context, out chan Snapshot, clock func() time.Time) {
-	s.Loop(ctx, clock, func(snap Snapshot) { Offer(out, snap) })
-}
-
 // Loop ticks until ctx ends, handing each snapshot to fn in this goroutine.
 // Ticks are Interval apart from the start of the previous one; a call to
 // SetInterval takes effect at once (a tick already due under the new
@@ -159,22 +152,6 @@ func (s *Sampler) Loop(ctx context.Context, clock func() time.Time, fn func(Snap
 			case <-s.changedCh(): // re-arm the timer for the new interval
 				timer.Stop()
 			}
-		}
-	}
-}
-
-// Offer puts snap on out without blocking: a stale unread snapshot is
-// dropped first (latest wins).
-func Offer(out chan Snapshot, snap Snapshot) {
-	for {
-		select {
-		case out <- snap:
-			return
-		default:
-		}
-		select { // full: drop the stale one and retry
-		case <-out:
-		default:
 		}
 	}
 }
