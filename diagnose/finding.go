@@ -72,6 +72,17 @@ type Finding struct {
 	Uses []Use `json:"uses,omitempty"`
 }
 
+// Key is what makes two sightings the same finding for whoever merges or
+// follows them over time (a report's episodes, the dashboard's cursor):
+// its rule, GPU and process.
+type Key struct {
+	Rule     string
+	GPU, PID int
+}
+
+// Key is f's identity (Key).
+func (f *Finding) Key() Key { return Key{f.Rule, f.GPU, f.PID} }
+
 // Worst is the highest severity among the findings, and false when there
 // are none (`gpuscope check` exits by it).
 func Worst(fs []Finding) (Severity, bool) {

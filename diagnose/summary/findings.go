@@ -64,11 +64,6 @@ type Span struct {
 // than it has pixels anyway.
 const maxSpans = 200
 
-type findingKey struct {
-	rule     string
-	gpu, pid int
-}
-
 type trackedFinding struct {
 	f       Finding
 	lastObs int // observation number at which it was last open
@@ -86,7 +81,7 @@ type textRef struct {
 
 // findingTracker merges the findings open at successive observations.
 type findingTracker struct {
-	byKey   map[findingKey]*trackedFinding
+	byKey   map[diagnose.Key]*trackedFinding
 	obs     int
 	prevObs time.Time
 }
@@ -96,7 +91,7 @@ type findingTracker struct {
 // sighting's are read from it by sorted.
 func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts json.RawMessage) {
 	if t.byKey == nil {
-		t.byKey = map[findingKey]*trackedFinding{}
+		t.byKey = map[diagnose.Key]*trackedFinding{}
 	}
 	var dt time.Duration
 	if t.obs > 0 {
@@ -106,7 +101,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 	}
 	for i := range open {
 		f := &open[i]
-		k := findingKey{f.Rule, f.GPU, f.PID}
+		k := f.Key()
 		tf := t.byKey[k]
 		switch {
 		case tf == nil:
