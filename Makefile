@@ -40,10 +40,15 @@ ZIG_TARGET_arm64 := aarch64-linux-gnu.2.17
 # (rpm -qlp of the package). zig comes from npm (the $(ZIG) rule).
 DEB_PACKAGES := gcc libc6-dev patchelf libc6-arm64-cross qemu-user chromium prometheus rpm
 
-.PHONY: build run demo test deps packages bench fuzz accuracy vet clean man dist dist-amd64 dist-arm64
+.PHONY: build profile run demo test deps packages bench fuzz accuracy vet clean man dist dist-amd64 dist-arm64
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
+
+# The binary with the hidden --cpuprofile/--memprofile on every command
+# (ui/cli/profile.go), for docs/benchmarks.md; the release leaves them out.
+profile:
+	$(GO) build -tags pprof -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 # What `make test` needs, installed once (idempotent, and quiet when all is
 # there): as root the missing Debian packages (policy-rc.d keeps apt from
@@ -144,11 +149,15 @@ demo: build
 # simulated minutes, plus four 5-seed sweeps of interval and noise; ~2 min on
 # a 2-core machine) runs without -race: under the race detector it takes ~10x
 # longer. It also checks docs/diagnosis-accuracy.md against its result.
+# The root package's end-to-end tests (real Prometheus, Chromium, the dist
+# binaries under qemu) take 5-10 min under -race on 2 busy cores, near go
+# test's default 10 min per package: TEST_TIMEOUT gives them room.
+TEST_TIMEOUT ?= 30m
 test: deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run TestAccuracy ./diagnose/accuracy/
-	GOEXPERIMENT= $(GO) test -count=1 -skip 'TestAccuracy|TestDistBinaries' ./...
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run TestAccuracy ./diagnose/accuracy/
+	GOEXPERIMENT= $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -skip 'TestAccuracy|TestDistBinaries' ./...
 
 # docs/man/*.1 from the command tree (TestManPages holds them equal);
 # read with `man ./docs/man/gpuscope.1`.

@@ -139,7 +139,7 @@ func (c *ctx) evaluate(out []Finding) []Finding {
 
 // finding builds a per-GPU finding. An estimated finding (est names the
 // missing signal) is lowered one severity step: it was not measured.
-func (c *ctx) finding(g *gpuCtx, rule string, sev Severity, pid int, title Msg, ev Text, hint string, est Text) Finding {
+func (c *ctx) finding(g *gpuCtx, rule string, sev Severity, pid int, title Msg, ev Text, hint fix, est Text) Finding {
 	from := min(g.from, len(c.w)-1)
 	if g.anonymous {
 		est = append(est, say("est.no_process_list", "no process list in this data: a process was inferred from GPU activity"))
@@ -148,21 +148,21 @@ func (c *ctx) finding(g *gpuCtx, rule string, sev Severity, pid int, title Msg, 
 }
 
 // healthFinding builds a per-GPU health finding over the whole window.
-func (c *ctx) healthFinding(g *gpuCtx, rule string, sev Severity, title Msg, ev Text, hint string) Finding {
+func (c *ctx) healthFinding(g *gpuCtx, rule string, sev Severity, title Msg, ev Text, hint fix) Finding {
 	return c.make(rule, sev, g.idx, 0, title, ev, hint, nil, 0)
 }
 
 // nodeFinding builds a node-level finding (GPU -1).
-func (c *ctx) nodeFinding(rule string, sev Severity, pid int, title Msg, ev Text, hint string, est Text, from int) Finding {
+func (c *ctx) nodeFinding(rule string, sev Severity, pid int, title Msg, ev Text, hint fix, est Text, from int) Finding {
 	return c.make(rule, sev, -1, pid, title, ev, hint, est, min(from, len(c.w)-1))
 }
 
-func (c *ctx) make(rule string, sev Severity, gpu, pid int, title Msg, ev Text, hint string, est Text, from int) Finding {
+func (c *ctx) make(rule string, sev Severity, gpu, pid int, title Msg, ev Text, hint fix, est Text, from int) Finding {
 	if len(est) > 0 && sev > Info {
 		sev--
 	}
 	return Finding{
-		Rule: rule, Severity: sev, GPU: gpu, PID: pid, Title: title.en, Evidence: ev.String(), Hint: hint,
+		Rule: rule, Severity: sev, GPU: gpu, PID: pid, Title: title.en, Evidence: ev.String(), Hint: hint.en, FixID: hint.id,
 		Estimated: est.String(), Since: c.w[from].Time, LastSeen: c.last.Time,
 		I18n: &FindingText{Title: title, Evidence: ev, Estimated: est},
 	}

@@ -104,8 +104,8 @@ type evCtx struct {
 	noSpin map[int]bool
 }
 
-func (e *evCtx) add(rule string, sev Severity, gpu int, title Msg, ev Text, hint string, conf Text, uses ...Use) {
-	e.out = append(e.out, Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.en, Evidence: ev.String(), Hint: hint,
+func (e *evCtx) add(rule string, sev Severity, gpu int, title Msg, ev Text, hint fix, conf Text, uses ...Use) {
+	e.out = append(e.out, Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.en, Evidence: ev.String(), Hint: hint.en, FixID: hint.id,
 		Estimated: conf.String(), Since: e.snaps[0].Time, LastSeen: e.last.Time,
 		I18n: &FindingText{Title: title, Evidence: ev, Estimated: conf}, Uses: uses})
 }
@@ -198,7 +198,7 @@ func xidList(codes []uint64) Text {
 }
 
 // xidHint is the catalogue's action for the most telling code.
-func xidHint(code uint64, codes []uint64) string {
+func xidHint(code uint64, codes []uint64) fix {
 	for _, c := range codes { // a hardware code outranks the latest
 		if info, ok := LookupXid(c); ok && info.Hardware {
 			code = c
@@ -206,9 +206,9 @@ func xidHint(code uint64, codes []uint64) string {
 		}
 	}
 	if info, ok := LookupXid(code); ok {
-		return fmt.Sprintf("Xid %d: %s (NVIDIA Xid catalogue, %s)", code, info.Action, XidURL)
+		return fix{en: fmt.Sprintf("Xid %d: %s (NVIDIA Xid catalogue, %s)", code, info.Action, XidURL)}
 	}
-	return "Look the code up in NVIDIA's Xid catalogue (" + XidURL + "); collect nvidia-bug-report.sh if it repeats"
+	return fix{en: "Look the code up in NVIDIA's Xid catalogue (" + XidURL + "); collect nvidia-bug-report.sh if it repeats"}
 }
 
 // EvidenceEngine is the live Engine plus the evidence path, for imported
@@ -240,7 +240,7 @@ func (x *EvidenceEngine) Evaluate(window []sampler.Snapshot) []Finding {
 		}
 		f := &out[i]
 		if ef.Rule == RuleXidError || ef.Rule == RuleECCErrors {
-			f.Title, f.Evidence, f.Hint, f.I18n = ef.Title, ef.Evidence, ef.Hint, ef.I18n
+			f.Title, f.Evidence, f.Hint, f.FixID, f.I18n = ef.Title, ef.Evidence, ef.Hint, ef.FixID, ef.I18n
 		}
 		f.Uses = ef.Uses
 	}

@@ -12,17 +12,17 @@ import (
 // jobs on one GPU, every GPU of a job spinning in a collective, and an
 // NVSwitch fabric that was never set up.
 
-const (
-	hintHang = "Every rank sits in an NCCL kernel: check that the job advances (step counter, loss; a hang shows " +
+var (
+	hintHang = fix{"hang", "Every rank sits in an NCCL kernel: check that the job advances (step counter, loss; a hang shows " +
 		"none for minutes); py-spy dump --pid <PID> on every rank shows the collective each waits in, NCCL_DEBUG=INFO " +
 		"names the last one per rank; nvidia-smi nvlink -s and nvidia-smi -q | grep -A3 Fabric check the links; the " +
-		"rank that is missing, slower or crashed is the cause ([nccl-troubleshooting]; [gpu-idle-handbook] §3.3)"
-	hintFabric = "Start the fabric manager: systemctl status nvidia-fabricmanager, then systemctl enable --now " +
+		"rank that is missing, slower or crashed is the cause ([nccl-troubleshooting]; [gpu-idle-handbook] §3.3)"}
+	hintFabric = fix{"fabric", "Start the fabric manager: systemctl status nvidia-fabricmanager, then systemctl enable --now " +
 		"nvidia-fabricmanager; its version must match the driver's (nv-fabricmanager --version vs nvidia-smi); read " +
 		"/var/log/fabricmanager.log if it fails; in a VM given one GPU of an NVSwitch board the host must set the " +
-		"fabric up ([fabric-manager]; [cuda-runtime-errors])"
-	hintContentionSnapshot = "Several jobs share this GPU: nvidia-smi pmon -c 10 shows each one's share; end the stale " +
-		"one or move a job to a free GPU (CUDA_VISIBLE_DEVICES), or partition with MIG/MPS ([gpu-idle-handbook] §8.1 §5.1)"
+		"fabric up ([fabric-manager]; [cuda-runtime-errors])"}
+	hintContentionSnapshot = fix{"contention_snapshot", "Several jobs share this GPU: nvidia-smi pmon -c 10 shows each one's share; end the stale " +
+		"one or move a job to a free GPU (CUDA_VISIBLE_DEVICES), or partition with MIG/MPS ([gpu-idle-handbook] §8.1 §5.1)"}
 )
 
 // mpsServer is the MPS control daemon's process: it holds a CUDA context

@@ -65,7 +65,7 @@ func TestEvidenceCollectiveAcrossAJob(t *testing.T) {
 	}
 	fs := Evidence([]sampler.Snapshot{evSnap(0, gpus...)})
 	f := requireRule(t, fs, RuleCommBound, -1)
-	if f.Hint != hintHang || !strings.Contains(f.Evidence, "0, 1, 2, 3") {
+	if f.FixID != hintHang.id || f.Hint != hintHang.en || !strings.Contains(f.Evidence, "0, 1, 2, 3") {
 		t.Errorf("collective finding %q / %q", f.Evidence, f.Hint)
 	}
 	for i := range 4 {

@@ -14,13 +14,13 @@ import (
 // message proves none of the rules' causes stays in the report's sections
 // list only: a rule it does not prove would be a guess.
 
-const (
-	hintDiagNVLink = "nvidia-smi nvlink -s -i <GPU> shows each link's state: a link down on a board that has NVLink " +
+var (
+	hintDiagNVLink = fix{"diag_nvlink", "nvidia-smi nvlink -s -i <GPU> shows each link's state: a link down on a board that has NVLink " +
 		"needs a GPU reset, then a field diagnostic if it stays down (DCGM's advice); on a system without NVLink the " +
-		"check expects links that do not exist: dcgmi diag -p pcie.gpu_nvlinks_expected_up=<N> sets how many it expects"
-	hintDiagBusy = "Find what holds the GPU: nvidia-smi lists its processes, and Compute M. \"E. Process\" lets only one " +
+		"check expects links that do not exist: dcgmi diag -p pcie.gpu_nvlinks_expected_up=<N> sets how many it expects"}
+	hintDiagBusy = fix{"diag_busy", "Find what holds the GPU: nvidia-smi lists its processes, and Compute M. \"E. Process\" lets only one " +
 		"in (CUDA's cudaErrorDevicesUnavailable); stop it or run the diagnostic when the GPU is free; if nothing holds " +
-		"it, reset the GPU (nvidia-smi -r) and restart DCGM, as the message says"
+		"it, reset the GPU (nvidia-smi -r) and restart DCGM, as the message says"}
 )
 
 // Messages by what they prove, first match wins: a lost GPU or an Xid
@@ -46,7 +46,7 @@ type diagHit struct {
 	gpu   int
 	sev   Severity
 	title Msg
-	hint  string
+	hint  fix
 	conf  Text
 	ev    Text
 }
@@ -153,7 +153,7 @@ type diagCause struct {
 	re    *regexp.Regexp
 	rule  string
 	sev   Severity
-	hint  string
+	hint  fix
 	title func(who Msg) Msg
 }
 

@@ -9,16 +9,16 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-const (
-	hintSpin = "GPU-Util counts time a kernel ran, not work done ([gpu-idle-pipeline] §1): at this power the kernels are " +
+var (
+	hintSpin = fix{"spin", "GPU-Util counts time a kernel ran, not work done ([gpu-idle-pipeline] §1): at this power the kernels are " +
 		"spinning or use a few SMs. Check that the job advances (step counter, loss); py-spy dump --pid <PID> " +
-		"shows where the host waits; in a multi-GPU job NCCL_DEBUG=INFO and a stack dump of every rank find a hung collective"
-	hintSwing = "Tell input from sync apart: while GPU-Util dips, is a DataLoader worker at 100 % CPU " +
+		"shows where the host waits; in a multi-GPU job NCCL_DEBUG=INFO and a stack dump of every rank find a hung collective"}
+	hintSwing = fix{"swing", "Tell input from sync apart: while GPU-Util dips, is a DataLoader worker at 100 % CPU " +
 		"(top -H -p <PID>; gpuscope live shows it) — then input ([gpu-idle-pipeline] §3.1 §4.1) — or only the main thread " +
 		"— then a host sync (.item(), logging) ([gpu-idle-pipeline] §2.4 §4.5); one profiled step (torch.profiler or " +
-		"nsys profile --trace=cuda,osrt) shows which"
-	hintIdleSnapshot = "Check whether the GPU stays idle: nvidia-smi dmon -s um -c 30 (30 s); if it does, the job " +
-		"holds more GPUs than it uses (CUDA_VISIBLE_DEVICES) or an idle process keeps its memory ([gpu-idle-handbook] §6.1 §8.1)"
+		"nsys profile --trace=cuda,osrt) shows which"}
+	hintIdleSnapshot = fix{"idle_snapshot", "Check whether the GPU stays idle: nvidia-smi dmon -s um -c 30 (30 s); if it does, the job " +
+		"holds more GPUs than it uses (CUDA_VISIBLE_DEVICES) or an idle process keeps its memory ([gpu-idle-handbook] §6.1 §8.1)"}
 )
 
 // memory: nearly full memory; memory held while the GPU is idle.

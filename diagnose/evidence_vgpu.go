@@ -7,9 +7,9 @@ import (
 )
 
 // hintVGPULicense is the first fix of vgpu_unlicensed ([vgpu-licensing]).
-const hintVGPULicense = "License the VM: nvidia-smi -q | grep -A2 'Licensed Product' shows the status; check the client " +
+var hintVGPULicense = fix{"vgpu_license", "License the VM: nvidia-smi -q | grep -A2 'Licensed Product' shows the status; check the client " +
 	"configuration token and gridd.conf (FeatureType) against the license server, then restart nvidia-gridd " +
-	"(Windows: the NVIDIA Display Container service) and wait for Licensed ([vgpu-licensing])"
+	"(Windows: the NVIDIA Display Container service) and wait for Licensed ([vgpu-licensing])"}
 
 // vgpuLicense: a vGPU or GRID guest whose -q prints "Unlicensed". NVIDIA's
 // driver runs an unlicensed vGPU at full capability only at first, then

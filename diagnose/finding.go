@@ -55,6 +55,10 @@ type Finding struct {
 	Title    string   `json:"title"`
 	Evidence string   `json:"evidence"` // the numbers that fired it
 	Hint     string   `json:"hint"`     // the first thing to try
+	// FixID names Hint for a reader in another language (ui/i18n's
+	// "fix.<id>"); empty for advice built from a catalogue or a log, and
+	// in recordings made before it existed.
+	FixID string `json:"fix_id,omitempty"`
 	// Estimated says which missing signal the finding was inferred without
 	// (e.g. "no GPM: estimated from power"); empty when certain.
 	Estimated string    `json:"estimated,omitempty"`
@@ -67,6 +71,17 @@ type Finding struct {
 	// a report can point at the input lines; nil from the live rules.
 	Uses []Use `json:"uses,omitempty"`
 }
+
+// Key is what makes two sightings the same finding for whoever merges or
+// follows them over time (a report's episodes, the dashboard's cursor):
+// its rule, GPU and process.
+type Key struct {
+	Rule     string
+	GPU, PID int
+}
+
+// Key is f's identity (Key).
+func (f *Finding) Key() Key { return Key{f.Rule, f.GPU, f.PID} }
 
 // Worst is the highest severity among the findings, and false when there
 // are none (`gpuscope check` exits by it).

@@ -30,7 +30,7 @@ func hungRanks(t int, r *rand.Rand, s *sampler.Snapshot) {
 func TestLiveCollectiveHang(t *testing.T) {
 	fs := Evaluate(makeWindow(120, hungRanks, nvlinkTopology))
 	f := requireRule(t, fs, RuleCommBound, -1)
-	if f.Hint != hintHang {
+	if f.FixID != hintHang.id || f.Hint != hintHang.en {
 		t.Errorf("hint %q, want the hang's", f.Hint)
 	}
 	for gi := range 8 {

@@ -88,7 +88,7 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 	ws := c.workers(g)
 	hostCPU, hostOK := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.CPU })
 	var cause Msg
-	var hint string
+	var hint fix
 	switch {
 	case mainOK && mainCPU >= saturatedCore && ws.n <= fewWorkers:
 		cause = say("input_starved.main_saturated", "{{.Who}} at {{.CPU}} of one core with {{.Workers}} worker processes",

@@ -87,7 +87,7 @@ func TestUnknownXidSaysWhereToLook(t *testing.T) {
 		if !strings.Contains(d, "not in gpuscope's catalogue") || !strings.Contains(d, XidURL) || strings.Contains(d, "\n") {
 			t.Errorf("describeXid(%d) = %q", c, d)
 		}
-		if h := xidHint(c, []uint64{c}); !strings.Contains(h, XidURL) || !strings.Contains(h, "nvidia-bug-report.sh") {
+		if h := xidHint(c, []uint64{c}).en; !strings.Contains(h, XidURL) || !strings.Contains(h, "nvidia-bug-report.sh") {
 			t.Errorf("xidHint(%d) = %q", c, h)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // No finding over a few seconds of data is not an all-clear: the rules need
@@ -26,7 +27,7 @@ func TestAllClearWaitsForEnoughData(t *testing.T) {
 
 // The same two lines in Chinese, within the pane.
 func TestAllClearChinese(t *testing.T) {
-	zh := func(o *Options) { o.Lang = "zh" }
+	zh := func(o *Options) { o.Tr = i18n.For("zh") }
 	for _, c := range []struct {
 		n    int
 		want string

@@ -110,7 +110,7 @@ func (p *findingsPane) render() []string {
 		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + title
 		detail := evidence
 		if f.Hint != "" {
-			detail += " → " + p.c.fix(f.Hint)
+			detail += " → " + p.c.fix(f)
 		}
 		if per == 1 {
 			lines = append(lines, cursor(st, i == cur, focused, head+st.Muted.Render(" — "+detail), p.w))
@@ -121,7 +121,7 @@ func (p *findingsPane) render() []string {
 			lines = append(lines, indent+st.Muted.Render(detail))
 			continue
 		}
-		hint := p.c.fix(f.Hint)
+		hint := p.c.fix(f)
 		if estimated != "" {
 			hint += " (" + p.c.word("label.estimated") + ": " + estimated + ")"
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
@@ -65,7 +66,7 @@ func TestHostileCommandLineIsShownNotObeyed(t *testing.T) {
 // line quoted in its evidence) are escaped like its English text, so the
 // Chinese rendering sends no control character either.
 func TestHostileFindingArgsInChinese(t *testing.T) {
-	m, _ := fixtureModelWith(0, 200, 60, func(o *Options) { o.Lang = "zh" })
+	m, _ := fixtureModelWith(0, 200, 60, func(o *Options) { o.Tr = i18n.For("zh") })
 	f := diagnose.Finding{Rule: diagnose.RuleInputStarved, Severity: diagnose.Warning, GPU: 4, PID: 6100,
 		Title: "GPU 4 starved", Evidence: hostileCmd,
 		I18n: &diagnose.FindingText{Title: diagnose.Msg{ID: "input_starved.title", Args: map[string]string{"GPU": "4"}},

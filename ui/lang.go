@@ -6,18 +6,6 @@ import (
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
-// newTr is the words of lang; English where lang is unknown. The message
-// files are embedded and held by ui/i18n's tests, so the fallback to a
-// nil *Tr (ids shown as they are, see word) only guards against a broken
-// build.
-func newTr(lang string) *i18n.Tr {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		return nil
-	}
-	return tr
-}
-
 // word is message id in the dashboard's language.
 func (c *common) word(id string) string {
 	if c.tr == nil {
@@ -36,7 +24,7 @@ func (c *common) wordOr(id, fallback string) string {
 }
 
 // fix is a finding's first fix in the dashboard's language (i18n.Tr.Fix).
-func (c *common) fix(hint string) string { return c.tr.Fix(hint) }
+func (c *common) fix(f diagnose.Finding) string { return c.tr.Fix(f.FixID, f.Hint) }
 
 // count is plural message id for n in the dashboard's language.
 func (c *common) count(id string, n int) string {

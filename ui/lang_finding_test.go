@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // TestGoldenChineseFinding: the findings pane and a finding's page in
@@ -15,7 +16,7 @@ import (
 func TestGoldenChineseFinding(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
-			m, _ := fixtureModelWith(60, sz.w, sz.h, func(o *Options) { o.Lang = "zh" })
+			m, _ := fixtureModelWith(60, sz.w, sz.h, func(o *Options) { o.Tr = i18n.For("zh") })
 			m = press(m, "tab", "enter")
 			v := m.View()
 			requireFits(t, v, sz.w, sz.h)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // cellOf is the terminal cell where sub starts in line (CJK characters
@@ -33,7 +34,7 @@ func lineWith(v, sub string) string {
 // stays English, and the filter's messages are Chinese.
 func TestChineseProcessPane(t *testing.T) {
 	en, _ := fixtureModelWith(60, 200, 50, func(o *Options) { o.ProcSort = "rss" })
-	zh, _ := fixtureModelWith(60, 200, 50, func(o *Options) { o.Lang, o.ProcSort = "zh", "rss" })
+	zh, _ := fixtureModelWith(60, 200, 50, func(o *Options) { o.Tr, o.ProcSort = i18n.For("zh"), "rss" })
 	if got := zh.procs.cols[zh.procs.sortBy].name; got != "RSS" {
 		t.Fatalf("sort = \"rss\" in Chinese opened sorted by %q", got)
 	}

@@ -10,13 +10,14 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // The dashboard in Chinese: every page (main screen, help, GPU detail,
 // topology, process view, MIG instances), with every line still within
 // the terminal (CJK characters take two cells) at 80×24 and 200×50.
 func TestGoldenChinese(t *testing.T) {
-	zh := func(o *Options) { o.Lang = "zh" }
+	zh := func(o *Options) { o.Tr = i18n.For("zh") }
 	pages := []struct {
 		suffix string
 		model  func(w, h int) Model
@@ -64,7 +65,7 @@ func TestGoldenChinese(t *testing.T) {
 // than the terminal.
 func TestTooSmallChinese(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{20, 5}, {39, 30}, {1, 1}} {
-		m, _ := fixtureModelWith(5, sz.w, sz.h, func(o *Options) { o.Lang = "zh" })
+		m, _ := fixtureModelWith(5, sz.w, sz.h, func(o *Options) { o.Tr = i18n.For("zh") })
 		v := m.View()
 		requireFits(t, v, sz.w, sz.h)
 		if sz.w >= 20 && !strings.Contains(strings.Join(strings.Fields(v), ""), "终端太小") {
@@ -79,7 +80,7 @@ func TestTooSmallChinese(t *testing.T) {
 // The no-driver panel in Chinese: its labels aligned (both six cells), the
 // driver's own words kept.
 func TestGoldenNoDriverChinese(t *testing.T) {
-	m, _ := fixtureModelWith(0, 100, 30, func(o *Options) { o.Lang = "zh" })
+	m, _ := fixtureModelWith(0, 100, 30, func(o *Options) { o.Tr = i18n.For("zh") })
 	s := fixtureSnapshot(0)
 	s.GPUs = nil
 	s.Node.Driver, s.Node.CUDA = "", ""
@@ -102,7 +103,7 @@ func TestGoldenNoDriverChinese(t *testing.T) {
 // unknown language is English.
 func TestLangOption(t *testing.T) {
 	for lang, want := range map[string]string{"zh_CN.UTF-8": "进程", "": "Processes", "fr": "Processes"} {
-		m, _ := fixtureModelWith(5, 120, 40, func(o *Options) { o.Lang = lang })
+		m, _ := fixtureModelWith(5, 120, 40, func(o *Options) { o.Tr = i18n.For(lang) })
 		if got := m.c.word("pane.processes"); got != want {
 			t.Errorf("Lang %q: %q, want %q", lang, got, want)
 		}
@@ -112,8 +113,8 @@ func TestLangOption(t *testing.T) {
 // Every rule's first fix has its Chinese text, and a Chinese dashboard
 // shows it in place of the English one.
 func TestEveryFixTranslated(t *testing.T) {
-	m, _ := fixtureModelWith(5, 120, 40, func(o *Options) { o.Lang = "zh" })
-	keys := diagnose.HintKeys()
+	m, _ := fixtureModelWith(5, 120, 40, func(o *Options) { o.Tr = i18n.For("zh") })
+	keys := diagnose.FixIDs()
 	if len(keys) < 20 {
 		t.Fatalf("only %d fix keys", len(keys))
 	}
@@ -122,11 +123,11 @@ func TestEveryFixTranslated(t *testing.T) {
 			t.Errorf("fix.%s has no Chinese text: %q", k, w)
 		}
 	}
-	if got := m.c.fix("a log's own advice"); got != "a log's own advice" {
+	if got := m.c.fix(diagnose.Finding{Hint: "a log's own advice"}); got != "a log's own advice" {
 		t.Errorf("an unknown fix became %q", got)
 	}
 	en, _ := fixtureModelWith(5, 120, 40, nil)
-	if got := en.c.fix("x"); got != "x" {
+	if got := en.c.fix(diagnose.Finding{Hint: "x", FixID: "sync"}); got != "x" {
 		t.Errorf("English changed a fix: %q", got)
 	}
 }

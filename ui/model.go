@@ -16,6 +16,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // Options configure the dashboard. Only Styles is required.
@@ -24,8 +25,9 @@ type Options struct {
 	// Keys remaps actions to keys (config.toml's [keys]; KeyActions names
 	// them). Checked with CheckKeys first: a table it rejects is ignored.
 	Keys map[string][]string
-	// Lang is the interface language: "en" (default) or "zh" (ui/i18n).
-	Lang string
+	// Tr is the interface's words, the run's one translator (ui/cli builds
+	// it; nil: English).
+	Tr *i18n.Tr
 	// ProcSort is the process pane's sort column at start (config.toml's
 	// sort: pid, gpu, gpu_mem, sm, cpu, rss, time; "" is gpu_mem), largest
 	// first unless ProcSortReverse; ProcTree starts it as a tree.
@@ -148,7 +150,7 @@ func New(opts Options) Model {
 			c.keys = km
 		}
 	}
-	c.tr = newTr(opts.Lang)
+	c.tr = i18n.OrEnglish(opts.Tr)
 	localizeHelp(&c.keys, c.tr)
 	c.hints = newFooterHints(&c.keys, c.tr)
 	return Model{

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // An 8-rank job on a PCIe box has 28 slow pairs: one summary line, not 28.
@@ -21,7 +22,7 @@ func TestSlowPairLinesSummarisesBigJobs(t *testing.T) {
 		}
 	}
 	pairs = append(pairs, diagnose.SlowPair{A: 0, B: 1, Link: "PIX", Job: diagnose.Job{PID: 77}})
-	lines := slowPairLines(&common{env: env{st: &st, tr: newTr("en")}}, pairs)
+	lines := slowPairLines(&common{env: env{st: &st, tr: i18n.For("en")}}, pairs)
 	if len(lines) != 2 {
 		t.Fatalf("want 2 lines (a summary and one pair), got %d:\n%s", len(lines), strings.Join(lines, "\n"))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/muesli/termenv"
 )
 
@@ -148,7 +149,7 @@ func TestBalanceSummary(t *testing.T) {
 		}
 		return []sampler.Snapshot{s}
 	}
-	en, zh := &common{env: env{tr: newTr("en")}}, &common{env: env{tr: newTr("zh")}}
+	en, zh := &common{env: env{tr: i18n.For("en")}}, &common{env: env{tr: i18n.For("zh")}}
 	for _, tt := range []struct {
 		utils        []float64
 		want, wantZh string

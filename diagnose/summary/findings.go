@@ -33,6 +33,7 @@ type Finding struct {
 	Title     string            `json:"title"`
 	Evidence  string            `json:"evidence"` // the latest
 	Hint      string            `json:"hint"`     // the latest
+	FixID     string            `json:"fix_id,omitempty"`
 	Estimated string            `json:"estimated,omitempty"`
 	// I18n is the latest title, evidence and estimate as messages, for a
 	// report in another language (absent in older recordings).
@@ -63,11 +64,6 @@ type Span struct {
 // than it has pixels anyway.
 const maxSpans = 200
 
-type findingKey struct {
-	rule     string
-	gpu, pid int
-}
-
 type trackedFinding struct {
 	f       Finding
 	lastObs int // observation number at which it was last open
@@ -85,7 +81,7 @@ type textRef struct {
 
 // findingTracker merges the findings open at successive observations.
 type findingTracker struct {
-	byKey   map[findingKey]*trackedFinding
+	byKey   map[diagnose.Key]*trackedFinding
 	obs     int
 	prevObs time.Time
 }
@@ -95,7 +91,7 @@ type findingTracker struct {
 // sighting's are read from it by sorted.
 func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts json.RawMessage) {
 	if t.byKey == nil {
-		t.byKey = map[findingKey]*trackedFinding{}
+		t.byKey = map[diagnose.Key]*trackedFinding{}
 	}
 	var dt time.Duration
 	if t.obs > 0 {
@@ -105,7 +101,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 	}
 	for i := range open {
 		f := &open[i]
-		k := findingKey{f.Rule, f.GPU, f.PID}
+		k := f.Key()
 		tf := t.byKey[k]
 		switch {
 		case tf == nil:
@@ -125,7 +121,7 @@ func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts js
 		tf.f.Spans[len(tf.f.Spans)-1].To = at
 		tf.lastObs = t.obs
 		tf.f.Severity = max(tf.f.Severity, f.Severity)
-		tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
+		tf.f.wordsOf(f)
 		tf.texts, tf.uses = textRef{texts, i}, f.Uses
 		tf.f.LastSeen = at
 	}
@@ -151,14 +147,22 @@ func (t *findingTracker) sorted(where func(int, string) string) []Finding {
 			}
 			if r.i < len(full) {
 				f := &full[r.i]
-				tf.f.Title, tf.f.Evidence, tf.f.Hint, tf.f.Estimated, tf.f.I18n = f.Title, f.Evidence, f.Hint, f.Estimated, f.I18n
+				tf.f.wordsOf(f)
 			}
+		}
+		if tf.f.FixID == "" { // a recording made before findings carried it
+			tf.f.FixID = diagnose.FixIDOf(tf.f.Hint)
 		}
 		tf.f.Lines = evidenceLines(tf.uses, where)
 		out = append(out, tf.f)
 	}
 	sortFindings(out)
 	return out
+}
+
+// wordsOf takes f's words, the latest seen.
+func (s *Finding) wordsOf(f *diagnose.Finding) {
+	s.Title, s.Evidence, s.Hint, s.FixID, s.Estimated, s.I18n = f.Title, f.Evidence, f.Hint, f.FixID, f.Estimated, f.I18n
 }
 
 // sortFindings orders worst first, then longest open, then in the

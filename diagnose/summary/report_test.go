@@ -3,6 +3,7 @@ package summary
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +209,21 @@ func TestUnreadableRecordedFindingsWarn(t *testing.T) {
 	got, from := fs.finish(nil)
 	if len(got) != 0 || from != "recording" || len(fs.warnings()) != 1 {
 		t.Errorf("findings %v from %s, warnings %q", got, from, fs.warnings())
+	}
+}
+
+// A finding recorded before findings carried fix_id gets the id of the
+// rules' fix its English is, so a Chinese report still translates it.
+func TestOldRecordingsFixFindsItsID(t *testing.T) {
+	var fs findingSource = newFindingSource(0)
+	s := sampler.Snapshot{Time: summarytest.Start}
+	old := `[{"rule":"sync_stall","severity":"warning","gpu":0,"pid":0,"title":"t","evidence":"e","hint":` +
+		strconv.Quote(diagnose.FirstFix("sync")) + `}]`
+	if err := fs.add(s, []byte(old)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := fs.finish(nil); len(got) != 1 || got[0].FixID != "sync" {
+		t.Errorf("findings %+v, want fix_id sync", got)
 	}
 }
 

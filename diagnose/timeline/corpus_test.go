@@ -65,7 +65,7 @@ func TestFindingsCarryMessagesAndFixes(t *testing.T) {
 		t.Fatalf("%d findings", len(fs))
 	}
 	for i, f := range fs {
-		if f.I18n == nil || f.I18n.Title.ID == "" || diagnose.HintKey(f.Hint) == "" || f.Evidence == "" {
+		if f.I18n == nil || f.I18n.Title.ID == "" || f.FixID == "" || diagnose.FirstFix(f.FixID) != f.Hint || f.Evidence == "" {
 			t.Errorf("finding %d: %+v", i, f)
 		}
 		if i > 0 && f.Severity > fs[i-1].Severity {

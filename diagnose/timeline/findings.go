@@ -24,6 +24,7 @@ type Finding struct {
 	Title     string                `json:"title"`
 	Evidence  string                `json:"evidence"`
 	Hint      string                `json:"hint"`
+	FixID     string                `json:"fix_id,omitempty"`
 	I18n      *diagnose.FindingText `json:"i18n,omitempty"`
 }
 
@@ -107,7 +108,7 @@ func found(rule string, r Rank, confirmed bool, title diagnose.Msg, ev diagnose.
 		sev = diagnose.Info
 	}
 	return Finding{Rule: rule, Severity: sev, Rank: r.Rank, Confirmed: confirmed, Title: title.English(),
-		Evidence: ev.String(), Hint: diagnose.FirstFix(fix), I18n: &diagnose.FindingText{Title: title, Evidence: ev}}
+		Evidence: ev.String(), Hint: diagnose.FirstFix(fix), FixID: fix, I18n: &diagnose.FindingText{Title: title, Evidence: ev}}
 }
 
 // who names the rank in a finding's words.

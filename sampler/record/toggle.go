@@ -172,9 +172,3 @@ func (t *Toggle) Stop() (status string, err error) {
 	}
 	return t.stop()
 }
-
-// Close is Stop without the status line.
-func (t *Toggle) Close() error {
-	_, err := t.Stop()
-	return err
-}

@@ -160,7 +160,7 @@ func (n *Notifier) event(kind string, f diagnose.Frame, x diagnose.Finding) Even
 		GPU: x.GPU, PID: x.PID, Title: x.Title, Evidence: x.Evidence, Fix: x.Hint, Explain: "gpuscope explain " + x.Rule}
 	if tr := n.opts.Tr; tr != nil {
 		ev.Title, ev.Evidence, _ = tr.Finding(x)
-		ev.Fix = tr.Fix(x.Hint)
+		ev.Fix = tr.Fix(x.FixID, x.Hint)
 	}
 	return ev
 }

@@ -30,21 +30,17 @@ const alertClose = 5 * time.Second
 
 // notifier starts the webhook's sender; nil sinks without --alert-webhook.
 // Close it with alertClose when the loop has stopped.
-func (a alertFlags) notifier(lang string) (*alert.Notifier, []pipeline.Sink, error) {
+func (a alertFlags) notifier(tr *i18n.Tr) (*alert.Notifier, []pipeline.Sink, error) {
 	if a.webhook == "" {
 		return nil, nil, nil
 	}
 	u, err := url.Parse(a.webhook)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, nil, usagef("--alert-webhook %q: want an http:// or https:// URL", a.webhook)
+		return nil, nil, usagef("alert_webhook", "--alert-webhook %q: want an http:// or https:// URL", a.webhook)
 	}
 	var min diagnose.Severity
 	if err := json.Unmarshal([]byte(fmt.Sprintf("%q", a.min)), &min); err != nil {
-		return nil, nil, usagef("--alert-min %q: use info, warning or critical", a.min)
-	}
-	tr, err := i18n.New(lang)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, usagef("alert_min", "--alert-min %q: use info, warning or critical", a.min)
 	}
 	n, err := alert.New(alert.Options{URL: a.webhook, Format: a.format, Min: min, Tr: tr})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/oneshot"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -46,6 +47,7 @@ type checkFlags struct {
 	interval time.Duration
 	from     string
 	lang     string
+	tr       *i18n.Tr // the verdict's words, in lang
 }
 
 func newCheckCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
@@ -71,11 +73,11 @@ simulated clock runs as fast as it can.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
-			lang, err := resolveLang(f.lang, d.Getenv)
+			tr, err := commandWords(cmd, f.lang, d.Getenv)
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.tr = tr
 			return runCheck(cmd.Context(), d, f, stdout, stderr)
 		},
 	}
@@ -97,13 +99,13 @@ func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Write
 		return err
 	}
 	if f.dur < f.interval {
-		return usagef("--for %s is shorter than one sample (--interval %s)", f.dur, f.interval)
+		return usagef("check_for_short", "--for %s is shorter than one sample (--interval %s)", f.dur, f.interval)
 	}
 	if f.demo == "list" {
-		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	if f.from != "" && f.demo != "" {
-		return usagef("--from and --demo: choose one")
+		return usagef("from_and_demo", "--from and --demo: choose one")
 	}
 	var (
 		fr       diagnose.Frame
@@ -119,7 +121,7 @@ func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	return printCheck(fr, interval, f.json, f.lang, stdout)
+	return printCheck(fr, interval, f.json, f.tr, stdout)
 }
 
 // checkFile diagnoses a whole recording or log with the one Tracker, as
@@ -224,7 +226,7 @@ type checkJSON struct {
 	Snapshot   sampler.Snapshot   `json:"snapshot"`
 }
 
-func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, lang string, stdout io.Writer) error {
+func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, tr *i18n.Tr, stdout io.Writer) error {
 	d := fr.Diagnosis
 	var fs []diagnose.Finding
 	if d != nil {
@@ -261,7 +263,7 @@ func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, lang str
 		enc.SetIndent("", "  ")
 		err = enc.Encode(doc)
 	} else {
-		err = oneshot.WriteCheckLang(stdout, fr.Snapshot, d, d.Span(interval), lang)
+		err = oneshot.WriteCheckLang(stdout, fr.Snapshot, d, d.Span(interval), tr)
 	}
 	if err != nil {
 		return err

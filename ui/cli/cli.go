@@ -20,6 +20,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/sim"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // Deps is what the commands need from outside ui: the hardware-touching
@@ -76,19 +77,22 @@ func ExitStatus(cmd *cobra.Command, err error, stderr io.Writer) int {
 
 // usageError marks errors that are the user's to fix (bad flag, bad value):
 // they print one line and exit 2, as the CLI contract requires. One made
-// by usagef keeps its format and arguments, so the line is printed in the
-// reader's language (usage.go); cobra's own errors stay English.
+// by usagef keeps its message id and arguments, so the line is printed in
+// the reader's language (usage.go); cobra's own errors stay English.
 type usageError struct{ error }
 
-func usagef(format string, a ...any) error {
-	return usageError{usageMsg{fmt.Errorf(format, a...), format, a}}
+// usagef is a usage error: id names it in ui/i18n's cli.*.toml
+// ("usage.<id>", whose English is format, word for word:
+// TestUsageErrorsTranslated), format and a are its English.
+func usagef(id, format string, a ...any) error {
+	return usageError{usageMsg{fmt.Errorf(format, a...), id, a}}
 }
 
-// usageMsg is a usagef error: its English, format and arguments.
+// usageMsg is a usagef error: its English, message id and arguments.
 type usageMsg struct {
 	error
-	format string
-	args   []any
+	id   string
+	args []any
 }
 
 // exitCode lets a command choose its exit status after printing its own output.
@@ -129,7 +133,8 @@ type dashFlags struct {
 	sort        string
 	sortReverse bool
 	tree        bool
-	lang        string // --lang, else config.toml's language, else the locale
+	lang        string   // --lang, else config.toml's language, else the locale
+	tr          *i18n.Tr // the words of lang
 	prom        promsource.Config
 }
 
@@ -163,13 +168,13 @@ simulated 8x H200 node with the same panes.`,
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.lang, f.tr = lang, words(cmd, lang)
 			return runDashboard(cmd.Context(), d, f, stdout, stderr)
 		},
 	}
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
-	setGetenv(cmd, d.Getenv) // for the language of a usage error
+	setRun(cmd, d.Getenv) // the environment and words a usage error needs after the command
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	fl := cmd.Flags()
 	fl.StringVar(&f.demo, "demo", "", "run a simulated node; SCENARIO defaults to mixed, 'list' lists them")

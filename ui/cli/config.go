@@ -120,7 +120,7 @@ out at its default, and never overwrites one.`,
 			}
 			fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 			if errors.Is(err, fs.ErrExist) {
-				return usagef("%s exists; edit it, or remove it first", p)
+				return usagef("config_exists", "%s exists; edit it, or remove it first", p)
 			} else if err != nil {
 				return err
 			}

@@ -38,7 +38,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 		return err
 	}
 	if f.json && !f.once {
-		return usagef("--json needs --once")
+		return usagef("json_needs_once", "--json needs --once")
 	}
 	if f.demo == "list" {
 		for _, sc := range sim.Scenarios() {
@@ -53,7 +53,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 		return nil
 	}
 	if len(f.faults) > 0 && f.demo == "" {
-		return usagef("--demo-fault needs --demo: faults are shown on the simulated node")
+		return usagef("fault_needs_demo", "--demo-fault needs --demo: faults are shown on the simulated node")
 	}
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
@@ -72,7 +72,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 
 func checkInterval(d time.Duration) error {
 	if d < sampler.MinInterval || d > sampler.MaxInterval {
-		return usagef("--interval %s is out of range: use 100ms to 60s", d)
+		return usagef("interval_range", "--interval %s is out of range: use 100ms to 60s", d)
 	}
 	return nil
 }
@@ -80,7 +80,7 @@ func checkInterval(d time.Duration) error {
 // buildStyles builds the chosen theme; --no-color and NO_COLOR turn colour off.
 func buildStyles(theme string, noColor bool) (themes.Styles, error) {
 	if theme == "" { // themes.Build reads "" as the default; a flag given empty is a mistake
-		return themes.Styles{}, usagef("--theme is empty: use %s", strings.Join(themes.Names(), ", "))
+		return themes.Styles{}, usagef("theme_empty", "--theme is empty: use %s", strings.Join(themes.Names(), ", "))
 	}
 	styles, err := themes.Build(theme, !noColor && os.Getenv("NO_COLOR") == "")
 	if err != nil {
@@ -157,7 +157,7 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 			enc.SetIndent("", "  ")
 			err = enc.Encode(snap)
 		} else {
-			err = oneshot.WriteLang(stdout, snap, f.lang)
+			err = oneshot.WriteLang(stdout, snap, f.tr)
 		}
 		if err == nil && snap.Node.GPUError != nil {
 			return exitCode(1) // printed the explanation; scripts see a broken node
@@ -182,7 +182,7 @@ const frameRate = 15
 // collector to stop. The collector hands every frame to the recorder before
 // the screen, so `r` records what is shown, findings included.
 func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot, badge string, f dashFlags, styles themes.Styles, stderr io.Writer) error {
-	notify, alerts, err := f.alert.notifier(f.lang)
+	notify, alerts, err := f.alert.notifier(f.tr)
 	if err != nil {
 		return err
 	}
@@ -192,9 +192,9 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
-	opts.Lang = f.lang
+	opts.Tr = f.tr
 	opts.Bell = f.bell
-	opts.Record = recordKey(rec, f.lang)
+	opts.Record = recordKey(rec, f.tr)
 	opts.RecordState = rec.State
 	// Live only: the demo's and a replay's PIDs are not this machine's
 	// processes, and signalling them could hit an unrelated one.
@@ -228,7 +228,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 		if f.lang == "zh" {
 			prefix = "gpuscope：" // the full-width colon of the other Chinese lines
 		}
-		fmt.Fprintln(stderr, prefix+recordStatus(rec, status, false, f.lang))
+		fmt.Fprintln(stderr, prefix+recordStatus(rec, status, false, f.tr))
 	}
 	var ec exitCode
 	switch {
@@ -245,19 +245,18 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 }
 
 // recordKey is the dashboard's r: it starts or stops rec and says so in
-// lang.
-func recordKey(rec *record.Toggle, lang string) func() (string, bool, error) {
+// tr's language.
+func recordKey(rec *record.Toggle, tr *i18n.Tr) func() (string, bool, error) {
 	return func() (string, bool, error) {
 		status, on, err := rec.Flip(time.Now())
-		return recordStatus(rec, status, on, lang), on, err
+		return recordStatus(rec, status, on, tr), on, err
 	}
 }
 
 // recordStatus is the Toggle's line for a recording started (on) or
-// stopped in lang; the Toggle's own line is the English.
-func recordStatus(rec *record.Toggle, status string, on bool, lang string) string {
-	tr, err := i18n.New(lang)
-	if status == "" || err != nil || tr.Lang() == "en" {
+// stopped in tr's language; the Toggle's own line is the English.
+func recordStatus(rec *record.Toggle, status string, on bool, tr *i18n.Tr) string {
+	if status == "" || tr.Lang() == "en" {
 		return status
 	}
 	id := "status.record_stopped"

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler/record"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // TestRecordKeyLanguage: the r key's lines are the Toggle's own in
@@ -16,7 +17,7 @@ func TestRecordKeyLanguage(t *testing.T) {
 		{"zh", "正在录制到 ", "录制已停止："},
 	} {
 		rec := record.NewToggle(t.TempDir(), func() time.Duration { return time.Second })
-		key := recordKey(rec, c.lang)
+		key := recordKey(rec, i18n.For(c.lang))
 		status, on, err := key()
 		if err != nil || !on || !strings.HasPrefix(status, c.start) || !strings.Contains(status, rec.Path()) {
 			t.Errorf("%s start: %q, %v, %v", c.lang, status, on, err)

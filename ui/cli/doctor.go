@@ -51,12 +51,8 @@ or n/a (does not apply here), with what was seen and the fix. Exit status 1 when
 any check fails.
 --json prints the checks in English whatever the language.`,
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(*cobra.Command, []string) error {
-			l, err := resolveLang(lang, d.Getenv)
-			if err != nil {
-				return err
-			}
-			tr, err := i18n.New(l)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			tr, err := commandWords(cmd, lang, d.Getenv)
 			if err != nil {
 				return err
 			}

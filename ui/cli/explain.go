@@ -46,7 +46,7 @@ LANGUAGE, LC_ALL, LC_MESSAGES or LANG) gives the Chinese page.`,
 			}
 			page, ok := docs.PlaybookLang(args[0], lang)
 			if !ok {
-				return usagef("unknown rule %q; `gpuscope explain` lists the %d rules", args[0], len(diagnose.Rules))
+				return usagef("unknown_rule", "unknown rule %q; `gpuscope explain` lists the %d rules", args[0], len(diagnose.Rules))
 			}
 			tty, cols := terminalWidth(stdout)
 			if raw || (!tty && width == 0) {
@@ -78,7 +78,7 @@ func chooseLang(flag string, getenv func(string) string) (string, error) {
 		return flag, nil
 	case "":
 	default:
-		return "", usagef("--lang %q: use en or zh", flag)
+		return "", usagef("lang", "--lang %q: use en or zh", flag)
 	}
 	for _, v := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"} {
 		if val := getenv(v); val != "" {

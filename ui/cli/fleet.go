@@ -26,7 +26,7 @@ import (
 // otherwise the fleet view runs with enter opening a node's dashboard.
 func runFleet(ctx context.Context, f dashFlags, styles themes.Styles, stdout io.Writer) error {
 	if f.demo != "" {
-		return usagef("--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
+		return usagef("prometheus_and_demo", "--prometheus and --demo: choose one (run `gpuscope serve --demo` exporters for a demo fleet)")
 	}
 	src, err := promsource.New(f.prom)
 	if err != nil {
@@ -43,16 +43,16 @@ func runFleet(ctx context.Context, f dashFlags, styles themes.Styles, stdout io.
 			enc.SetIndent("", "  ")
 			return enc.Encode(v)
 		}
-		return fleet.WriteTextLang(stdout, v, f.lang)
+		return fleet.WriteTextLang(stdout, v, f.tr)
 	}
 	history := func(ctx context.Context, key fleetsnap.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
 		h, err := src.History(ctx, from, time.Now(), f.interval, promsource.NodeMatchers(key)...)
 		return h[key], err
 	}
-	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Lang: f.lang,
+	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Tr: f.tr,
 		Dashboard: func(badge string) ui.Options {
 			o := ui.DefaultOptions(styles, badge, f.interval)
-			o.Lang = f.lang // a node opened from the fleet speaks the fleet's language
+			o.Tr = f.tr // a node opened from the fleet speaks the fleet's language
 			return o
 		}})
 	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/ui/fleet"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // TestFleetEscapesLabelValues: a label value is anyone's to set (a pod
@@ -43,7 +44,7 @@ func TestFleetEscapesLabelValues(t *testing.T) {
 		t.Fatal("no node read from the fake Prometheus")
 	}
 	var b bytes.Buffer
-	if err := fleet.WriteTextLang(&b, v, "zh"); err != nil {
+	if err := fleet.WriteTextLang(&b, v, i18n.For("zh")); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(b.String(), "\x1b\a") {

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gpuscope/gpuscope/ui/i18n"
@@ -21,15 +24,61 @@ func resolveLang(flag string, getenv func(string) string) (string, error) {
 	return chooseLang(flag, getenv)
 }
 
-// cliWord is message id in lang, for a command's own lines on stderr; the
-// id itself where the catalogue cannot be read (embedded: a broken build).
-func cliWord(lang, id string, data map[string]any) string {
-	tr, err := i18n.New(lang)
+// commandWords is the translator of cmd's language (--lang, else
+// config.toml's, else the locale), or the usage error of a bad --lang.
+func commandWords(cmd *cobra.Command, flag string, getenv func(string) string) (*i18n.Tr, error) {
+	lang, err := resolveLang(flag, getenv)
 	if err != nil {
-		return id
+		return nil, err
 	}
-	if data == nil {
-		return tr.T(id)
+	return words(cmd, lang), nil
+}
+
+// run is what one run of the command tree shares through the root's
+// context: the environment (a usage error is printed by ExitStatus, after
+// the command, in the language the command would have spoken) and the
+// run's one translator, built by whichever needs it first.
+type run struct {
+	getenv func(string) string
+	tr     *i18n.Tr
+}
+
+type runKey struct{}
+
+// runOf is cmd's run; nil for a command executed outside NewRoot's tree.
+func runOf(cmd *cobra.Command) *run {
+	if cmd == nil || cmd.Context() == nil {
+		return nil
 	}
-	return tr.T(id, data)
+	r, _ := cmd.Context().Value(runKey{}).(*run)
+	return r
+}
+
+// words is the run's translator in lang ("en" or "zh"): parsing the
+// catalogue costs milliseconds, so a run builds it once and hands it to
+// every face, its error line included.
+func words(cmd *cobra.Command, lang string) *i18n.Tr {
+	r := runOf(cmd)
+	if r == nil {
+		return i18n.For(lang)
+	}
+	if r.tr == nil || r.tr.Lang() != i18n.Match(lang) {
+		r.tr = i18n.For(lang)
+	}
+	return r.tr
+}
+
+// Execute runs the command tree under ctx, main's: the one context every
+// command derives its own from (cmd.Context()), carrying the run.
+func Execute(ctx context.Context, root *cobra.Command) (*cobra.Command, error) {
+	if r := runOf(root); r != nil {
+		ctx = context.WithValue(ctx, runKey{}, r)
+	}
+	return root.ExecuteContextC(ctx)
+}
+
+func setRun(root *cobra.Command, getenv func(string) string) {
+	if getenv != nil {
+		root.SetContext(context.WithValue(context.Background(), runKey{}, &run{getenv: getenv}))
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/spf13/cobra"
 )
 
@@ -29,6 +30,7 @@ type recordFlags struct {
 	realtime bool
 	force    bool
 	lang     string
+	tr       *i18n.Tr // the progress lines' words, in lang
 }
 
 func newRecordCmd(d Deps, stderr io.Writer) *cobra.Command {
@@ -48,11 +50,11 @@ runs as fast as it can (ten simulated minutes take about a second) unless
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.demo = demoFlag(cmd.Flags(), f.demo)
-			lang, err := resolveLang(f.lang, d.Getenv)
+			tr, err := commandWords(cmd, f.lang, d.Getenv)
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.tr = tr
 			return runRecord(cmd.Context(), d, f, stderr)
 		},
 	}
@@ -75,16 +77,16 @@ const demoRecordDefault = 10 * time.Minute
 
 func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) error {
 	if f.out == "" {
-		return usagef("record needs -o FILE")
+		return usagef("record_needs_out", "record needs -o FILE")
 	}
 	if err := checkInterval(f.interval); err != nil {
 		return err
 	}
 	if f.duration < 0 {
-		return usagef("--duration %s is negative", f.duration)
+		return usagef("duration_negative", "--duration %s is negative", f.duration)
 	}
 	if f.demo == "list" {
-		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	start := time.Now()
 	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr)
@@ -108,7 +110,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	w, err := create(f.out, record.HeaderFor(first, f.interval))
 	if errors.Is(err, fs.ErrExist) {
-		return usagef("%s exists; --force overwrites it", f.out)
+		return usagef("out_exists", "%s exists; --force overwrites it", f.out)
 	} else if err != nil {
 		return err
 	}
@@ -151,7 +153,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 			col.Push(src.Tick(t))
 		}
 	default:
-		sig = recordLive(ctx, col, f.interval, f.duration, stderr, cliWord(f.lang, "record.recording", nil))
+		sig = recordLive(ctx, col, f.interval, f.duration, stderr, f.tr.T("record.recording"))
 	}
 	if bg != nil {
 		if err := bg.Wait(); err != nil && werr == nil {
@@ -160,7 +162,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
-	fmt.Fprintln(stderr, cliWord(f.lang, "record.recorded", map[string]any{"N": rec.Count(), "File": safe.Text(f.out)}))
+	fmt.Fprintln(stderr, f.tr.T("record.recorded", map[string]any{"N": rec.Count(), "File": safe.Text(f.out)}))
 	if err == nil && sig != 0 { // stopped by a signal: the file is complete
 		return exitCode(128 + int(sig))
 	}

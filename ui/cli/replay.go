@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/replay"
 	"github.com/spf13/cobra"
 )
@@ -24,7 +25,8 @@ type replayFlags struct {
 	speed   float64
 	theme   string
 	noColor bool
-	lang    string // --lang, else config.toml's language, else the locale
+	lang    string   // --lang, else config.toml's language, else the locale
+	tr      *i18n.Tr // the words of lang
 }
 
 func newReplayCmd(d Deps, stderr io.Writer) *cobra.Command {
@@ -49,12 +51,12 @@ read a 24 h recording with "gpuscope report" instead.`,
   gpuscope replay run.jsonl.gz --speed 10
   gpuscope replay dmon.log                 nvidia-smi dmon -o DT output`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(_ *cobra.Command, args []string) error {
-			lang, err := resolveLang(f.lang, d.Getenv)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tr, err := commandWords(cmd, f.lang, d.Getenv)
 			if err != nil {
 				return err
 			}
-			f.lang = lang
+			f.tr = tr
 			return runReplay(args[0], f, stderr)
 		},
 	}
@@ -72,7 +74,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		for _, v := range replay.Speeds() {
 			s = append(s, strconv.FormatFloat(v, 'f', -1, 64))
 		}
-		return usagef("--speed %v: use %s", f.speed, strings.Join(s, ", "))
+		return usagef("speed", "--speed %v: use %s", f.speed, strings.Join(s, ", "))
 	}
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
@@ -90,7 +92,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		warnings[i] = safe.String(w)
 	}
 	uiOpts := ui.DefaultOptions(styles, "REPLAY", 0) // 0: the recording's own interval
-	uiOpts.Lang = f.lang
+	uiOpts.Tr = f.tr
 	m := replay.NewFrom(timeline, replay.Options{
 		UI:         uiOpts,
 		NewTracker: func() *diagnose.Tracker { return diagnose.NewEvidenceViewTracker(diagnose.Options{}) },

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/promsource"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/report"
 	"github.com/spf13/cobra"
 )
@@ -63,7 +64,8 @@ export).`,
 			if err != nil {
 				return err
 			}
-			if lang, err = resolveLang(lang, d.Getenv); err != nil {
+			tr, err := commandWords(cmd, lang, d.Getenv)
+			if err != nil {
 				return err
 			}
 			if pr.cfg.URL != "" || len(args) == 0 {
@@ -71,20 +73,20 @@ export).`,
 				if err != nil {
 					return err
 				}
-				return writeReport(stdout, format, lang, r)
+				return writeReport(stdout, format, tr, r)
 			}
 			traces, others, err := traceInputs(args)
 			if err != nil {
 				return err
 			}
 			if len(traces) > 0 {
-				return reportTraces(stdout, format, lang, traces, others, opts)
+				return reportTraces(stdout, format, tr, traces, others, opts)
 			}
 			r, err := fileReport(args, opts)
 			if err != nil {
 				return err
 			}
-			return writeReport(stdout, format, lang, r)
+			return writeReport(stdout, format, tr, r)
 		},
 	}
 	fl := cmd.Flags()
@@ -118,13 +120,13 @@ type promReport struct {
 func (p promReport) build(ctx context.Context, args []string, opts summary.Options) (*summary.Report, error) {
 	switch {
 	case p.cfg.URL == "":
-		return nil, usagef("report needs FILE, or --prometheus URL --node N")
+		return nil, usagef("report_needs_input", "report needs FILE, or --prometheus URL --node N")
 	case len(args) > 0:
-		return nil, usagef("report: FILE and --prometheus: choose one")
+		return nil, usagef("report_file_and_prometheus", "report: FILE and --prometheus: choose one")
 	case p.node == "":
-		return nil, usagef("report --prometheus needs --node (a host name or an instance)")
+		return nil, usagef("report_needs_node", "report --prometheus needs --node (a host name or an instance)")
 	case p.step < time.Second:
-		return nil, usagef("--step %s: use 1s or more", p.step)
+		return nil, usagef("step", "--step %s: use 1s or more", p.step)
 	}
 	if opts.To.IsZero() {
 		opts.To = time.Now()
@@ -173,16 +175,17 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 		Example: `  gpuscope compare before.jsonl after.jsonl
   gpuscope compare before.jsonl after.jsonl --format markdown >> benchmark.md`,
 		Args: usageArgs(cobra.ExactArgs(2)),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats[:3], "", "")
 			if err != nil {
 				return err
 			}
-			if lang, err = resolveLang(lang, d.Getenv); err != nil {
+			tr, err := commandWords(cmd, lang, d.Getenv)
+			if err != nil {
 				return err
 			}
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
-				return usagef("compare - -: standard input can be read once; give one of the two as a file")
+				return usagef("compare_stdin_twice", "compare - -: standard input can be read once; give one of the two as a file")
 			}
 			fb, fa, err := importer.OpenPair(args[0], args[1])
 			if err != nil {
@@ -199,7 +202,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 					fmt.Fprintf(stderr, "gpuscope: %s: %s\n", safe.String(r.File), safe.String(w))
 				}
 			}
-			return writeComparison(stdout, format, lang, summary.Compare(base, after))
+			return writeComparison(stdout, format, tr, summary.Compare(base, after))
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
@@ -211,7 +214,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 func reportOptions(format string, allowed []string, from, to string) (summary.Options, error) {
 	var opts summary.Options
 	if !slices.Contains(allowed, format) {
-		return opts, usagef("--format %q: use %s", format, strings.Join(allowed, ", "))
+		return opts, usagef("format", "--format %q: use %s", format, strings.Join(allowed, ", "))
 	}
 	var err error
 	if opts.From, err = parseWhen("--from", from); err != nil {
@@ -221,7 +224,7 @@ func reportOptions(format string, allowed []string, from, to string) (summary.Op
 		return opts, err
 	}
 	if !opts.From.IsZero() && !opts.To.IsZero() && !opts.To.After(opts.From) {
-		return opts, usagef("--to %s is not after --from %s", to, from)
+		return opts, usagef("to_before_from", "--to %s is not after --from %s", to, from)
 	}
 	return opts, nil
 }
@@ -235,21 +238,21 @@ func parseWhen(flag, v string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef(`%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
+	return time.Time{}, usagef("time_format", `%s %q: use RFC 3339 (2026-12-02T14:00:00Z) or "2026-12-02 14:00:00" (UTC)`, flag, v)
 }
 
 // writeReport renders a report in the chosen format and language (JSON
 // keeps its English keys and carries the findings' messages).
-func writeReport(w io.Writer, format, lang string, r *summary.Report) error {
-	in := report.In(lang)
+func writeReport(w io.Writer, format string, tr *i18n.Tr, r *summary.Report) error {
+	in := report.In(tr)
 	render := map[string]func(io.Writer, *summary.Report) error{
 		"text": in.Text, "markdown": in.Markdown, "json": report.JSON, "html": in.HTML}[format]
 	return render(w, r)
 }
 
 // writeComparison renders a comparison in the chosen format (no html) and language.
-func writeComparison(w io.Writer, format, lang string, c *summary.Comparison) error {
-	in := report.In(lang)
+func writeComparison(w io.Writer, format string, tr *i18n.Tr, c *summary.Comparison) error {
+	in := report.In(tr)
 	render := map[string]func(io.Writer, *summary.Comparison) error{
 		"text": in.CompareText, "markdown": in.CompareMarkdown, "json": report.CompareJSON}[format]
 	return render(w, c)

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/timeline"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/trace"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/report"
 )
 
@@ -51,11 +52,11 @@ func traceInputs(args []string) (paths, others []string, err error) {
 
 // reportTraces writes what the traces prove; beside a recording or log
 // of the same node (others), the two by wall clock as well.
-func reportTraces(w io.Writer, format, lang string, paths, others []string, opts summary.Options) error {
+func reportTraces(w io.Writer, format string, tr *i18n.Tr, paths, others []string, opts summary.Options) error {
 	switch format {
 	case "text", "json":
 	default:
-		return usagef("--format %q: a profiler trace's report is text or json", format)
+		return usagef("report_trace_format", "--format %q: a profiler trace's report is text or json", format)
 	}
 	t, err := readTraces(paths)
 	if err != nil {
@@ -65,7 +66,7 @@ func reportTraces(w io.Writer, format, lang string, paths, others []string, opts
 		if format == "json" {
 			return report.TraceJSON(w, t)
 		}
-		return report.In(lang).Trace(w, t)
+		return report.In(tr).Trace(w, t)
 	}
 	r, err := fileReport(others, opts)
 	if err != nil {
@@ -75,7 +76,7 @@ func reportTraces(w io.Writer, format, lang string, paths, others []string, opts
 	if format == "json" {
 		return report.AlignedJSON(w, r, t, a)
 	}
-	return report.In(lang).Aligned(w, r, t, a)
+	return report.In(tr).Aligned(w, r, t, a)
 }
 
 // readTraces reads each trace (one rank each) on its own goroutine, at most

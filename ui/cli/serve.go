@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/podresources"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/promexport"
 	"github.com/spf13/cobra"
 )
@@ -72,13 +73,13 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		return err
 	}
 	if f.noDCGM && f.noOwn {
-		return usagef("--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
+		return usagef("serve_nothing", "--no-dcgm-names and --no-gpuscope-names together leave nothing to serve")
 	}
 	if f.maxRequests < 0 {
-		return usagef("--web.max-requests %d: want 0 (no limit) or more", f.maxRequests)
+		return usagef("max_requests", "--web.max-requests %d: want 0 (no limit) or more", f.maxRequests)
 	}
 	if f.demo == "list" {
-		return usagef("--demo=list: run `gpuscope --demo=list` to list the scenarios")
+		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
 	}
 	tls, auth, err := promexport.ValidateWebConfig(f.webConfig)
 	if err != nil {
@@ -113,7 +114,7 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		_ = src.Close()
 		return err
 	}
-	notify, sinks, err := f.alert.notifier("en")
+	notify, sinks, err := f.alert.notifier(i18n.For("en")) // a webhook's readers: the exporter's metrics are English too
 	if err != nil {
 		_ = src.Close()
 		return err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,42 +8,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuscope/gpuscope/sampler/safe"
-	"github.com/gpuscope/gpuscope/ui/i18n"
 )
-
-// getenvKey holds Deps.Getenv in the root command's context: a usage
-// error is printed by ExitStatus, after the command, in the language the
-// command would have spoken (--lang, config.toml, the locale).
-type getenvKey struct{}
-
-// Execute runs the command tree under ctx, main's: the one context every
-// command derives its own from (cmd.Context()), carrying Deps.Getenv.
-func Execute(ctx context.Context, root *cobra.Command) (*cobra.Command, error) {
-	if rc := root.Context(); rc != nil {
-		if getenv, ok := rc.Value(getenvKey{}).(func(string) string); ok {
-			ctx = context.WithValue(ctx, getenvKey{}, getenv)
-		}
-	}
-	return root.ExecuteContextC(ctx)
-}
-
-func setGetenv(root *cobra.Command, getenv func(string) string) {
-	if getenv != nil {
-		root.SetContext(context.WithValue(context.Background(), getenvKey{}, getenv))
-	}
-}
 
 // errorLang is the language of cmd's error line: its --lang when it has
 // one and the value is good, else config.toml's language, else the
 // locale; English without an environment.
 func errorLang(cmd *cobra.Command) string {
-	if cmd == nil || cmd.Context() == nil {
+	r := runOf(cmd)
+	if r == nil {
 		return "en"
 	}
-	getenv, ok := cmd.Context().Value(getenvKey{}).(func(string) string)
-	if !ok {
-		return "en"
-	}
+	getenv := r.getenv
 	flag := ""
 	if f := cmd.Flags().Lookup("lang"); f != nil {
 		flag = f.Value.String()
@@ -58,16 +32,13 @@ func errorLang(cmd *cobra.Command) string {
 
 // usageLine is the one line a usage error prints: "gpuscope: … (see
 // gpuscope --help)" in the reader's language. A usagef message is
-// translated by its English format (cli.*.toml "usage.*"); cobra's own
-// (an unknown flag) and a wrapped one keep their English inside.
+// translated by its id (cli.*.toml "usage.<id>"); cobra's own (an unknown
+// flag) and a wrapped one keep their English inside.
 func usageLine(cmd *cobra.Command, err error, ue usageError) string {
 	msg := err.Error()
-	tr, terr := i18n.New(errorLang(cmd))
-	if terr != nil {
-		return fmt.Sprintf("gpuscope: %s (see gpuscope --help)", safe.Text(msg))
-	}
+	tr := words(cmd, errorLang(cmd))
 	if um, ok := ue.error.(usageMsg); ok && msg == ue.Error() {
-		if format, ok := tr.Usage(um.format); ok {
+		if format := tr.T("usage." + um.id); format != "usage."+um.id {
 			msg = fmt.Sprintf(format, um.args...)
 		}
 	}
@@ -80,10 +51,7 @@ func usageLine(cmd *cobra.Command, err error, ue usageError) string {
 // file is said so first.
 func runtimeLine(cmd *cobra.Command, err error) string {
 	msg := safe.Text(err.Error()) // may quote a file's contents
-	tr, terr := i18n.New(errorLang(cmd))
-	if terr != nil {
-		return "gpuscope: " + msg
-	}
+	tr := words(cmd, errorLang(cmd))
 	id := "error.line"
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 func testView() View {
@@ -54,7 +55,7 @@ func TestWriteText(t *testing.T) {
 // message and where a node's findings came from.
 func TestWriteTextChinese(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteTextLang(&b, testView(), "zh"); err != nil {
+	if err := WriteTextLang(&b, testView(), i18n.For("zh")); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

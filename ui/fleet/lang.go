@@ -12,16 +12,8 @@ import (
 )
 
 // words is the fleet view's language: its labels from ui/i18n ("fleet.*"),
-// the fleet findings from their messages. Built once per view.
+// the fleet findings from their messages, in the run's one translator.
 type words struct{ tr *i18n.Tr }
-
-func newWords(lang string) words {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		tr = nil // embedded catalogue: only a broken build; ids then show as themselves
-	}
-	return words{tr}
-}
 
 // t is message fleet.<id> with its fields from kv (name, value).
 func (l words) t(id string, kv ...any) string { return l.tr.Say("fleet."+id, kv...) }

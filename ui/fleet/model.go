@@ -17,6 +17,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // Options wire the fleet view to its data; main builds the functions over
@@ -29,8 +30,8 @@ type Options struct {
 	History func(ctx context.Context, key fleetsnap.NodeKey, from time.Time) ([]sampler.Snapshot, error)
 	// Dashboard returns the options of a node's dashboard.
 	Dashboard func(badge string) ui.Options
-	// Lang is the view's language, "en" or "zh".
-	Lang string
+	// Tr is the view's words, the run's one translator (ui/cli builds it).
+	Tr *i18n.Tr
 }
 
 // nodeHistory is how far back a node's dashboard starts: the diagnosis
@@ -91,7 +92,7 @@ func New(opts Options) Model {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
-	return Model{opts: opts, order: newOrder(), words: newWords(opts.Lang)}
+	return Model{opts: opts, order: newOrder(), words: words{i18n.OrEnglish(opts.Tr)}}
 }
 
 // Init loads the fleet.

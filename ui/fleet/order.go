@@ -89,11 +89,8 @@ func newOrder() order {
 	return o
 }
 
-// label is the hints line's "waste ▼".
-func (o order) label() string { return o.labelIn(words{}) }
-
-// labelIn is label with the key's name in l's language (its English
-// name where l has no catalogue).
+// labelIn is the hints line's "waste ▼", the key's name in l's language
+// (its English name where l has no catalogue).
 func (o order) labelIn(l words) string {
 	k := sortKeys[o.sortBy]
 	name := k.name

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // View is what one refresh yields.
@@ -69,13 +70,10 @@ func nameWidth(f fleetsnap.Fleet) int {
 
 var severityMark = map[string]string{"critical": "✖", "warning": "▲", "info": "●"}
 
-// WriteText prints the fleet for --once in English.
-func WriteText(w io.Writer, v View) error { return WriteTextLang(w, v, "en") }
-
-// WriteTextLang prints the fleet for --once in lang: summary, rows, fleet
-// findings and each node's findings with where they came from.
-func WriteTextLang(w io.Writer, v View, lang string) error {
-	l := newWords(lang)
+// WriteTextLang prints the fleet for --once in tr's language: summary,
+// rows, fleet findings and each node's findings with where they came from.
+func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
+	l := words{tr}
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpuscope fleet · %s · %s\n", v.Source, l.summary(v))
 	nw := nameWidth(v.Fleet)

@@ -100,17 +100,15 @@ func (t *Tr) Text(pieces diagnose.Text, fallback string) string {
 	return fallback
 }
 
-// Fix is a finding's first fix in t's language: the rules' fixes have
-// translations by key (diagnose.HintKey, "fix.<key>"); any other text (a
-// log's own advice), and English, stays as it is.
-func (t *Tr) Fix(hint string) string {
-	if t == nil || t.lang == "en" {
+// Fix is a finding's first fix in t's language, by the id the finding
+// carries (Finding.FixID, "fix.<id>"); hint, its English, where t is
+// English or there is no id (advice from the Xid catalogue or a log).
+func (t *Tr) Fix(id, hint string) string {
+	if t == nil || t.lang == "en" || id == "" {
 		return withoutCitations(hint)
 	}
-	if k := diagnose.HintKey(hint); k != "" {
-		if s := t.T("fix." + k); s != "fix."+k {
-			return withoutCitations(s)
-		}
+	if s := t.T("fix." + id); s != "fix."+id {
+		return withoutCitations(s)
 	}
 	return withoutCitations(hint)
 }

@@ -87,8 +87,8 @@ func TestFindingMessagesTranslated(t *testing.T) {
 // TestFindingInChinese renders findings the rules built: Chinese throughout
 // (no id shown), the numbers carried over, and English unchanged.
 func TestFindingInChinese(t *testing.T) {
-	zh, _ := New("zh")
-	en, _ := New("en")
+	zh := For("zh")
+	en := For("en")
 	fs := scenarioFindings(t)
 	if len(fs) < 20 {
 		t.Fatalf("only %d findings over the demo scenarios", len(fs))
@@ -195,7 +195,7 @@ func TestCausesTranslated(t *testing.T) {
 	if len(keys) < 6 {
 		t.Fatalf("found %d cause keys in explain.go", len(keys))
 	}
-	zh, _ := New("zh")
+	zh := For("zh")
 	for _, k := range keys {
 		if s := zh.T("cause." + k[1]); s == "cause."+k[1] || !hasHan(s) {
 			t.Errorf("cause %q has no Chinese", k[1])
@@ -205,7 +205,7 @@ func TestCausesTranslated(t *testing.T) {
 	if got := zh.Cause(e, 0); !strings.HasPrefix(got, "容器启动时没有分配 GPU") || !strings.HasSuffix(got, " (seen: /.dockerenv)") {
 		t.Errorf("Chinese cause: %q", got)
 	}
-	en, _ := New("en")
+	en := For("en")
 	if got := en.Cause(e, 0); got != e.Causes[0] {
 		t.Errorf("English cause changed: %q", got)
 	}
@@ -219,7 +219,7 @@ func TestCausesTranslated(t *testing.T) {
 // uses (a recording from another gpuscope) keeps the finding's English
 // rather than printing "<no value>"; a nil Tr is English and never panics.
 func TestFindingFromAnotherVersion(t *testing.T) {
-	zh, _ := New("zh")
+	zh := For("zh")
 	f := diagnose.Finding{Title: "GPU 0 reported 3 Xid error(s)", Evidence: "Xid 79 at 10:00:00",
 		I18n: &diagnose.FindingText{Title: diagnose.Msg{ID: "xid.title", Args: map[string]string{"GPU": "0"}},
 			Evidence: diagnose.Text{{ID: "xid.event", Args: map[string]string{"Code": "79"}}}}}
@@ -230,8 +230,18 @@ func TestFindingFromAnotherVersion(t *testing.T) {
 	if title, _, _ := none.Finding(f); title != f.Title || none.T("x") != "x" || none.N("y", 2) != "y" || none.Lang() != "en" {
 		t.Error("a nil Tr is not English")
 	}
-	if _, ok := none.Usage("%s"); ok {
-		t.Error("a nil Tr knows a usage error")
+}
+
+// A fix is translated by the id the finding carries, never by its
+// English: a text without an id (the Xid catalogue's advice) stays English.
+func TestFixByItsID(t *testing.T) {
+	zh := For("zh")
+	en := diagnose.FirstFix("sync")
+	if got := zh.Fix("sync", en); got == withoutCitations(en) || !strings.Contains(got, "同步") {
+		t.Errorf("by id: %q", got)
+	}
+	if got := zh.Fix("", en); got != withoutCitations(en) {
+		t.Errorf("without an id: %q", got)
 	}
 }
 
@@ -239,19 +249,16 @@ func TestFindingFromAnotherVersion(t *testing.T) {
 // nobody can open; what is left reads whole, in both languages.
 func TestFixesDropCitationsReadersCannotOpen(t *testing.T) {
 	for _, lang := range Langs {
-		tr, err := New(lang)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, hint := range diagnose.Hints() {
-			got := tr.Fix(hint)
+		tr := For(lang)
+		for _, id := range diagnose.FixIDs() {
+			got := tr.Fix(id, diagnose.FirstFix(id))
 			if strings.Contains(got, "[gpu-idle") || strings.Contains(got, "§") || strings.TrimSpace(got) == "" {
 				t.Errorf("%s: %q", lang, got)
 			}
 		}
 	}
-	en, _ := New("en")
-	if got := en.Fix("Raise num_workers ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1); watch GPU-Util (it moves)"); got != "Raise num_workers; watch GPU-Util (it moves)" {
+	en := For("en")
+	if got := en.Fix("", "Raise num_workers ([gpu-idle-handbook] §3.1, [gpu-idle-pipeline] §4.1); watch GPU-Util (it moves)"); got != "Raise num_workers; watch GPU-Util (it moves)" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -24,24 +24,39 @@ var files embed.FS
 // Langs are the languages the interface speaks.
 var Langs = []string{"en", "zh"}
 
-// Tr renders messages in one language. It is built once and handed to
-// the panes (no package state).
+// Tr renders messages in one language. ui/cli builds one per run and hands
+// it to every face (no package state). A nil *Tr shows ids as they are.
 type Tr struct {
 	lang string
 	loc  *goi18n.Localizer
-	// usage is the CLI's usage errors, English format → message id
-	// ("usage.*"), so an error made where no language is known yet is
-	// shown in the reader's.
-	usage map[string]string
 }
 
-// New returns the messages of lang ("en", "zh", or a locale such as
-// "zh_CN.UTF-8", matched by x/text); anything else is English.
-func New(lang string) (*Tr, error) {
+// For returns the messages of lang ("en", "zh", or a locale such as
+// "zh_CN.UTF-8", matched by x/text); anything else is English. The
+// catalogue is embedded and TestCatalogues reads it, so it cannot fail
+// but in a broken build, where it panics as regexp.MustCompile does.
+func For(lang string) *Tr {
+	tr, err := build(lang)
+	if err != nil {
+		panic(err)
+	}
+	return tr
+}
+
+// OrEnglish is t, or English where t is nil: a face's zero options speak
+// English.
+func OrEnglish(t *Tr) *Tr {
+	if t == nil {
+		return For("en")
+	}
+	return t
+}
+
+func build(lang string) (*Tr, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	tag := Match(lang)
-	// English always (the fallback and the usage formats), the chosen
+	// English always (the fallback), the chosen
 	// language's files besides: parsing the Chinese too would double the
 	// ~5 ms this costs every start in English.
 	names, err := fs.Glob(files, "*.en.toml") // active: the panes; findings, report: see their heads
@@ -52,37 +67,12 @@ func New(lang string) (*Tr, error) {
 		more, _ := fs.Glob(files, "*."+tag+".toml")
 		names = append(names, more...)
 	}
-	usage := map[string]string{}
 	for _, f := range names {
-		mf, err := b.LoadMessageFileFS(files, f)
-		if err != nil {
+		if _, err := b.LoadMessageFileFS(files, f); err != nil {
 			return nil, fmt.Errorf("i18n: %s: %w", f, err)
 		}
-		if !strings.HasSuffix(f, ".en.toml") {
-			continue
-		}
-		for _, m := range mf.Messages {
-			if strings.HasPrefix(m.ID, "usage.") {
-				usage[m.Other] = m.ID
-			}
-		}
 	}
-	return &Tr{lang: tag, loc: goi18n.NewLocalizer(b, tag), usage: usage}, nil
-}
-
-// Usage is the usage error whose English fmt format is format, as a
-// format in t's language (the same verbs, in the same order); false when
-// the catalogue has no such error (TestUsageErrorsTranslated holds them).
-func (t *Tr) Usage(format string) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	id, ok := t.usage[format]
-	if !ok {
-		return "", false
-	}
-	s := t.T(id)
-	return s, s != id
+	return &Tr{lang: tag, loc: goi18n.NewLocalizer(b, tag)}, nil
 }
 
 // Match names the supported language closest to lang: "zh" for any

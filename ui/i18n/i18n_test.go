@@ -108,14 +108,11 @@ func TestMatchAndLookup(t *testing.T) {
 			t.Errorf("Match(%q) = %q, want %q", in, got, want)
 		}
 	}
-	zh, err := New("zh")
-	if err != nil {
-		t.Fatal(err)
-	}
+	zh := For("zh")
 	if got := zh.T("pane.processes"); got != "进程" {
 		t.Errorf("zh pane.processes = %q", got)
 	}
-	en, _ := New("en")
+	en := For("en")
 	if got := en.T("pane.processes"); got != "Processes" {
 		t.Errorf("en pane.processes = %q", got)
 	}
@@ -135,9 +132,7 @@ func BenchmarkNew(b *testing.B) {
 	for _, lang := range []string{"en", "zh"} {
 		b.Run(lang, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := New(lang); err != nil {
-					b.Fatal(err)
-				}
+				For(lang)
 			}
 		})
 	}

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestUsageErrorsTranslated: every usagef call of ui/cli (a usage error's
-// format) has an id in cli.en.toml whose English is that format, word for
-// word, and Chinese with the same verbs in the same order (fmt fills them
-// by position); no usage.* message is left over.
+// TestUsageErrorsTranslated: every usagef call of ui/cli names an id
+// whose English in cli.en.toml is the call's format, word for word, and
+// whose Chinese has the same verbs in the same order (fmt fills them by
+// position); no usage.* message is left over.
 func TestUsageErrorsTranslated(t *testing.T) {
 	en, zh := load(t, "cli.en.toml"), load(t, "cli.zh.toml")
 	byEnglish := map[string]string{}
@@ -25,17 +25,18 @@ func TestUsageErrorsTranslated(t *testing.T) {
 	verbs := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z]`)
 	used := map[string]bool{}
 	for _, c := range sourceCalls(t, []string{"../cli/*.go"}, "usagef") {
-		if len(c.args) == 0 {
+		if len(c.args) < 2 {
 			continue
 		}
-		format, ok := literal(c.args[0])
-		if !ok {
-			t.Errorf("%s: usagef's format must be a string literal", c.at)
+		short, okID := literal(c.args[0])
+		format, ok := literal(c.args[1])
+		if !ok || !okID {
+			t.Errorf("%s: usagef's id and format must be string literals", c.at)
 			continue
 		}
-		id, ok := byEnglish[format]
-		if !ok {
-			t.Errorf("%s: usage error %q has no id in cli.en.toml (usage.* = the format, word for word)", c.at, format)
+		id := "usage." + short
+		if en[id] != format {
+			t.Errorf("%s: usage.%s is %q in cli.en.toml, the call says %q (word for word)", c.at, short, en[id], format)
 			continue
 		}
 		used[id] = true

@@ -13,21 +13,12 @@ import (
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
-// WriteCheck prints `gpuscope check`'s verdict: the last snapshot as --once
-// prints it, then every finding with its evidence and first fix, then the
-// seven-step checklist of each GPU a finding names (GPU 0's when none does).
-// Plain lines that do not depend on the terminal: a block for a ticket.
-func WriteCheck(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span time.Duration) error {
-	return WriteCheckLang(w, s, d, span, "en")
-}
-
-// WriteCheckLang is WriteCheck in lang ("en", "zh"): the words, the
-// findings (from their messages) and the rules' first fixes.
-func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span time.Duration, lang string) error {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		return fmt.Errorf("check: %w", err)
-	}
+// WriteCheckLang prints `gpuscope check`'s verdict in tr's language: the
+// last snapshot as --once prints it, then every finding with its evidence
+// and first fix, then the seven-step checklist of each GPU a finding names
+// (GPU 0's when none does). Plain lines that do not depend on the
+// terminal: a block for a ticket.
+func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span time.Duration, tr *i18n.Tr) error {
 	t := words{tr}
 	if err := writeSnapshot(w, s, t); err != nil {
 		return err
@@ -59,15 +50,15 @@ func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span
 		if estimated != "" {
 			b.WriteString(label(1) + estimated + "\n")
 		}
-		b.WriteString(label(2) + tr.Fix(f.Hint) + "\n")
-		fmt.Fprintf(&b, "%sgpuscope explain %s%s\n", label(3), f.Rule, langArg(lang))
+		b.WriteString(label(2) + tr.Fix(f.FixID, f.Hint) + "\n")
+		fmt.Fprintf(&b, "%sgpuscope explain %s%s\n", label(3), f.Rule, langArg(tr.Lang()))
 	}
 	if d != nil {
 		for _, gi := range checklistGPUs(fs, len(d.Checklists)) {
 			writeChecklist(&b, t, s, gi, safe.Clean(d.Checklists[gi]))
 		}
 	}
-	_, err = io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 

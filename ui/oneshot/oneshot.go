@@ -16,17 +16,11 @@ import (
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
-// Write prints the snapshot in English. Lines never depend on terminal
-// width. Outside strings (command lines, user and host names) are escaped
-// (sampler/safe): the terminal shows control characters, never obeys them.
-func Write(w io.Writer, s sampler.Snapshot) error { return WriteLang(w, s, "en") }
-
-// WriteLang is Write in lang ("en", "zh" or a locale, as ui/i18n matches it).
-func WriteLang(w io.Writer, s sampler.Snapshot, lang string) error {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		return fmt.Errorf("--once: %w", err)
-	}
+// WriteLang prints the snapshot in tr's language. Lines never depend on
+// terminal width. Outside strings (command lines, user and host names) are
+// escaped (sampler/safe): the terminal shows control characters, never
+// obeys them.
+func WriteLang(w io.Writer, s sampler.Snapshot, tr *i18n.Tr) error {
 	return writeSnapshot(w, s, words{tr})
 }
 
@@ -50,8 +44,8 @@ func writeSnapshot(w io.Writer, s sampler.Snapshot, t words) error {
 		writeGPU(&b, t, g)
 	}
 	if h := s.Host; h != nil {
-		fmt.Fprintf(&b, "%s  %s %s  %s %s  %s %s  %s %s/%s\n", t.w("host"), t.w("cpu"), pct(h.CPU), t.w("iowait"), pct(h.IOWait),
-			t.w("load"), num(h.Load1, 1), t.w("host_mem"), gib(h.MemUsed), gib(h.MemTotal))
+		fmt.Fprintf(&b, "%s  %s %s  %s %s  %s %s  %s %s/%s\n", t.w("host"), t.w("cpu"), units.Percent(h.CPU, 0), t.w("iowait"), units.Percent(h.IOWait, 0),
+			t.w("load"), units.Number(h.Load1, 1), t.w("host_mem"), units.Compact.GiB(h.MemUsed), units.Compact.GiB(h.MemTotal))
 	}
 	for _, p := range s.Problems {
 		fmt.Fprintf(&b, "%s%s\n", t.w("problem"), firstLine(p))
@@ -84,16 +78,16 @@ func writeGPU(b *strings.Builder, t words, g sampler.GPU) {
 	}
 	throttle += health(t, g)
 	fmt.Fprintf(b, "[%d] %-14s %s %4s  %s %4s  %s %4s  %s %s/%s  %4s  %s/%s  %s  %s %s %s %s %s%s\n",
-		g.Index, name, t.w("util"), pct(g.Util), t.w("sm"), pct(g.SMActive), t.w("tensor"), pct(g.TensorActive),
-		t.w("mem"), gib(g.MemUsed), gib(g.MemTotal), celsius(g.Temp), watts(g.Power), watts(g.PowerLimit),
-		mhz(g.SMClock), t.w("pcie"), t.w("rx"), rate(g.PCIeRx), t.w("tx"), rate(g.PCIeTx), throttle)
+		g.Index, name, t.w("util"), units.Percent(g.Util, 0), t.w("sm"), units.Percent(g.SMActive, 0), t.w("tensor"), units.Percent(g.TensorActive, 0),
+		t.w("mem"), units.Compact.GiB(g.MemUsed), units.Compact.GiB(g.MemTotal), units.Compact.Celsius(g.Temp), units.Compact.Watts(g.Power), units.Compact.Watts(g.PowerLimit),
+		units.Compact.Whole(g.SMClock, "MHz"), t.w("pcie"), t.w("rx"), units.Compact.Scaled(g.PCIeRx, 1e9, 2, "GB/s"), t.w("tx"), units.Compact.Scaled(g.PCIeTx, 1e9, 2, "GB/s"), throttle)
 	if g.MIG {
 		fmt.Fprintf(b, "      %s\n", t.with("mig_on", map[string]any{"Instances": t.n("instances", len(g.MIGDevices))}))
 	}
 	for _, d := range g.MIGDevices {
 		fmt.Fprintf(b, "      mig %d %-9s gi %d ci %d  %s %s/%s  %s %s  %s %s  %s\n",
-			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, t.w("mem"), gib(d.MemUsed), gib(d.MemTotal),
-			t.w("sm"), pct(d.SMActive), t.w("tensor"), pct(d.TensorActive), t.n("processes", len(d.Procs)))
+			d.Index, d.Profile, d.GPUInstance, d.ComputeInstance, t.w("mem"), units.Compact.GiB(d.MemUsed), units.Compact.GiB(d.MemTotal),
+			t.w("sm"), units.Percent(d.SMActive, 0), t.w("tensor"), units.Percent(d.TensorActive, 0), t.n("processes", len(d.Procs)))
 	}
 	for _, p := range g.Procs {
 		user, cmd := "?", ""
@@ -105,7 +99,7 @@ func writeGPU(b *strings.Builder, t words, g sampler.GPU) {
 		}
 		// The user column is cut, not widened, so the columns stay put.
 		fmt.Fprintf(b, "      %s %-7d %-8s %-3s %s %s  %s %s  %s\n", t.w("pid"), p.PID, truncate(user, 8), p.Type,
-			t.w("mem"), gib(p.MemUsed), t.w("sm"), pct(p.SMUtil), truncate(cmd, 80))
+			t.w("mem"), units.Compact.GiB(p.MemUsed), t.w("sm"), units.Percent(p.SMUtil, 0), truncate(cmd, 80))
 	}
 }
 
@@ -128,16 +122,6 @@ func orNA(s string) string {
 	}
 	return s
 }
-
-// The --once table is a table of cells, like the dashboard's: sampler/units'
-// compact form ("62°C", "650W").
-func pct(m sampler.Metric) string           { return units.Percent(m, 0) }
-func celsius(m sampler.Metric) string       { return units.Compact.Celsius(m) }
-func watts(m sampler.Metric) string         { return units.Compact.Watts(m) }
-func mhz(m sampler.Metric) string           { return units.Compact.Whole(m, "MHz") }
-func gib(m sampler.Metric) string           { return units.Compact.GiB(m) }
-func rate(m sampler.Metric) string          { return units.Compact.Scaled(m, 1e9, 2, "GB/s") }
-func num(m sampler.Metric, prec int) string { return units.Number(m, prec) }
 
 func truncate(s string, n int) string {
 	if r := []rune(s); len(r) > n {

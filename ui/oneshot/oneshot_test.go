@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 func TestWrite(t *testing.T) {
@@ -178,7 +179,7 @@ func TestWriteChinese(t *testing.T) {
 		Problems: []string{"nvml: slow"},
 	}
 	var zh, en, en2 strings.Builder
-	if err := WriteLang(&zh, snap, "zh_CN.UTF-8"); err != nil {
+	if err := WriteLang(&zh, snap, i18n.For("zh_CN.UTF-8")); err != nil {
 		t.Fatal(err)
 	}
 	out := zh.String()
@@ -201,7 +202,7 @@ func TestWriteChinese(t *testing.T) {
 		}
 	}
 	_ = Write(&en, snap)
-	_ = WriteLang(&en2, snap, "en")
+	_ = WriteLang(&en2, snap, i18n.For("en"))
 	if en.String() != en2.String() || !strings.Contains(en.String(), "util  97%") {
 		t.Errorf("English --once changed:\n%s", en.String())
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // The replay's own lines in Chinese (--lang zh): the warnings line, the
@@ -18,7 +19,7 @@ import (
 func TestReplayChinese(t *testing.T) {
 	g := &growing{Snapshots: long(t, 1), n: spool.BlockLen, p: spool.Progress{Fraction: 0.37}}
 	opts := Options{UI: uiOptions(), Paused: true, Name: "r.jsonl", Warnings: []string{"r.jsonl: line 7: torn", "r.jsonl: line 9: skipped"}}
-	opts.UI.Lang = "zh"
+	opts.UI.Tr = i18n.For("zh")
 	nm, _ := NewFrom(g, opts).Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m := nm.(Model)
 	v := ansi.Strip(m.View())

@@ -90,7 +90,7 @@ type Model struct {
 	filterGuess bool
 	warnShown   bool // the warnings line is on screen
 	load        loadState
-	tr          *i18n.Tr // the replay's own words, in Options.UI.Lang
+	tr          *i18n.Tr // the replay's own words, Options.UI.Tr
 }
 
 var _ tea.Model = Model{}
@@ -104,7 +104,7 @@ func New(timeline []sampler.Snapshot, opts Options) Model {
 // NewFrom builds a replay over src (at least one snapshot), showing its
 // first snapshot; only the snapshots a rebuild needs are read.
 func NewFrom(src Source, opts Options) Model {
-	m := Model{opts: opts, src: src, interval: medianGap(src), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0, tr: words(opts.UI.Lang)}
+	m := Model{opts: opts, src: src, interval: medianGap(src), playing: !opts.Paused, warnShown: len(opts.Warnings) > 0, tr: i18n.OrEnglish(opts.UI.Tr)}
 	if opts.Speed <= 0 {
 		opts.Speed = 1
 	}

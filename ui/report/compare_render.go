@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/sampler/units"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -24,32 +25,35 @@ type figure struct {
 
 func points(d float64) string { return fmt.Sprintf("%+.1f pts", d) }
 
+// percent is a compared percent: one decimal, as the report's distributions.
+func percent(m sampler.Metric) string { return units.Percent(m, 1) }
+
 var figures = []figure{
-	{"util_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.Util) }, pct, points},
-	{"util_p5", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p5") }, pct, points},
-	{"util_p50", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p50") }, pct, points},
-	{"util_p95", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p95") }, pct, points},
-	{"sm_active_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.SMActive) }, pct, points},
-	{"tensor_active_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.TensorActive) }, pct, points},
-	{"mem_peak_bytes", func(g *summary.GPU) sampler.Metric { return g.MemPeak }, gib,
+	{"util_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.Util) }, percent, points},
+	{"util_p5", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p5") }, percent, points},
+	{"util_p50", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p50") }, percent, points},
+	{"util_p95", func(g *summary.GPU) sampler.Metric { return distPart(g.Util, "p95") }, percent, points},
+	{"sm_active_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.SMActive) }, percent, points},
+	{"tensor_active_mean", func(g *summary.GPU) sampler.Metric { return distMean(g.TensorActive) }, percent, points},
+	{"mem_peak_bytes", func(g *summary.GPU) sampler.Metric { return g.MemPeak }, units.Spaced.GiB,
 		func(d float64) string { return fmt.Sprintf("%+.1f GiB", d/(1<<30)) }},
-	{"power_mean_w", func(g *summary.GPU) sampler.Metric { return g.PowerMean }, watts,
+	{"power_mean_w", func(g *summary.GPU) sampler.Metric { return g.PowerMean }, units.Spaced.Watts,
 		func(d float64) string { return fmt.Sprintf("%+.0f W", d) }},
-	{"power_share_mean_pct", func(g *summary.GPU) sampler.Metric { return g.PowerShareMean }, pct, points},
-	{"temp_max_c", func(g *summary.GPU) sampler.Metric { return g.TempMax }, celsius,
+	{"power_share_mean_pct", func(g *summary.GPU) sampler.Metric { return g.PowerShareMean }, percent, points},
+	{"temp_max_c", func(g *summary.GPU) sampler.Metric { return g.TempMax }, units.Spaced.Celsius,
 		func(d float64) string { return fmt.Sprintf("%+.0f °C", d) }},
 	{"throttled_seconds", func(g *summary.GPU) sampler.Metric { return g.ThrottledSeconds },
 		func(m sampler.Metric) string {
 			if !m.OK {
 				return na
 			}
-			return dur(m.V)
+			return units.Seconds(m.V)
 		},
 		func(d float64) string {
 			if d < 0 {
-				return "-" + dur(-d)
+				return "-" + units.Seconds(-d)
 			}
-			return "+" + dur(d)
+			return "+" + units.Seconds(d)
 		}},
 }
 
@@ -106,7 +110,7 @@ func (l words) findingLine(fc summary.FindingChange) string {
 		s += l.t("compare.why", "Why", why)
 	}
 	if fc.Base != nil && fc.After != nil {
-		s += l.t("compare.open", "Base", dur(fc.Base.OpenSeconds), "After", dur(fc.After.OpenSeconds))
+		s += l.t("compare.open", "Base", units.Seconds(fc.Base.OpenSeconds), "After", units.Seconds(fc.After.OpenSeconds))
 	}
 	return s
 }
@@ -120,12 +124,6 @@ func findingGroups(c *summary.Comparison) []struct {
 		list  []summary.FindingChange
 	}{{"resolved", c.Resolved}, {"appeared", c.Appeared}, {"persisting", c.Persisting}, {"not judged", c.NotJudged}}
 }
-
-// CompareText writes the comparison for a terminal, in English.
-func CompareText(w io.Writer, c *summary.Comparison) error { return In("en").CompareText(w, c) }
-
-// CompareMarkdown writes the comparison as Markdown, in English.
-func CompareMarkdown(w io.Writer, c *summary.Comparison) error { return In("en").CompareMarkdown(w, c) }
 
 // CompareText writes the comparison for a terminal.
 func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {

@@ -17,8 +17,6 @@ import (
 
 const na = units.NA
 
-func pct(m sampler.Metric) string { return units.Percent(m, 1) }
-
 func distMean(d *summary.Dist) sampler.Metric {
 	if d == nil {
 		return sampler.NA
@@ -42,18 +40,10 @@ func distPart(d *summary.Dist, part string) sampler.Metric {
 	return sampler.Some(d.Mean)
 }
 
-func watts(m sampler.Metric) string { return units.Spaced.Watts(m) }
-
-func celsius(m sampler.Metric) string { return units.Spaced.Celsius(m) }
-
-func gib(m sampler.Metric) string { return units.Spaced.GiB(m) }
-
-func dur(seconds float64) string { return units.Seconds(seconds) }
-
 // throttleSpan is "1m20s (27%): sw_power_cap 1m20s, hw_thermal 10s":
 // figures and NVML's reason names, the same in any language.
 func throttleSpan(g *summary.GPU) string {
-	s := dur(g.ThrottledSeconds.V)
+	s := units.Seconds(g.ThrottledSeconds.V)
 	if span := g.Last.Sub(g.First).Seconds(); span > 0 {
 		s += fmt.Sprintf(" (%.0f%%)", 100*g.ThrottledSeconds.V/span)
 	}
@@ -76,12 +66,10 @@ func reasonsText(m map[string]float64) string {
 	})
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = n + " " + dur(m[n])
+		parts[i] = n + " " + units.Seconds(m[n])
 	}
 	return strings.Join(parts, ", ")
 }
-
-func pctInt(m sampler.Metric) string { return units.Percent(m, 0) }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
@@ -92,20 +80,9 @@ func orNA(s string) string {
 	return s
 }
 
-func gpuLabel(gpu int) string {
-	if gpu < 0 {
-		return "node"
-	}
-	return fmt.Sprintf("GPU %d", gpu)
-}
-
 func pidLabel(pid int) string {
 	if pid == 0 {
 		return "-"
 	}
 	return fmt.Sprint(pid)
-}
-
-func rangeText(r summary.Range) string {
-	return fmt.Sprintf("%s → %s (%s, %d snapshots)", stamp(r.From), stamp(r.To), dur(r.Seconds), r.Samples)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/ui/i18n"
+
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
@@ -152,7 +154,7 @@ func TestGoldenCompareJSON(t *testing.T) {
 // labels, figures' words and the findings (from their messages) translated,
 // what the input said kept as it was.
 func TestGoldenChinese(t *testing.T) {
-	zh := In("zh")
+	zh := In(i18n.For("zh"))
 	for _, c := range []struct {
 		name   string
 		render func(io.Writer, *summary.Report) error
@@ -182,7 +184,7 @@ func TestGoldenChinese(t *testing.T) {
 // TestGoldenCompareChinese: the comparison in Chinese, text and Markdown:
 // the verdict from its messages, the figures' names, the groups.
 func TestGoldenCompareChinese(t *testing.T) {
-	zh := In("zh")
+	zh := In(i18n.For("zh"))
 	for _, c := range []struct {
 		name   string
 		render func(io.Writer, *summary.Comparison) error

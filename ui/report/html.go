@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // JSONVersion is the version of the report and compare JSON (docs/report-json.md).
@@ -100,7 +101,7 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 		row(t("html.tensor_active"), htmlText(l.dist(g.TensorActive)))
 		row(t("mem_peak"), htmlText(l.mem(g)))
 		row(t("power_label"), htmlText(l.power(g)))
-		row(t("temp_max"), htmlText(celsius(g.TempMax)))
+		row(t("temp_max"), htmlText(units.Spaced.Celsius(g.TempMax)))
 		row(t("throttled"), htmlText(l.throttle(g)))
 		b.WriteString("</table>\n")
 		if len(svg) > 0 {

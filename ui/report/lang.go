@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
+	"github.com/gpuscope/gpuscope/sampler/units"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -15,29 +16,14 @@ import (
 // importer notes, topology lines) stays as it came.
 type Renderer struct{ w words }
 
-// In is the renderer for lang ("en", "zh" or a locale); English where the
-// catalogue cannot be read (it is embedded, so only a broken build).
-func In(lang string) Renderer {
-	tr, err := i18n.New(lang)
-	if err != nil {
-		tr = nil
-	}
-	return Renderer{words{tr}}
-}
+// In is the renderer in tr's language (the run's one translator, built by
+// ui/cli).
+func In(tr *i18n.Tr) Renderer { return Renderer{words{tr}} }
 
 // Text, Markdown and HTML are the package functions in the renderer's language.
 func (rr Renderer) Text(w io.Writer, r *summary.Report) error     { return rr.w.text(w, r) }
 func (rr Renderer) Markdown(w io.Writer, r *summary.Report) error { return rr.w.markdown(w, r) }
 func (rr Renderer) HTML(w io.Writer, r *summary.Report) error     { return rr.w.html(w, r) }
-
-// Text writes the report for a terminal, in English.
-func Text(w io.Writer, r *summary.Report) error { return In("en").Text(w, r) }
-
-// Markdown writes the report as Markdown, in English.
-func Markdown(w io.Writer, r *summary.Report) error { return In("en").Markdown(w, r) }
-
-// HTML writes the report as one self-contained page, in English.
-func HTML(w io.Writer, r *summary.Report) error { return In("en").HTML(w, r) }
 
 // words is one language's words for the renderers.
 type words struct{ tr *i18n.Tr }
@@ -52,7 +38,7 @@ func (l words) label(id string, w int) string { return i18n.Pad(l.t(id), w) }
 // the renderer's language.
 func (l words) finding(f *summary.Finding) (title, evidence, estimated, hint string) {
 	title, evidence, estimated = l.tr.Finding(diagnose.Finding{Title: f.Title, Evidence: f.Evidence, Estimated: f.Estimated, I18n: f.I18n})
-	return title, evidence, estimated, l.tr.Fix(f.Hint)
+	return title, evidence, estimated, l.tr.Fix(f.FixID, f.Hint)
 }
 
 func (l words) dist(d *summary.Dist) string {
@@ -65,15 +51,15 @@ func (l words) dist(d *summary.Dist) string {
 
 func (l words) mem(g *summary.GPU) string {
 	if !g.MemPeak.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
-		return gib(g.MemPeak)
+		return units.Spaced.GiB(g.MemPeak)
 	}
-	return l.t("mem", "Peak", gib(g.MemPeak), "Total", gib(g.MemTotal), "Pct", fmt.Sprintf("%.0f%%", 100*g.MemPeak.V/g.MemTotal.V))
+	return l.t("mem", "Peak", units.Spaced.GiB(g.MemPeak), "Total", units.Spaced.GiB(g.MemTotal), "Pct", fmt.Sprintf("%.0f%%", 100*g.MemPeak.V/g.MemTotal.V))
 }
 
 func (l words) power(g *summary.GPU) string {
-	s := l.t("power", "Mean", watts(g.PowerMean), "Max", watts(g.PowerMax))
+	s := l.t("power", "Mean", units.Spaced.Watts(g.PowerMean), "Max", units.Spaced.Watts(g.PowerMax))
 	if g.PowerLimit.OK {
-		s += l.t("power_limit", "Mean", pctInt(g.PowerShareMean), "Max", pctInt(g.PowerShareMax), "Limit", watts(g.PowerLimit))
+		s += l.t("power_limit", "Mean", units.Percent(g.PowerShareMean, 0), "Max", units.Percent(g.PowerShareMax, 0), "Limit", units.Spaced.Watts(g.PowerLimit))
 	}
 	return s
 }
@@ -96,11 +82,11 @@ func (l words) where(gpu int) string {
 }
 
 func (l words) episodes(f *summary.Finding) string {
-	return l.tr.N("report.episodes", f.Episodes, map[string]any{"Open": dur(f.OpenSeconds)})
+	return l.tr.N("report.episodes", f.Episodes, map[string]any{"Open": units.Seconds(f.OpenSeconds)})
 }
 
 func (l words) rangeOf(r summary.Range) string {
-	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", dur(r.Seconds), "N", r.Samples)
+	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", units.Seconds(r.Seconds), "N", r.Samples)
 }
 
 func (l words) findingsFrom(r *summary.Report) string {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/ui/i18n"
+
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
@@ -62,7 +64,7 @@ func TestCompareRowsGPUOnlyOnOneSide(t *testing.T) {
 	if d := deltaOf(&c.GPUs[2], figures[0]); d.OK {
 		t.Errorf("delta of a GPU missing in base = %v, want n/a", d)
 	}
-	rows := In("en").w.changeRows(&c.GPUs[2])
+	rows := In(i18n.For("en")).w.changeRows(&c.GPUs[2])
 	if rows[0][1] != na || rows[0][3] != na {
 		t.Errorf("row %q, want n/a base and change", rows[0])
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // text writes the report for a terminal: one block per GPU, then findings.
@@ -50,7 +51,7 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		fmt.Fprintf(&b, "  %s%s\n", l.label("tensor", gw), l.dist(g.TensorActive))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("mem_peak", gw), l.mem(g))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("power_label", gw), l.power(g))
-		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), celsius(g.TempMax))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), units.Spaced.Celsius(g.TempMax))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("throttled", gw), l.throttle(g))
 		if v := l.virtual(g); v != "" {
 			fmt.Fprintf(&b, "  %s%s\n", l.label("virtual", gw), v)
@@ -114,10 +115,10 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n",
-			g.Index, md(orNA(g.Name)), pct(distMean(g.Util)), pct(distPart(g.Util, "p5")), pct(distPart(g.Util, "p50")),
-			pct(distPart(g.Util, "p95")), pct(distMean(g.SMActive)), pct(distPart(g.SMActive, "p50")),
-			pct(distMean(g.TensorActive)), md(l.mem(g)), watts(g.PowerMean), watts(g.PowerMax),
-			pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), celsius(g.TempMax), md(l.throttle(g)))
+			g.Index, md(orNA(g.Name)), units.Percent(distMean(g.Util), 1), units.Percent(distPart(g.Util, "p5"), 1), units.Percent(distPart(g.Util, "p50"), 1),
+			units.Percent(distPart(g.Util, "p95"), 1), units.Percent(distMean(g.SMActive), 1), units.Percent(distPart(g.SMActive, "p50"), 1),
+			units.Percent(distMean(g.TensorActive), 1), md(l.mem(g)), units.Spaced.Watts(g.PowerMean), units.Spaced.Watts(g.PowerMax),
+			units.Percent(g.PowerShareMean, 0), units.Percent(g.PowerShareMax, 0), units.Spaced.Celsius(g.TempMax), md(l.throttle(g)))
 	}
 
 	fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.findings_head"))

@@ -102,7 +102,7 @@ func (l words) trace(w io.Writer, r *timeline.Report) error {
 		fmt.Fprintf(&b, "  %s  %s, %s\n", l.label("sev."+f.Severity.String(), 8), f.Rule, how)
 		fmt.Fprintf(&b, "    %s\n", title)
 		fmt.Fprintf(&b, "    %s %s\n", l.t("evidence"), evidence)
-		if hint := l.tr.Fix(f.Hint); hint != "" {
+		if hint := l.tr.Fix(f.FixID, f.Hint); hint != "" {
 			fmt.Fprintf(&b, "    %s %s\n", l.t("try"), hint)
 		}
 	}

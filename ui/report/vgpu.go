@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // virtual says what the input says about virtualisation: a vGPU guest (whose
@@ -34,7 +35,7 @@ func (l words) vgpu(v sampler.VGPU) string {
 		s += fmt.Sprintf("  %.0f%%", v.Util.V)
 	}
 	if v.MemTotal.OK {
-		s += "  " + gib(v.MemTotal)
+		s += "  " + units.Spaced.GiB(v.MemTotal)
 	}
 	if v.License != "" {
 		s += "  " + l.t("license", "Status", v.License)
