@@ -17,9 +17,11 @@ import (
 // driver has, as go-nvml calls them. A read-only table.
 var methodSymbols = [numMethods]string{
 	mGetCurrentClocksEventReasons: "nvmlDeviceGetCurrentClocksEventReasons",
+	mGetFieldValues:               "nvmlDeviceGetFieldValues",
 	mGetGpuFabricInfo:             "nvmlDeviceGetGpuFabricInfo",
 	mGetMemoryInfov2:              "nvmlDeviceGetMemoryInfo_v2",
 	mGetNumaNodeId:                "nvmlDeviceGetNumaNodeId",
+	mGetTotalEnergyConsumption:    "nvmlDeviceGetTotalEnergyConsumption",
 	mGpmQueryDeviceSupport:        "nvmlGpmQueryDeviceSupport",
 	mGpmSampleAlloc:               "nvmlGpmSampleAlloc",
 	mGpmSampleGet:                 "nvmlGpmSampleGet",

@@ -28,6 +28,7 @@ const (
 	mGetEncoderUtilization
 	mGetEnforcedPowerLimit
 	mGetFanSpeed
+	mGetFieldValues
 	mGetGpuFabricInfo
 	mGetGraphicsRunningProcesses
 	mGetMaxClockInfo
@@ -54,6 +55,7 @@ const (
 	mGetTemperatureThreshold
 	mGetTopologyCommonAncestor
 	mGetTotalEccErrors
+	mGetTotalEnergyConsumption
 	mGetUUID
 	mGetUtilizationRates
 	mGetVirtualizationMode
@@ -96,6 +98,7 @@ var methodNames = [numMethods]string{
 	mGetEncoderUtilization:           "GetEncoderUtilization",
 	mGetEnforcedPowerLimit:           "GetEnforcedPowerLimit",
 	mGetFanSpeed:                     "GetFanSpeed",
+	mGetFieldValues:                  "GetFieldValues",
 	mGetGpuFabricInfo:                "GetGpuFabricInfo",
 	mGetGraphicsRunningProcesses:     "GetGraphicsRunningProcesses",
 	mGetMaxClockInfo:                 "GetMaxClockInfo",
@@ -122,6 +125,7 @@ var methodNames = [numMethods]string{
 	mGetTemperatureThreshold:         "GetTemperatureThreshold",
 	mGetTopologyCommonAncestor:       "GetTopologyCommonAncestor",
 	mGetTotalEccErrors:               "GetTotalEccErrors",
+	mGetTotalEnergyConsumption:       "GetTotalEnergyConsumption",
 	mGetUUID:                         "GetUUID",
 	mGetUtilizationRates:             "GetUtilizationRates",
 	mGetVirtualizationMode:           "GetVirtualizationMode",

@@ -27,6 +27,8 @@ const (
 	cPCIeTx
 	cPCIeGen
 	cPCIeWidth
+	cEnergy
+	cMemTemp // nvmlDeviceGetFieldValues(NVML_FI_DEV_MEMORY_TEMP)
 	cEnc
 	cDec
 	cCompute
@@ -65,13 +67,13 @@ var callFields = [numCalls][]string{
 	cTemp: {sampler.NATemp}, cPower: {sampler.NAPower}, cPowerLimit: {sampler.NAPowerLimit},
 	cSMClock: {sampler.NASMClock}, cMemClock: {sampler.NAMemClock}, cClockEvents: {sampler.NAClockEvents},
 	cFan: {sampler.NAFan}, cPState: {sampler.NAPState}, cPCIeRx: {sampler.NAPCIeRx}, cPCIeTx: {sampler.NAPCIeTx},
-	cPCIeGen: {sampler.NAPCIeGen}, cPCIeWidth: {sampler.NAPCIeWidth}, cEnc: {sampler.NAEncUtil}, cDec: {sampler.NADecUtil},
+	cPCIeGen: {sampler.NAPCIeGen}, cPCIeWidth: {sampler.NAPCIeWidth}, cEnergy: {sampler.NAEnergy}, cMemTemp: {sampler.NAMemTemp}, cEnc: {sampler.NAEncUtil}, cDec: {sampler.NADecUtil},
 	cCompute: {sampler.NAProcs}, cGraphics: {sampler.NAProcsGraphics}, cProcUtil: {sampler.NAProcUtil},
-	cGPM:  {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx},
+	cGPM:  {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx, sampler.NAGRActive},
 	cName: {sampler.NAName}, cUUID: {sampler.NAUUID}, cPCI: {sampler.NABusID}, cArch: {sampler.NAArch},
 	cSMClockMax: {sampler.NASMClockMax}, cMemClockMax: {sampler.NAMemClockMax}, cTempSlowdown: {sampler.NATempSlowdown},
 	cPCIeGenMax: {sampler.NAPCIeGenMax}, cPCIeWidthMax: {sampler.NAPCIeWidthMax}, cReplays: {sampler.NAPCIeReplays},
-	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows},
+	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows, sampler.NARemappedCorr, sampler.NARemappedUncorr},
 	cNVLink: {sampler.NANVLinks}, cPersistence: {sampler.NAPersistence}, cComputeMode: {sampler.NAComputeMode}, cMIG: {sampler.NAMIG},
 	cMIGDevices: {sampler.NAMIGDevices},
 	cAffinity:   {sampler.NACPUAffinity}, cNUMA: {sampler.NANUMANode},

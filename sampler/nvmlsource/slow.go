@@ -48,6 +48,7 @@ func readHealth(g *gpuReader, sl *sampler.GPU) {
 	} else if g.want(cRemap) { // five results: not read's shape
 		if corr, unc, pending, failed, r := d.GetRemappedRows(); g.ok(cRemap, r) {
 			sl.RemappedRows = some(corr + unc)
+			sl.RemappedCorrectable, sl.RemappedUncorrectable = some(corr), some(unc)
 			sl.RemapPending, sl.RemapFailed = pending, failed
 		}
 	}
