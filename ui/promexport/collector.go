@@ -87,7 +87,7 @@ func (m *metricSet) build(st *State) *scrape {
 	if m.opts.DCGM {
 		for i := range snap.GPUs {
 			g := &snap.GPUs[i]
-			addGPU(sc, m.dcgm, g, st.xidsOf(g), newLabelSet(dcgmLabels(snap.Node.Hostname, g, m.opts.Pods)...))
+			addGPU(sc, m.dcgm, g, st.xidsOf(g), newLabelSet(dcgmLabels(&snap.Node, g, m.opts.Pods)...))
 		}
 	}
 	if m.opts.Own {
