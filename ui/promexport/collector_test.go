@@ -138,6 +138,32 @@ func TestXidsAccumulateAcrossTicks(t *testing.T) {
 	}
 }
 
+// DCGM_FI_DEV_XID_ERRORS carries dcgm-exporter's err_code and err_msg
+// labels: "0" and "No Error" before any Xid, then the last code and what it
+// means.
+func TestXidErrorLabels(t *testing.T) {
+	st := published(testNode(1, 0))
+	base := `DCGM_FI_DRIVER_VERSION="560.35.03",Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",device="nvidia0",`
+	head := "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n"
+	for _, c := range []struct {
+		xids      []sampler.Xid
+		code, msg string
+	}{
+		{nil, "0", "No Error"},
+		{[]sampler.Xid{{Code: 31}}, "31", "GPU memory page fault (MMU fault)"},
+		{[]sampler.Xid{{Code: 999}}, "999", "Unknown Error"},
+	} {
+		snap := testNode(1, 0)
+		snap.GPUs[0].Xids = c.xids
+		st.Publish(snap, nil)
+		want := head + "DCGM_FI_DEV_XID_ERRORS{" + base + `err_code="` + c.code + `",err_msg="` + c.msg +
+			`",gpu="0",modelName="NVIDIA H200",pci_bus_id="00000000:18:00.0"} ` + c.code + "\n"
+		if err := testutil.GatherAndCompare(registry(t, st, Options{DCGM: true}), strings.NewReader(want), "DCGM_FI_DEV_XID_ERRORS"); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 func TestFindingsAndProcesses(t *testing.T) {
 	st := published(testNode(1, 1))
 	reg := registry(t, st, Options{Own: true})

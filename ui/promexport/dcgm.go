@@ -2,7 +2,10 @@ package promexport
 
 import (
 	"math"
+	"slices"
+	"strconv"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -39,10 +42,10 @@ func dcgmMetrics(withPods bool) []gpuMetric {
 		labels = dcgmPodLabelNames
 	}
 	g := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily(name, help, false, labels...), v}
+		return gpuMetric{fam: newFamily(name, help, false, labels...), value: v}
 	}
 	c := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily(name, help, true, labels...), v}
+		return gpuMetric{fam: newFamily(name, help, true, labels...), value: v}
 	}
 	ratio := func(f func(*sampler.GPU) sampler.Metric) func(*sampler.GPU, xidCount) (float64, bool) {
 		return scaled(f, 0.01)
@@ -72,7 +75,7 @@ func dcgmMetrics(withPods bool) []gpuMetric {
 		g("DCGM_FI_DEV_PCIE_MAX_LINK_GEN", "PCIe maximum link generation.", raw(func(g *sampler.GPU) sampler.Metric { return g.PCIeGenMax })),
 		g("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", "PCIe maximum link width.", raw(func(g *sampler.GPU) sampler.Metric { return g.PCIeWidthMax })),
 		c("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "Total number of PCIe retries.", raw(func(g *sampler.GPU) sampler.Metric { return g.PCIeReplays })),
-		g("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.", func(_ *sampler.GPU, x xidCount) (float64, bool) { return float64(x.last), true }),
+		xidErrors(labels),
 		c("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Total number of single-bit volatile ECC errors.", raw(func(g *sampler.GPU) sampler.Metric { return g.ECCCorrected })),
 		c("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Total number of double-bit volatile ECC errors.", raw(func(g *sampler.GPU) sampler.Metric { return g.ECCUncorrected })),
 		c("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", "Total number of NVLink bandwidth counters for all lanes.", nvlinkBandwidth),
@@ -115,6 +118,28 @@ func nvlinkBandwidth(g *sampler.GPU, _ xidCount) (float64, bool) {
 		return 0, false
 	}
 	return math.Trunc((g.NVLinkRx.V + g.NVLinkTx.V) / 1024 / 1000), true // DCGM truncates
+}
+
+// xidErrors is the last Xid's code, labelled as dcgm-exporter labels it:
+// err_code, the code again, and err_msg, what it means (gpuscope's
+// catalogue names it; dcgm-exporter's own texts for none and unknown).
+func xidErrors(gpuLabels []string) gpuMetric {
+	labels := append(slices.Clone(gpuLabels), "err_code", "err_msg")
+	return gpuMetric{
+		fam:   newFamily("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.", false, labels...),
+		value: func(_ *sampler.GPU, x xidCount) (float64, bool) { return float64(x.last), true },
+		extra: func(x xidCount) []string { return []string{strconv.FormatUint(x.last, 10), xidMessage(x.last)} },
+	}
+}
+
+func xidMessage(code uint64) string {
+	if code == 0 {
+		return "No Error"
+	}
+	if x, ok := diagnose.LookupXid(code); ok {
+		return x.Name
+	}
+	return "Unknown Error"
 }
 
 func clockMask(g *sampler.GPU, _ xidCount) (float64, bool) {

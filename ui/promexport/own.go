@@ -11,10 +11,10 @@ var ownGPULabels = []string{"hostname", "gpu", "uuid"}
 // Prometheus naming guide asks (prometheus.io/docs/practices/naming).
 func ownGPUMetrics() []gpuMetric {
 	g := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily("gpuscope_gpu_"+name, help, false, ownGPULabels...), v}
+		return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, false, ownGPULabels...), value: v}
 	}
 	c := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily("gpuscope_gpu_"+name, help, true, ownGPULabels...), v}
+		return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, true, ownGPULabels...), value: v}
 	}
 	pct := func(f func(*sampler.GPU) sampler.Metric) func(*sampler.GPU, xidCount) (float64, bool) {
 		return scaled(f, 0.01)
