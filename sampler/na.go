@@ -60,6 +60,7 @@ const (
 	NATensorActive   = "tensor_active"
 	NAUtil           = "util"
 	NAUUID           = "uuid"
+	NAVGPULicense    = "vgpu_license"
 )
 
 // ReasonNoGPM is the NA reason of the GPM fields on a GPU older than Hopper

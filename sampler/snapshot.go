@@ -131,14 +131,17 @@ type GPU struct {
 	RemappedRows   Metric `json:"remapped_rows,omitzero"` // both kinds
 	// The rows remapped for correctable and for uncorrectable errors
 	// (nvmlDeviceGetRemappedRows; n/a in recordings made before the split).
-	RemappedCorrectable   Metric   `json:"remapped_correctable,omitzero"`
-	RemappedUncorrectable Metric   `json:"remapped_uncorrectable,omitzero"`
-	Persistence           string   `json:"persistence,omitempty"`  // "on" | "off"
-	ComputeMode           string   `json:"compute_mode,omitempty"` // "default" | "exclusive_process" | "prohibited"
-	MIG                   bool     `json:"mig,omitempty"`
-	NVLinks               []NVLink `json:"nvlinks,omitempty"`
-	CPUAffinity           string   `json:"cpu_affinity,omitempty"` // e.g. "0-55,112-167"
-	NUMANode              Metric   `json:"numa_node,omitzero"`
+	RemappedCorrectable   Metric `json:"remapped_correctable,omitzero"`
+	RemappedUncorrectable Metric `json:"remapped_uncorrectable,omitzero"`
+	// VGPULicense is 1 while a vGPU licence is held, 0 without one or on a
+	// GPU that takes none (bare metal), as DCGM's VGPU_LICENSE_STATUS.
+	VGPULicense Metric   `json:"vgpu_license,omitzero"`
+	Persistence string   `json:"persistence,omitempty"`  // "on" | "off"
+	ComputeMode string   `json:"compute_mode,omitempty"` // "default" | "exclusive_process" | "prohibited"
+	MIG         bool     `json:"mig,omitempty"`
+	NVLinks     []NVLink `json:"nvlinks,omitempty"`
+	CPUAffinity string   `json:"cpu_affinity,omitempty"` // e.g. "0-55,112-167"
+	NUMANode    Metric   `json:"numa_node,omitzero"`
 
 	// MIGDevices are the instances of a MIG-enabled GPU (fast tier).
 	MIGDevices []MIGDevice `json:"mig_devices,omitempty"`

@@ -31,6 +31,7 @@ const (
 	mGetFieldValues
 	mGetGpuFabricInfo
 	mGetGraphicsRunningProcesses
+	mGetGridLicensableFeatures
 	mGetMaxClockInfo
 	mGetMaxPcieLinkGeneration
 	mGetMaxPcieLinkWidth
@@ -101,6 +102,7 @@ var methodNames = [numMethods]string{
 	mGetFieldValues:                  "GetFieldValues",
 	mGetGpuFabricInfo:                "GetGpuFabricInfo",
 	mGetGraphicsRunningProcesses:     "GetGraphicsRunningProcesses",
+	mGetGridLicensableFeatures:       "GetGridLicensableFeatures",
 	mGetMaxClockInfo:                 "GetMaxClockInfo",
 	mGetMaxPcieLinkGeneration:        "GetMaxPcieLinkGeneration",
 	mGetMaxPcieLinkWidth:             "GetMaxPcieLinkWidth",

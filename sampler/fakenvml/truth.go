@@ -63,7 +63,7 @@ func BaseTruth(n int, model string) []sampler.GPU {
 			PCIeRx:      sampler.Some(0), PCIeTx: sampler.Some(0),
 			PCIeGen: sampler.Some(5), PCIeWidth: sampler.Some(16), PCIeGenMax: sampler.Some(5), PCIeWidthMax: sampler.Some(16),
 			PCIeReplays: sampler.Some(0), ECCUncorrected: sampler.Some(0), ECCCorrected: sampler.Some(0),
-			RemappedRows: sampler.Some(0), RemappedCorrectable: sampler.Some(0), RemappedUncorrectable: sampler.Some(0), Persistence: "on", ComputeMode: "default",
+			RemappedRows: sampler.Some(0), RemappedCorrectable: sampler.Some(0), RemappedUncorrectable: sampler.Some(0), VGPULicense: sampler.Some(0), Persistence: "on", ComputeMode: "default",
 			NVLinks: SwitchLinks(18),
 			NA:      map[string]string{sampler.NAFan: "not supported"}, // SXM boards have no fan of their own
 		}

@@ -49,6 +49,7 @@ const (
 	cECCUncorrected
 	cECCCorrected
 	cRemap
+	cVGPULicense
 	cNVLink
 	cPersistence
 	cComputeMode
@@ -74,7 +75,7 @@ var callFields = [numCalls][]string{
 	cSMClockMax: {sampler.NASMClockMax}, cMemClockMax: {sampler.NAMemClockMax}, cTempSlowdown: {sampler.NATempSlowdown},
 	cPCIeGenMax: {sampler.NAPCIeGenMax}, cPCIeWidthMax: {sampler.NAPCIeWidthMax}, cReplays: {sampler.NAPCIeReplays},
 	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows, sampler.NARemappedCorr, sampler.NARemappedUncorr},
-	cNVLink: {sampler.NANVLinks}, cPersistence: {sampler.NAPersistence}, cComputeMode: {sampler.NAComputeMode}, cMIG: {sampler.NAMIG},
+	cVGPULicense: {sampler.NAVGPULicense}, cNVLink: {sampler.NANVLinks}, cPersistence: {sampler.NAPersistence}, cComputeMode: {sampler.NAComputeMode}, cMIG: {sampler.NAMIG},
 	cMIGDevices: {sampler.NAMIGDevices},
 	cAffinity:   {sampler.NACPUAffinity}, cNUMA: {sampler.NANUMANode},
 }

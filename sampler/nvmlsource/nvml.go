@@ -39,6 +39,7 @@ type Device interface {
 	GetFieldValues([]nvml.FieldValue) nvml.Return
 	GetGpuInstanceId() (int, nvml.Return)
 	GetGraphicsRunningProcesses() ([]nvml.ProcessInfo, nvml.Return)
+	GetGridLicensableFeatures() (nvml.GridLicensableFeatures, nvml.Return)
 	GetMaxClockInfo(nvml.ClockType) (uint32, nvml.Return)
 	GetMaxMigDeviceCount() (int, nvml.Return)
 	GetMaxPcieLinkGeneration() (int, nvml.Return)

@@ -107,6 +107,10 @@ func (d *guardDev) GetFieldValues(v []nvml.FieldValue) nvml.Return {
 	return guardRet(d.syms, func() nvml.Return { return d.Device.GetFieldValues(v) }, "nvmlDeviceGetFieldValues")
 }
 
+func (d *guardDev) GetGridLicensableFeatures() (nvml.GridLicensableFeatures, nvml.Return) {
+	return guard(d.syms, d.Device.GetGridLicensableFeatures, "nvmlDeviceGetGridLicensableFeatures")
+}
+
 func (d *guardDev) GetFanSpeed() (uint32, nvml.Return) {
 	return guard(d.syms, d.Device.GetFanSpeed, "nvmlDeviceGetFanSpeed")
 }

@@ -69,6 +69,7 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		// remapped for a high correctable-error rate.
 		RemappedUncorrectable: sampler.Some(float64(min(ecc.remapped, ecc.uncorrected))),
 		RemappedCorrectable:   sampler.Some(float64(ecc.remapped - min(ecc.remapped, ecc.uncorrected))),
+		VGPULicense:           sampler.Some(0), // bare metal: the GPUs take no licence
 		Persistence:           "on", ComputeMode: "default",
 		CPUAffinity: [2]string{"0-55", "56-111"}[numa], // the cores of the GPU's socket
 		NUMANode:    sampler.Some(float64(numa)),

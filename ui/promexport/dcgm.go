@@ -79,6 +79,7 @@ func dcgmMetrics(withPods bool) []gpuMetric {
 		c("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "Total number of single-bit volatile ECC errors.", raw(func(g *sampler.GPU) sampler.Metric { return g.ECCCorrected })),
 		c("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "Total number of double-bit volatile ECC errors.", raw(func(g *sampler.GPU) sampler.Metric { return g.ECCUncorrected })),
 		c("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL", "Total number of NVLink bandwidth counters for all lanes.", nvlinkBandwidth),
+		g("DCGM_FI_DEV_VGPU_LICENSE_STATUS", "vGPU License status", raw(func(g *sampler.GPU) sampler.Metric { return g.VGPULicense })),
 		c("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "Number of remapped rows for uncorrectable errors", raw(func(g *sampler.GPU) sampler.Metric { return g.RemappedUncorrectable })),
 		c("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "Number of remapped rows for correctable errors", raw(func(g *sampler.GPU) sampler.Metric { return g.RemappedCorrectable })),
 		g("DCGM_FI_DEV_ROW_REMAP_PENDING", "Whether remapping of rows is pending.", flag(func(g *sampler.GPU) bool { return g.RemapPending })),
