@@ -123,6 +123,10 @@ type GPU struct {
 	PowerShareMean sampler.Metric `json:"power_share_mean_pct"` // power / limit
 	PowerShareMax  sampler.Metric `json:"power_share_max_pct"`
 	TempMax        sampler.Metric `json:"temp_max_c"`
+	// EnergyKWh is the energy the GPU used over the range; EnergyFrom says
+	// how it was measured (EnergyFromCounter or EnergyFromPower).
+	EnergyKWh  sampler.Metric `json:"energy_kwh"`
+	EnergyFrom string         `json:"energy_from,omitempty"`
 	// ThrottledSeconds is time with any slowdown reason active; null when
 	// the input has no clock-event reasons.
 	ThrottledSeconds sampler.Metric     `json:"throttled_seconds"`

@@ -124,6 +124,7 @@ type gpuAcc struct {
 	util, sm, tensor   hist
 	power, share, temp meanMax
 	mem                meanMax // used bytes: only the peak is reported
+	energy             energyAcc
 	memTotal, limit    sampler.Metric
 
 	eventsKnown bool
@@ -158,6 +159,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 	a.sm.add(g.SMActive)
 	a.tensor.add(g.TensorActive)
 	a.power.add(g.Power)
+	a.energy.add(g, dt)
 	a.temp.add(g.Temp)
 	a.mem.add(g.MemUsed)
 	if g.MemTotal.OK {
@@ -197,6 +199,7 @@ func (a *gpuAcc) finish() GPU {
 		PowerShareMean: a.share.mean(), PowerShareMax: a.share.peak(),
 		TempMax: a.temp.peak(),
 	}
+	g.EnergyKWh, g.EnergyFrom = a.energy.kWh()
 	if a.eventsKnown {
 		g.ThrottledSeconds = sampler.Some(a.throttled.Seconds())
 		g.ThrottleReasons = map[string]float64{}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,18 @@ func distPart(d *summary.Dist, part string) sampler.Metric {
 func watts(m sampler.Metric) string { return units.Spaced.Watts(m) }
 
 func celsius(m sampler.Metric) string { return units.Spaced.Celsius(m) }
+
+// kwh keeps three significant figures of a small figure (a short run is
+// a few Wh) and one decimal from 100 kWh up.
+func kwh(m sampler.Metric) string {
+	if !m.OK {
+		return na
+	}
+	if m.V >= 100 {
+		return fmt.Sprintf("%.1f kWh", m.V)
+	}
+	return strconv.FormatFloat(m.V, 'g', 3, 64) + " kWh"
+}
 
 func gib(m sampler.Metric) string { return units.Spaced.GiB(m) }
 

@@ -100,6 +100,7 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 		row(t("html.tensor_active"), htmlText(l.dist(g.TensorActive)))
 		row(t("mem_peak"), htmlText(l.mem(g)))
 		row(t("power_label"), htmlText(l.power(g)))
+		row(t("energy_label"), htmlText(l.energy(g)))
 		row(t("temp_max"), htmlText(celsius(g.TempMax)))
 		row(t("throttled"), htmlText(l.throttle(g)))
 		b.WriteString("</table>\n")

@@ -78,6 +78,14 @@ func (l words) power(g *summary.GPU) string {
 	return s
 }
 
+// energy is "0.412 kWh (energy counter)": how much and how it was measured.
+func (l words) energy(g *summary.GPU) string {
+	if !g.EnergyKWh.OK {
+		return na
+	}
+	return l.t("energy", "KWh", kwh(g.EnergyKWh), "From", l.t("energy_from."+g.EnergyFrom))
+}
+
 func (l words) throttle(g *summary.GPU) string {
 	if !g.ThrottledSeconds.OK {
 		return na

@@ -50,6 +50,7 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		fmt.Fprintf(&b, "  %s%s\n", l.label("tensor", gw), l.dist(g.TensorActive))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("mem_peak", gw), l.mem(g))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("power_label", gw), l.power(g))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("energy_label", gw), l.energy(g))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), celsius(g.TempMax))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("throttled", gw), l.throttle(g))
 	}
@@ -104,14 +105,14 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 
 	b.WriteString("\n## " + l.t("gpus") + "\n\n")
 	b.WriteString(l.t("md.gpus_header") + "\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n",
 			g.Index, md(orNA(g.Name)), pct(distMean(g.Util)), pct(distPart(g.Util, "p5")), pct(distPart(g.Util, "p50")),
 			pct(distPart(g.Util, "p95")), pct(distMean(g.SMActive)), pct(distPart(g.SMActive, "p50")),
 			pct(distMean(g.TensorActive)), md(l.mem(g)), watts(g.PowerMean), watts(g.PowerMax),
-			pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), celsius(g.TempMax), md(l.throttle(g)))
+			pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), md(l.energy(g)), celsius(g.TempMax), md(l.throttle(g)))
 	}
 
 	fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.findings_head"))
