@@ -19,6 +19,35 @@ const (
 
 const joulesPerKWh = 3.6e6
 
+// EnergyTotal is the energy of all GPUs over the range, and what it cost at
+// the price the report was given.
+type EnergyTotal struct {
+	KWh  float64 `json:"kwh"`
+	GPUs int     `json:"gpus"` // the GPUs with an energy figure
+	// PricePerKWh is --price-per-kwh, in whatever currency it was given;
+	// Cost is KWh × PricePerKWh. Both are absent without a price.
+	PricePerKWh float64        `json:"price_per_kwh,omitempty"`
+	Cost        sampler.Metric `json:"cost,omitzero"`
+}
+
+// energyTotal adds the GPUs' energy; nil when none has a figure.
+func energyTotal(gpus []GPU, pricePerKWh float64) *EnergyTotal {
+	var t EnergyTotal
+	for i := range gpus {
+		if gpus[i].EnergyKWh.OK {
+			t.KWh += gpus[i].EnergyKWh.V
+			t.GPUs++
+		}
+	}
+	if t.GPUs == 0 {
+		return nil
+	}
+	if pricePerKWh > 0 {
+		t.PricePerKWh, t.Cost = pricePerKWh, sampler.Some(t.KWh*pricePerKWh)
+	}
+	return &t
+}
+
 // energyAcc adds up a GPU's energy over the report's range.
 type energyAcc struct {
 	last     sampler.Metric // the counter at the previous reading, J

@@ -42,3 +42,20 @@ func TestEnergyFromPowerWithoutTheCounter(t *testing.T) {
 		t.Errorf("no readings gave %v from %q", kwh, from)
 	}
 }
+
+// The report's total adds the GPUs that have a figure, and its cost is the
+// total at the price given; without a price there is no cost, without any
+// figure no total.
+func TestEnergyTotalAndCost(t *testing.T) {
+	gpus := []GPU{{EnergyKWh: sampler.Some(0.5)}, {EnergyKWh: sampler.Some(0.25)}, {}}
+	e := energyTotal(gpus, 0.12)
+	if e == nil || e.KWh != 0.75 || e.GPUs != 2 || !e.Cost.OK || math.Abs(e.Cost.V-0.09) > 1e-12 || e.PricePerKWh != 0.12 {
+		t.Errorf("total %+v, want 0.75 kWh on 2 GPUs costing 0.09 at 0.12", e)
+	}
+	if e := energyTotal(gpus, 0); e == nil || e.Cost.OK || e.PricePerKWh != 0 {
+		t.Errorf("without a price: %+v, want no cost", e)
+	}
+	if e := energyTotal([]GPU{{}}, 0.12); e != nil {
+		t.Errorf("no figures: %+v, want nil", e)
+	}
+}

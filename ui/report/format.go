@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +47,15 @@ func distPart(d *summary.Dist, part string) sampler.Metric {
 func watts(m sampler.Metric) string { return units.Spaced.Watts(m) }
 
 func celsius(m sampler.Metric) string { return units.Spaced.Celsius(m) }
+
+// money has two decimals, and more for a price below one unit per kWh
+// (0.085 per kWh is a common tariff).
+func money(v float64) string {
+	if v != 0 && math.Abs(v) < 1 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
 
 // kwh keeps three significant figures of a small figure (a short run is
 // a few Wh) and one decimal from 100 kWh up.

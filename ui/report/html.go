@@ -56,6 +56,9 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 	row := func(th, td string) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", th, td) }
 	row(t("host"), or(r.Environment.Host))
 	row(t("gpus"), or(strings.Join(r.Environment.GPUModels, ", ")))
+	if en := l.energyTotal(r); en != "" {
+		row(t("energy_label"), htmlText(en))
+	}
 	row(t("driver"), or(r.Environment.Driver))
 	row("CUDA", or(r.Environment.CUDA))
 	source := "<code>" + file + "</code>"

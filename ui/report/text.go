@@ -23,6 +23,9 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 	fmt.Fprintf(&b, "%s%s\n", l.label("range", lw), l.rangeOf(r.Range))
 	fmt.Fprintf(&b, "%s%s  %s %s  CUDA %s\n", l.label("host", lw), orNA(e.Host), l.t("driver"), orNA(e.Driver), orNA(e.CUDA))
 	fmt.Fprintf(&b, "%s%s\n", l.label("gpus", lw), orNA(strings.Join(e.GPUModels, ", ")))
+	if en := l.energyTotal(r); en != "" {
+		fmt.Fprintf(&b, "%s%s\n", l.label("energy_label", lw), en)
+	}
 	for _, a := range r.Absent {
 		fmt.Fprintf(&b, "%s%s\n", l.label("note", lw), a)
 	}
@@ -91,6 +94,9 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 	fill := "_" + l.t("md.fill_in") + "_"
 	row("host", md(orNA(e.Host)))
 	row("gpus", md(orNA(strings.Join(e.GPUModels, ", "))))
+	if en := l.energyTotal(r); en != "" {
+		row("energy_label", md(en))
+	}
 	row("driver", md(orNA(e.Driver)))
 	row("md.cuda", md(orNA(e.CUDA)))
 	row("md.framework", fill)
