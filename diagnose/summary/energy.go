@@ -28,6 +28,11 @@ type EnergyTotal struct {
 	// Cost is KWh × PricePerKWh. Both are absent without a price.
 	PricePerKWh float64        `json:"price_per_kwh,omitempty"`
 	Cost        sampler.Metric `json:"cost,omitzero"`
+	// Jobs and Users share the GPUs' energy out by who ran on them; Idle is
+	// what the GPUs drew with no process (energy_jobs.go).
+	Jobs    []JobEnergy  `json:"jobs,omitempty"`
+	Users   []UserEnergy `json:"users,omitempty"`
+	IdleKWh float64      `json:"idle_kwh"`
 }
 
 // energyTotal adds the GPUs' energy; nil when none has a figure.
@@ -59,23 +64,28 @@ type energyAcc struct {
 
 // add takes one sample: the counter's rise since its previous reading (a
 // counter lower than before means the driver was reloaded and counts from
-// 0), and the sample's power over the interval it describes.
-func (e *energyAcc) add(g *sampler.GPU, dt time.Duration) {
+// 0), and the sample's power over the interval it describes. It returns
+// the sample's joules, by the counter where the GPU has one, so that what
+// is shared out among jobs adds up to the GPU's figure.
+func (e *energyAcc) add(g *sampler.GPU, dt time.Duration) float64 {
+	var joules float64
+	if g.Power.OK {
+		e.powered = true
+		joules = g.Power.V * dt.Seconds()
+		e.powerJ += joules
+	}
 	if g.Energy.OK {
+		joules = 0 // the first reading starts the count
 		if e.last.OK {
-			rise := g.Energy.V - e.last.V
-			if rise < 0 {
-				rise = g.Energy.V
+			if joules = g.Energy.V - e.last.V; joules < 0 {
+				joules = g.Energy.V
 			}
-			e.counted += rise
+			e.counted += joules
 		}
 		e.last = g.Energy
 		e.readings++
 	}
-	if g.Power.OK {
-		e.powered = true
-		e.powerJ += g.Power.V * dt.Seconds()
-	}
+	return joules
 }
 
 // kWh is the energy used and where the figure comes from: the counter when

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -57,5 +58,50 @@ func TestEnergyTotalAndCost(t *testing.T) {
 	}
 	if e := energyTotal([]GPU{{}}, 0.12); e != nil {
 		t.Errorf("no figures: %+v, want nil", e)
+	}
+}
+
+// A GPU's energy goes to its processes by their SM share, to the job their
+// launcher makes them ranks of, and to their users; a GPU with no process
+// is idle. The parts add up to the GPUs' figure.
+func TestEnergyByJobAndUser(t *testing.T) {
+	host := &sampler.Host{Procs: map[int]*sampler.Proc{
+		2000: {PID: 2000, PPID: 1, Name: "torchrun", User: "alice"},
+		2001: {PID: 2001, PPID: 2000, Name: "python", User: "alice"},
+		2002: {PID: 2002, PPID: 2000, Name: "python", User: "alice"},
+		3000: {PID: 3000, PPID: 1, Name: "jupyter-kernel", User: "bob"},
+	}}
+	proc := func(pid int, sm float64) sampler.GPUProc {
+		return sampler.GPUProc{PID: pid, SMUtil: sampler.Some(sm), Host: host.Procs[pid]}
+	}
+	var b builder
+	b.opts, b.gpus = Options{}, map[int]*gpuAcc{}
+	for k := range 3601 {
+		s := sampler.Snapshot{Time: time.Unix(int64(k), 0), Host: host, GPUs: []sampler.GPU{
+			{Index: 0, Energy: sampler.Some(float64(k) * 600), Procs: []sampler.GPUProc{proc(2001, 75), proc(3000, 25)}},
+			{Index: 1, Energy: sampler.Some(float64(k) * 400), Procs: []sampler.GPUProc{proc(2002, 50)}},
+			{Index: 2, Energy: sampler.Some(float64(k) * 100)},
+		}}
+		for i := range s.GPUs {
+			g := &s.GPUs[i]
+			if b.gpus[g.Index] == nil {
+				b.gpus[g.Index] = &gpuAcc{index: g.Index}
+			}
+			b.jobs.add(&s, g, b.gpus[g.Index].add(s.Time, g))
+		}
+	}
+	var gpus []GPU
+	for i := range 3 {
+		gpus = append(gpus, b.gpus[i].finish())
+	}
+	e := energyTotal(gpus, 0)
+	b.jobs.finish(e)
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if len(e.Jobs) != 2 || e.Jobs[0].Job != "torchrun, PPID 2000" || e.Jobs[0].User != "alice" || !near(e.Jobs[0].KWh, 0.85) ||
+		!slices.Equal(e.Jobs[0].GPUs, []int{0, 1}) || e.Jobs[1].Job != "PID 3000" || e.Jobs[1].Command != "jupyter-kernel" || !near(e.Jobs[1].KWh, 0.15) {
+		t.Errorf("jobs %+v, want torchrun 0.85 kWh on GPUs 0-1 (alice), PID 3000 0.15 kWh (bob)", e.Jobs)
+	}
+	if len(e.Users) != 2 || e.Users[0].User != "alice" || e.Users[1].User != "bob" || !near(e.IdleKWh, 0.1) || !near(e.KWh, 1.1) {
+		t.Errorf("users %+v, idle %v, total %v; want alice, bob, 0.1 idle of 1.1", e.Users, e.IdleKWh, e.KWh)
 	}
 }

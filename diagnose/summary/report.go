@@ -201,6 +201,7 @@ type builder struct {
 	env      Environment
 	gpus     map[int]*gpuAcc
 	findings findingSource
+	jobs     jobEnergy
 	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
 	topoGPUs []sampler.GPU
 }
@@ -226,7 +227,7 @@ func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
 			a = &gpuAcc{index: g.Index}
 			b.gpus[g.Index] = a
 		}
-		a.add(s.Time, g)
+		b.jobs.add(&s, g, a.add(s.Time, g))
 	}
 	return b.findings.add(s, raw)
 }
@@ -281,6 +282,7 @@ func (b *builder) finish() *Report {
 		r.Environment.GPUModels = append(r.Environment.GPUModels, fmt.Sprintf("%d× %s", models[m], m))
 	}
 	r.Energy = energyTotal(r.GPUs, b.opts.PricePerKWh)
+	b.jobs.finish(r.Energy)
 	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
 	r.Sections = b.opts.Sections
 	r.Topology = topologyOf(b.topo, b.topoGPUs)

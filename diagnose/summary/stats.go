@@ -134,7 +134,8 @@ type gpuAcc struct {
 	chart Series
 }
 
-func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
+// add takes one sample and returns its energy in joules (energyAcc.add).
+func (a *gpuAcc) add(t time.Time, g *sampler.GPU) float64 {
 	if g.Name != "" {
 		a.name = g.Name
 	}
@@ -159,7 +160,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 	a.sm.add(g.SMActive)
 	a.tensor.add(g.TensorActive)
 	a.power.add(g.Power)
-	a.energy.add(g, dt)
+	joules := a.energy.add(g, dt)
 	a.temp.add(g.Temp)
 	a.mem.add(g.MemUsed)
 	if g.MemTotal.OK {
@@ -186,6 +187,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 		}
 	}
 	a.chart.add(t, [ChartMetrics]sampler.Metric{g.Util, g.SMActive, g.TensorActive, share})
+	return joules
 }
 
 // finish turns the accumulator into the report's figures.

@@ -83,6 +83,13 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 			fmt.Fprintf(&b, "<p>%s</p>\n", htmlText(a))
 		}
 	}
+	if idle, lines := l.energyJobs(r); lines != nil {
+		fmt.Fprintf(&b, "\n<h2>%s</h2>\n<ul>\n", t("md.energy_jobs_head"))
+		for _, s := range append(lines, idle) {
+			fmt.Fprintf(&b, "<li>%s</li>\n", htmlText(s))
+		}
+		b.WriteString("</ul>\n")
+	}
 	fmt.Fprintf(&b, "\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n", t("md.findings_head"), htmlText(l.findingsFrom(r)))
 	l.htmlFindings(&b, r)
 	fmt.Fprintf(&b, "\n<h2>%s</h2>\n", t("gpus"))

@@ -57,6 +57,12 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), celsius(g.TempMax))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("throttled", gw), l.throttle(g))
 	}
+	if idle, lines := l.energyJobs(r); lines != nil {
+		fmt.Fprintf(&b, "\n%s\n", l.t("energy_jobs_head", "Idle", idle))
+		for _, s := range lines {
+			b.WriteString("  " + s + "\n")
+		}
+	}
 	fmt.Fprintf(&b, "\n%s\n", l.t("findings_head", "N", len(r.Findings), "From", l.findingsFrom(r)))
 	if len(r.Findings) == 0 {
 		b.WriteString("  " + l.t("none") + "\n")
@@ -121,6 +127,12 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 			pctInt(g.PowerShareMean), pctInt(g.PowerShareMax), md(l.energy(g)), celsius(g.TempMax), md(l.throttle(g)))
 	}
 
+	if idle, lines := l.energyJobs(r); lines != nil {
+		fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.energy_jobs_head"))
+		for _, s := range append(lines, idle) {
+			b.WriteString("- " + md(s) + "\n")
+		}
+	}
 	fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.findings_head"))
 	if len(r.Findings) == 0 {
 		b.WriteString(l.t("md.none") + "\n")
