@@ -1,6 +1,8 @@
 package promsource
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -31,5 +33,32 @@ func TestHistoryFromDCGMDefaults(t *testing.T) {
 	}
 	if g.RemappedCorrectable.V != 2 || g.RemappedUncorrectable.V != 1 || g.RemappedRows.V != 3 {
 		t.Errorf("remapped %v + %v = %v, want 2 + 1 = 3", g.RemappedCorrectable, g.RemappedUncorrectable, g.RemappedRows)
+	}
+}
+
+// The fleet's energy is the counter's rise over the last hour, per GPU and
+// per node, in kWh.
+func TestFleetEnergyLastHour(t *testing.T) {
+	probe, _ := New(Config{URL: "http://x"})
+	inv := probe.inventory(fmt.Sprintf("last_over_time(%s[1h])", probe.names(utilNames)))
+	s := fakeAPI(t, false, map[string]string{
+		inv: `{"status":"success","data":{"resultType":"vector","result":[` +
+			`{"metric":{"job":"gpu","instance":"a:9400","gpu":"0","Hostname":"a"},"value":[1700000000,"50"]},` +
+			`{"metric":{"job":"gpu","instance":"a:9400","gpu":"1","Hostname":"a"},"value":[1700000000,"50"]}]}}`,
+		probe.sel("up"): `{"status":"success","data":{"resultType":"vector","result":[` +
+			`{"metric":{"job":"gpu","instance":"a:9400"},"value":[1700000000,"1"]}]}}`,
+		probe.energyLastHour(): `{"status":"success","data":{"resultType":"vector","result":[` +
+			`{"metric":{"job":"gpu","instance":"a:9400","gpu":"0"},"value":[1700000000,"2160000"]}]}}`,
+	})
+	f, err := s.Fleet(context.Background(), time.Unix(1700000000, 0), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Nodes) != 1 || len(f.Nodes[0].GPUs) != 2 {
+		t.Fatalf("nodes %+v", f.Nodes)
+	}
+	n := f.Nodes[0]
+	if n.GPUs[0].EnergyKWh.V != 0.6 || n.GPUs[1].EnergyKWh.OK || n.EnergyKWh != 0.6 {
+		t.Errorf("GPU energy %v, %v; node %v; want 0.6 kWh, n/a, 0.6 kWh", n.GPUs[0].EnergyKWh, n.GPUs[1].EnergyKWh, n.EnergyKWh)
 	}
 }

@@ -71,6 +71,8 @@ var gpuFields = []gpuField{
 	f(n("gpuscope_gpu_xid_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.xidTotal }),
 }
 
+const joulesPerKWh = 3.6e6
+
 // scaleOf converts a series to the snapshot's unit (docs/metrics.md):
 // dcgm-exporter's MiB to bytes and mJ to J, ratios to percent, hertz to MHz.
 func scaleOf(name string) float64 {
