@@ -20,10 +20,13 @@ type device struct {
 	f   *Fake
 	idx int
 
-	mu        sync.Mutex // guards the process-utilisation sample buffer
+	mu        sync.Mutex // guards the process-utilisation sample buffer and the NVLink counters
 	utilCalls uint64
 	prevUtil  []nvml.ProcessUtilizationSample
 	lastSeen  uint64
+	// NVLink data counters, KiB, and the calls that advanced them (fieldvalues.go).
+	nvlRx, nvlTx float64
+	nvlCalls     int64
 }
 
 // read counts the call and returns the truth for this GPU, or the fault.

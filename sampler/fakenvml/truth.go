@@ -86,10 +86,12 @@ func BaseTruth(n int, model string) []sampler.GPU {
 			g.PCIeGen, g.PCIeGenMax = sampler.Some(4), sampler.Some(4)
 			g.NVLinks = SwitchLinks(12)
 			for _, f := range gpmFields {
-				g.NA[f] = sampler.ReasonNoGPM // what the reader says of an A100's GPM
+				if f != sampler.NANVLinkRx && f != sampler.NANVLinkTx { // those come from NVLink counters
+					g.NA[f] = sampler.ReasonNoGPM // what the reader says of an A100's GPM
+				}
 			}
 			g.SMActive, g.SMOccupancy, g.TensorActive = sampler.NA, sampler.NA, sampler.NA
-			g.DRAMActive, g.NVLinkRx, g.NVLinkTx, g.GRActive = sampler.NA, sampler.NA, sampler.NA, sampler.NA
+			g.DRAMActive, g.GRActive = sampler.NA, sampler.NA
 		}
 		out[i] = g
 	}

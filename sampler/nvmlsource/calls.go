@@ -35,6 +35,7 @@ const (
 	cGraphics
 	cProcUtil
 	cGPM
+	cNVLinkData // NVLink data counters, where GPM gives no NVLink rates
 	// slow tier
 	cName
 	cUUID
@@ -70,8 +71,9 @@ var callFields = [numCalls][]string{
 	cFan: {sampler.NAFan}, cPState: {sampler.NAPState}, cPCIeRx: {sampler.NAPCIeRx}, cPCIeTx: {sampler.NAPCIeTx},
 	cPCIeGen: {sampler.NAPCIeGen}, cPCIeWidth: {sampler.NAPCIeWidth}, cEnergy: {sampler.NAEnergy}, cMemTemp: {sampler.NAMemTemp}, cEnc: {sampler.NAEncUtil}, cDec: {sampler.NADecUtil},
 	cCompute: {sampler.NAProcs}, cGraphics: {sampler.NAProcsGraphics}, cProcUtil: {sampler.NAProcUtil},
-	cGPM:  {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx, sampler.NAGRActive},
-	cName: {sampler.NAName}, cUUID: {sampler.NAUUID}, cPCI: {sampler.NABusID}, cArch: {sampler.NAArch},
+	cGPM:        {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx, sampler.NAGRActive},
+	cNVLinkData: {sampler.NANVLinkRx, sampler.NANVLinkTx},
+	cName:       {sampler.NAName}, cUUID: {sampler.NAUUID}, cPCI: {sampler.NABusID}, cArch: {sampler.NAArch},
 	cSMClockMax: {sampler.NASMClockMax}, cMemClockMax: {sampler.NAMemClockMax}, cTempSlowdown: {sampler.NATempSlowdown},
 	cPCIeGenMax: {sampler.NAPCIeGenMax}, cPCIeWidthMax: {sampler.NAPCIeWidthMax}, cReplays: {sampler.NAPCIeReplays},
 	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows, sampler.NARemappedCorr, sampler.NARemappedUncorr},

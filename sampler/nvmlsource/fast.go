@@ -56,6 +56,7 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 	}
 	readProcs(g, out)
 	s.readGPM(g, out, now)
+	readNVLinkData(g, out)
 	s.readMIG(g, out, now)
 }
 
