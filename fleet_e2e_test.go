@@ -181,10 +181,11 @@ func eventually(t *testing.T, api promv1.API, what, query string, check func(mod
 
 // fleetNode is one node of `gpuscope --prometheus URL --once --json`.
 type fleetNode struct {
-	Name     string `json:"name"`
-	Instance string `json:"instance"`
-	Up       bool   `json:"up"`
-	Gpuscope bool   `json:"gpuscope_exporter"`
+	Name     string  `json:"name"`
+	Instance string  `json:"instance"`
+	Up       bool    `json:"up"`
+	Gpuscope bool    `json:"gpuscope_exporter"`
+	Energy   float64 `json:"energy_kwh_1h"`
 	GPUs     []struct {
 		Index int      `json:"index"`
 		Util  *float64 `json:"util"`
@@ -296,9 +297,10 @@ func TestPrometheusScrapesDemoExporters(t *testing.T) {
 		}
 		return len(f.Nodes) == len(exps)
 	}
-	f := fleetOnce(t, bin, url, "every node up, input_starved diagnosed", func(f fleetOut) bool {
+	f := fleetOnce(t, bin, url, "every node up, input_starved diagnosed, energy counted", func(f fleetOut) bool {
 		n := f.node(exps[0].addr)
-		return allUpBut(f, "") && n.has("input_starved")
+		// increase() needs two scrapes of the energy counter.
+		return allUpBut(f, "") && n.has("input_starved") && n.Energy > 0
 	})
 	for _, e := range exps {
 		n := f.node(e.addr)
@@ -313,6 +315,11 @@ func TestPrometheusScrapesDemoExporters(t *testing.T) {
 	// failure), and the means over MeanWindow came back in percent.
 	if len(f.Problems) > 0 {
 		t.Errorf("problems: %v", f.Problems)
+	}
+	// The energy counters' rise reached the fleet (a busy H200 draws
+	// ~0.6 kW: a few seconds of scrapes extrapolate to a fraction of a kWh).
+	if n := f.node(exps[1].addr); n.Energy <= 0 || n.Energy > 8*0.7 {
+		t.Errorf("healthy node's energy in the last hour %v kWh, want above 0 and at most 8 × 0.7", n.Energy)
 	}
 	if g := f.node(exps[1].addr).GPUs[0]; g.UtilMean == nil || g.SMActiveMean == nil || *g.UtilMean < 50 || *g.SMActiveMean < 20 || *g.SMActiveMean > 100 {
 		t.Errorf("healthy node's GPU 0 means: util %v, SM active %v; want percent of a busy GPU", g.UtilMean, g.SMActiveMean)

@@ -16,10 +16,14 @@ const (
 	NADRAMActive     = "dram_active"
 	NAECCCorrected   = "ecc_corrected"
 	NAECCUncorrected = "ecc_uncorrected"
+	NAEnergy         = "energy"
 	NAEncUtil        = "enc_util"
 	NAFan            = "fan"
+	NAGRActive       = "gr_active"
 	NAMemClock       = "mem_clock"
 	NAMemClockMax    = "mem_clock_max"
+	NAMemReserved    = "mem_reserved"
+	NAMemTemp        = "mem_temp"
 	NAMemTotal       = "mem_total"
 	NAMemUsed        = "mem_used"
 	NAMemUtil        = "mem_util"
@@ -45,6 +49,8 @@ const (
 	NAProcsGraphics  = "procs_graphics"
 	NAPState         = "pstate"
 	NARemappedRows   = "remapped_rows"
+	NARemappedCorr   = "remapped_correctable"
+	NARemappedUncorr = "remapped_uncorrectable"
 	NASMActive       = "sm_active"
 	NASMClock        = "sm_clock"
 	NASMClockMax     = "sm_clock_max"
@@ -54,6 +60,7 @@ const (
 	NATensorActive   = "tensor_active"
 	NAUtil           = "util"
 	NAUUID           = "uuid"
+	NAVGPULicense    = "vgpu_license"
 )
 
 // ReasonNoGPM is the NA reason of the GPM fields on a GPU older than Hopper

@@ -88,17 +88,27 @@ type GPU struct {
 	DRAMActive   Metric `json:"dram_active,omitzero"`
 	NVLinkRx     Metric `json:"nvlink_rx,omitzero"` // bytes/s
 	NVLinkTx     Metric `json:"nvlink_tx,omitzero"` // bytes/s
+	// GRActive is the share of time the graphics/compute engine was busy
+	// over the GPM interval (DCGM's GR_ENGINE_ACTIVE).
+	GRActive Metric `json:"gr_active,omitzero"`
 
 	// Memory in bytes.
 	MemUsed  Metric `json:"mem_used,omitzero"`
 	MemTotal Metric `json:"mem_total,omitzero"`
+	// MemReserved is what the driver keeps for itself (memory info v2,
+	// R510+): free = total - reserved - used.
+	MemReserved Metric `json:"mem_reserved,omitzero"`
 
 	Temp         Metric `json:"temp,omitzero"`          // °C
+	MemTemp      Metric `json:"mem_temp,omitzero"`      // °C, the HBM/GDDR sensor
 	TempSlowdown Metric `json:"temp_slowdown,omitzero"` // °C, slow tier
 	Power        Metric `json:"power,omitzero"`         // W
 	PowerLimit   Metric `json:"power_limit,omitzero"`   // W, enforced
-	Fan          Metric `json:"fan,omitzero"`           // percent
-	PState       Metric `json:"pstate,omitzero"`        // 0..15
+	// Energy is the board's energy counter in joules since the driver
+	// loaded (Volta+): it only grows, so a rate of it is the mean power.
+	Energy Metric `json:"energy,omitzero"`
+	Fan    Metric `json:"fan,omitzero"`    // percent
+	PState Metric `json:"pstate,omitzero"` // 0..15
 
 	SMClock     Metric `json:"sm_clock,omitzero"`      // MHz
 	MemClock    Metric `json:"mem_clock,omitzero"`     // MHz
@@ -117,17 +127,24 @@ type GPU struct {
 	PCIeReplays  Metric `json:"pcie_replays,omitzero"`
 
 	// Health (slow tier).
-	ECCUncorrected Metric   `json:"ecc_uncorrected,omitzero"` // volatile, count
-	ECCCorrected   Metric   `json:"ecc_corrected,omitzero"`   // volatile, count
-	RemapPending   bool     `json:"remap_pending,omitempty"`
-	RemapFailed    bool     `json:"remap_failed,omitempty"`
-	RemappedRows   Metric   `json:"remapped_rows,omitzero"`
-	Persistence    string   `json:"persistence,omitempty"`  // "on" | "off"
-	ComputeMode    string   `json:"compute_mode,omitempty"` // "default" | "exclusive_process" | "prohibited"
-	MIG            bool     `json:"mig,omitempty"`
-	NVLinks        []NVLink `json:"nvlinks,omitempty"`
-	CPUAffinity    string   `json:"cpu_affinity,omitempty"` // e.g. "0-55,112-167"
-	NUMANode       Metric   `json:"numa_node,omitzero"`
+	ECCUncorrected Metric `json:"ecc_uncorrected,omitzero"` // volatile, count
+	ECCCorrected   Metric `json:"ecc_corrected,omitzero"`   // volatile, count
+	RemapPending   bool   `json:"remap_pending,omitempty"`
+	RemapFailed    bool   `json:"remap_failed,omitempty"`
+	RemappedRows   Metric `json:"remapped_rows,omitzero"` // both kinds
+	// The rows remapped for correctable and for uncorrectable errors
+	// (nvmlDeviceGetRemappedRows; n/a in recordings made before the split).
+	RemappedCorrectable   Metric `json:"remapped_correctable,omitzero"`
+	RemappedUncorrectable Metric `json:"remapped_uncorrectable,omitzero"`
+	// VGPULicense is 1 while a vGPU licence is held, 0 without one or on a
+	// GPU that takes none (bare metal), as DCGM's VGPU_LICENSE_STATUS.
+	VGPULicense Metric   `json:"vgpu_license,omitzero"`
+	Persistence string   `json:"persistence,omitempty"`  // "on" | "off"
+	ComputeMode string   `json:"compute_mode,omitempty"` // "default" | "exclusive_process" | "prohibited"
+	MIG         bool     `json:"mig,omitempty"`
+	NVLinks     []NVLink `json:"nvlinks,omitempty"`
+	CPUAffinity string   `json:"cpu_affinity,omitempty"` // e.g. "0-55,112-167"
+	NUMANode    Metric   `json:"numa_node,omitzero"`
 
 	// MIGDevices are the instances of a MIG-enabled GPU (fast tier).
 	MIGDevices []MIGDevice `json:"mig_devices,omitempty"`

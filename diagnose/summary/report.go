@@ -44,6 +44,8 @@ type Options struct {
 	// nil for other inputs).
 	Sections []string
 	Where    func(gpu int, field string) string
+	// PricePerKWh, when above 0, adds the energy's cost to the report.
+	PricePerKWh float64
 	// DiagnoseEvery is how often, in log time, the diagnosis runs when the
 	// findings are recomputed (zero: defaultDiagnoseEvery).
 	DiagnoseEvery time.Duration
@@ -62,6 +64,8 @@ type Report struct {
 	FindingsFrom string `json:"findings_from"`
 	// Topology summarises the GPUs' links when the input gave them.
 	Topology *Topology `json:"topology,omitempty"`
+	// Energy is all GPUs' energy and its cost; nil without energy figures.
+	Energy *EnergyTotal `json:"energy,omitempty"`
 	// Sections say, one line each, what every section of pasted text was
 	// read as or why it was skipped.
 	Sections []string `json:"sections,omitempty"`
@@ -123,6 +127,10 @@ type GPU struct {
 	PowerShareMean sampler.Metric `json:"power_share_mean_pct"` // power / limit
 	PowerShareMax  sampler.Metric `json:"power_share_max_pct"`
 	TempMax        sampler.Metric `json:"temp_max_c"`
+	// EnergyKWh is the energy the GPU used over the range; EnergyFrom says
+	// how it was measured (EnergyFromCounter or EnergyFromPower).
+	EnergyKWh  sampler.Metric `json:"energy_kwh"`
+	EnergyFrom string         `json:"energy_from,omitempty"`
 	// ThrottledSeconds is time with any slowdown reason active; null when
 	// the input has no clock-event reasons.
 	ThrottledSeconds sampler.Metric     `json:"throttled_seconds"`
@@ -199,6 +207,7 @@ type builder struct {
 	env      Environment
 	gpus     map[int]*gpuAcc
 	findings findingSource
+	jobs     jobEnergy
 	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
 	topoGPUs []sampler.GPU
 }
@@ -224,7 +233,7 @@ func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
 			a = &gpuAcc{index: g.Index}
 			b.gpus[g.Index] = a
 		}
-		a.add(s.Time, g)
+		b.jobs.add(&s, g, a.add(s.Time, g))
 	}
 	return b.findings.add(s, raw)
 }
@@ -278,29 +287,12 @@ func (b *builder) finish() *Report {
 	for _, m := range order {
 		r.Environment.GPUModels = append(r.Environment.GPUModels, fmt.Sprintf("%d× %s", models[m], m))
 	}
+	r.Energy = energyTotal(r.GPUs, b.opts.PricePerKWh)
+	b.jobs.finish(r.Energy)
 	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
 	r.Sections = b.opts.Sections
 	r.Topology = topologyOf(b.topo, b.topoGPUs)
 	r.Warnings = append(r.Warnings, b.findings.warnings()...)
 	r.Absent = absent(r)
 	return r
-}
-
-// absent lists what the input lacks, and what that leaves unjudged.
-func absent(r *Report) []string {
-	var out []string
-	if !r.Environment.HostData {
-		out = append(out, "host data: absent (an imported log); input_starved / io_bound / sync_stall are not measured: a GPU-Util pattern that points at them names the candidates and the command that tells them apart")
-	}
-	if !r.Environment.Processes {
-		out = append(out, "processes: absent (the input lists none); memory_idle_held / gpu_contention cannot be judged")
-	}
-	sm := false
-	for _, g := range r.GPUs {
-		sm = sm || g.SMActive != nil
-	}
-	if !sm {
-		out = append(out, "SM activity: absent (no GPM metrics: needs Hopper or newer, or dcgmi profiling fields); GPU-Util alone cannot tell busy from full")
-	}
-	return out
 }

@@ -127,6 +127,7 @@ type gpuAcc struct {
 	util, sm, tensor   hist
 	power, share, temp meanMax
 	mem                meanMax // used bytes: only the peak is reported
+	energy             energyAcc
 	memTotal, limit    sampler.Metric
 
 	eventsKnown bool
@@ -136,7 +137,8 @@ type gpuAcc struct {
 	chart Series
 }
 
-func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
+// add takes one sample and returns its energy in joules (energyAcc.add).
+func (a *gpuAcc) add(t time.Time, g *sampler.GPU) float64 {
 	if g.Name != "" {
 		a.name = g.Name
 	}
@@ -164,6 +166,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 	a.sm.add(g.SMActive)
 	a.tensor.add(g.TensorActive)
 	a.power.add(g.Power)
+	joules := a.energy.add(g, dt)
 	a.temp.add(g.Temp)
 	a.mem.add(g.MemUsed)
 	if g.MemTotal.OK {
@@ -190,6 +193,7 @@ func (a *gpuAcc) add(t time.Time, g *sampler.GPU) {
 		}
 	}
 	a.chart.add(t, [ChartMetrics]sampler.Metric{g.Util, g.SMActive, g.TensorActive, share})
+	return joules
 }
 
 // finish turns the accumulator into the report's figures.
@@ -204,6 +208,7 @@ func (a *gpuAcc) finish() GPU {
 		TempMax:        a.temp.peak(),
 		Virtualization: a.virt, License: a.license, VGPUs: a.vgpus,
 	}
+	g.EnergyKWh, g.EnergyFrom = a.energy.kWh()
 	if a.eventsKnown {
 		g.ThrottledSeconds = sampler.Some(a.throttled.Seconds())
 		g.ThrottleReasons = map[string]float64{}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // What real drivers do that the fake imitates on request
@@ -17,9 +19,12 @@ import (
 // driver has, as go-nvml calls them. A read-only table.
 var methodSymbols = [numMethods]string{
 	mGetCurrentClocksEventReasons: "nvmlDeviceGetCurrentClocksEventReasons",
+	mGetFieldValues:               "nvmlDeviceGetFieldValues",
 	mGetGpuFabricInfo:             "nvmlDeviceGetGpuFabricInfo",
+	mGetGridLicensableFeatures:    "nvmlDeviceGetGridLicensableFeatures",
 	mGetMemoryInfov2:              "nvmlDeviceGetMemoryInfo_v2",
 	mGetNumaNodeId:                "nvmlDeviceGetNumaNodeId",
+	mGetTotalEnergyConsumption:    "nvmlDeviceGetTotalEnergyConsumption",
 	mGpmQueryDeviceSupport:        "nvmlGpmQueryDeviceSupport",
 	mGpmSampleAlloc:               "nvmlGpmSampleAlloc",
 	mGpmSampleGet:                 "nvmlGpmSampleGet",
@@ -100,6 +105,25 @@ func (d *device) GetVirtualizationMode() (nvml.GpuVirtualizationMode, nvml.Retur
 		return nvml.GPU_VIRTUALIZATION_MODE_VGPU, nvml.SUCCESS
 	}
 	return nvml.GPU_VIRTUALIZATION_MODE_NONE, nvml.SUCCESS
+}
+
+// GetGridLicensableFeatures answers the truth's licence state: on bare
+// metal a GPU that takes no licence (the truth's 0), in a vGPU guest
+// (Config.VGPUGuest) the vGPU feature, held or not.
+func (d *device) GetGridLicensableFeatures() (nvml.GridLicensableFeatures, nvml.Return) {
+	g, r := d.read(mGetGridLicensableFeatures)
+	if r != nvml.SUCCESS {
+		return nvml.GridLicensableFeatures{}, r
+	}
+	if !g.VGPULicense.OK {
+		return nvml.GridLicensableFeatures{}, naReturn(g, sampler.NAVGPULicense)
+	}
+	if !d.f.cfg.VGPUGuest && g.VGPULicense.V == 0 {
+		return nvml.GridLicensableFeatures{}, nvml.SUCCESS
+	}
+	f := nvml.GridLicensableFeatures{IsGridLicenseSupported: 1, LicensableFeaturesCount: 1}
+	f.GridLicensableFeatures[0] = nvml.GridLicensableFeature{FeatureCode: uint32(nvml.GRID_LICENSE_FEATURE_CODE_VGPU), FeatureState: uint32(g.VGPULicense.V)}
+	return f, nvml.SUCCESS
 }
 
 // OptionalSymbols lists the functions Config.Missing can take away that the

@@ -20,10 +20,13 @@ type device struct {
 	f   *Fake
 	idx int
 
-	mu        sync.Mutex // guards the process-utilisation sample buffer
+	mu        sync.Mutex // guards the process-utilisation sample buffer and the NVLink counters
 	utilCalls uint64
 	prevUtil  []nvml.ProcessUtilizationSample
 	lastSeen  uint64
+	// NVLink data counters, KiB, and the calls that advanced them (fieldvalues.go).
+	nvlRx, nvlTx float64
+	nvlCalls     int64
 }
 
 // read counts the call and returns the truth for this GPU, or the fault.
@@ -36,6 +39,13 @@ func (d *device) read(m method) (*sampler.GPU, nvml.Return) {
 
 // u32 answers a single reading scaled to NVML's unit.
 func (d *device) u32(m method, field string, pick func(*sampler.GPU) sampler.Metric, scale float64) (uint32, nvml.Return) {
+	v, r := d.reading(m, field, pick, scale)
+	return uint32(v), r
+}
+
+// reading is a single reading scaled to NVML's unit and rounded to its
+// integer, or the code NVML answers when the truth has it n/a.
+func (d *device) reading(m method, field string, pick func(*sampler.GPU) sampler.Metric, scale float64) (float64, nvml.Return) {
 	g, r := d.read(m)
 	if r != nvml.SUCCESS {
 		return 0, r
@@ -44,7 +54,7 @@ func (d *device) u32(m method, field string, pick func(*sampler.GPU) sampler.Met
 	if !v.OK {
 		return 0, naReturn(g, field)
 	}
-	return uint32(math.Round(v.V * scale)), nvml.SUCCESS
+	return math.Round(v.V * scale), nvml.SUCCESS
 }
 
 func (d *device) GetUtilizationRates() (nvml.Utilization, nvml.Return) {
@@ -66,8 +76,8 @@ func (d *device) GetMemoryInfo_v2() (nvml.Memory_v2, nvml.Return) {
 	if !g.MemTotal.OK {
 		return nvml.Memory_v2{}, naReturn(g, "mem_total")
 	}
-	total, used := uint64(g.MemTotal.V), uint64(g.MemUsed.V)
-	return nvml.Memory_v2{Total: total, Used: used, Free: total - min(used, total)}, nvml.SUCCESS
+	total, used, reserved := uint64(g.MemTotal.V), uint64(g.MemUsed.V), uint64(g.MemReserved.Or(0))
+	return nvml.Memory_v2{Total: total, Reserved: reserved, Used: used, Free: total - min(used+reserved, total)}, nvml.SUCCESS
 }
 
 func (d *device) GetMemoryInfo() (nvml.Memory, nvml.Return) {

@@ -119,7 +119,8 @@ func (d *device) GetTotalEccErrors(kind nvml.MemoryErrorType, counter nvml.EccCo
 	return uint64(m.V), nvml.SUCCESS
 }
 
-// GetRemappedRows answers all remapped rows as correctable ones.
+// GetRemappedRows answers the truth's split; a truth without one (older
+// tests) has all its rows correctable.
 func (d *device) GetRemappedRows() (int, int, bool, bool, nvml.Return) {
 	g, r := d.read(mGetRemappedRows)
 	if r != nvml.SUCCESS {
@@ -128,7 +129,11 @@ func (d *device) GetRemappedRows() (int, int, bool, bool, nvml.Return) {
 	if !g.RemappedRows.OK {
 		return 0, 0, false, false, naReturn(g, "remapped_rows")
 	}
-	return int(g.RemappedRows.V), 0, g.RemapPending, g.RemapFailed, nvml.SUCCESS
+	corr, unc := int(g.RemappedRows.V), 0
+	if g.RemappedCorrectable.OK && g.RemappedUncorrectable.OK {
+		corr, unc = int(g.RemappedCorrectable.V), int(g.RemappedUncorrectable.V)
+	}
+	return corr, unc, g.RemapPending, g.RemapFailed, nvml.SUCCESS
 }
 
 func (d *device) GetPersistenceMode() (nvml.EnableState, nvml.Return) {

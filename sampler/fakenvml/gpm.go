@@ -32,7 +32,7 @@ func (s *gpmSample) take(d *device) nvml.Return {
 		return nvml.ERROR_NOT_SUPPORTED
 	}
 	s.gpu, s.gi = d.idx, -1
-	ms := [len(gpmFields)]sampler.Metric{g.SMActive, g.SMOccupancy, g.TensorActive, g.DRAMActive, g.NVLinkRx, g.NVLinkTx}
+	ms := [len(gpmFields)]sampler.Metric{g.SMActive, g.SMOccupancy, g.TensorActive, g.DRAMActive, g.NVLinkRx, g.NVLinkTx, g.GRActive}
 	for i, m := range ms {
 		s.vals[i], s.rets[i] = m.V, nvml.SUCCESS
 		if !m.OK {
@@ -88,6 +88,8 @@ func gpmIndex(id uint32) int {
 		return 4
 	case nvml.GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC:
 		return 5
+	case nvml.GPM_METRIC_GRAPHICS_UTIL:
+		return 6
 	}
 	return -1
 }

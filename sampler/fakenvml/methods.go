@@ -28,8 +28,10 @@ const (
 	mGetEncoderUtilization
 	mGetEnforcedPowerLimit
 	mGetFanSpeed
+	mGetFieldValues
 	mGetGpuFabricInfo
 	mGetGraphicsRunningProcesses
+	mGetGridLicensableFeatures
 	mGetMaxClockInfo
 	mGetMaxPcieLinkGeneration
 	mGetMaxPcieLinkWidth
@@ -54,6 +56,7 @@ const (
 	mGetTemperatureThreshold
 	mGetTopologyCommonAncestor
 	mGetTotalEccErrors
+	mGetTotalEnergyConsumption
 	mGetUUID
 	mGetUtilizationRates
 	mGetVirtualizationMode
@@ -96,8 +99,10 @@ var methodNames = [numMethods]string{
 	mGetEncoderUtilization:           "GetEncoderUtilization",
 	mGetEnforcedPowerLimit:           "GetEnforcedPowerLimit",
 	mGetFanSpeed:                     "GetFanSpeed",
+	mGetFieldValues:                  "GetFieldValues",
 	mGetGpuFabricInfo:                "GetGpuFabricInfo",
 	mGetGraphicsRunningProcesses:     "GetGraphicsRunningProcesses",
+	mGetGridLicensableFeatures:       "GetGridLicensableFeatures",
 	mGetMaxClockInfo:                 "GetMaxClockInfo",
 	mGetMaxPcieLinkGeneration:        "GetMaxPcieLinkGeneration",
 	mGetMaxPcieLinkWidth:             "GetMaxPcieLinkWidth",
@@ -122,6 +127,7 @@ var methodNames = [numMethods]string{
 	mGetTemperatureThreshold:         "GetTemperatureThreshold",
 	mGetTopologyCommonAncestor:       "GetTopologyCommonAncestor",
 	mGetTotalEccErrors:               "GetTotalEccErrors",
+	mGetTotalEnergyConsumption:       "GetTotalEnergyConsumption",
 	mGetUUID:                         "GetUUID",
 	mGetUtilizationRates:             "GetUtilizationRates",
 	mGetVirtualizationMode:           "GetVirtualizationMode",

@@ -85,7 +85,7 @@ func (d *device) GpmMigSampleGet(gpuInstance int, s nvml.GpmSample) nvml.Return 
 			continue
 		}
 		gs.gpu, gs.gi = d.idx, gpuInstance
-		ms := [len(gpmFields)]sampler.Metric{md.SMActive, sampler.NA, md.TensorActive, md.DRAMActive, sampler.NA, sampler.NA}
+		ms := [len(gpmFields)]sampler.Metric{md.SMActive, sampler.NA, md.TensorActive, md.DRAMActive, sampler.NA, sampler.NA, sampler.NA}
 		for i, m := range ms {
 			gs.vals[i], gs.rets[i] = m.V, nvml.SUCCESS
 			if !m.OK {

@@ -39,7 +39,7 @@ func SwitchLinks(n int) []sampler.NVLink {
 }
 
 // gpmFields are the JSON names of the GPM readings.
-var gpmFields = [...]string{sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx}
+var gpmFields = [...]string{sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx, sampler.NAGRActive}
 
 // BaseTruth is an idle node of n GPUs of model (ModelH200 or ModelA100) with
 // plausible limits and identity: a starting point a scenario or test edits.
@@ -53,17 +53,17 @@ func BaseTruth(n int, model string) []sampler.GPU {
 			Name: "NVIDIA H200 141GB HBM3e", Arch: "Hopper",
 			Util: sampler.Some(0), MemUtil: sampler.Some(0), EncUtil: sampler.Some(0), DecUtil: sampler.Some(0),
 			SMActive: sampler.Some(0), SMOccupancy: sampler.Some(0), TensorActive: sampler.Some(0),
-			DRAMActive: sampler.Some(0), NVLinkRx: sampler.Some(0), NVLinkTx: sampler.Some(0),
-			MemUsed: sampler.Some(512 << 20), MemTotal: sampler.Some(144384 << 20),
-			Temp: sampler.Some(32), TempSlowdown: sampler.Some(87),
-			Power: sampler.Some(78), PowerLimit: sampler.Some(700), PState: sampler.Some(0),
+			DRAMActive: sampler.Some(0), NVLinkRx: sampler.Some(0), NVLinkTx: sampler.Some(0), GRActive: sampler.Some(0),
+			MemUsed: sampler.Some(512 << 20), MemTotal: sampler.Some(144384 << 20), MemReserved: sampler.Some(576 << 20),
+			Temp: sampler.Some(32), MemTemp: sampler.Some(30), TempSlowdown: sampler.Some(87),
+			Power: sampler.Some(78), PowerLimit: sampler.Some(700), PState: sampler.Some(0), Energy: sampler.Some(86400 * 78),
 			SMClock: sampler.Some(345), MemClock: sampler.Some(3201),
 			SMClockMax: sampler.Some(1980), MemClockMax: sampler.Some(3201),
 			ClockEvents: sampler.ClockEvents{Mask: sampler.ClockGpuIdle, OK: true},
 			PCIeRx:      sampler.Some(0), PCIeTx: sampler.Some(0),
 			PCIeGen: sampler.Some(5), PCIeWidth: sampler.Some(16), PCIeGenMax: sampler.Some(5), PCIeWidthMax: sampler.Some(16),
 			PCIeReplays: sampler.Some(0), ECCUncorrected: sampler.Some(0), ECCCorrected: sampler.Some(0),
-			RemappedRows: sampler.Some(0), Persistence: "on", ComputeMode: "default",
+			RemappedRows: sampler.Some(0), RemappedCorrectable: sampler.Some(0), RemappedUncorrectable: sampler.Some(0), VGPULicense: sampler.Some(0), Persistence: "on", ComputeMode: "default",
 			NVLinks: SwitchLinks(18),
 			NA:      map[string]string{sampler.NAFan: "not supported"}, // SXM boards have no fan of their own
 		}
@@ -86,10 +86,12 @@ func BaseTruth(n int, model string) []sampler.GPU {
 			g.PCIeGen, g.PCIeGenMax = sampler.Some(4), sampler.Some(4)
 			g.NVLinks = SwitchLinks(12)
 			for _, f := range gpmFields {
-				g.NA[f] = sampler.ReasonNoGPM // what the reader says of an A100's GPM
+				if f != sampler.NANVLinkRx && f != sampler.NANVLinkTx { // those come from NVLink counters
+					g.NA[f] = sampler.ReasonNoGPM // what the reader says of an A100's GPM
+				}
 			}
 			g.SMActive, g.SMOccupancy, g.TensorActive = sampler.NA, sampler.NA, sampler.NA
-			g.DRAMActive, g.NVLinkRx, g.NVLinkTx = sampler.NA, sampler.NA, sampler.NA
+			g.DRAMActive, g.GRActive = sampler.NA, sampler.NA
 		}
 		out[i] = g
 	}

@@ -30,6 +30,8 @@ type Node struct {
 	Findings []Finding // from gpuscope_finding
 	// WasteGPUHours: GPU-hours idle while memory was held, last hour.
 	WasteGPUHours float64
+	// EnergyKWh: what the GPUs with an energy counter used in the last hour.
+	EnergyKWh float64
 }
 
 // GPU is one GPU's latest figures and its last hour.
@@ -41,6 +43,9 @@ type GPU struct {
 	MemUsed        sampler.Metric // bytes
 	MemTotal       sampler.Metric // bytes
 	Power          sampler.Metric // W
+	// EnergyKWh is the energy counter's rise over the last hour (n/a
+	// without the counter: before Volta, or an exporter without it).
+	EnergyKWh sampler.Metric
 	// IdleHeldHours is the time idle while holding memory in the last hour.
 	IdleHeldHours float64
 	// IdleHeldLong: idle while holding memory for all of Options.IdleFor.

@@ -27,12 +27,15 @@ const (
 	cPCIeTx
 	cPCIeGen
 	cPCIeWidth
+	cEnergy
+	cMemTemp // nvmlDeviceGetFieldValues(NVML_FI_DEV_MEMORY_TEMP)
 	cEnc
 	cDec
 	cCompute
 	cGraphics
 	cProcUtil
 	cGPM
+	cNVLinkData // NVLink data counters, where GPM gives no NVLink rates
 	// slow tier
 	cName
 	cUUID
@@ -47,6 +50,7 @@ const (
 	cECCUncorrected
 	cECCCorrected
 	cRemap
+	cVGPULicense
 	cNVLink
 	cPersistence
 	cComputeMode
@@ -65,14 +69,15 @@ var callFields = [numCalls][]string{
 	cTemp: {sampler.NATemp}, cPower: {sampler.NAPower}, cPowerLimit: {sampler.NAPowerLimit},
 	cSMClock: {sampler.NASMClock}, cMemClock: {sampler.NAMemClock}, cClockEvents: {sampler.NAClockEvents},
 	cFan: {sampler.NAFan}, cPState: {sampler.NAPState}, cPCIeRx: {sampler.NAPCIeRx}, cPCIeTx: {sampler.NAPCIeTx},
-	cPCIeGen: {sampler.NAPCIeGen}, cPCIeWidth: {sampler.NAPCIeWidth}, cEnc: {sampler.NAEncUtil}, cDec: {sampler.NADecUtil},
+	cPCIeGen: {sampler.NAPCIeGen}, cPCIeWidth: {sampler.NAPCIeWidth}, cEnergy: {sampler.NAEnergy}, cMemTemp: {sampler.NAMemTemp}, cEnc: {sampler.NAEncUtil}, cDec: {sampler.NADecUtil},
 	cCompute: {sampler.NAProcs}, cGraphics: {sampler.NAProcsGraphics}, cProcUtil: {sampler.NAProcUtil},
-	cGPM:  {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx},
-	cName: {sampler.NAName}, cUUID: {sampler.NAUUID}, cPCI: {sampler.NABusID}, cArch: {sampler.NAArch},
+	cGPM:        {sampler.NASMActive, sampler.NASMOccupancy, sampler.NATensorActive, sampler.NADRAMActive, sampler.NANVLinkRx, sampler.NANVLinkTx, sampler.NAGRActive},
+	cNVLinkData: {sampler.NANVLinkRx, sampler.NANVLinkTx},
+	cName:       {sampler.NAName}, cUUID: {sampler.NAUUID}, cPCI: {sampler.NABusID}, cArch: {sampler.NAArch},
 	cSMClockMax: {sampler.NASMClockMax}, cMemClockMax: {sampler.NAMemClockMax}, cTempSlowdown: {sampler.NATempSlowdown},
 	cPCIeGenMax: {sampler.NAPCIeGenMax}, cPCIeWidthMax: {sampler.NAPCIeWidthMax}, cReplays: {sampler.NAPCIeReplays},
-	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows},
-	cNVLink: {sampler.NANVLinks}, cPersistence: {sampler.NAPersistence}, cComputeMode: {sampler.NAComputeMode}, cMIG: {sampler.NAMIG},
+	cECCUncorrected: {sampler.NAECCUncorrected}, cECCCorrected: {sampler.NAECCCorrected}, cRemap: {sampler.NARemappedRows, sampler.NARemappedCorr, sampler.NARemappedUncorr},
+	cVGPULicense: {sampler.NAVGPULicense}, cNVLink: {sampler.NANVLinks}, cPersistence: {sampler.NAPersistence}, cComputeMode: {sampler.NAComputeMode}, cMIG: {sampler.NAMIG},
 	cMIGDevices: {sampler.NAMIGDevices},
 	cAffinity:   {sampler.NACPUAffinity}, cNUMA: {sampler.NANUMANode},
 }

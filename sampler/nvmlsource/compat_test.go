@@ -68,11 +68,17 @@ func TestOldDriverMemoryV1(t *testing.T) {
 
 func TestOldDriverNoGPM(t *testing.T) {
 	_, box, src := oldFake(t, 2, "470.239.06", "nvmlGpmQueryDeviceSupport", "nvmlGpmSampleAlloc", "nvmlGpmSampleGet", "nvmlGpmMetricsGet", "nvmlGpmMigSampleGet")
-	gpus, _, problems := run(box, src, 3)
+	gpus, truth, problems := run(box, src, 3)
 	for _, field := range callFields[cGPM] {
+		if field == sampler.NANVLinkRx || field == sampler.NANVLinkTx {
+			continue // read from the NVLink counters instead
+		}
 		if r := gpus[0].NA[field]; r != reasonNotInDriver {
 			t.Errorf("NA[%s] = %q, want %q", field, r, reasonNotInDriver)
 		}
+	}
+	if gpus[0].NVLinkRx != truth[0].NVLinkRx || gpus[0].NVLinkTx != truth[0].NVLinkTx {
+		t.Errorf("NVLink %v / %v, want %v / %v from the NVLink counters", gpus[0].NVLinkRx, gpus[0].NVLinkTx, truth[0].NVLinkRx, truth[0].NVLinkTx)
 	}
 	all := strings.Join(problems, "\n")
 	if len(problems) != 1 || !strings.Contains(all, "470.239.06") || !strings.Contains(all, "sm_active") {

@@ -26,6 +26,8 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 	readMemory(g, out)
 	readMetric(g, cTemp, arg(d.GetTemperature, nvml.TEMPERATURE_GPU), &out.Temp)
 	read(g, cPower, d.GetPowerUsage, func(v uint32) { out.Power = sampler.Some(float64(v) / 1000) }) // mW → W
+	readEnergy(g, out)
+	readMemTemp(g, out)
 	read(g, cPowerLimit, d.GetEnforcedPowerLimit, func(v uint32) { out.PowerLimit = sampler.Some(float64(v) / 1000) })
 	readMetric(g, cSMClock, arg(d.GetClockInfo, nvml.CLOCK_SM), &out.SMClock)
 	readMetric(g, cMemClock, arg(d.GetClockInfo, nvml.CLOCK_MEM), &out.MemClock)
@@ -54,6 +56,7 @@ func (s *Source) readFast(g *gpuReader, out *sampler.GPU, now time.Time) {
 	}
 	readProcs(g, out)
 	s.readGPM(g, out, now)
+	readNVLinkData(g, out)
 	s.readMIG(g, out, now)
 }
 
@@ -70,7 +73,7 @@ func readMemory(g *gpuReader, out *sampler.GPU) {
 		m, r := g.dev.GetMemoryInfo_v2()
 		switch r {
 		case nvml.SUCCESS:
-			out.MemUsed, out.MemTotal = some(m.Used), some(m.Total)
+			out.MemUsed, out.MemTotal, out.MemReserved = some(m.Used), some(m.Total), some(m.Reserved)
 			return
 		case nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_FUNCTION_NOT_FOUND, nvml.ERROR_ARGUMENT_VERSION_MISMATCH:
 			g.skip[cMemV2] = true // fall back below, silently

@@ -29,6 +29,7 @@ var gpmMetrics = [...]struct {
 	{nvml.GPM_METRIC_DRAM_BW_UTIL, 1},
 	{nvml.GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC, mib},
 	{nvml.GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, mib},
+	{nvml.GPM_METRIC_GRAPHICS_UTIL, 1}, // DCGM's GR_ENGINE_ACTIVE on Hopper
 }
 
 // gpmField points at the GPU field of gpmMetrics[i].
@@ -44,8 +45,10 @@ func gpmField(out *sampler.GPU, i int) *sampler.Metric {
 		return &out.DRAMActive
 	case 4:
 		return &out.NVLinkRx
+	case 5:
+		return &out.NVLinkTx
 	}
-	return &out.NVLinkTx
+	return &out.GRActive
 }
 
 // gpmState is one GPU's pair of GPM samples, used alternately: each tick
@@ -95,7 +98,9 @@ func (s *Source) readGPM(g *gpuReader, out *sampler.GPU, now time.Time) {
 	if !st.have {
 		st.have, st.at, st.next = true, now, 1-st.next
 		st.vals = [len(gpmMetrics)]sampler.Metric{}
-		st.reasons = [len(gpmMetrics)]string{reasonWarmingUp, reasonWarmingUp, reasonWarmingUp, reasonWarmingUp, reasonWarmingUp, reasonWarmingUp}
+		for i := range st.reasons {
+			st.reasons[i] = reasonWarmingUp
+		}
 		s.applyGPM(g, out)
 		return
 	}

@@ -36,8 +36,10 @@ type Device interface {
 	GetEncoderUtilization() (uint32, uint32, nvml.Return)
 	GetEnforcedPowerLimit() (uint32, nvml.Return)
 	GetFanSpeed() (uint32, nvml.Return)
+	GetFieldValues([]nvml.FieldValue) nvml.Return
 	GetGpuInstanceId() (int, nvml.Return)
 	GetGraphicsRunningProcesses() ([]nvml.ProcessInfo, nvml.Return)
+	GetGridLicensableFeatures() (nvml.GridLicensableFeatures, nvml.Return)
 	GetMaxClockInfo(nvml.ClockType) (uint32, nvml.Return)
 	GetMaxMigDeviceCount() (int, nvml.Return)
 	GetMaxPcieLinkGeneration() (int, nvml.Return)
@@ -64,6 +66,7 @@ type Device interface {
 	GetTemperatureThreshold(nvml.TemperatureThresholds) (uint32, nvml.Return)
 	GetTopologyCommonAncestor(nvml.Device) (nvml.GpuTopologyLevel, nvml.Return)
 	GetTotalEccErrors(nvml.MemoryErrorType, nvml.EccCounterType) (uint64, nvml.Return)
+	GetTotalEnergyConsumption() (uint64, nvml.Return)
 	GetUUID() (string, nvml.Return)
 	GetUtilizationRates() (nvml.Utilization, nvml.Return)
 	GetVirtualizationMode() (nvml.GpuVirtualizationMode, nvml.Return)

@@ -48,9 +48,15 @@ func readHealth(g *gpuReader, sl *sampler.GPU) {
 	} else if g.want(cRemap) { // five results: not read's shape
 		if corr, unc, pending, failed, r := d.GetRemappedRows(); g.ok(cRemap, r) {
 			sl.RemappedRows = some(corr + unc)
+			sl.RemappedCorrectable, sl.RemappedUncorrectable = some(corr), some(unc)
 			sl.RemapPending, sl.RemapFailed = pending, failed
 		}
 	}
+	read(g, cVGPULicense, d.GetGridLicensableFeatures, func(f nvml.GridLicensableFeatures) {
+		if sl.VGPULicense = vgpuLicense(f); !sl.VGPULicense.OK {
+			g.note(cVGPULicense, reasonNotSupported)
+		}
+	})
 	read(g, cPersistence, d.GetPersistenceMode, func(v nvml.EnableState) {
 		sl.Persistence = "off"
 		if v == nvml.FEATURE_ENABLED {
@@ -107,6 +113,24 @@ func readLinks(g *gpuReader, sl *sampler.GPU) {
 		links = append(links, lk)
 	}
 	sl.NVLinks = links
+}
+
+// vgpuLicense reads the licence state as DCGM does (VGPU_LICENSE_STATUS): 0
+// on a GPU that takes no licence, else whether the vGPU feature's licence
+// is held; n/a when the GPU lists no vGPU feature.
+func vgpuLicense(f nvml.GridLicensableFeatures) sampler.Metric {
+	if f.IsGridLicenseSupported == 0 {
+		return sampler.Some(0)
+	}
+	for _, ft := range f.GridLicensableFeatures[:min(int(f.LicensableFeaturesCount), len(f.GridLicensableFeatures))] {
+		if ft.FeatureCode == uint32(nvml.GRID_LICENSE_FEATURE_CODE_VGPU) {
+			if ft.FeatureState > 0 {
+				return sampler.Some(1)
+			}
+			return sampler.Some(0)
+		}
+	}
+	return sampler.NA
 }
 
 // linkCounter is 0 when the counter is unavailable (the counters are plain

@@ -80,6 +80,7 @@ type gpuReader struct {
 	vgpuGuest    bool        // a vGPU seen from its virtual machine
 	procSeen     uint64      // newest process-utilisation timestamp seen (µs)
 	gpm          gpmState
+	nvlData      nvlinkData    // NVLink data counters at the previous tick
 	mig          migState      // instances of a MIG-enabled GPU
 	xids         []sampler.Xid // delivered since the last Sample
 }

@@ -103,6 +103,14 @@ func (d *guardDev) GetEnforcedPowerLimit() (uint32, nvml.Return) {
 	return guard(d.syms, d.Device.GetEnforcedPowerLimit, "nvmlDeviceGetEnforcedPowerLimit")
 }
 
+func (d *guardDev) GetFieldValues(v []nvml.FieldValue) nvml.Return {
+	return guardRet(d.syms, func() nvml.Return { return d.Device.GetFieldValues(v) }, "nvmlDeviceGetFieldValues")
+}
+
+func (d *guardDev) GetGridLicensableFeatures() (nvml.GridLicensableFeatures, nvml.Return) {
+	return guard(d.syms, d.Device.GetGridLicensableFeatures, "nvmlDeviceGetGridLicensableFeatures")
+}
+
 func (d *guardDev) GetFanSpeed() (uint32, nvml.Return) {
 	return guard(d.syms, d.Device.GetFanSpeed, "nvmlDeviceGetFanSpeed")
 }
@@ -201,6 +209,10 @@ func (d *guardDev) GetTemperatureThreshold(a0 nvml.TemperatureThresholds) (uint3
 
 func (d *guardDev) GetTopologyCommonAncestor(a0 nvml.Device) (nvml.GpuTopologyLevel, nvml.Return) {
 	return guard(d.syms, func() (nvml.GpuTopologyLevel, nvml.Return) { return d.Device.GetTopologyCommonAncestor(a0) }, "nvmlDeviceGetTopologyCommonAncestor")
+}
+
+func (d *guardDev) GetTotalEnergyConsumption() (uint64, nvml.Return) {
+	return guard(d.syms, d.Device.GetTotalEnergyConsumption, "nvmlDeviceGetTotalEnergyConsumption")
 }
 
 func (d *guardDev) GetTotalEccErrors(a0 nvml.MemoryErrorType, a1 nvml.EccCounterType) (uint64, nvml.Return) {

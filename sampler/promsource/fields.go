@@ -37,12 +37,16 @@ var gpuFields = []gpuField{
 	f(n("DCGM_FI_PROF_SM_OCCUPANCY", "gpuscope_gpu_sm_occupancy_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.SMOccupancy }),
 	f(n("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_TENSOR_UTIL_RATIO", "gpuscope_gpu_tensor_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.TensorActive }),
 	f(n("DCGM_FI_PROF_DRAM_ACTIVE", "gpuscope_gpu_dram_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.DRAMActive }),
+	f(n("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gpuscope_gpu_graphics_engine_active_ratio"), func(g *gpuAt) *sampler.Metric { return &g.g.GRActive }),
 	f(memUsedNames, func(g *gpuAt) *sampler.Metric { return &g.g.MemUsed }),
 	f(memTotalNames, func(g *gpuAt) *sampler.Metric { return &g.g.MemTotal }),
 	f(n("DCGM_FI_DEV_FB_FREE"), func(g *gpuAt) *sampler.Metric { return &g.memFree }),
+	f(n("DCGM_FI_DEV_FB_RESERVED", "gpuscope_gpu_memory_reserved_bytes"), func(g *gpuAt) *sampler.Metric { return &g.g.MemReserved }),
 	f(n("DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_GPU_TEMP_CELSIUS", "gpuscope_gpu_temperature_celsius"), func(g *gpuAt) *sampler.Metric { return &g.g.Temp }),
+	f(n("DCGM_FI_DEV_MEMORY_TEMP", "gpuscope_gpu_memory_temperature_celsius"), func(g *gpuAt) *sampler.Metric { return &g.g.MemTemp }),
 	f(n("DCGM_FI_DEV_SLOWDOWN_TEMP", "gpuscope_gpu_slowdown_temperature_celsius"), func(g *gpuAt) *sampler.Metric { return &g.g.TempSlowdown }),
 	f(powerNames, func(g *gpuAt) *sampler.Metric { return &g.g.Power }),
+	f(n("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "gpuscope_gpu_energy_joules_total"), func(g *gpuAt) *sampler.Metric { return &g.g.Energy }),
 	f(n("DCGM_FI_DEV_POWER_MGMT_LIMIT", "gpuscope_gpu_power_limit_watts"), func(g *gpuAt) *sampler.Metric { return &g.g.PowerLimit }),
 	f(n("DCGM_FI_DEV_SM_CLOCK", "gpuscope_gpu_sm_clock_hertz"), func(g *gpuAt) *sampler.Metric { return &g.g.SMClock }),
 	f(n("DCGM_FI_DEV_MEM_CLOCK", "gpuscope_gpu_memory_clock_hertz"), func(g *gpuAt) *sampler.Metric { return &g.g.MemClock }),
@@ -58,17 +62,23 @@ var gpuFields = []gpuField{
 	f(n("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "gpuscope_gpu_pcie_replays_total"), func(g *gpuAt) *sampler.Metric { return &g.g.PCIeReplays }),
 	f(n("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.g.ECCUncorrected }),
 	f(n("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "gpuscope_gpu_ecc_corrected_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.g.ECCCorrected }),
-	f(n("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "gpuscope_gpu_remapped_rows"), func(g *gpuAt) *sampler.Metric { return &g.g.RemappedRows }),
+	f(n("gpuscope_gpu_remapped_rows"), func(g *gpuAt) *sampler.Metric { return &g.g.RemappedRows }),
+	f(n("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "gpuscope_gpu_remapped_rows_correctable"), func(g *gpuAt) *sampler.Metric { return &g.g.RemappedCorrectable }),
+	f(n("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "gpuscope_gpu_remapped_rows_uncorrectable"), func(g *gpuAt) *sampler.Metric { return &g.g.RemappedUncorrectable }),
 	f(n("DCGM_FI_DEV_ROW_REMAP_PENDING", "gpuscope_gpu_row_remap_pending"), func(g *gpuAt) *sampler.Metric { return &g.remapPending }),
 	f(n("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"), func(g *gpuAt) *sampler.Metric { return &g.clockMask }),
 	f(n("DCGM_FI_DEV_XID_ERRORS"), func(g *gpuAt) *sampler.Metric { return &g.xidLast }),
 	f(n("gpuscope_gpu_xid_errors_total"), func(g *gpuAt) *sampler.Metric { return &g.xidTotal }),
 }
 
+const joulesPerKWh = 3.6e6
+
 // scaleOf converts a series to the snapshot's unit (docs/metrics.md):
-// dcgm-exporter's MiB to bytes, ratios to percent, hertz to MHz.
+// dcgm-exporter's MiB to bytes and mJ to J, ratios to percent, hertz to MHz.
 func scaleOf(name string) float64 {
 	switch {
+	case name == "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION":
+		return 1e-3
 	case strings.HasPrefix(name, "DCGM_FI_DEV_FB_"):
 		return mib
 	case strings.HasPrefix(name, "DCGM_FI_PROF_") && !strings.HasSuffix(name, "_BYTES"),

@@ -40,6 +40,7 @@ var (
 	memUsedNames  = []string{"DCGM_FI_DEV_FB_USED", "gpuscope_gpu_memory_used_bytes"}
 	memTotalNames = []string{"DCGM_FI_DEV_FB_TOTAL", "gpuscope_gpu_memory_total_bytes"}
 	powerNames    = []string{"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_BOARD_POWER_WATTS", "gpuscope_gpu_power_watts"}
+	energyNames   = []string{"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "gpuscope_gpu_energy_joules_total"}
 	smActiveNames = []string{"DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_UTIL_RATIO", "gpuscope_gpu_sm_active_ratio"}
 )
 
@@ -111,6 +112,11 @@ func (s *Source) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 	try(s.figure(powerNames, latest), func(m metric, v float64) {
 		if g := b.gpu(m); g != nil {
 			g.Power = sampler.Some(v)
+		}
+	})
+	try(s.energyLastHour(), func(m metric, v float64) {
+		if g := b.gpu(m); g != nil {
+			g.EnergyKWh = sampler.Some(v / joulesPerKWh)
 		}
 	})
 	step := promDuration(opts.Step)
@@ -221,4 +227,10 @@ const mib = 1 << 20
 
 func findingID(m metric) string {
 	return string(m["job"]) + "\x00" + string(m["instance"]) + "\x00" + string(m["rule"]) + "\x00" + string(m["gpu"]) + "\x00" + string(m["pid"])
+}
+
+// energyLastHour is each GPU's energy counter's rise over the last hour in
+// joules (increase() takes a driver reload for the reset it is).
+func (s *Source) energyLastHour() string {
+	return s.figure(energyNames, func(sel string) string { return "increase(" + sel + "[1h])" })
 }

@@ -121,6 +121,7 @@ func (b *fleetBuilder) finish() []fleetsnap.Node {
 			g := b.gpus[gpuRef{key, i}]
 			n.GPUs = append(n.GPUs, *g)
 			n.WasteGPUHours += g.IdleHeldHours
+			n.EnergyKWh += g.EnergyKWh.Or(0)
 		}
 		slices.SortFunc(n.Findings, func(a, b fleetsnap.Finding) int {
 			if ra, rb := severityRank(a.Severity), severityRank(b.Severity); ra != rb {

@@ -195,7 +195,12 @@ func (h *historyBuilder) snapshots() map[fleetsnap.NodeKey][]sampler.Snapshot {
 // one event with that code.
 func finishGPU(g *gpuAt, prevXid, prevTotal *sampler.Metric, at time.Time) {
 	if !g.g.MemTotal.OK && g.g.MemUsed.OK && g.memFree.OK {
-		g.g.MemTotal = sampler.Some(g.g.MemUsed.V + g.memFree.V)
+		g.g.MemTotal = sampler.Some(g.g.MemUsed.V + g.memFree.V + g.g.MemReserved.Or(0))
+	}
+	// dcgm-exporter has the rows by cause only; their sum is what gpuscope's
+	// diagnosis reads.
+	if c, u := g.g.RemappedCorrectable, g.g.RemappedUncorrectable; !g.g.RemappedRows.OK && (c.OK || u.OK) {
+		g.g.RemappedRows = sampler.Some(c.Or(0) + u.Or(0))
 	}
 	if g.clockMask.OK {
 		g.g.ClockEvents = sampler.ClockEvents{Mask: uint64(g.clockMask.V), OK: true}

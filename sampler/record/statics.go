@@ -65,13 +65,18 @@ type gpuScalars struct {
 	MIG, RemapPending, RemapFailed            bool
 	PCIeReplays, ECCUncorrected, ECCCorrected sampler.Metric
 	RemappedRows                              sampler.Metric
+	// Added with the dcgm-exporter default counters (slow tier, or as
+	// static as it: the driver's reserve).
+	RemappedCorrectable, RemappedUncorrectable sampler.Metric
+	VGPULicense, MemReserved                   sampler.Metric
 }
 
 func gpuStaticOf(g *sampler.GPU) gpuStatic {
 	return gpuStatic{gpuScalars{g.UUID, g.Name, g.BusID, g.Arch, g.MemTotal, g.TempSlowdown, g.PowerLimit,
 		g.SMClockMax, g.MemClockMax, g.PCIeGenMax, g.PCIeWidthMax, g.NUMANode,
 		g.Persistence, g.ComputeMode, g.CPUAffinity, g.MIG, g.RemapPending, g.RemapFailed,
-		g.PCIeReplays, g.ECCUncorrected, g.ECCCorrected, g.RemappedRows}, g.NA}
+		g.PCIeReplays, g.ECCUncorrected, g.ECCCorrected, g.RemappedRows,
+		g.RemappedCorrectable, g.RemappedUncorrectable, g.VGPULicense, g.MemReserved}, g.NA}
 }
 
 func (s gpuStatic) setOn(g *sampler.GPU) {
@@ -82,6 +87,7 @@ func (s gpuStatic) setOn(g *sampler.GPU) {
 	g.Persistence, g.ComputeMode, g.CPUAffinity = s.Persistence, s.ComputeMode, s.CPUAffinity
 	g.MIG, g.RemapPending, g.RemapFailed = s.MIG, s.RemapPending, s.RemapFailed
 	g.PCIeReplays, g.ECCUncorrected, g.ECCCorrected, g.RemappedRows = s.PCIeReplays, s.ECCUncorrected, s.ECCCorrected, s.RemappedRows
+	g.RemappedCorrectable, g.RemappedUncorrectable, g.VGPULicense, g.MemReserved = s.RemappedCorrectable, s.RemappedUncorrectable, s.VGPULicense, s.MemReserved
 	g.NA = s.NA
 }
 

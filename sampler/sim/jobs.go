@@ -53,6 +53,7 @@ func (b *builder) defaultConfig() gpuConfig {
 func (b *builder) finish() {
 	for _, g := range b.n.gpus {
 		g.temp = g.cfg.inlet + g.cfg.rth*g.cfg.idleWatts
+		g.memTemp = g.temp + memTempOffset
 		g.smClock = smClockIdle
 		g.nextReplay = -float64(warmupSteps) * stepSecs
 	}

@@ -35,6 +35,16 @@ const (
 	powerNoise     = 3.0 // W, std dev
 )
 
+// Memory temperature (a model, our choice): the HBM stacks share the
+// package with the die, so their sensor follows the GPU temperature, a few
+// degrees cooler at rest and warmer under heavy memory traffic, with a
+// shorter time constant than the heatsink's.
+const (
+	memTempOffset  = -3.0 // °C against the GPU sensor with no memory traffic
+	memTempPerDRAM = 8.0  // °C more at DRAM activity 1
+	memTempTau     = 5.0  // s
+)
+
 // Clock governors (a model, not NVIDIA's firmware): the thermal governor starts pulling clocks
 // 4 °C below slowdown; HW slowdown engages at the slowdown temperature.
 const (
@@ -95,6 +105,8 @@ type gpuSim struct {
 	work       gpuWork
 	rng        *rand.Rand
 	temp       float64
+	memTemp    float64 // °C, the HBM sensor
+	energy     float64 // J since the driver loaded (the warm-up's start)
 	smClock    float64
 	events     uint64
 	idleFor    float64 // seconds since the last kernel
@@ -137,6 +149,8 @@ func (g *gpuSim) step(t, dt float64) {
 	// 3-minute scenario unchanged and a 24-hour run physical).
 	inlet := g.cfg.inlet + min(g.cfg.inletRise*max(t, 0), maxInletRise)
 	g.temp += (inlet + g.cfg.rth*power - g.temp) * dt / g.cfg.tau
+	g.memTemp += (g.temp + memTempOffset + memTempPerDRAM*l.DRAM - g.memTemp) * dt / memTempTau
+	g.energy += power * dt // the counter is the integral of the power drawn
 
 	for g.cfg.replayRate > 0 && g.nextReplay <= t {
 		g.replays++

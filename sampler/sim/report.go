@@ -41,10 +41,14 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		Util: sampler.Some(util), MemUtil: sampler.Some(memUtil),
 		EncUtil: sampler.Some(math.Round(min(a.Enc, 1) * 100)), DecUtil: sampler.Some(math.Round(min(a.Dec, 1) * 100)),
 		SMActive: pct(a.SM), SMOccupancy: pct(a.Occ), TensorActive: pct(a.Tensor), DRAMActive: pct(a.DRAM),
+		GRActive: pct(a.Busy), // GPM's graphics/compute engine activity: a kernel running
 		NVLinkRx: sampler.Some(math.Round(a.NVLink)), NVLinkTx: sampler.Some(math.Round(a.NVLink * 0.98)),
 		MemUsed:      sampler.Some(g.work.memUsed(t)),
 		MemTotal:     sampler.Some(memTotal),
+		MemReserved:  sampler.Some(memReserved),
 		Temp:         sampler.Some(math.Round(g.temp)),
+		MemTemp:      sampler.Some(math.Round(g.memTemp)),
+		Energy:       sampler.Some(math.Round(g.energy*1000) / 1000), // NVML counts mJ
 		TempSlowdown: sampler.Some(tempSlowdown),
 		Power:        sampler.Some(math.Round(a.power*1000) / 1000), // NVML reports mW
 		PowerLimit:   sampler.Some(g.cfg.powerLimit),
@@ -61,7 +65,12 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		ECCCorrected:   sampler.Some(float64(ecc.corrected)),
 		RemapPending:   ecc.pending, RemapFailed: ecc.failed,
 		RemappedRows: sampler.Some(float64(ecc.remapped)),
-		Persistence:  "on", ComputeMode: "default",
+		// A row is remapped for an uncorrectable error first; the rest were
+		// remapped for a high correctable-error rate.
+		RemappedUncorrectable: sampler.Some(float64(min(ecc.remapped, ecc.uncorrected))),
+		RemappedCorrectable:   sampler.Some(float64(ecc.remapped - min(ecc.remapped, ecc.uncorrected))),
+		VGPULicense:           sampler.Some(0), // bare metal: the GPUs take no licence
+		Persistence:           "on", ComputeMode: "default",
 		CPUAffinity: [2]string{"0-55", "56-111"}[numa], // the cores of the GPU's socket
 		NUMANode:    sampler.Some(float64(numa)),
 		NA:          map[string]string{sampler.NAFan: "not supported"}, // SXM boards have no fan of their own

@@ -71,6 +71,7 @@ const (
 	gib         = 1 << 30
 	memTotal    = 143771 * mib // 141 GB HBM3e as NVML reports it
 	driverMem   = 4 * mib      // what NVML reports used with no process (as on idle Hopper boards)
+	memReserved = 576 * mib    // the driver's own reserve (memory info v2), our choice for an H200
 	contextMem  = 512 * mib    // CUDA context per process (typical for CUDA 12)
 	allocChunk  = 2 * mib      // PyTorch's caching allocator rounds to 2 MiB blocks
 	rampSeconds = 6.0          // model load and first batches fill memory in seconds

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ var reportFormats = []string{"text", "markdown", "json", "html"}
 
 func newReportCmd(d Deps, stdout io.Writer) *cobra.Command {
 	var format, from, to, lang string
+	var price float64
 	var pr promReport
 	cmd := &cobra.Command{
 		Use:   "report FILE... (- for standard input)",
@@ -64,6 +66,10 @@ export).`,
 			if err != nil {
 				return err
 			}
+			if price < 0 || math.IsNaN(price) || math.IsInf(price, 0) {
+				return usagef("price_per_kwh", "--price-per-kwh %v: give a price of 0 or more", price)
+			}
+			opts.PricePerKWh = price
 			tr, err := commandWords(cmd, lang, d.Getenv)
 			if err != nil {
 				return err
@@ -94,6 +100,7 @@ export).`,
 	langFlag(fl, &lang, "report (text, markdown, html)")
 	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
 	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
+	fl.Float64Var(&price, "price-per-kwh", 0, "price of a kWh (any currency): the report adds what the GPUs' energy cost")
 	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
 	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
 	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")

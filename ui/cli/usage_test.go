@@ -47,6 +47,7 @@ func TestUsageErrorLanguage(t *testing.T) {
 		{zhLocale, []string{"--bogus"}, 2, "gpuscope：unknown flag: --bogus（见 gpuscope --help）\n"},
 		{zhLocale, []string{"doctor", "--lang", "fr"}, 2, "gpuscope：--lang \"fr\"：请用 en 或 zh（见 gpuscope --help）\n"},
 		{zhLocale, []string{"replay", "x.jsonl", "--speed", "3"}, 2, "gpuscope：--speed 3：请用 0.5, 1, 2, 5, 10, 60（见 gpuscope --help）\n"},
+		{nil, []string{"report", "x.jsonl", "--price-per-kwh", "-0.1"}, 2, "gpuscope: --price-per-kwh -0.1: give a price of 0 or more (see gpuscope --help)\n"},
 		{zhLocale, []string{"check", "--demo=list"}, checkErrorStatus, "gpuscope：--demo=list：运行 `gpuscope --demo=list` 列出场景（见 gpuscope --help）\n"},
 	} {
 		status, stderr := runEnv(t, c.env, c.args...)

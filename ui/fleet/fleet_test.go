@@ -19,7 +19,7 @@ func testView() View {
 		return fleetsnap.GPU{Index: i, Util: sampler.Some(u), MemUsed: sampler.Some(40 << 30), MemTotal: sampler.Some(80 << 30)}
 	}
 	busy := fleetsnap.Node{Key: fleetsnap.NodeKey{Job: "j", Instance: "a:9400"}, Name: "gpu-a", Up: true, Gpuscope: true,
-		GPUs: []fleetsnap.GPU{g(0, 100), g(1, 0), {Index: 2}}, WasteGPUHours: 0.5,
+		GPUs: []fleetsnap.GPU{g(0, 100), g(1, 0), {Index: 2}}, WasteGPUHours: 0.5, EnergyKWh: 4.2,
 		Findings: []fleetsnap.Finding{{Rule: "input_starved", Severity: "warning", GPU: 0}}}
 	down := fleetsnap.Node{Key: fleetsnap.NodeKey{Job: "j", Instance: "b:9400"}, Name: "gpu-b", GPUs: []fleetsnap.GPU{g(0, 0), g(1, 0)}}
 	f := fleetsnap.Fleet{Nodes: []fleetsnap.Node{busy, down}}
@@ -39,7 +39,7 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		"2 nodes: 1 up, 1 down · 5 GPUs: 1 busy, 2 idle, 2 down",
 		"gpu-a        █▁·",
-		"input_starved(GPU 0)",
+		"  0.5 h    4.2 kWh  input_starved(GPU 0)",
 		"gpu-b        ××       DOWN (target b:9400)",
 		"▲ 1 exporter down: their GPUs are unknown, not idle: gpu-b",
 		"▲ gpu-a                GPU 0 input_starved (the node's gpuscope exporter)",
@@ -61,7 +61,7 @@ func TestWriteTextChinese(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"2 个节点：1 个在线，1 个下线 · 5 张 GPU：1 张忙，2 张空闲，2 张下线",
-		"节点         GPU         忙碌     显存   浪费 1h  诊断",
+		"节点         GPU         忙碌     显存   浪费 1h    能耗 1h  诊断",
 		"gpu-b        ××       下线（target b:9400）",
 		"▲ 1 个 exporter 下线：它们的 GPU 状态未知，不等于空闲: gpu-b",
 		"(来自节点上的 gpuscope exporter)",

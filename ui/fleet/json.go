@@ -16,6 +16,7 @@ type jsonNode struct {
 	Up            bool               `json:"up"`
 	Gpuscope      bool               `json:"gpuscope_exporter"`
 	WasteGPUHours float64            `json:"waste_gpu_hours"`
+	EnergyKWh     float64            `json:"energy_kwh_1h"`
 	GPUs          []fleetsnap.GPU    `json:"gpus"`
 	Findings      []diagnose.Finding `json:"findings"`
 	DiagnosedFrom string             `json:"diagnosed_from,omitempty"`
@@ -34,7 +35,7 @@ func (v View) MarshalJSON() ([]byte, error) {
 	for _, n := range v.Fleet.Nodes {
 		r := v.Nodes[n.Key]
 		out.Nodes = append(out.Nodes, jsonNode{Name: n.Name, Job: n.Key.Job, Instance: n.Key.Instance, Up: n.Up,
-			Gpuscope: n.Gpuscope, WasteGPUHours: n.WasteGPUHours, GPUs: n.GPUs, Findings: r.Findings,
+			Gpuscope: n.Gpuscope, WasteGPUHours: n.WasteGPUHours, EnergyKWh: n.EnergyKWh, GPUs: n.GPUs, Findings: r.Findings,
 			DiagnosedFrom: r.From, NeedsHost: r.NeedsHost})
 	}
 	return json.Marshal(out)

@@ -43,8 +43,9 @@ func (l words) summary(v View) string {
 
 // header is the column line over row.
 func (l words) header(nameWidth int) string {
-	return fmt.Sprintf("%s %s %s %s %s  %s", pad(l.t("col.node"), nameWidth, false), pad(l.t("col.gpus"), 8, false),
-		pad(l.t("col.busy"), 7, true), pad(l.t("col.mem"), 8, true), pad(l.t("col.waste"), 9, true), l.t("col.findings"))
+	return fmt.Sprintf("%s %s %s %s %s %s  %s", pad(l.t("col.node"), nameWidth, false), pad(l.t("col.gpus"), 8, false),
+		pad(l.t("col.busy"), 7, true), pad(l.t("col.mem"), 8, true), pad(l.t("col.waste"), 9, true),
+		pad(l.t("col.energy"), 10, true), l.t("col.findings"))
 }
 
 // row is one node's line, without colour.
@@ -65,8 +66,8 @@ func (l words) row(n fleetsnap.Node, nameWidth int) string {
 	if !n.Up {
 		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
 	}
-	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
-		gib(held), n.WasteGPUHours, findingsCell(l, n))
+	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h %6.1f kWh  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
+		gib(held), n.WasteGPUHours, n.EnergyKWh, findingsCell(l, n))
 }
 
 // from is where a node's findings came from, in words.

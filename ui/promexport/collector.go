@@ -1,6 +1,7 @@
 package promexport
 
 import (
+	"slices"
 	"strconv"
 	"sync"
 
@@ -30,6 +31,9 @@ type Options struct {
 type gpuMetric struct {
 	fam   *family
 	value func(g *sampler.GPU, x xidCount) (float64, bool)
+	// extra gives the values of labels the family has beyond the GPU's
+	// (dcgm-exporter's err_code, err_msg on XID_ERRORS); nil for none.
+	extra func(x xidCount) []string
 }
 
 // metricSet is every family the options turn on, and builds a scrape's
@@ -87,7 +91,7 @@ func (m *metricSet) build(st *State) *scrape {
 	if m.opts.DCGM {
 		for i := range snap.GPUs {
 			g := &snap.GPUs[i]
-			addGPU(sc, m.dcgm, g, st.xidsOf(g), newLabelSet(dcgmLabels(snap.Node.Hostname, g, m.opts.Pods)...))
+			addGPU(sc, m.dcgm, g, st.xidsOf(g), newLabelSet(dcgmLabels(&snap.Node, g, m.opts.Pods)...))
 		}
 	}
 	if m.opts.Own {
@@ -113,7 +117,12 @@ func addGPU(sc *scrape, set []gpuMetric, g *sampler.GPU, x xidCount, labels *lab
 		return // a lost GPU answers nothing; its last values would be stale
 	}
 	for _, m := range set {
-		if v, ok := m.value(g, x); ok {
+		v, ok := m.value(g, x)
+		switch {
+		case !ok:
+		case m.extra != nil:
+			sc.of(m.fam).addSet(v, newLabelSet(append(slices.Clone(labels.values), m.extra(x)...)...))
+		default:
 			sc.of(m.fam).addSet(v, labels)
 		}
 	}

@@ -63,21 +63,21 @@ func TestDCGMSetLintProblemsAreDCGMExportersOwn(t *testing.T) {
 func TestDCGMValuesAndLabels(t *testing.T) {
 	st := published(testNode(1, 1))
 	reg := registry(t, st, Options{DCGM: true})
-	labels := `{Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",device="nvidia0",gpu="0",modelName="NVIDIA H200",pci_bus_id="00000000:18:00.0"}`
+	labels := `{DCGM_FI_DRIVER_VERSION="560.35.03",Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",device="nvidia0",gpu="0",modelName="NVIDIA H200",pci_bus_id="00000000:18:00.0"}`
 	want := `
 # HELP DCGM_FI_DEV_FB_USED Framebuffer memory used (in MiB).
 # TYPE DCGM_FI_DEV_FB_USED gauge
 DCGM_FI_DEV_FB_USED` + labels + ` 65536
 # HELP DCGM_FI_DEV_FB_FREE Framebuffer memory free (in MiB).
 # TYPE DCGM_FI_DEV_FB_FREE gauge
-DCGM_FI_DEV_FB_FREE` + labels + ` 78848
+DCGM_FI_DEV_FB_FREE` + labels + ` 78272
 # HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).
 # TYPE DCGM_FI_DEV_GPU_UTIL gauge
 DCGM_FI_DEV_GPU_UTIL` + labels + ` 90
 # HELP DCGM_FI_DEV_SM_CLOCK SM clock frequency (in MHz).
 # TYPE DCGM_FI_DEV_SM_CLOCK gauge
 DCGM_FI_DEV_SM_CLOCK` + labels + ` 1980
-# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned (in %).
+# HELP DCGM_FI_PROF_SM_ACTIVE The ratio of cycles an SM has at least 1 warp assigned.
 # TYPE DCGM_FI_PROF_SM_ACTIVE gauge
 DCGM_FI_PROF_SM_ACTIVE` + labels + ` 0.8
 # HELP DCGM_FI_DEV_CLOCKS_EVENT_REASONS Current clock event reasons (bitmask of nvmlClocksEventReason*).
@@ -135,6 +135,32 @@ func TestXidsAccumulateAcrossTicks(t *testing.T) {
 	}
 	if got := gathered(t, reg, "DCGM_FI_DEV_XID_ERRORS"); got != 31 {
 		t.Errorf("DCGM_FI_DEV_XID_ERRORS %v, want the last code 31", got)
+	}
+}
+
+// DCGM_FI_DEV_XID_ERRORS carries dcgm-exporter's err_code and err_msg
+// labels: "0" and "No Error" before any Xid, then the last code and what it
+// means.
+func TestXidErrorLabels(t *testing.T) {
+	st := published(testNode(1, 0))
+	base := `DCGM_FI_DRIVER_VERSION="560.35.03",Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",device="nvidia0",`
+	head := "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n"
+	for _, c := range []struct {
+		xids      []sampler.Xid
+		code, msg string
+	}{
+		{nil, "0", "No Error"},
+		{[]sampler.Xid{{Code: 31}}, "31", "GPU memory page fault (MMU fault)"},
+		{[]sampler.Xid{{Code: 999}}, "999", "Unknown Error"},
+	} {
+		snap := testNode(1, 0)
+		snap.GPUs[0].Xids = c.xids
+		st.Publish(snap, nil)
+		want := head + "DCGM_FI_DEV_XID_ERRORS{" + base + `err_code="` + c.code + `",err_msg="` + c.msg +
+			`",gpu="0",modelName="NVIDIA H200",pci_bus_id="00000000:18:00.0"} ` + c.code + "\n"
+		if err := testutil.GatherAndCompare(registry(t, st, Options{DCGM: true}), strings.NewReader(want), "DCGM_FI_DEV_XID_ERRORS"); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -201,8 +227,8 @@ func TestPodLabels(t *testing.T) {
 gpuscope_gpu_pod_info{container="trainer",gpu="0",hostname="node-a",namespace="ml",pod="train-0",uuid="GPU-00000000-aaaa-bbbb-cccc-000000000000"} 1
 # HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).
 # TYPE DCGM_FI_DEV_GPU_UTIL gauge
-DCGM_FI_DEV_GPU_UTIL{Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",container="trainer",device="nvidia0",gpu="0",modelName="NVIDIA H200",namespace="ml",pci_bus_id="00000000:18:00.0",pod="train-0"} 90
-DCGM_FI_DEV_GPU_UTIL{Hostname="node-a",UUID="GPU-00000001-aaaa-bbbb-cccc-000000000000",container="",device="nvidia1",gpu="1",modelName="NVIDIA H200",namespace="",pci_bus_id="00000000:19:00.0",pod=""} 90
+DCGM_FI_DEV_GPU_UTIL{DCGM_FI_DRIVER_VERSION="560.35.03",Hostname="node-a",UUID="GPU-00000000-aaaa-bbbb-cccc-000000000000",container="trainer",device="nvidia0",gpu="0",modelName="NVIDIA H200",namespace="ml",pci_bus_id="00000000:18:00.0",pod="train-0"} 90
+DCGM_FI_DEV_GPU_UTIL{DCGM_FI_DRIVER_VERSION="560.35.03",Hostname="node-a",UUID="GPU-00000001-aaaa-bbbb-cccc-000000000000",container="",device="nvidia1",gpu="1",modelName="NVIDIA H200",namespace="",pci_bus_id="00000000:19:00.0",pod=""} 90
 `
 	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gpuscope_gpu_pod_info", "DCGM_FI_DEV_GPU_UTIL"); err != nil {
 		t.Error(err)

@@ -23,15 +23,16 @@ func testNode(gpus, procsPerGPU int) sampler.Snapshot {
 			BusID: fmt.Sprintf("00000000:%02X:00.0", 0x18+i), Arch: "Hopper",
 			Util: sampler.Some(90), MemUtil: sampler.Some(30), EncUtil: sampler.Some(0), DecUtil: sampler.Some(0),
 			SMActive: sampler.Some(80), SMOccupancy: sampler.Some(40), TensorActive: sampler.Some(50), DRAMActive: sampler.Some(35),
-			NVLinkRx: sampler.Some(1e10), NVLinkTx: sampler.Some(1e10),
-			MemUsed: sampler.Some(64 << 30), MemTotal: sampler.Some(141 << 30),
-			Temp: sampler.Some(61), TempSlowdown: sampler.Some(90), Power: sampler.Some(550), PowerLimit: sampler.Some(700),
+			NVLinkRx: sampler.Some(1e10), NVLinkTx: sampler.Some(1e10), GRActive: sampler.Some(92),
+			MemUsed: sampler.Some(64 << 30), MemTotal: sampler.Some(141 << 30), MemReserved: sampler.Some(576 << 20),
+			Temp: sampler.Some(61), MemTemp: sampler.Some(66), Energy: sampler.Some(3.6e9), TempSlowdown: sampler.Some(90), Power: sampler.Some(550), PowerLimit: sampler.Some(700),
 			Fan: sampler.Some(0), PState: sampler.Some(0),
 			SMClock: sampler.Some(1980), MemClock: sampler.Some(3201), SMClockMax: sampler.Some(1980), MemClockMax: sampler.Some(3201),
 			ClockEvents: sampler.ClockEvents{Mask: sampler.ClockSwPowerCap, OK: true},
 			PCIeRx:      sampler.Some(2e9), PCIeTx: sampler.Some(1e9), PCIeGen: sampler.Some(5), PCIeWidth: sampler.Some(16),
 			PCIeGenMax: sampler.Some(5), PCIeWidthMax: sampler.Some(16), PCIeReplays: sampler.Some(2),
-			ECCUncorrected: sampler.Some(0), ECCCorrected: sampler.Some(1), RemappedRows: sampler.Some(0)}
+			ECCUncorrected: sampler.Some(0), ECCCorrected: sampler.Some(1), RemappedRows: sampler.Some(0),
+			RemappedCorrectable: sampler.Some(0), RemappedUncorrectable: sampler.Some(0)}
 		for range procsPerGPU {
 			pid++
 			worker := pid + 100000

@@ -11,10 +11,10 @@ var ownGPULabels = []string{"hostname", "gpu", "uuid"}
 // Prometheus naming guide asks (prometheus.io/docs/practices/naming).
 func ownGPUMetrics() []gpuMetric {
 	g := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily("gpuscope_gpu_"+name, help, false, ownGPULabels...), v}
+		return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, false, ownGPULabels...), value: v}
 	}
 	c := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{newFamily("gpuscope_gpu_"+name, help, true, ownGPULabels...), v}
+		return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, true, ownGPULabels...), value: v}
 	}
 	pct := func(f func(*sampler.GPU) sampler.Metric) func(*sampler.GPU, xidCount) (float64, bool) {
 		return scaled(f, 0.01)
@@ -29,14 +29,18 @@ func ownGPUMetrics() []gpuMetric {
 		g("sm_occupancy_ratio", "Resident warps over the maximum (GPM), 0-1.", pct(func(g *sampler.GPU) sampler.Metric { return g.SMOccupancy })),
 		g("tensor_active_ratio", "Share of cycles the tensor pipes were active (GPM), 0-1.", pct(func(g *sampler.GPU) sampler.Metric { return g.TensorActive })),
 		g("dram_active_ratio", "Share of cycles device memory was busy (GPM), 0-1.", pct(func(g *sampler.GPU) sampler.Metric { return g.DRAMActive })),
+		g("graphics_engine_active_ratio", "Share of time the graphics/compute engine was busy (GPM), 0-1.", pct(func(g *sampler.GPU) sampler.Metric { return g.GRActive })),
 		g("encoder_utilization_ratio", "Video encoder utilisation, 0-1.", pct(func(g *sampler.GPU) sampler.Metric { return g.EncUtil })),
 		g("decoder_utilization_ratio", "Video decoder utilisation, 0-1.", pct(func(g *sampler.GPU) sampler.Metric { return g.DecUtil })),
 		g("memory_used_bytes", "Device memory in use.", raw(func(g *sampler.GPU) sampler.Metric { return g.MemUsed })),
 		g("memory_total_bytes", "Device memory size.", raw(func(g *sampler.GPU) sampler.Metric { return g.MemTotal })),
+		g("memory_reserved_bytes", "Device memory the driver reserves for itself.", raw(func(g *sampler.GPU) sampler.Metric { return g.MemReserved })),
 		g("temperature_celsius", "GPU die temperature.", raw(func(g *sampler.GPU) sampler.Metric { return g.Temp })),
+		g("memory_temperature_celsius", "Device memory temperature.", raw(func(g *sampler.GPU) sampler.Metric { return g.MemTemp })),
 		g("slowdown_temperature_celsius", "Temperature at which the GPU slows its clocks.", raw(func(g *sampler.GPU) sampler.Metric { return g.TempSlowdown })),
 		g("power_watts", "Power draw.", raw(func(g *sampler.GPU) sampler.Metric { return g.Power })),
 		g("power_limit_watts", "Enforced power limit.", raw(func(g *sampler.GPU) sampler.Metric { return g.PowerLimit })),
+		c("energy_joules_total", "Energy the board used since the driver loaded.", raw(func(g *sampler.GPU) sampler.Metric { return g.Energy })),
 		g("fan_speed_ratio", "Fan speed, 0-1 of its maximum.", pct(func(g *sampler.GPU) sampler.Metric { return g.Fan })),
 		g("performance_state", "Performance state P0 (fastest) to P15.", raw(func(g *sampler.GPU) sampler.Metric { return g.PState })),
 		g("sm_clock_hertz", "SM clock.", mhz(func(g *sampler.GPU) sampler.Metric { return g.SMClock })),
@@ -54,6 +58,8 @@ func ownGPUMetrics() []gpuMetric {
 		c("ecc_corrected_errors_total", "Corrected (single-bit) ECC errors since the driver loaded.", raw(func(g *sampler.GPU) sampler.Metric { return g.ECCCorrected })),
 		c("ecc_uncorrected_errors_total", "Uncorrected (double-bit) ECC errors since the driver loaded.", raw(func(g *sampler.GPU) sampler.Metric { return g.ECCUncorrected })),
 		g("remapped_rows", "Memory rows remapped.", raw(func(g *sampler.GPU) sampler.Metric { return g.RemappedRows })),
+		g("remapped_rows_correctable", "Memory rows remapped for correctable errors.", raw(func(g *sampler.GPU) sampler.Metric { return g.RemappedCorrectable })),
+		g("remapped_rows_uncorrectable", "Memory rows remapped for uncorrectable errors.", raw(func(g *sampler.GPU) sampler.Metric { return g.RemappedUncorrectable })),
 		g("row_remap_pending", "1 while a row remap waits for a GPU reset.", flag(func(g *sampler.GPU) bool { return g.RemapPending })),
 		g("row_remap_failed", "1 when a row remap failed.", flag(func(g *sampler.GPU) bool { return g.RemapFailed })),
 		c("xid_errors_total", "Xid errors the driver reported since the exporter started.", func(_ *sampler.GPU, x xidCount) (float64, bool) { return float64(x.total), true }),

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +40,27 @@ func distPart(d *summary.Dist, part string) sampler.Metric {
 		return sampler.Some(d.P95)
 	}
 	return sampler.Some(d.Mean)
+}
+
+// money has two decimals, and more for a price below one unit per kWh
+// (0.085 per kWh is a common tariff).
+func money(v float64) string {
+	if v != 0 && math.Abs(v) < 1 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// kwh keeps three significant figures of a small figure (a short run is
+// a few Wh) and one decimal from 100 kWh up.
+func kwh(m sampler.Metric) string {
+	if !m.OK {
+		return na
+	}
+	if m.V >= 100 {
+		return fmt.Sprintf("%.1f kWh", m.V)
+	}
+	return strconv.FormatFloat(m.V, 'g', 3, 64) + " kWh"
 }
 
 // throttleSpan is "1m20s (27%): sw_power_cap 1m20s, hw_thermal 10s":

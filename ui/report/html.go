@@ -57,6 +57,9 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 	row := func(th, td string) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>\n", th, td) }
 	row(t("host"), or(r.Environment.Host))
 	row(t("gpus"), or(strings.Join(r.Environment.GPUModels, ", ")))
+	if en := l.energyTotal(r); en != "" {
+		row(t("energy_label"), htmlText(en))
+	}
 	row(t("driver"), or(r.Environment.Driver))
 	row("CUDA", or(r.Environment.CUDA))
 	source := "<code>" + file + "</code>"
@@ -81,6 +84,13 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 			fmt.Fprintf(&b, "<p>%s</p>\n", htmlText(a))
 		}
 	}
+	if idle, lines := l.energyJobs(r); lines != nil {
+		fmt.Fprintf(&b, "\n<h2>%s</h2>\n<ul>\n", t("md.energy_jobs_head"))
+		for _, s := range append(lines, idle) {
+			fmt.Fprintf(&b, "<li>%s</li>\n", htmlText(s))
+		}
+		b.WriteString("</ul>\n")
+	}
 	fmt.Fprintf(&b, "\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n", t("md.findings_head"), htmlText(l.findingsFrom(r)))
 	l.htmlFindings(&b, r)
 	fmt.Fprintf(&b, "\n<h2>%s</h2>\n", t("gpus"))
@@ -101,6 +111,7 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 		row(t("html.tensor_active"), htmlText(l.dist(g.TensorActive)))
 		row(t("mem_peak"), htmlText(l.mem(g)))
 		row(t("power_label"), htmlText(l.power(g)))
+		row(t("energy_label"), htmlText(l.energy(g)))
 		row(t("temp_max"), htmlText(units.Spaced.Celsius(g.TempMax)))
 		row(t("throttled"), htmlText(l.throttle(g)))
 		b.WriteString("</table>\n")

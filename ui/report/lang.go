@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/summary"
+	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/units"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
@@ -60,6 +61,28 @@ func (l words) power(g *summary.GPU) string {
 	s := l.t("power", "Mean", units.Spaced.Watts(g.PowerMean), "Max", units.Spaced.Watts(g.PowerMax))
 	if g.PowerLimit.OK {
 		s += l.t("power_limit", "Mean", units.Percent(g.PowerShareMean, 0), "Max", units.Percent(g.PowerShareMax, 0), "Limit", units.Spaced.Watts(g.PowerLimit))
+	}
+	return s
+}
+
+// energy is "0.412 kWh (energy counter)": how much and how it was measured.
+func (l words) energy(g *summary.GPU) string {
+	if !g.EnergyKWh.OK {
+		return na
+	}
+	return l.t("energy", "KWh", kwh(g.EnergyKWh), "From", l.t("energy_from."+g.EnergyFrom))
+}
+
+// energyTotal is "1.23 kWh on 8 GPUs", with "(cost 0.15 at 0.12 per kWh)"
+// when the report was given a price; "" without energy figures.
+func (l words) energyTotal(r *summary.Report) string {
+	e := r.Energy
+	if e == nil {
+		return ""
+	}
+	s := l.t("energy_total", "KWh", kwh(sampler.Some(e.KWh)), "N", e.GPUs)
+	if e.Cost.OK {
+		s += l.t("cost", "Cost", money(e.Cost.V), "Price", money(e.PricePerKWh))
 	}
 	return s
 }

@@ -24,6 +24,9 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 	fmt.Fprintf(&b, "%s%s\n", l.label("range", lw), l.rangeOf(r.Range))
 	fmt.Fprintf(&b, "%s%s  %s %s  CUDA %s\n", l.label("host", lw), orNA(e.Host), l.t("driver"), orNA(e.Driver), orNA(e.CUDA))
 	fmt.Fprintf(&b, "%s%s\n", l.label("gpus", lw), orNA(strings.Join(e.GPUModels, ", ")))
+	if en := l.energyTotal(r); en != "" {
+		fmt.Fprintf(&b, "%s%s\n", l.label("energy_label", lw), en)
+	}
 	for _, a := range r.Absent {
 		fmt.Fprintf(&b, "%s%s\n", l.label("note", lw), a)
 	}
@@ -51,6 +54,7 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		fmt.Fprintf(&b, "  %s%s\n", l.label("tensor", gw), l.dist(g.TensorActive))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("mem_peak", gw), l.mem(g))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("power_label", gw), l.power(g))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("energy_label", gw), l.energy(g))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("temp_max", gw), units.Spaced.Celsius(g.TempMax))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("throttled", gw), l.throttle(g))
 		if v := l.virtual(g); v != "" {
@@ -58,6 +62,12 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		}
 		for _, v := range g.VGPUs {
 			fmt.Fprintf(&b, "  %s%s\n", l.label("vgpu", gw), l.vgpu(v))
+		}
+	}
+	if idle, lines := l.energyJobs(r); lines != nil {
+		fmt.Fprintf(&b, "\n%s\n", l.t("energy_jobs_head", "Idle", idle))
+		for _, s := range lines {
+			b.WriteString("  " + s + "\n")
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", l.t("findings_head", "N", len(r.Findings), "From", l.findingsFrom(r)))
@@ -97,6 +107,9 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 	fill := "_" + l.t("md.fill_in") + "_"
 	row("host", md(orNA(e.Host)))
 	row("gpus", md(orNA(strings.Join(e.GPUModels, ", "))))
+	if en := l.energyTotal(r); en != "" {
+		row("energy_label", md(en))
+	}
 	row("driver", md(orNA(e.Driver)))
 	row("md.cuda", md(orNA(e.CUDA)))
 	row("md.framework", fill)
@@ -111,16 +124,22 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 
 	b.WriteString("\n## " + l.t("gpus") + "\n\n")
 	b.WriteString(l.t("md.gpus_header") + "\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i := range r.GPUs {
 		g := &r.GPUs[i]
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n",
 			g.Index, md(orNA(g.Name)), units.Percent(distMean(g.Util), 1), units.Percent(distPart(g.Util, "p5"), 1), units.Percent(distPart(g.Util, "p50"), 1),
 			units.Percent(distPart(g.Util, "p95"), 1), units.Percent(distMean(g.SMActive), 1), units.Percent(distPart(g.SMActive, "p50"), 1),
 			units.Percent(distMean(g.TensorActive), 1), md(l.mem(g)), units.Spaced.Watts(g.PowerMean), units.Spaced.Watts(g.PowerMax),
-			units.Percent(g.PowerShareMean, 0), units.Percent(g.PowerShareMax, 0), units.Spaced.Celsius(g.TempMax), md(l.throttle(g)))
+			units.Percent(g.PowerShareMean, 0), units.Percent(g.PowerShareMax, 0), md(l.energy(g)), units.Spaced.Celsius(g.TempMax), md(l.throttle(g)))
 	}
 
+	if idle, lines := l.energyJobs(r); lines != nil {
+		fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.energy_jobs_head"))
+		for _, s := range append(lines, idle) {
+			b.WriteString("- " + md(s) + "\n")
+		}
+	}
 	fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.findings_head"))
 	if len(r.Findings) == 0 {
 		b.WriteString(l.t("md.none") + "\n")
