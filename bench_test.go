@@ -15,7 +15,7 @@ import (
 // BenchmarkFirstFrameDemo measures, per start, the wall time from exec of
 // the built binary (--demo, 200x50 pty) until its first frame shows all 8
 // GPUs: process start, two minutes of pre-rolled simulated history, the
-// first diagnosis and the first render. Budget: 150 ms (DESIGN.md).
+// first diagnosis and the first render. Budget: 150 ms (docs/benchmarks.md).
 func BenchmarkFirstFrameDemo(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "gpuscope")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
