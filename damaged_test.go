@@ -12,8 +12,8 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
 )
 
-// damagedLine is the line of a 300-line recording the tests overwrite: the
-// issue's "line 150: not a snapshot".
+// damagedLine is the line of a 300-line recording the tests overwrite, as
+// in docs/security.md "Hostile files" ("line 150: not a snapshot").
 const damagedLine = 150
 
 // recordDemo writes a real 5-minute recording (the header and 300 lines)

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
@@ -41,21 +36,15 @@ func TestExitStatusTable(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(bin, c.args...)
-			cmd.Env = append(os.Environ(), "TERM=screen")
-			ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ptmx.Close()
-			var out screen
-			go func() { _, _ = copyUntilEOF(&out, ptmx) }()
-			waitFor(t, &out, "the first frame", func(s string) bool { return strings.Contains(s, "H200") })
+			cmd.Env = []string{"TERM=screen"}
+			tm := startPTY(t, cmd, 24, 80)
+			tm.waitFor("the first frame", func(s string) bool { return strings.Contains(s, "H200") })
 			if code := signalAndWait(t, cmd, c.sig); code != c.want {
-				t.Fatalf("exit %d, want %d; output tail %q", code, c.want, tail(out.String()))
+				t.Fatalf("exit %d, want %d; output tail %q", code, c.want, tail(tm.out.String()))
 			}
 			// The last bytes can still be in the pty when Wait returns.
-			waitFor(t, &out, "the terminal restored", func(s string) bool { return strings.Contains(s, "\x1b[?1049l") })
-			if s := out.String(); strings.Contains(s, "program was") {
+			tm.waitFor("the terminal restored", func(s string) bool { return strings.Contains(s, "\x1b[?1049l") })
+			if s := tm.out.String(); strings.Contains(s, "program was") {
 				t.Errorf("an error printed: %q", tail(s))
 			}
 		})
@@ -72,11 +61,9 @@ func TestExitStatusTable(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(20 * time.Second)
-			for !strings.Contains(stderr.String(), "Ctrl-C stops") && time.Now().Before(deadline) {
-				time.Sleep(50 * time.Millisecond)
-			}
-			time.Sleep(500 * time.Millisecond)
+			// The first snapshot is written before this line, and the
+			// signals are caught from then on (ui/cli record.go).
+			waitFor(t, &stderr, "the start line", func(s string) bool { return strings.Contains(s, "Ctrl-C stops") })
 			if code := signalAndWait(t, cmd, c.sig); code != c.want {
 				t.Fatalf("exit %d, want %d; stderr %q", code, c.want, stderr.String())
 			}
@@ -94,29 +81,3 @@ func TestExitStatusTable(t *testing.T) {
 		})
 	}
 }
-
-func signalAndWait(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) int {
-	t.Helper()
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if err == nil {
-			return 0
-		}
-		if !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		return ee.ExitCode()
-	case <-time.After(15 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("no exit after %s", sig)
-		return -1
-	}
-}
-
-func tail(s string) string { return s[max(0, len(s)-400):] }

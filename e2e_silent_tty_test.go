@@ -1,13 +1,10 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 // silentTTYQueries are what Bubble Tea v1's init and termenv send to learn
@@ -30,23 +27,17 @@ func TestFirstFrameInSilentTerminal(t *testing.T) {
 	for _, args := range [][]string{{"--demo"}, {"--demo", "--theme", "light"}, {"--demo", "--no-color"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(bin, args...)
-			cmd.Env = append(os.Environ(), "TERM=xterm-256color", "CI=")
+			cmd.Env = []string{"CI="}
 			start := time.Now()
-			ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = ptmx.Close() }()
-			var out screen
-			go func() { _, _ = copyUntilEOF(&out, ptmx) }()
-			waitFor(t, &out, "the first frame", func(s string) bool { return strings.Contains(s, "Why idle") })
+			tm := startPTY(t, cmd, 24, 80)
+			tm.waitFor("the first frame", func(s string) bool { return strings.Contains(s, "Why idle") })
 			took := time.Since(start)
 			t.Logf("first frame after %v", took.Round(time.Millisecond))
 			if took > 3*time.Second {
 				t.Errorf("first frame after %v in a terminal that never answers", took)
 			}
 			for _, q := range silentTTYQueries {
-				if strings.Contains(out.String(), q) {
+				if strings.Contains(tm.out.String(), q) {
 					t.Errorf("sent the terminal query %q", q)
 				}
 			}
@@ -60,26 +51,15 @@ func TestVersionAsksTheTerminalNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBinary(t)
-	cmd := exec.Command(bin, "version")
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "CI=")
-	ptmx, err := pty.Start(cmd)
-	if err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(buildBinary(t), "version")
+	cmd.Env = []string{"CI="}
+	tm := startPTY(t, cmd, 24, 80)
+	if code := waitExit(t, cmd, 3*time.Second); code != 0 {
+		t.Fatalf("gpuscope version: exit status %d", code)
 	}
-	defer ptmx.Close()
-	var out screen
-	go func() { _, _ = copyUntilEOF(&out, ptmx) }()
-	start := time.Now()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("gpuscope version: %v", err)
-	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("version took %v in a terminal that never answers", took)
-	}
-	waitFor(t, &out, "the version line", func(s string) bool { return strings.Contains(s, "gpuscope") })
+	tm.waitFor("the version line", func(s string) bool { return strings.Contains(s, "gpuscope") })
 	for _, q := range silentTTYQueries {
-		if strings.Contains(out.String(), q) {
+		if strings.Contains(tm.out.String(), q) {
 			t.Errorf("version sent the terminal query %q", q)
 		}
 	}

@@ -172,7 +172,7 @@ func BenchmarkFleet1000NodesOverPrometheus(b *testing.B) {
 // /bin/true report 200 MB).
 func peakRSS(b *testing.B, name string, args ...string) float64 {
 	cmd := exec.Command(name, args...)
-	var out lockedBuffer
+	var out screen
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
@@ -194,7 +194,7 @@ func peakRSS(b *testing.B, name string, args ...string) float64 {
 		select {
 		case err := <-done:
 			if err != nil {
-				b.Fatalf("%s: %v\n%s", name, err, out.String())
+				b.Fatalf("%s: %v\n%s", name, err, out.last(4000))
 			}
 			return peak
 		case <-time.After(2 * time.Millisecond):
@@ -210,7 +210,7 @@ func startPrometheusOn(b *testing.B, data string) string {
 		b.Fatal(err)
 	}
 	addr := freePortB(b)
-	var logs lockedBuffer
+	var logs screen
 	cmd := exec.Command("prometheus", "--config.file="+cfg, "--storage.tsdb.path="+data, "--web.listen-address="+addr,
 		"--storage.tsdb.retention.time=30d")
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -226,7 +226,7 @@ func startPrometheusOn(b *testing.B, data string) string {
 			return url
 		}
 		if time.Now().After(deadline) {
-			b.Fatalf("prometheus did not answer in 60 s; its log:\n%s", logs.String())
+			b.Fatalf("prometheus did not answer in 60 s; its log:\n%s", logs.last(4000))
 		}
 		time.Sleep(500 * time.Millisecond)
 	}

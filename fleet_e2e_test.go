@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -103,7 +102,7 @@ scrape_configs:
 		t.Fatal(err)
 	}
 	addr := freePort(t)
-	var logs lockedBuffer
+	var logs screen
 	cmd := exec.Command(bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -122,7 +121,7 @@ scrape_configs:
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("prometheus did not become ready in 30 s (%v); its log:\n%s", err, logs.String())
+			t.Fatalf("prometheus did not become ready in 30 s (%v); its log:\n%s", err, logs.last(4000))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -140,24 +139,6 @@ func freePortB(t testing.TB) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.b.String()
-	return s[max(0, len(s)-4000):]
 }
 
 // eventually polls a PromQL query until check accepts its result.

@@ -14,7 +14,8 @@ const traceData = "sampler/trace/testdata"
 // The articles' example as torch_tb_profiler recorded it (ResNet-50, fp32,
 // num_workers=0; its DataLoader covers 39.92% of the steps and 1462 kernels
 // run per step, median 2 µs: testdata/INDEX.md) reads, in one screen, as
-// the "Done when" says.
+// docs/user-guide.md "Profiler traces" promises: what the timeline proves
+// (the DataLoader's share, launch-bound kernels) and what to change.
 func TestReportTraceSaysWhatToChange(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"report", filepath.Join(traceData, "tb_resnet50_workers0.pt.trace.json.gz")}, &out, &errb)

@@ -72,16 +72,8 @@ func TestServeStopsOnSIGTERM(t *testing.T) {
 	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- e.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve after SIGTERM: %v, want a clean exit", err)
-		}
-	case <-time.After(10 * time.Second):
-		_ = e.cmd.Process.Kill()
-		t.Fatal("serve did not exit within 10 s of SIGTERM")
+	if code := waitExit(t, e.cmd, 10*time.Second); code != 0 {
+		t.Errorf("serve exited with status %d after SIGTERM, want a clean exit", code)
 	}
 }
 

@@ -2,7 +2,8 @@ package diagnose
 
 import "testing"
 
-// BenchmarkEvaluate8GPUs120s: the DESIGN.md budget is < 1 ms per evaluation.
+// BenchmarkEvaluate8GPUs120s: the budget is < 1 ms per evaluation
+// (docs/benchmarks.md, Summary).
 func BenchmarkEvaluate8GPUs120s(b *testing.B) {
 	w := makeWindow(120, healthyNode()...)
 	b.ReportAllocs()

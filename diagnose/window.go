@@ -25,7 +25,7 @@ func (s stats) ok(samples int) bool { return s.n > 0 && s.n*2 >= samples }
 
 // summarise fills a stats from vals, reordering vals in place. Percentiles
 // use selection, not a full sort: this runs for every metric of every GPU on
-// every tick (DESIGN.md budget: < 1 ms per evaluation).
+// every tick (the budget, < 1 ms per evaluation: docs/benchmarks.md).
 func summarise(vals []float64) stats {
 	n := len(vals)
 	if n == 0 {

@@ -9,7 +9,8 @@ import (
 
 // Metric is one reading that may be unavailable. A field NVML answers with
 // NOT_SUPPORTED or NO_PERMISSION, or that a log simply lacks, is a zero Metric
-// and renders as "n/a": not supported is data, never an error (DESIGN.md).
+// and renders as "n/a": not supported is data, never an error
+// (docs/snapshot-json.md, "Conventions").
 // In JSON a missing reading is null (or omitted with omitzero).
 type Metric struct {
 	V  float64

@@ -85,7 +85,7 @@ func (c *common) now() time.Time {
 }
 
 // cached is embedded by panes: a size and the last rendering, redone only
-// after new data, a resize or a key (DESIGN.md budget: View < 2 ms).
+// after new data, a resize or a key (the View budget, < 2 ms: docs/benchmarks.md).
 type cached struct {
 	w, h  int
 	out   string

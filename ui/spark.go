@@ -17,8 +17,8 @@ var sparkBlocks = []rune(" ▁▂▃▄▅▆▇█")
 //
 // Written here rather than with ntcharts' sparkline: its canvas styles every
 // cell separately, which measured ~0.45 ms per 90-column sparkline and put
-// a 200×50 redraw at 4 ms against the 2 ms budget (DESIGN.md); this one
-// styles the whole run once.
+// a 200×50 redraw at 4 ms against the 2 ms View budget (docs/benchmarks.md,
+// Summary and "View"); this one styles the whole run once.
 func drawSparkline(values []float64, w int, top float64, style lipgloss.Style) string {
 	if w <= 0 {
 		return ""

@@ -15,7 +15,8 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
-// Config of a run. The acceptance run is 20 seeds of 3 minutes at 1 s.
+// Config of a run. The run docs/diagnosis-accuracy.md publishes is 20
+// seeds of 3 minutes at 1 s.
 type Config struct {
 	Scenarios []string
 	Seeds     int

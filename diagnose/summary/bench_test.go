@@ -11,10 +11,10 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// The budget: a 24-hour recording of 8 GPUs at 1 s reports in
-// under 10 s with under 200 MB. These benchmarks measure Build alone (no
-// file, no JSON), to compare with BenchmarkDecodeEntry8GPUs: Build's share
-// must be far below decoding's.
+// The budget (docs/benchmarks.md): a 24-hour recording of 8 GPUs at 1 s
+// reports in under 10 s with under 200 MB. These benchmarks measure Build
+// alone (no file, no JSON), to compare with BenchmarkDecodeEntry8GPUs:
+// Build's share must be far below decoding's.
 
 const day = 86400
 

@@ -18,7 +18,7 @@ const (
 
 const (
 	// maxChartPoints bounds the downsampled series (more points
-	// than an 18 cm wide chart shows; the issue asks for ~600 per metric).
+	// than an 18 cm wide chart shows).
 	maxChartPoints = 600
 	// firstBucket is the initial bucket width; it doubles whenever the
 	// series would exceed maxChartPoints (the tools' 1 s interval).

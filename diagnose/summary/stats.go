@@ -10,7 +10,7 @@ import (
 
 // Streaming statistics: a report reads each snapshot once and keeps only
 // fixed-size state per GPU, so a 24-hour, 8-GPU recording needs kilobytes,
-// not the samples (the budget: < 200 MB, < 10 s).
+// not the samples (the budget, < 200 MB and < 10 s: docs/benchmarks.md).
 const (
 	// histStep is the percentile resolution (0.5 percentage
 	// points is finer than any decision a report supports, and 201 bins of

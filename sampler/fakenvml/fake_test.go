@@ -64,8 +64,12 @@ func TestNAReasonPicksReturn(t *testing.T) {
 	}
 }
 
+// TestDeterministicIdentity: every GPU's UUID and bus id are distinct, are
+// what fakenvml.UUID and BusID say (tests and the demo name GPUs by them),
+// and are the same in every fake.
 func TestDeterministicIdentity(t *testing.T) {
 	seen := map[string]bool{}
+	lib := fakenvml.New(fakenvml.Config{GPUs: 16}).Interface()
 	for i := range 16 {
 		for _, id := range []string{fakenvml.UUID(i), fakenvml.BusID(i)} {
 			if seen[id] {
@@ -73,8 +77,8 @@ func TestDeterministicIdentity(t *testing.T) {
 			}
 			seen[id] = true
 		}
-		if fakenvml.UUID(i) != fakenvml.UUID(i) {
-			t.Error("UUID not stable")
+		if got, r := handle(t, lib, i).GetUUID(); r != nvml.SUCCESS || got != fakenvml.UUID(i) {
+			t.Errorf("GPU %d: UUID %q (%v), fakenvml.UUID says %q", i, got, r, fakenvml.UUID(i))
 		}
 	}
 	a, _ := handle(t, fakenvml.New(fakenvml.Config{GPUs: 2}).Interface(), 1).GetUUID()

@@ -10,7 +10,8 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 )
 
-// Shape of the benchmark box: DESIGN.md's budget is for "~1,000 processes";
+// Shape of the benchmark box: the host budget is for ~1,000 processes
+// (docs/benchmarks.md, Summary);
 // 8 GPU processes with 4 DataLoader workers each, the rest idle sleeps.
 const (
 	benchGPUProcs   = 8

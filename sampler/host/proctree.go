@@ -17,7 +17,7 @@ const statBufSize = 1024
 // procTree knows the parent of every process in the PID namespace, kept
 // across ticks. Reading /proc/PID/stat costs ~10-17 µs per process on the
 // reference VM (open + generate + close), ~18 ms for 1,000 processes: over the
-// 10 ms host budget on its own (DESIGN.md). A parent PID changes only when
+// 10 ms host budget on its own (docs/benchmarks.md). A parent PID changes only when
 // the parent exits (the child is reparented), so after the first tick only
 // new PIDs and PIDs whose parent vanished are read; listing /proc is ~0.1 ms.
 // bench_test.go measures both.

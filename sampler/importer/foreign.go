@@ -14,7 +14,7 @@ var foreignTools = []struct {
 	// tegrastats: "RAM 2448/3964MB (lfb 4x1MB) ... GR3D_FREQ 0% ..."
 	{regexp.MustCompile(`(?m)^\s*(\d\d-\d\d-\d{4} \d\d:\d\d:\d\d )?RAM \d+/\d+MB.*\b(GR3D_FREQ|EMC_FREQ|CPU \[)`), "a Jetson tegrastats line (Jetson boards have no NVML)"},
 	// rocm-smi's banner is printed with and without spaces inside the '='
-	// rules (ROC-smi issue 86, rocm_smi_lib issue 35 in the corpus).
+	// rules (the corpus' rocm-smi files, testdata/real/INDEX.md).
 	{regexp.MustCompile(`(?m)=+\s*ROCm System Management Interface\s*=+|^\s*GPU\[\d+\]\s+:`), "AMD rocm-smi output"},
 	{regexp.MustCompile(`\bamd-smi\b`), "AMD amd-smi output"},
 	// intel_gpu_top -l: "Freq MHz      IRQ RC6     Power W ..." over " req  act ...".

@@ -11,8 +11,9 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/fakenvml"
 )
 
-// faultCodes are the NVML returns the issue-11 audit injected into every
-// method: the ones a driver gives on a real node (nvml.h's nvmlReturn_t).
+// faultCodes are the NVML returns injected into every method: the ones a
+// driver gives on a real node (nvml.h's nvmlReturn_t; what real drivers
+// answer and when: docs/driver-compatibility.md).
 var faultCodes = []nvml.Return{
 	nvml.ERROR_NOT_SUPPORTED, nvml.ERROR_NO_PERMISSION, nvml.ERROR_GPU_IS_LOST, nvml.ERROR_UNKNOWN,
 	nvml.ERROR_TIMEOUT, nvml.ERROR_INSUFFICIENT_POWER, nvml.ERROR_DRIVER_NOT_LOADED, nvml.ERROR_MEMORY,

@@ -28,8 +28,8 @@ type Options struct {
 	InitTimeout, SlowInit time.Duration
 }
 
-// DefaultSlowEvery: identity, limits and health change rarely (DESIGN.md
-// "Slow tier (every ~10 s)").
+// DefaultSlowEvery: identity, limits and health change rarely, so they are
+// read every 10 s, not every tick (docs/ARCHITECTURE.md, sampler/nvmlsource).
 const DefaultSlowEvery = 10 * time.Second
 
 var _ sampler.GPUSource = (*Source)(nil)

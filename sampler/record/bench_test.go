@@ -11,7 +11,8 @@ import (
 )
 
 // BenchmarkRead reads a 24-hour, 8-GPU, 1 s recording (86,400 lines), the
-// size DESIGN.md's replay must handle; -benchtime=1x is enough for a number.
+// size replay must handle (docs/benchmarks.md, "Recordings at scale");
+// -benchtime=1x is enough for a number.
 func BenchmarkRead(b *testing.B) {
 	const lines = 86400
 	path := filepath.Join(b.TempDir(), "day.jsonl")

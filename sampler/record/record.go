@@ -1,6 +1,7 @@
 // Package record writes and reads gpuscope recordings: JSON Lines files whose
 // first line is a Header and every further line one Entry (a snapshot plus
-// the findings shown at that instant). The format is public (DESIGN.md):
+// the findings shown at that instant). The format is public
+// (docs/snapshot-json.md, "Recordings"):
 // recordings are sent between people and replayed on machines without GPUs,
 // so the reader is tolerant of what real files go through — a process killed
 // mid-write, newer fields, gzip.
@@ -62,7 +63,8 @@ func HeaderFor(s sampler.Snapshot, interval time.Duration) Header {
 
 // Entry is one line after the header: the snapshot's fields, flattened, plus
 // the findings the diagnosis showed at that moment. Findings stay raw JSON so
-// that sampler need not import diagnose (imports flow one way, DESIGN.md);
+// that sampler need not import diagnose (imports flow one way,
+// docs/ARCHITECTURE.md);
 // decode them with diagnose's types.
 type Entry struct {
 	sampler.Snapshot

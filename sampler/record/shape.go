@@ -4,9 +4,10 @@ import "fmt"
 
 // A JSON line can cost far more memory decoded than it takes on disk: `{},`
 // is 3 bytes but one sampler.GPU is 792 (measured with unsafe.Sizeof), so a
-// 1 MB line of empty objects in "gpus" took 1.27 GB to decode (the audit in
-// issue 11). Lines longer than shapeCheckBytes are scanned first, without
-// allocating, and refused when a list is longer than any real snapshot's.
+// 1 MB line of empty objects in "gpus" took 1.27 GB to decode
+// (docs/security.md, "What it reads"). Lines longer than shapeCheckBytes
+// are scanned first, without allocating, and refused when a list is longer
+// than any real snapshot's.
 const (
 	// shapeCheckBytes: a real snapshot line is 2-20 KB (8 GPUs, tens of
 	// processes), and at the worst ratio above a line this size decodes into

@@ -168,13 +168,12 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 }
 
 // frameRate caps repaints. Bubble Tea v1 flushes the screen on a ticker
-// whatever the data rate, and each wake-up costs CPU (DESIGN.md measured
-// 0.95 s per minute at the default 60 fps, 0.28 s at 10, 0.18 s at 2). Panes
-// re-render only on new data, a key or a resize, so most frames compare an
-// unchanged string. The first frame also waits for the first tick. Measured
-// here (docs/benchmarks.md): 10 fps 0.41 s CPU a minute and a 165 ms first
-// frame; 20 fps 0.49 s and 105 ms; 15 fps 0.40 s and 120 ms, with a key's
-// echo within 67 ms, which reads as instant.
+// whatever the data rate, and each wake-up costs CPU; panes re-render only
+// on new data, a key or a resize, so most frames compare an unchanged
+// string. The first frame also waits for the first tick. 15 fps costs no
+// more CPU than 10 and paints the first frame sooner, where 20 costs a
+// fifth more CPU (measured side by side: docs/benchmarks.md, "Commands");
+// a key's echo within 67 ms reads as instant.
 const frameRate = 15
 
 // runTUI starts the collector (sampling and the one diagnosis, in one

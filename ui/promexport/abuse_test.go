@@ -15,9 +15,9 @@ import (
 	"time"
 )
 
-// helperFDLimit is the open-files limit the helper exporter runs under: the
-// issue's measurement (ulimit -n 200, docs/security.md "The exporter under
-// load").
+// helperFDLimit is the open-files limit the helper exporter runs under, as
+// in the measurement of docs/security.md "The exporter under abuse"
+// (ulimit -n 200).
 const helperFDLimit = 200
 
 // TestHelperServe is not a test on its own: TestIdleConnectionsUnderAnFDLimit

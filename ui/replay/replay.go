@@ -56,7 +56,7 @@ func Speeds() []float64 { return []float64{0.5, 1, 2, 5, 10, 60} }
 // instead of ticking faster than the screen repaints.
 const minFrame = 100 * time.Millisecond
 
-// jumpStep is what [ and ] move (the "jump 10 s").
+// jumpStep is what [ and ] move (docs/user-guide.md, "Replay": 10 s back / ahead).
 const jumpStep = 10 * time.Second
 
 // The engine's hysteresis remembers 30 s of evaluations

@@ -151,8 +151,8 @@ func benchRecording(b *testing.B) string {
 }
 
 // BenchmarkLoadToFirstFrame is `replay FILE` up to its first frame on a
-// real recording (the issue's goal: under 1 s for a day of 8 GPUs), then
-// quitting at once (the loader stopped and joined).
+// real recording (the goal: under 1 s for a day of 8 GPUs, docs/benchmarks.md
+// "Recordings at scale"), then quitting at once (the loader stopped and joined).
 func BenchmarkLoadToFirstFrame(b *testing.B) {
 	path := benchRecording(b)
 	for b.Loop() {

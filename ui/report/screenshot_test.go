@@ -16,9 +16,13 @@ import (
 // TestHTMLReportInChromium renders the HTML report the way a person opens
 // it, in Debian's headless Chromium, and checks the picture: each chart's
 // four lines drew in their colours, and the critical finding on GPU 2 is a
-// shaded band under them. Chromium is installed by `make deps`; without it
-// the test fails and says so, since this is the only check of what a
-// reader sees.
+// shaded band under them.
+//
+// This is the only check of what a reader sees, so a missing Chromium
+// never passes quietly where the tools were promised: under `make test`
+// it is there (`make deps`, its prerequisite, installs it or stops the
+// run), and where CI is set a missing Chromium fails with the reason.
+// Anywhere else (`go test ./...` on a laptop) the test skips, saying why.
 func TestHTMLReportInChromium(t *testing.T) {
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -28,7 +32,11 @@ func TestHTMLReportInChromium(t *testing.T) {
 		}
 	}
 	if bin == "" {
-		t.Fatal("no chromium on PATH: run `make deps` (it installs Debian's chromium) to render the HTML report")
+		const why = "no chromium on PATH to render the HTML report in: `make deps` installs Debian's chromium"
+		if os.Getenv("CI") != "" {
+			t.Fatal(why + " (CI is set: the check must run)")
+		}
+		t.Skip(why)
 	}
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
