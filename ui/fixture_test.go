@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"syscall"
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -235,3 +236,11 @@ func fixtureModelWith(n, w, h int, edit func(*Options)) (Model, *fakeDiagnoser) 
 }
 
 func itoa(i int) string { return fmtInt(i) }
+
+// live gives a fixture what the live dashboard has (signals, the r
+// recording, the sampling interval), so its help lists those keys.
+func live(o *Options) {
+	o.Kill = func(int, syscall.Signal) error { return nil }
+	o.Record = func() (string, bool, error) { return "", false, nil }
+	o.SetInterval = func(time.Duration) {}
+}

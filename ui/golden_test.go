@@ -59,7 +59,7 @@ func TestGoldenMain(t *testing.T) {
 }
 
 func TestGoldenHelp(t *testing.T) {
-	m, _ := fixtureModel(10, 120, 40)
+	m, _ := fixtureModelWith(10, 120, 40, live)
 	m = press(m, "?")
 	v := m.View()
 	requireFits(t, v, 120, 40)

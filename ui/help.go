@@ -11,7 +11,7 @@ func (m Model) helpView(w, h int) string {
 	st := m.c.st
 	w8 := m.c.word
 	keys := []string{st.Title.Render(w8("help.title")), ""}
-	for _, k := range m.c.keys.helpRows(m.c.opts.Replay) {
+	for _, k := range m.c.keys.helpRows(m.c.opts.offered()) {
 		keys = append(keys, st.Key.Render(padRight(k[0], 17))+" "+k[1])
 	}
 	reading := []string{"",

@@ -78,21 +78,44 @@ func defaultKeyMap() keyMap {
 	}
 }
 
-// helpOrder is the `?` overlay's rows, in order; a replay's timeline keys
-// first, where there is one.
-func (km keyMap) helpOrder(replay bool) []key.Binding {
+// offered says which of the actions that depend on how the dashboard runs
+// it has: a replay has no pause (space plays), no sampling interval (+/-
+// set the speed) and no recording; signals need a live node and no
+// --readonly.
+type offered struct{ replay, signals, record, interval bool }
+
+func (o Options) offered() offered {
+	return offered{replay: o.Replay, signals: o.Kill != nil && !o.ReadOnly, record: o.Record != nil, interval: o.SetInterval != nil}
+}
+
+// helpOrder is the `?` overlay's rows, in order: a replay's timeline keys
+// first, where there is one; keys that would do nothing here are left out.
+func (km keyMap) helpOrder(o offered) []key.Binding {
 	var rows []key.Binding
-	if r := km.Replay; replay {
+	if r := km.Replay; o.replay {
 		rows = append(rows, r.Play, r.StepBack, r.JumpBack, r.Start, r.Slower)
 	}
-	return append(rows, km.Focus, km.Up, km.Enter, km.GPUDetail, km.Topology, km.Tree, km.Filter, km.Term,
-		km.Back, km.Sort, km.Pause, km.Record, km.Slower, km.Help, km.Quit)
+	rows = append(rows, km.Focus, km.Up, km.Enter, km.GPUDetail, km.Topology, km.Tree, km.Filter)
+	if o.signals {
+		rows = append(rows, km.Term)
+	}
+	rows = append(rows, km.Back, km.Sort)
+	if !o.replay {
+		rows = append(rows, km.Pause)
+	}
+	if o.record {
+		rows = append(rows, km.Record)
+	}
+	if o.interval {
+		rows = append(rows, km.Slower)
+	}
+	return append(rows, km.Help, km.Quit)
 }
 
 // helpRows are the overlay's rows: each binding's label and text.
-func (km keyMap) helpRows(replay bool) [][2]string {
+func (km keyMap) helpRows(o offered) [][2]string {
 	var rows [][2]string
-	for _, b := range km.helpOrder(replay) {
+	for _, b := range km.helpOrder(o) {
 		if h := b.Help(); h.Key != "" {
 			rows = append(rows, [2]string{h.Key, h.Desc})
 		}

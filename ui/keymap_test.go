@@ -72,6 +72,7 @@ func TestPagesStack(t *testing.T) {
 // longer does, and the help overlay shows the new keys (pairs relabelled).
 func TestKeysRemappedThroughOptions(t *testing.T) {
 	m, _ := fixtureModelWith(5, 120, 40, func(o *Options) {
+		live(o)
 		o.Keys = map[string][]string{"topology": {"o"}, "kill": {"X"}, "pause": {"p"}}
 	})
 	v := press(m, "?").View()
@@ -159,6 +160,35 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		}
 		if w >= 100 && strings.Contains(foot, "…") {
 			t.Errorf("%d columns: hints dropped with room to spare: %q", w, foot)
+		}
+	}
+}
+
+// The help offers only the keys that act here: a replay has no pause,
+// recording, interval or signals; a demo no signals.
+func TestHelpOffersWhatActs(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		edit       func(*Options)
+		want, lack []string
+	}{
+		{"live", live, []string{"pause", "SIGTERM / SIGKILL", "start / stop recording", "sample less"}, nil},
+		{"demo", func(o *Options) { live(o); o.Kill = nil }, []string{"pause", "start / stop recording"}, []string{"SIGTERM / SIGKILL"}},
+		{"readonly", func(o *Options) { live(o); o.ReadOnly = true }, nil, []string{"SIGTERM / SIGKILL"}},
+		{"replay", func(o *Options) { o.Replay = true }, []string{"play / pause the replay", "jump 10 s"},
+			[]string{"pause (keep", "SIGTERM / SIGKILL", "start / stop recording", "sample less"}},
+	} {
+		m, _ := fixtureModelWith(5, 120, 40, c.edit)
+		v := press(m, "?").View()
+		for _, w := range c.want {
+			if !strings.Contains(v, w) {
+				t.Errorf("%s: help lacks %q", c.name, w)
+			}
+		}
+		for _, l := range c.lack {
+			if strings.Contains(v, l) {
+				t.Errorf("%s: help offers %q, which does nothing here", c.name, l)
+			}
 		}
 	}
 }

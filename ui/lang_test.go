@@ -24,7 +24,10 @@ func TestGoldenChinese(t *testing.T) {
 		want   []string
 	}{
 		{"", func(w, h int) Model { m, _ := fixtureModelWith(60, w, h, zh); return m }, []string{"为何空闲", "切换", "显存", "负载"}},
-		{"_help", func(w, h int) Model { m, _ := fixtureModelWith(60, w, h, zh); return press(m, "?") }, []string{"按键", "切换焦点"}},
+		{"_help", func(w, h int) Model {
+			m, _ := fixtureModelWith(60, w, h, func(o *Options) { zh(o); live(o) })
+			return press(m, "?")
+		}, []string{"按键", "切换焦点"}},
 		{"_gpu", func(w, h int) Model { m, _ := fixtureModelWith(60, w, h, zh); return press(m, "enter") },
 			[]string{"GPU 详情", "时钟事件原因", "总线"}},
 		{"_topology", func(w, h int) Model { return press(fixtureModelNWith(60, 8, w, h, nil, zh), "t") }, []string{"拓扑", "图例", "亲和性"}},
