@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -97,8 +98,36 @@ func TestCheckKeysRejectsUnknownAction(t *testing.T) {
 	if err := CheckKeys(map[string][]string{"quit": {}}); err == nil {
 		t.Error("an empty key list was accepted")
 	}
-	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}}); err != nil {
+	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}, "pause": {"p"}, "replay_play": {"P"}}); err != nil {
 		t.Error(err)
+	}
+	if err := CheckKeys(map[string][]string{}); err != nil {
+		t.Errorf("the default keys clash: %v", err)
+	}
+}
+
+// A key given two meanings in one place is refused, naming both actions;
+// the same key in places that never answer together is fine.
+func TestCheckKeysRefusesClashes(t *testing.T) {
+	for keys, want := range map[string]string{
+		`{"tree": ["t"]}`:                `keys.topology and keys.tree both use "t" on the main screen`,
+		`{"page_down": ["space"]}`:       `keys.pause and keys.page_down both use "space" on the main screen`,
+		`{"prev_gpu": ["q"]}`:            `keys.quit and keys.prev_gpu both use "q" on a GPU page`,
+		`{"replay_jump_forward": ["t"]}`: `keys.topology and keys.replay_jump_forward both use "t" on a replay`,
+		`{"filter": ["1"]}`:              `the fixed key 1 … 9 and keys.filter both use "1" on the main screen`,
+		`{"replay_end": ["home"]}`:       `keys.replay_start and keys.replay_end both use "home" on a replay`,
+	} {
+		var m map[string][]string
+		if err := json.Unmarshal([]byte(keys), &m); err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckKeys(m); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", keys, err, want)
+		}
+	}
+	// h is prev_gpu on a GPU page; on the main screen nothing else has it.
+	if err := CheckKeys(map[string][]string{"tree": {"h"}}); err != nil {
+		t.Errorf("h for the tree: %v", err)
 	}
 }
 

@@ -81,7 +81,11 @@ func (km *keyMap) remap(keys map[string][]string) error {
 	for _, row := range rows {
 		km.relabel(row, acts)
 	}
-	return nil
+	byBinding := make(map[*key.Binding]string, len(acts))
+	for n, a := range acts {
+		byBinding[a.b] = n
+	}
+	return km.clash(byBinding)
 }
 
 // relabel sets a help row's label to the keys of the bindings in it.
