@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"cmp"
-	"maps"
 	"regexp"
 	"slices"
 )
@@ -91,13 +90,10 @@ func (b *Builder) analysed() []gpuEvent {
 	if len(names) < 2 {
 		return b.gpu
 	}
-	out := make([]gpuEvent, 0, len(b.gpu))
-	for _, g := range b.gpu {
-		if l, ok := b.launches[g.corr]; ok && l.ts < last {
-			out = append(out, g)
-		}
-	}
-	return out
+	// In place: the events are the builder's largest holding, and nothing
+	// reads the unfiltered list after this.
+	b.gpu = slices.DeleteFunc(b.gpu, func(g gpuEvent) bool { return !g.launched || g.lts >= last })
+	return b.gpu
 }
 
 // Breakdown is the temporal breakdown of one rank's GPU time.
@@ -123,7 +119,8 @@ func (d Breakdown) Share(us float64) float64 {
 // breakdown also returns the merged busy intervals, which the idle's causes
 // are read against (causes.go).
 func (b *Builder) breakdown(gpu []gpuEvent) (Breakdown, []interval) {
-	var all, comp, comm []interval
+	var comp, comm []interval
+	all := make([]interval, 0, len(gpu)) // sized once, as kernels' figures
 	for _, g := range gpu {
 		v := interval{g.ts, g.end}
 		all = append(all, v)
@@ -161,25 +158,37 @@ type StreamIdle struct {
 func (s StreamIdle) IdleUS() float64 { return s.HostWaitUS + s.KernelWaitUS + s.OtherUS }
 
 func (b *Builder) idleByStream(gpu []gpuEvent) []StreamIdle {
-	by := map[int32][]gpuEvent{}
-	for _, g := range gpu {
-		by[g.stream] = append(by[g.stream], g)
+	// Indices sorted by stream, then time, instead of a copy of the events
+	// per stream (4 bytes an event, not 56).
+	order := make([]int32, len(gpu))
+	for i := range order {
+		order[i] = int32(i)
 	}
+	slices.SortStableFunc(order, func(x, y int32) int {
+		if c := cmp.Compare(gpu[x].stream, gpu[y].stream); c != 0 {
+			return c
+		}
+		return cmp.Compare(gpu[x].ts, gpu[y].ts)
+	})
 	var out []StreamIdle
-	for _, s := range slices.Sorted(maps.Keys(by)) {
-		ks := by[s]
-		slices.SortStableFunc(ks, func(a, b gpuEvent) int { return cmp.Compare(a.ts, b.ts) })
-		st := StreamIdle{Stream: int(s)}
-		for _, k := range ks {
-			if b.classOf(k.name).typ == Compute {
+	for len(order) > 0 {
+		n := 1
+		for n < len(order) && gpu[order[n]].stream == gpu[order[0]].stream {
+			n++
+		}
+		idx := order[:n]
+		order = order[n:]
+		st := StreamIdle{Stream: int(gpu[idx[0]].stream)}
+		for _, i := range idx {
+			if k := &gpu[i]; b.classOf(k.name).typ == Compute {
 				st.ComputeUS += k.end - k.ts
 			}
 		}
-		for i := 1; i < len(ks); i++ {
-			prevEnd, gap := ks[i-1].end, ks[i].ts-ks[i-1].end
-			l, ok := b.launches[ks[i].corr]
+		for j := 1; j < len(idx); j++ {
+			prev, k := &gpu[idx[j-1]], &gpu[idx[j]]
+			prevEnd, gap := prev.end, k.ts-prev.end
 			switch {
-			case ok && l.ts > prevEnd:
+			case k.launched && k.lts > prevEnd:
 				st.HostWaitUS += gap
 			case gap < kernelWaitUS:
 				st.KernelWaitUS += gap

@@ -14,12 +14,18 @@ import (
 // millions of them and names repeat, so names are interned.
 type gpuEvent struct {
 	ts, end float64
-	corr    int64
-	bytes   int64
-	stream  int32
-	name    int32
-	kind    trace.Kind
+	// lts and ldur are the start and duration of the runtime call that
+	// launched it (same correlation id), joined as the pair completes so
+	// no map of every launch is kept; launched says there was one.
+	lts, ldur float64
+	bytes     int64
+	stream    int32
+	name      int32
+	kind      trace.Kind
+	launched  bool
 }
+
+func (g *gpuEvent) attach(l launch) { g.lts, g.ldur, g.launched = l.ts, l.dur, true }
 
 // span is a CPU range the analysis needs later (a step, a sync call, a
 // DataLoader op, a caller of a sync).
@@ -37,10 +43,20 @@ type launch struct {
 // Builder collects one rank's events. What it keeps grows with the GPU
 // events and launches, not with the CPU operators, which are most of a trace.
 type Builder struct {
-	names    []string
-	ids      map[string]int32
-	gpu      []gpuEvent
+	names []string
+	ids   map[string]int32
+	gpu   []gpuEvent
+	// launches are runtime calls not yet joined to a GPU event, pending
+	// the GPU events (their indices) not yet joined to a launch: whichever
+	// half of a pair comes first waits here, so both hold only the pairs
+	// in flight, not the trace. A CUDA graph's launch queues many kernels
+	// under one correlation id, so joined launches stay in recent, the
+	// last recentLaunches of them, for the graph's later kernels.
 	launches map[int64]launch
+	pending  map[int64][]int32
+	recent   map[int64]launch
+	ring     []int64 // recent's keys, oldest first once full
+	next     int
 	steps    []span
 	syncs    []span
 	loaders  []span
@@ -51,7 +67,7 @@ type Builder struct {
 
 // New is an empty builder.
 func New() *Builder {
-	return &Builder{ids: map[string]int32{}, launches: map[int64]launch{}, devices: map[int]int{}}
+	return &Builder{ids: map[string]int32{}, launches: map[int64]launch{}, pending: map[int64][]int32{}, devices: map[int]int{}}
 }
 
 func (b *Builder) intern(s string) int32 {
@@ -68,12 +84,13 @@ func (b *Builder) intern(s string) int32 {
 func (b *Builder) Add(e trace.Event) error {
 	switch {
 	case e.Kind.GPU():
-		b.gpu = append(b.gpu, gpuEvent{ts: e.TS, end: e.End(), corr: e.Corr, bytes: e.Bytes,
-			stream: int32(e.Stream), name: b.intern(e.Name), kind: e.Kind})
+		g := gpuEvent{ts: e.TS, end: e.End(), bytes: e.Bytes, stream: int32(e.Stream), name: b.intern(e.Name), kind: e.Kind}
+		b.joinGPU(&g, e.Corr)
+		b.gpu = append(b.gpu, g)
 		b.devices[e.Device]++
 	case e.Kind == trace.Runtime || e.Kind == trace.Driver:
 		if e.Corr != 0 {
-			b.launches[e.Corr] = launch{e.TS, e.Dur}
+			b.joinLaunch(e.Corr, launch{e.TS, e.Dur})
 		}
 		if isSync(e.Name) {
 			b.syncs = append(b.syncs, b.span(e))
@@ -86,6 +103,57 @@ func (b *Builder) Add(e trace.Event) error {
 		b.callers = append(b.callers, b.span(e))
 	}
 	return nil
+}
+
+// joinGPU gives g its launch if that came first, else leaves g waiting
+// for it (g is about to be appended to b.gpu).
+func (b *Builder) joinGPU(g *gpuEvent, corr int64) {
+	if corr == 0 {
+		return
+	}
+	if l, ok := b.launches[corr]; ok {
+		delete(b.launches, corr)
+		b.remember(corr, l)
+	}
+	if l, ok := b.recent[corr]; ok {
+		g.attach(l)
+		return
+	}
+	b.pending[corr] = append(b.pending[corr], int32(len(b.gpu)))
+}
+
+// recentLaunches bounds the joined launches kept for a graph's later
+// kernels: a graph's kernels follow its launch within a step, which holds
+// far fewer launches than this.
+const recentLaunches = 1 << 14
+
+// remember keeps a joined launch among the recent ones.
+func (b *Builder) remember(corr int64, l launch) {
+	if b.recent == nil {
+		b.recent, b.ring = map[int64]launch{}, make([]int64, 0, recentLaunches)
+	}
+	if len(b.ring) < recentLaunches {
+		b.ring = append(b.ring, corr)
+	} else {
+		delete(b.recent, b.ring[b.next])
+		b.ring[b.next] = corr
+		b.next = (b.next + 1) % recentLaunches
+	}
+	b.recent[corr] = l
+}
+
+// joinLaunch gives the GPU events waiting for this launch their launch, or
+// keeps it for the events to come.
+func (b *Builder) joinLaunch(corr int64, l launch) {
+	if idx, ok := b.pending[corr]; ok {
+		for _, i := range idx {
+			b.gpu[i].attach(l)
+		}
+		delete(b.pending, corr)
+		b.remember(corr, l)
+		return
+	}
+	b.launches[corr] = l
 }
 
 func (b *Builder) span(e trace.Event) span {

@@ -89,7 +89,7 @@ func (c *Causes) perStep(b *Builder, gpu []gpuEvent, steps []span) {
 		}
 	}
 	for _, g := range gpu {
-		if l, ok := b.launches[g.corr]; ok && g.kind == trace.Kernel && inStep(l.ts) {
+		if g.launched && g.kind == trace.Kernel && inStep(g.lts) {
 			kernels++
 			if b.classOf(g.name).typ == Compute {
 				stepComp += g.end - g.ts

@@ -57,7 +57,9 @@ var (
 func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 	k := Kernels{TypeUS: map[string]float64{}}
 	byName := map[int32]*KernelStat{}
-	var durs, delays, launchDurs []float64
+	// Sized once: appending to millions grows each slice five times over
+	// its final size in copies, which is what a large trace's peak RSS is.
+	durs, delays, launchDurs := make([]float64, 0, len(gpu)), make([]float64, 0, len(gpu)), make([]float64, 0, len(gpu))
 	all, short := 0.0, 0
 	for _, g := range gpu {
 		name, d := b.names[g.name], g.end-g.ts
@@ -76,12 +78,12 @@ func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 			continue
 		}
 		durs = append(durs, d)
-		if l, ok := b.launches[g.corr]; ok {
-			k.LaunchCPU += l.dur
+		if g.launched {
+			k.LaunchCPU += g.ldur
 			k.LaunchGPU += d
-			delays = append(delays, g.ts-l.ts)
-			launchDurs = append(launchDurs, l.dur)
-			if d < l.dur {
+			delays = append(delays, g.ts-g.lts)
+			launchDurs = append(launchDurs, g.ldur)
+			if d < g.ldur {
 				short++
 			}
 		}
