@@ -44,6 +44,7 @@ type checkFlags struct {
 	demo     string
 	seed     int64
 	gpus     string
+	faults   []string // --demo-fault
 	interval time.Duration
 	from     string
 	lang     string
@@ -88,6 +89,7 @@ simulated clock runs as fast as it can.`,
 	fl.Lookup("demo").NoOptDefVal = "mixed"
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the simulated node")
 	gpusFlag(fl, &f.gpus)
+	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: check a failure of the node's reader (lost, timeout, noperm, ...; gpuscope --demo-fault list)")
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.from, "from", "", "diagnose a recording or nvidia-smi / dcgmi log instead of sampling (- for standard input)")
 	langFlag(fl, &f.lang, "output")
@@ -106,6 +108,9 @@ func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Write
 	}
 	if f.from != "" && f.demo != "" {
 		return usagef("from_and_demo", "--from and --demo: choose one")
+	}
+	if len(f.faults) > 0 && f.demo == "" {
+		return usagef("fault_needs_demo", "--demo-fault needs --demo: faults are shown on the simulated node")
 	}
 	var (
 		fr       diagnose.Frame
@@ -139,11 +144,14 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 	}
 	tr := diagnose.NewEvidenceViewTracker(diagnose.Options{})
 	var fr diagnose.Frame
+	var health diagnose.HealthLog
 	pw := progressTo(stderr)
 	for i, s := range snaps {
 		fr = tr.Observe(s)
+		health.Observe(fr)
 		progress(pw, i+1, len(snaps), "snapshots")
 	}
+	fr = withHealth(fr, &health)
 	fmt.Fprintln(pw)
 	interval := time.Second
 	if len(snaps) > 1 {
@@ -156,7 +164,7 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 // as fast as it can, for f.dur.
 func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	start := time.Now()
-	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr)
+	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr, f.faults...)
 	if err != nil {
 		return diagnose.Frame{}, 0, err
 	}
@@ -165,7 +173,11 @@ func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (d
 		return diagnose.Frame{}, 0, fmt.Errorf("no GPU to check: %s: %s (try gpuscope doctor, or --demo)", e.Tried, e.Err)
 	}
 	src.SetInterval(f.interval)
-	col := pipeline.New(src.Sampler, pipeline.Options{})
+	var health diagnose.HealthLog
+	col := pipeline.New(src.Sampler, pipeline.Options{Sinks: []pipeline.Sink{{Name: "check", Take: func(fr diagnose.Frame) error {
+		health.Observe(fr)
+		return nil
+	}}}})
 	total := int(f.dur / f.interval)
 	pw := progressTo(stderr)
 	if src.simulated {
@@ -175,7 +187,7 @@ func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (d
 			progress(pw, i+1, total, "samples")
 		}
 		fmt.Fprintln(pw)
-		return fr, f.interval, nil
+		return withHealth(fr, &health), f.interval, nil
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -195,7 +207,20 @@ func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (d
 	if !ok {
 		return diagnose.Frame{}, 0, fmt.Errorf("check: stopped before the first sample")
 	}
-	return fr, f.interval, nil
+	return withHealth(fr, &health), f.interval, nil // the collector has stopped: health is settled
+}
+
+// withHealth is the last frame with the health findings the run saw and
+// that closed before its end (diagnose.HealthLog), so the verdict counts a
+// GPU lost and reset during the check.
+func withHealth(fr diagnose.Frame, h *diagnose.HealthLog) diagnose.Frame {
+	if fr.Diagnosis == nil {
+		return fr
+	}
+	d := *fr.Diagnosis
+	d.Findings = h.Verdict(d.Findings)
+	fr.Diagnosis = &d
+	return fr
 }
 
 // progressTo is where check's progress line goes: stderr when it is a
