@@ -25,6 +25,10 @@ type Comparison struct {
 	// NotJudged: in base, not in after, but after could not have seen it
 	// (too short, the GPU absent, no host data for a host rule).
 	NotJudged []FindingChange
+	// Unlike says why the two may not be two runs of one thing (another
+	// host, other GPUs): a before/after over different machines measures
+	// the machines.
+	Unlike []diagnose.Msg
 }
 
 // GPUChange pairs one GPU index's figures; Base or After is nil when the GPU
@@ -49,7 +53,7 @@ type FindingChange struct {
 
 // Compare matches base and after.
 func Compare(base, after *Report) *Comparison {
-	c := &Comparison{Base: base, After: after}
+	c := &Comparison{Base: base, After: after, Unlike: unlike(base, after)}
 	byIndex := map[int]*GPUChange{}
 	var order []int
 	get := func(i int) *GPUChange {
@@ -261,4 +265,18 @@ func gpusText(gpus []int) diagnose.Msg {
 		}
 	}
 	return diagnose.Say("compare.gpus", "GPUs {{.List}}", "List", strings.Join(s, ", "))
+}
+
+// unlike lists what says base and after ran on different machines: the
+// host (where both name one) and the GPUs (model and count).
+func unlike(base, after *Report) []diagnose.Msg {
+	var out []diagnose.Msg
+	b, a := base.Environment, after.Environment
+	if b.Host != "" && a.Host != "" && b.Host != a.Host {
+		out = append(out, diagnose.Say("compare.unlike_host", "base ran on {{.Base}}, after on {{.After}}", "Base", b.Host, "After", a.Host))
+	}
+	if bg, ag := strings.Join(b.GPUModels, ", "), strings.Join(a.GPUModels, ", "); bg != "" && ag != "" && bg != ag {
+		out = append(out, diagnose.Say("compare.unlike_gpus", "base had {{.Base}}, after {{.After}}", "Base", bg, "After", ag))
+	}
+	return out
 }

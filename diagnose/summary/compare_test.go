@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -109,5 +110,27 @@ func TestVerdictMeanOverBusyGPUs(t *testing.T) {
 	want := "GPU-Util mean of the 1 busy GPU(s) 46% → 97% (+51 pts); no new finding"
 	if got := Compare(base, after).Verdict(); got != want {
 		t.Errorf("verdict\n got %q\nwant %q", got, want)
+	}
+}
+
+// Two runs on other hosts or other GPUs are said to be unlike: a
+// before/after over two machines measures the machines.
+func TestCompareSaysWhenRunsAreUnlike(t *testing.T) {
+	rep := func(host string, gpus ...string) *Report {
+		return &Report{Environment: Environment{Host: host, GPUModels: gpus}}
+	}
+	if c := Compare(rep("a", "8× NVIDIA H200"), rep("a", "8× NVIDIA H200")); len(c.Unlike) != 0 {
+		t.Errorf("one machine: %v", c.Unlike)
+	}
+	if c := Compare(rep("", "8× NVIDIA H200"), rep("b", "8× NVIDIA H200")); len(c.Unlike) != 0 {
+		t.Errorf("a log without a host name: %v", c.Unlike)
+	}
+	c := Compare(rep("a", "8× NVIDIA H200"), rep("b", "4× NVIDIA A100-SXM4-80GB"))
+	var got []string
+	for _, u := range c.Unlike {
+		got = append(got, diagnose.Text{u}.String())
+	}
+	if want := "base ran on a, after on b|base had 8× NVIDIA H200, after 4× NVIDIA A100-SXM4-80GB"; strings.Join(got, "|") != want {
+		t.Errorf("unlike %q, want %q", got, want)
 	}
 }

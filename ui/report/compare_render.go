@@ -133,6 +133,9 @@ func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {
 	fmt.Fprintf(&b, "gpuscope compare\n%s%s  %s\n%s%s  %s\n%s %s\n",
 		l.label("compare.base", lw), summary.InputName(c.Base.File), l.rangeOf(c.Base.Range),
 		l.label("compare.after", lw), summary.InputName(c.After.File), l.rangeOf(c.After.Range), l.t("compare.verdict"), l.verdict(c))
+	for _, u := range l.unlike(c) {
+		fmt.Fprintf(&b, "%s\n", u)
+	}
 	for _, gc := range c.GPUs {
 		fmt.Fprintf(&b, "\nGPU %d  %s\n", gc.Index, changeName(&gc))
 		fmt.Fprintf(&b, "  %s %s %s %s\n", i18n.Pad("", 20), l.label("compare.base", 14), l.label("compare.after", 14), l.t("compare.change"))
@@ -154,7 +157,11 @@ func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {
 func (rr Renderer) CompareMarkdown(w io.Writer, c *summary.Comparison) error {
 	l := rr.w
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n**%s**\n\n%s\n|---|---|---|\n", l.t("compare.md_title"), md(l.verdict(c)), l.t("compare.md_files"))
+	fmt.Fprintf(&b, "# %s\n\n**%s**\n\n", l.t("compare.md_title"), md(l.verdict(c)))
+	for _, u := range l.unlike(c) {
+		fmt.Fprintf(&b, "> %s\n\n", md(u))
+	}
+	fmt.Fprintf(&b, "%s\n|---|---|---|\n", l.t("compare.md_files"))
 	fmt.Fprintf(&b, "| %s | `%s` | %s |\n", l.t("compare.base"), strings.ReplaceAll(summary.InputName(c.Base.File), "`", "'"), md(l.rangeOf(c.Base.Range)))
 	fmt.Fprintf(&b, "| %s | `%s` | %s |\n", l.t("compare.after"), strings.ReplaceAll(summary.InputName(c.After.File), "`", "'"), md(l.rangeOf(c.After.Range)))
 	for _, gc := range c.GPUs {
@@ -200,12 +207,17 @@ func CompareJSON(w io.Writer, c *summary.Comparison) error {
 		After    sideJSON                           `json:"after"`
 		GPUs     []gpuJSON                          `json:"gpus"`
 		Findings map[string][]summary.FindingChange `json:"findings"`
+		// Unlike: why the two may be different machines (English).
+		Unlike []string `json:"unlike,omitempty"`
 	}{
 		Version: JSONVersion, Verdict: c.Verdict(),
 		Base:     sideJSON{c.Base.File, c.Base.Format, c.Base.Range, c.Base.Environment},
 		After:    sideJSON{c.After.File, c.After.Format, c.After.Range, c.After.Environment},
 		GPUs:     []gpuJSON{},
 		Findings: map[string][]summary.FindingChange{},
+	}
+	for _, u := range c.Unlike {
+		out.Unlike = append(out.Unlike, diagnose.Text{u}.String())
 	}
 	for _, gc := range c.GPUs {
 		g := gpuJSON{GPUChange: gc, Delta: map[string]sampler.Metric{}}
@@ -223,4 +235,14 @@ func CompareJSON(w io.Writer, c *summary.Comparison) error {
 		return fmt.Errorf("compare json: %w", err)
 	}
 	return nil
+}
+
+// unlike is one warning line per reason the two runs may be different
+// machines.
+func (l words) unlike(c *summary.Comparison) []string {
+	var out []string
+	for _, u := range c.Unlike {
+		out = append(out, l.t("compare.unlike", "Why", l.tr.Text(diagnose.Text{u}, diagnose.Text{u}.String())))
+	}
+	return out
 }
