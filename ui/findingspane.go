@@ -17,14 +17,9 @@ type findingsPane struct {
 	top    int
 	// picked is the finding the user moved to; the cursor follows it when
 	// new findings reorder the list.
-	picked *findingKey
+	picked *diagnose.Key
 	// lineOf maps each rendered line to its finding index (-1: none), for clicks.
 	lineOf []int
-}
-
-type findingKey struct {
-	rule     string
-	gpu, pid int
 }
 
 func (p *findingsPane) View() string { return p.view(p.render) }
@@ -32,7 +27,8 @@ func (p *findingsPane) View() string { return p.view(p.render) }
 func (p *findingsPane) move(d int) {
 	p.cursor = min(max(p.cursor+d, 0), max(0, len(p.c.findings)-1))
 	if f, ok := p.selected(); ok {
-		p.picked = &findingKey{f.Rule, f.GPU, f.PID}
+		k := f.Key()
+		p.picked = &k
 	}
 	p.invalidate()
 }
@@ -42,8 +38,8 @@ func (p *findingsPane) follow() {
 	if p.picked == nil {
 		return
 	}
-	for i, f := range p.c.findings {
-		if (findingKey{f.Rule, f.GPU, f.PID}) == *p.picked {
+	for i := range p.c.findings {
+		if p.c.findings[i].Key() == *p.picked {
 			p.cursor = i
 			return
 		}
