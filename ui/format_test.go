@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -154,18 +153,5 @@ func TestHistoryThinsFastSampling(t *testing.T) {
 	}
 	if n := h.len(); n > 2*int(historySpan/historyGap)+2 {
 		t.Errorf("%d points kept, want about one a second", n)
-	}
-}
-
-func TestSortFindingsGroupsByGPU(t *testing.T) {
-	got := sortFindings(fixtureFindings())
-	var order []string
-	for _, f := range got {
-		order = append(order, f.Rule)
-	}
-	// GPU 4 (critical) first, then GPUs 1 and 2 (warnings, by index), then GPU 5 (info).
-	want := "thermal_throttle input_starved memory_idle_held launch_bound"
-	if s := strings.Join(order, " "); s != want {
-		t.Errorf("order %s, want %s", s, want)
 	}
 }
