@@ -187,19 +187,6 @@ func cursor(st *themes.Styles, selected, focused bool, line string, w int) strin
 	return st.Selected.Render(padRight("› "+ansi.Strip(line), w))
 }
 
-// severityMark is the glyph and style of a finding's severity; the glyph
-// carries the meaning without colour.
-func severityMark(st *themes.Styles, s diagnose.Severity) string {
-	switch s {
-	case diagnose.Critical:
-		return st.Crit.Render("✖")
-	case diagnose.Warning:
-		return st.Warn.Render("▲")
-	default:
-		return st.Info.Render("•")
-	}
-}
-
 // place centres text in a w×h box, wrapping and cutting so it never
 // overflows (the too-small screen can be 1×1).
 func place(text string, w, h int) string {

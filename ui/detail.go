@@ -73,7 +73,7 @@ func (p *detailPane) content() string {
 	}
 	label := func(i int) string { return st.Muted.Render(padRight(labels[i], lw)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", severityMark(st, f.Severity), st.Bold.Render(c.wordOr("severity."+f.Severity.String(), strings.ToUpper(f.Severity.String()))), st.Bold.Render(f.Rule), where)
+	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", SeverityMark(st, f.Severity), st.Bold.Render(c.wordOr("severity."+f.Severity.String(), strings.ToUpper(f.Severity.String()))), st.Bold.Render(f.Rule), where)
 	fmt.Fprintf(&b, "%s\n\n", st.Bold.Render(title))
 	fmt.Fprintf(&b, "%s %s\n", label(0), evidence)
 	fmt.Fprintf(&b, "%s %s\n", label(1), c.fix(f))

@@ -103,7 +103,7 @@ func (p *findingsPane) render() []string {
 			where = "     "
 		}
 		title, evidence, estimated := p.c.findingText(f)
-		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + title
+		head := SeverityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + title
 		detail := evidence
 		if f.Hint != "" {
 			detail += " → " + p.c.fix(f)

@@ -179,7 +179,7 @@ func (p *procViewPane) findingLines() []string {
 	for _, f := range p.c.findings {
 		if f.PID == p.pid {
 			title, _, _ := p.c.findingText(f)
-			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", severityMark(st, f.Severity), st.Bold.Render(f.Rule), title), p.w))
+			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", SeverityMark(st, f.Severity), st.Bold.Render(f.Rule), title), p.w))
 		}
 	}
 	if len(out) == 0 {
