@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // findingsPane is "why idle": the findings, worst first, grouped by GPU,
@@ -176,7 +177,7 @@ func (p *sidePane) render() []string {
 			if i > 0 {
 				arrow = "→ "
 			}
-			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(fmtPct(lv.v.Value), 4)+"  "+
+			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(units.Percent(lv.v.Value, 0), 4)+"  "+
 				p.verdict(lv.v.Verdict, padRight(c.wordOr("verdict."+lv.v.Verdict, lv.v.Verdict), 6))+" "+st.Muted.Render(c.tr.Text(lv.v.I18n, lv.v.Label)))
 		}
 	}

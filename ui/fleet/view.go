@@ -51,8 +51,6 @@ func Cell(g fleetsnap.GPU, up bool) rune {
 	return cellRunes[min(max(i, 0), len(cellRunes)-1)]
 }
 
-func gib(b float64) string { return fmt.Sprintf("%.1fG", b/(1<<30)) }
-
 func findingsCell(l words, n fleetsnap.Node) string {
 	var parts []string
 	for _, f := range n.Findings {
