@@ -179,21 +179,3 @@ func TestEngineWindowOption(t *testing.T) {
 		}
 	}
 }
-
-func TestRankOrder(t *testing.T) {
-	fs := []Finding{
-		{Rule: RuleMemoryPressure, Severity: Info, GPU: 0},
-		{Rule: RuleLaunchBound, Severity: Warning, GPU: 3},
-		{Rule: RuleInputStarved, Severity: Warning, GPU: 3},
-		{Rule: RuleStraggler, Severity: Warning, GPU: -1},
-		{Rule: RuleXidError, Severity: Critical, GPU: 7},
-		{Rule: RuleCopyBound, Severity: Warning, GPU: 1},
-	}
-	Rank(fs)
-	want := []string{"xid_error/7", "straggler/-1", "copy_bound/1", "input_starved/3", "launch_bound/3", "memory_pressure/0"}
-	for i, f := range fs {
-		if got := f.Rule + "/" + itoa(f.GPU); got != want[i] {
-			t.Fatalf("rank %d = %s, want %s (all: %v)", i, got, want[i], fs)
-		}
-	}
-}

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -166,24 +165,4 @@ func (c *ctx) make(rule string, sev Severity, gpu, pid int, title Msg, ev Text, 
 		Estimated: est.String(), Since: c.w[from].Time, LastSeen: c.last.Time,
 		I18n: &FindingText{Title: title, Evidence: ev, Estimated: est},
 	}
-}
-
-// Rank orders findings: severity (worst first), node-level before per-GPU,
-// then GPU index, then the rule's position in Rules.
-func Rank(fs []Finding) {
-	slices.SortStableFunc(fs, func(a, b Finding) int {
-		if a.Severity != b.Severity {
-			return cmp.Compare(b.Severity, a.Severity)
-		}
-		if an, bn := a.GPU < 0, b.GPU < 0; an != bn {
-			if an {
-				return -1
-			}
-			return 1
-		}
-		if a.GPU != b.GPU {
-			return cmp.Compare(a.GPU, b.GPU)
-		}
-		return cmp.Compare(ruleIndex(a.Rule), ruleIndex(b.Rule))
-	})
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -42,7 +41,7 @@ type data struct {
 	window    []sampler.Snapshot  // the newest Options.Window of hist (node balance)
 	diag      *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
 	diagSrc   *diagnose.Diagnosis // the collector's as received, to tell a new one
-	findings  []diagnose.Finding  // diag's, sorted by sortFindings
+	findings  []diagnose.Finding  // diag's, in diagnose.RankByGPU's order
 	levels    diagnose.Levels
 	hasLevels bool
 	steps     []diagnose.Step
@@ -186,51 +185,6 @@ func cursor(st *themes.Styles, selected, focused bool, line string, w int) strin
 		return "› " + line
 	}
 	return st.Selected.Render(padRight("› "+ansi.Strip(line), w))
-}
-
-// severityMark is the glyph and style of a finding's severity; the glyph
-// carries the meaning without colour.
-func severityMark(st *themes.Styles, s diagnose.Severity) string {
-	switch s {
-	case diagnose.Critical:
-		return st.Crit.Render("✖")
-	case diagnose.Warning:
-		return st.Warn.Render("▲")
-	default:
-		return st.Info.Render("•")
-	}
-}
-
-// sortFindings ranks by severity, grouping each GPU's findings together:
-// groups ordered by their worst finding, then GPU index (node last).
-func sortFindings(fs []diagnose.Finding) []diagnose.Finding {
-	out := append([]diagnose.Finding(nil), fs...)
-	worst := map[int]diagnose.Severity{}
-	for _, f := range out {
-		if s, ok := worst[f.GPU]; !ok || f.Severity > s {
-			worst[f.GPU] = f.Severity
-		}
-	}
-	gpuKey := func(g int) int {
-		if g < 0 {
-			return 1 << 30
-		}
-		return g
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if worst[a.GPU] != worst[b.GPU] {
-			return worst[a.GPU] > worst[b.GPU]
-		}
-		if a.GPU != b.GPU {
-			return gpuKey(a.GPU) < gpuKey(b.GPU)
-		}
-		if a.Severity != b.Severity {
-			return a.Severity > b.Severity
-		}
-		return a.Rule < b.Rule
-	})
-	return out
 }
 
 // place centres text in a w×h box, wrapping and cutting so it never

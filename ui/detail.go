@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 	"github.com/gpuscope/gpuscope/ui/markdown"
 	"github.com/muesli/termenv"
 )
@@ -73,7 +74,7 @@ func (p *detailPane) content() string {
 	}
 	label := func(i int) string { return st.Muted.Render(padRight(labels[i], lw)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", severityMark(st, f.Severity), st.Bold.Render(c.wordOr("severity."+f.Severity.String(), strings.ToUpper(f.Severity.String()))), st.Bold.Render(f.Rule), where)
+	fmt.Fprintf(&b, "%s %s  %s  (%s)\n", SeverityMark(st, f.Severity), st.Bold.Render(c.wordOr("severity."+f.Severity.String(), strings.ToUpper(f.Severity.String()))), st.Bold.Render(f.Rule), where)
 	fmt.Fprintf(&b, "%s\n\n", st.Bold.Render(title))
 	fmt.Fprintf(&b, "%s %s\n", label(0), evidence)
 	fmt.Fprintf(&b, "%s %s\n", label(1), c.fix(f))
@@ -117,23 +118,23 @@ func (p *detailPane) liveNumbers() string {
 	var b strings.Builder
 	if f.GPU >= 0 && f.GPU < len(s.GPUs) {
 		g := &s.GPUs[f.GPU]
-		b.WriteString(line("gpu", "GPU", g.Index, "Name", shortGPUName(g.Name), "Util", fmtPct(g.Util), "SM", fmtPct(g.SMActive),
-			"Tensor", fmtPct(g.TensorActive), "DRAM", fmtPct(g.DRAMActive), "Mem", fmtUsedTotal(g.MemUsed, g.MemTotal)))
-		b.WriteString(line("gpu_health", "Temp", fmtUnit(g.Temp, "°C"), "Slowdown", fmtUnit(g.TempSlowdown, "°C"),
-			"Power", fmtUnit(g.Power, ""), "Limit", fmtUnit(g.PowerLimit, "W"), "Clock", fmtUnit(g.SMClock, ""),
-			"ClockMax", fmtUnit(g.SMClockMax, "MHz"), "Events", g.ClockEvents.String()))
-		b.WriteString(line("gpu_pcie", "Rx", fmtRate(g.PCIeRx), "Tx", fmtRate(g.PCIeTx), "Gen", fmtUnit(g.PCIeGen, ""),
-			"GenMax", fmtUnit(g.PCIeGenMax, ""), "Width", fmtUnit(g.PCIeWidth, ""), "WidthMax", fmtUnit(g.PCIeWidthMax, ""),
-			"Replays", fmtUnit(g.PCIeReplays, "")))
+		b.WriteString(line("gpu", "GPU", g.Index, "Name", shortGPUName(g.Name), "Util", units.Percent(g.Util, 0), "SM", units.Percent(g.SMActive, 0),
+			"Tensor", units.Percent(g.TensorActive, 0), "DRAM", units.Percent(g.DRAMActive, 0), "Mem", fmtUsedTotal(g.MemUsed, g.MemTotal)))
+		b.WriteString(line("gpu_health", "Temp", units.Compact.Whole(g.Temp, "°C"), "Slowdown", units.Compact.Whole(g.TempSlowdown, "°C"),
+			"Power", units.Compact.Whole(g.Power, ""), "Limit", units.Compact.Whole(g.PowerLimit, "W"), "Clock", units.Compact.Whole(g.SMClock, ""),
+			"ClockMax", units.Compact.Whole(g.SMClockMax, "MHz"), "Events", g.ClockEvents.String()))
+		b.WriteString(line("gpu_pcie", "Rx", units.Compact.ByteRate(g.PCIeRx), "Tx", units.Compact.ByteRate(g.PCIeTx), "Gen", units.Compact.Whole(g.PCIeGen, ""),
+			"GenMax", units.Compact.Whole(g.PCIeGenMax, ""), "Width", units.Compact.Whole(g.PCIeWidth, ""), "WidthMax", units.Compact.Whole(g.PCIeWidthMax, ""),
+			"Replays", units.Compact.Whole(g.PCIeReplays, "")))
 	}
 	if pr := findProc(s, f.PID); pr != nil {
 		r := procRow{p: *pr}
-		b.WriteString(line("proc", "PID", pr.PID, "Cmd", command(&r, 0, true), "CPU", fmtPct(hostOf(&r).CPU),
-			"RSS", fmtMetricBytes(hostOf(&r).RSS), "GPUMem", fmtMetricBytes(pr.MemUsed), "Workers", len(hostOf(&r).Children),
+		b.WriteString(line("proc", "PID", pr.PID, "Cmd", command(&r, 0, true), "CPU", units.Percent(hostOf(&r).CPU, 0),
+			"RSS", units.Compact.Bytes(hostOf(&r).RSS), "GPUMem", units.Compact.Bytes(pr.MemUsed), "Workers", len(hostOf(&r).Children),
 			"State", orDash(hostOf(&r).State)))
 	}
 	if h := s.Host; h != nil {
-		b.WriteString(line("host", "CPU", fmtPct(h.CPU), "IOWait", fmtPct1(h.IOWait), "Load", fmtLoad(h.Load1), "Disk", fmtRate(h.DiskRead)))
+		b.WriteString(line("host", "CPU", units.Percent(h.CPU, 0), "IOWait", units.Percent(h.IOWait, 1), "Load", units.Number(h.Load1, 1), "Disk", units.Compact.ByteRate(h.DiskRead)))
 	}
 	return b.String()
 }

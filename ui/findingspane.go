@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // findingsPane is "why idle": the findings, worst first, grouped by GPU,
@@ -17,14 +18,9 @@ type findingsPane struct {
 	top    int
 	// picked is the finding the user moved to; the cursor follows it when
 	// new findings reorder the list.
-	picked *findingKey
+	picked *diagnose.Key
 	// lineOf maps each rendered line to its finding index (-1: none), for clicks.
 	lineOf []int
-}
-
-type findingKey struct {
-	rule     string
-	gpu, pid int
 }
 
 func (p *findingsPane) View() string { return p.view(p.render) }
@@ -32,7 +28,8 @@ func (p *findingsPane) View() string { return p.view(p.render) }
 func (p *findingsPane) move(d int) {
 	p.cursor = min(max(p.cursor+d, 0), max(0, len(p.c.findings)-1))
 	if f, ok := p.selected(); ok {
-		p.picked = &findingKey{f.Rule, f.GPU, f.PID}
+		k := f.Key()
+		p.picked = &k
 	}
 	p.invalidate()
 }
@@ -42,8 +39,8 @@ func (p *findingsPane) follow() {
 	if p.picked == nil {
 		return
 	}
-	for i, f := range p.c.findings {
-		if (findingKey{f.Rule, f.GPU, f.PID}) == *p.picked {
+	for i := range p.c.findings {
+		if p.c.findings[i].Key() == *p.picked {
 			p.cursor = i
 			return
 		}
@@ -107,7 +104,7 @@ func (p *findingsPane) render() []string {
 			where = "     "
 		}
 		title, evidence, estimated := p.c.findingText(f)
-		head := severityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + title
+		head := SeverityMark(st, f.Severity) + " " + where + "  " + st.Bold.Render(f.Rule) + "  " + title
 		detail := evidence
 		if f.Hint != "" {
 			detail += " → " + p.c.fix(f)
@@ -180,7 +177,7 @@ func (p *sidePane) render() []string {
 			if i > 0 {
 				arrow = "→ "
 			}
-			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(fmtPct(lv.v.Value), 4)+"  "+
+			lines = append(lines, arrow+padRight(lv.name, 15)+padLeft(units.Percent(lv.v.Value, 0), 4)+"  "+
 				p.verdict(lv.v.Verdict, padRight(c.wordOr("verdict."+lv.v.Verdict, lv.v.Verdict), 6))+" "+st.Muted.Render(c.tr.Text(lv.v.I18n, lv.v.Label)))
 		}
 	}

@@ -14,51 +14,6 @@ import (
 // The dashboard's cells use sampler/units' compact form ("62°C", "650W").
 const naText = units.NA
 
-// fmtBytes formats a byte count with binary units, 3 significant digits:
-// "512B", "1.5K", "80.1G", "141G", "2.0T".
-func fmtBytes(b float64) string {
-	const unit = 1024
-	if b < 0 {
-		return "-" + fmtBytes(-b)
-	}
-	if b < unit {
-		return fmt.Sprintf("%.0fB", b)
-	}
-	units := "KMGTPE"
-	v := b / unit
-	i := 0
-	for v >= unit && i < len(units)-1 {
-		v /= unit
-		i++
-	}
-	if v >= 99.95 {
-		return fmt.Sprintf("%.0f%c", v, units[i])
-	}
-	return fmt.Sprintf("%.1f%c", v, units[i])
-}
-
-// fmtMetricBytes is fmtBytes or n/a.
-func fmtMetricBytes(m sampler.Metric) string {
-	if !m.OK {
-		return naText
-	}
-	return fmtBytes(m.V)
-}
-
-// fmtRate formats bytes per second ("1.2G/s"), or n/a.
-func fmtRate(m sampler.Metric) string {
-	if !m.OK {
-		return naText
-	}
-	return fmtBytes(m.V) + "/s"
-}
-
-// fmtPct formats a percentage without decimals ("98%"), or n/a.
-func fmtPct(m sampler.Metric) string { return units.Percent(m, 0) }
-
-// fmtUnit formats a whole-number reading with a unit ("62°C", "650W"), or n/a.
-func fmtUnit(m sampler.Metric, unit string) string { return units.Compact.Whole(m, unit) }
-
 // fmtUsedTotal formats "used/total" with one unit when both are known:
 // "80.1/141G"; a missing side is n/a.
 func fmtUsedTotal(used, total sampler.Metric) string {
@@ -66,14 +21,14 @@ func fmtUsedTotal(used, total sampler.Metric) string {
 		return naText
 	}
 	if used.OK && total.OK {
-		t := fmtBytes(total.V)
-		u := fmtBytes(used.V)
+		t := units.Compact.Bytes(total)
+		u := units.Compact.Bytes(used)
 		if u[len(u)-1] == t[len(t)-1] { // same unit: print it once
 			u = u[:len(u)-1]
 		}
 		return u + "/" + t
 	}
-	return fmtMetricBytes(used) + "/" + fmtMetricBytes(total)
+	return units.Compact.Bytes(used) + "/" + units.Compact.Bytes(total)
 }
 
 // fmtDuration formats an elapsed time compactly: "45s", "12m", "3h05m", "2d04h".

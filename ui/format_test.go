@@ -1,40 +1,26 @@
 package ui
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
-
-func TestFmtBytes(t *testing.T) {
-	for _, tt := range []struct {
-		in   float64
-		want string
-	}{
-		{0, "0B"}, {512, "512B"}, {1536, "1.5K"}, {80.1 * gib, "80.1G"}, {141 * gib, "141G"},
-		{99.96 * gib, "100G"}, {2048 * gib, "2.0T"}, {-2048, "-2.0K"},
-	} {
-		if got := fmtBytes(tt.in); got != tt.want {
-			t.Errorf("fmtBytes(%v) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
 
 func TestFmtMetrics(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
-		{fmtPct(sampler.Some(97.6)), "98%"},
-		{fmtPct(sampler.NA), "n/a"},
-		{fmtRate(sampler.Some(1.5 * gib)), "1.5G/s"},
-		{fmtRate(sampler.NA), "n/a"},
-		{fmtUnit(sampler.Some(61.7), "°C"), "62°C"},
+		{units.Percent(sampler.Some(97.6), 0), "98%"},
+		{units.Percent(sampler.NA, 0), "n/a"},
+		{units.Compact.ByteRate(sampler.Some(1.5 * gib)), "1.5G/s"},
+		{units.Compact.ByteRate(sampler.NA), "n/a"},
+		{units.Compact.Whole(sampler.Some(61.7), "°C"), "62°C"},
 		{fmtUsedTotal(sampler.Some(80*gib), sampler.Some(141*gib)), "80.0/141G"},
 		{fmtUsedTotal(sampler.Some(600<<20), sampler.Some(141*gib)), "600M/141G"},
 		{fmtUsedTotal(sampler.NA, sampler.Some(141*gib)), "n/a/141G"},
 		{fmtUsedTotal(sampler.NA, sampler.NA), "n/a"},
-		{fmtPct1(sampler.Some(1.25)), "1.2%"},
+		{units.Percent(sampler.Some(1.25), 1), "1.2%"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
@@ -154,18 +140,5 @@ func TestHistoryThinsFastSampling(t *testing.T) {
 	}
 	if n := h.len(); n > 2*int(historySpan/historyGap)+2 {
 		t.Errorf("%d points kept, want about one a second", n)
-	}
-}
-
-func TestSortFindingsGroupsByGPU(t *testing.T) {
-	got := sortFindings(fixtureFindings())
-	var order []string
-	for _, f := range got {
-		order = append(order, f.Rule)
-	}
-	// GPU 4 (critical) first, then GPUs 1 and 2 (warnings, by index), then GPU 5 (info).
-	want := "thermal_throttle input_starved memory_idle_held launch_bound"
-	if s := strings.Join(order, " "); s != want {
-		t.Errorf("order %s, want %s", s, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // gpmNA is why GPM charts are empty on pre-Hopper GPUs (GPM is Hopper+).
@@ -74,14 +75,14 @@ func gpuCharts(c *common, g *sampler.GPU) []chartSpec {
 		}
 	}
 
-	mem := chartSpec{title: w("chart.mem_used"), unit: c.say("chart.gib_of", map[string]any{"Total": fmtMetricBytes(g.MemTotal)}), scale: 1 << 30, // GiB
+	mem := chartSpec{title: w("chart.mem_used"), unit: c.say("chart.gib_of", map[string]any{"Total": units.Compact.Bytes(g.MemTotal)}), scale: 1 << 30, // GiB
 		top:    func(g *sampler.GPU) float64 { return g.MemTotal.Or(0) },
 		series: []chartSeries{se(w("chart.used"), 2, func(g *sampler.GPU) sampler.Metric { return g.MemUsed })}}
 	if !g.MemUsed.OK {
 		mem.na = naReason(c, g, sampler.NAMemUsed, false)
 	}
 
-	power := chartSpec{title: w("chart.power"), unit: c.say("chart.w_limit", map[string]any{"Limit": fmtUnit(g.PowerLimit, "W")}),
+	power := chartSpec{title: w("chart.power"), unit: c.say("chart.w_limit", map[string]any{"Limit": units.Compact.Whole(g.PowerLimit, "W")}),
 		top: func(g *sampler.GPU) float64 { return g.PowerLimit.Or(0) },
 		series: []chartSeries{se(w("chart.power"), 0, func(g *sampler.GPU) sampler.Metric { return g.Power }),
 			se(w("chart.limit"), 4, func(g *sampler.GPU) sampler.Metric { return g.PowerLimit })}}
@@ -89,7 +90,7 @@ func gpuCharts(c *common, g *sampler.GPU) []chartSpec {
 		power.na = naReason(c, g, sampler.NAPower, false)
 	}
 
-	temp := chartSpec{title: w("chart.temperature"), unit: c.say("chart.c_slowdown", map[string]any{"Slowdown": fmtUnit(g.TempSlowdown, "°C")}),
+	temp := chartSpec{title: w("chart.temperature"), unit: c.say("chart.c_slowdown", map[string]any{"Slowdown": units.Compact.Whole(g.TempSlowdown, "°C")}),
 		top: func(g *sampler.GPU) float64 { return g.TempSlowdown.Or(defaultSlowdownC) },
 		series: []chartSeries{se(w("chart.temp"), 3, func(g *sampler.GPU) sampler.Metric { return g.Temp }),
 			se(w("chart.slowdown"), 4, func(g *sampler.GPU) sampler.Metric { return g.TempSlowdown })}}
@@ -97,7 +98,7 @@ func gpuCharts(c *common, g *sampler.GPU) []chartSpec {
 		temp.na = naReason(c, g, sampler.NATemp, false)
 	}
 
-	clocks := chartSpec{title: w("chart.clocks"), unit: c.say("chart.mhz_max", map[string]any{"SM": fmtUnit(g.SMClockMax, ""), "Mem": fmtUnit(g.MemClockMax, "")}),
+	clocks := chartSpec{title: w("chart.clocks"), unit: c.say("chart.mhz_max", map[string]any{"SM": units.Compact.Whole(g.SMClockMax, ""), "Mem": units.Compact.Whole(g.MemClockMax, "")}),
 		top: func(g *sampler.GPU) float64 { return max(g.SMClockMax.Or(0), g.MemClockMax.Or(0)) },
 		series: []chartSeries{se("SM", 0, func(g *sampler.GPU) sampler.Metric { return g.SMClock }),
 			se(w("gpu.mem"), 2, func(g *sampler.GPU) sampler.Metric { return g.MemClock })}}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // gpuDetailPane is one GPU in full (enter on a GPU row, or 1…9 for GPU
@@ -143,7 +144,7 @@ func chartGrid(c *common, gpu int, specs []chartSpec, w, maxCols int) []string {
 func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 	c, st := p.c, p.c.st
 	kv := func(id, v string) string { return st.Muted.Render(c.word("gpu.id."+id)+" ") + v }
-	link := fmt.Sprintf("Gen%s/%s ×%s/%s", fmtUnit(g.PCIeGen, ""), fmtUnit(g.PCIeGenMax, ""), fmtUnit(g.PCIeWidth, ""), fmtUnit(g.PCIeWidthMax, ""))
+	link := fmt.Sprintf("Gen%s/%s ×%s/%s", units.Compact.Whole(g.PCIeGen, ""), units.Compact.Whole(g.PCIeGenMax, ""), units.Compact.Whole(g.PCIeWidth, ""), units.Compact.Whole(g.PCIeWidthMax, ""))
 	pstate := naText
 	if g.PState.OK {
 		pstate = fmt.Sprintf("P%.0f", g.PState.V)
@@ -152,7 +153,7 @@ func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 	if g.MIG {
 		mig = c.word("gpu.on")
 	}
-	remap := fmtUnit(g.RemappedRows, "")
+	remap := units.Compact.Whole(g.RemappedRows, "")
 	if g.RemapPending {
 		remap += st.Warn.Render(" " + c.word("gpu.remap_pending"))
 	}
@@ -167,14 +168,14 @@ func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 		}
 		xids = st.Crit.Render(strings.Join(codes, " "))
 	}
-	ecc := fmtUnit(g.ECCUncorrected, "") + " " + c.word("gpu.ecc_uncorr") + " / " + fmtUnit(g.ECCCorrected, "") + " " + c.word("gpu.ecc_corr")
+	ecc := units.Compact.Whole(g.ECCUncorrected, "") + " " + c.word("gpu.ecc_uncorr") + " / " + units.Compact.Whole(g.ECCCorrected, "") + " " + c.word("gpu.ecc_corr")
 	if g.ECCUncorrected.OK && g.ECCUncorrected.V > 0 {
 		ecc = st.Crit.Render(ecc)
 	}
 	items := []string{kv("uuid", orDash(g.UUID)), kv("bus", orDash(g.BusID)), kv("pstate", pstate),
 		kv("persistence", orDash(g.Persistence)), kv("compute", orDash(g.ComputeMode)), kv("mig", mig),
-		kv("pcie", link), kv("replays", fmtUnit(g.PCIeReplays, "")), kv("ecc", ecc),
-		kv("remapped", remap), kv("xid", xids), kv("numa", fmtUnit(g.NUMANode, "")),
+		kv("pcie", link), kv("replays", units.Compact.Whole(g.PCIeReplays, "")), kv("ecc", ecc),
+		kv("remapped", remap), kv("xid", xids), kv("numa", units.Compact.Whole(g.NUMANode, "")),
 		kv("affinity", orDash(g.CPUAffinity)), kv("nvlinks", nvlinkSummary(c, g))}
 	head := st.Bold.Render(fmt.Sprintf("GPU %d  %s", g.Index, orDash(g.Name))) + st.Muted.Render("  "+orDash(g.Arch))
 	return append([]string{head}, flow(items, p.w)...)
@@ -282,8 +283,8 @@ func (p *gpuDetailPane) procLines(g *sampler.GPU) []string {
 	for _, pr := range g.Procs {
 		r := procRow{gpu: g.Index, p: pr}
 		h := hostOf(&r)
-		out = append(out, fmt.Sprintf("  %7d %s %8s %4s %5s %s", pr.PID, padRight(orDash(h.User), 8), fmtMetricBytes(pr.MemUsed),
-			fmtPct(pr.SMUtil), fmtPct(h.CPU), command(&r, max(10, p.w-42), true)))
+		out = append(out, fmt.Sprintf("  %7d %s %8s %4s %5s %s", pr.PID, padRight(orDash(h.User), 8), units.Compact.Bytes(pr.MemUsed),
+			units.Percent(pr.SMUtil, 0), units.Percent(h.CPU, 0), command(&r, max(10, p.w-42), true)))
 	}
 	return out
 }

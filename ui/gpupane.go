@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // Temperature marks (after docs/scenarios.md: thermal_throttle warns
@@ -92,14 +93,14 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 	if g.Lost {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" ") + st.Crit.Render(" "+c.word("gpu.lost_short"))
 	}
-	head := gpuLabel(g) + " " + padLeft(fmtPct(g.Util), 4) + " "
+	head := gpuLabel(g) + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
 	optional := []string{ // most important first
 		padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 9),
 		p.temp(g),
-		padRight(fmtUnit(g.Power, "")+"/"+fmtUnit(g.PowerLimit, "W"), 8),
-		padRight(fmtUnit(g.SMClock, "MHz"), 7),
-		c.word("gpu.sm_short") + " " + padLeft(fmtPct(g.SMActive), 4),
-		c.word("gpu.tc_short") + " " + padLeft(fmtPct(g.TensorActive), 4),
+		padRight(units.Compact.Whole(g.Power, "")+"/"+units.Compact.Whole(g.PowerLimit, "W"), 8),
+		padRight(units.Compact.Whole(g.SMClock, "MHz"), 7),
+		c.word("gpu.sm_short") + " " + padLeft(units.Percent(g.SMActive, 0), 4),
+		c.word("gpu.tc_short") + " " + padLeft(units.Percent(g.TensorActive, 0), 4),
 	}
 	// Columns are laid out the same for every row (badge ignored) so they
 	// line up; a throttled row then gives up trailing fields for its badge.
@@ -136,10 +137,10 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" "),
 			st.Crit.Render(c.word("gpu.lost_long"))
 	}
-	util := c.word("gpu.util") + " " + padLeft(fmtPct(g.Util), 4) + " "
+	util := c.word("gpu.util") + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
 	mem := " " + c.word("gpu.mem") + " " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
-	gpm := "  " + c.word("gpu.sm") + " " + padLeft(fmtPct(g.SMActive), 4) + "  " + c.word("gpu.tensor") + " " + padLeft(fmtPct(g.TensorActive), 4) +
-		"  " + c.word("gpu.dram") + " " + padLeft(fmtPct(g.DRAMActive), 4)
+	gpm := "  " + c.word("gpu.sm") + " " + padLeft(units.Percent(g.SMActive, 0), 4) + "  " + c.word("gpu.tensor") + " " + padLeft(units.Percent(g.TensorActive, 0), 4) +
+		"  " + c.word("gpu.dram") + " " + padLeft(units.Percent(g.DRAMActive, 0), 4)
 	fixed := widthOf(gpuLabel(g)) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
@@ -155,13 +156,13 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	}
 	l1 := gpuLabel(g) + " " + util + utilSpark +
 		mem + drawSparkline(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
-	clock := c.word("gpu.sm_clock") + " " + fmtUnit(g.SMClock, "") + "/" + fmtUnit(g.SMClockMax, "MHz")
-	pcie := "PCIe " + c.word("net.rx") + " " + fmtRate(g.PCIeRx) + " " + c.word("net.tx") + " " + fmtRate(g.PCIeTx)
+	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
+	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
 		pcie += fmt.Sprintf(" Gen%.0f×%.0f", g.PCIeGen.V, g.PCIeWidth.V)
 	}
-	l2 := strings.Join([]string{"      " + p.temp(g), fmtUnit(g.Power, "") + "/" + fmtUnit(g.PowerLimit, "W"),
-		clock, c.word("gpu.fan") + " " + fmtPct(g.Fan), pcie}, "  ")
+	l2 := strings.Join([]string{"      " + p.temp(g), units.Compact.Whole(g.Power, "") + "/" + units.Compact.Whole(g.PowerLimit, "W"),
+		clock, c.word("gpu.fan") + " " + units.Percent(g.Fan, 0), pcie}, "  ")
 	if b := throttleBadge(c, g, true); b != "" {
 		l2 += "  " + b
 	}
@@ -181,7 +182,7 @@ func (p *gpuPane) utilSeries(pos, n int) []float64 {
 // temp colours the temperature by its distance to the slowdown point.
 func (p *gpuPane) temp(g *sampler.GPU) string {
 	st := p.c.st
-	t := padRight(fmtUnit(g.Temp, "°C"), 4)
+	t := padRight(units.Compact.Whole(g.Temp, "°C"), 4)
 	slow := g.TempSlowdown.Or(defaultSlowdownC)
 	switch {
 	case !g.Temp.OK:

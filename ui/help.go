@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/gpuscope/gpuscope/diagnose"
 )
 
 // helpView is the `?` overlay: the keys, and how to read the screen.
@@ -19,8 +20,8 @@ func (m Model) helpView(w, h int) string {
 		w8("help.reading1"),
 		w8("help.reading2"),
 		w8("help.reading3"),
-		st.Crit.Render("✖") + " " + w8("help.critical") + "  " + st.Warn.Render("▲") + " " + w8("help.warning") + "  " +
-			st.Info.Render("•") + " " + w8("help.info") + "    " + w8("help.na")}
+		SeverityMark(st, diagnose.Critical) + " " + w8("help.critical") + "  " + SeverityMark(st, diagnose.Warning) + " " + w8("help.warning") + "  " +
+			SeverityMark(st, diagnose.Info) + " " + w8("help.info") + "    " + w8("help.na")}
 	closing := []string{"", st.Muted.Render(w8("help.close"))}
 	lines := append(append(append([]string{}, keys...), reading...), closing...)
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Border.GetForeground()).Padding(0, 1)

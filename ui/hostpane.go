@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -41,15 +40,15 @@ func (p *hostPane) render() []string {
 		return append(lines, st.Muted.Render(c.word("host.none")))
 	}
 	h := s.Host
-	cpu := "CPU " + p.warnAbove(h.CPU, hostCPUWarn, padLeft(fmtPct(h.CPU), 4)) + " "
-	rest := "  " + c.word("host.iowait") + " " + p.warnAbove(h.IOWait, iowaitWarn, fmtPct1(h.IOWait)) +
-		"  " + c.word("host.load") + " " + fmtLoad(h.Load1) + " " + fmtLoad(h.Load5) + " " + fmtLoad(h.Load15)
+	cpu := "CPU " + p.warnAbove(h.CPU, hostCPUWarn, padLeft(units.Percent(h.CPU, 0), 4)) + " "
+	rest := "  " + c.word("host.iowait") + " " + p.warnAbove(h.IOWait, iowaitWarn, units.Percent(h.IOWait, 1)) +
+		"  " + c.word("host.load") + " " + units.Number(h.Load1, 1) + " " + units.Number(h.Load5, 1) + " " + units.Number(h.Load15, 1)
 	strip := max(0, p.w-widthOf(cpu)-widthOf(rest))
 	line1 := cpu + p.coreStrip(h.CPUs, strip) + rest
 	groups := []string{c.word("host.mem") + " " + fmtUsedTotal(h.MemUsed, h.MemTotal),
 		c.word("host.swap") + " " + fmtUsedTotal(h.SwapUsed, h.SwapTotal),
-		c.word("host.disk") + " " + c.word("disk.read") + " " + fmtRate(h.DiskRead) + " " + c.word("disk.write") + " " + fmtRate(h.DiskWrite),
-		c.word("host.net") + " " + c.word("net.rx") + " " + fmtRate(h.NetRx) + " " + c.word("net.tx") + " " + fmtRate(h.NetTx)}
+		c.word("host.disk") + " " + c.word("disk.read") + " " + units.Compact.ByteRate(h.DiskRead) + " " + c.word("disk.write") + " " + units.Compact.ByteRate(h.DiskWrite),
+		c.word("host.net") + " " + c.word("net.rx") + " " + units.Compact.ByteRate(h.NetRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(h.NetTx)}
 	line2 := strings.Join(groups, "  ")
 	if widthOf(line2) > p.w { // Chinese words, or long figures, at 80 columns: one space keeps net tx on screen
 		line2 = strings.Join(groups, " ")
@@ -116,13 +115,4 @@ func (p *hostPane) warnAbove(m sampler.Metric, limit float64, text string) strin
 		return p.c.st.Warn.Render(text)
 	}
 	return text
-}
-
-func fmtPct1(m sampler.Metric) string { return units.Percent(m, 1) }
-
-func fmtLoad(m sampler.Metric) string {
-	if !m.OK {
-		return naText
-	}
-	return fmt.Sprintf("%.1f", m.V)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // migRows is how many lines the GPU pane wants for MIG: one per instance of
@@ -48,10 +49,10 @@ func migInstanceLine(c *common, md *sampler.MIGDevice, last bool, w int) string 
 		c.word("gpu.mem") + " " + padRight(fmtUsedTotal(md.MemUsed, md.MemTotal), 11),
 	}
 	if md.SMActive.OK {
-		parts = append(parts, c.word("gpu.sm_short")+" "+padLeft(fmtPct(md.SMActive), 4))
+		parts = append(parts, c.word("gpu.sm_short")+" "+padLeft(units.Percent(md.SMActive, 0), 4))
 	}
 	if md.TensorActive.OK {
-		parts = append(parts, c.word("gpu.tc_short")+" "+padLeft(fmtPct(md.TensorActive), 4))
+		parts = append(parts, c.word("gpu.tc_short")+" "+padLeft(units.Percent(md.TensorActive, 0), 4))
 	}
 	parts = append(parts, c.count("procs.count", len(md.Procs)))
 	return truncate(strings.Join(parts, "  "), w)
@@ -110,8 +111,8 @@ func (p *gpuDetailPane) migDetail(g *sampler.GPU) []string {
 		md := &g.MIGDevices[i]
 		head := fmt.Sprintf("  MIG %d  %s  GI %d / CI %d  %s  %s %s  %s %s  %s %s  %s %s",
 			md.Index, orDash(md.Profile), md.GPUInstance, md.ComputeInstance, c.say("mig.slices", map[string]any{"N": md.SMSlices}),
-			c.word("gpu.mem"), fmtUsedTotal(md.MemUsed, md.MemTotal), c.word("gpu.sm"), fmtPct(md.SMActive),
-			c.word("gpu.tensor"), fmtPct(md.TensorActive), c.word("gpu.dram"), fmtPct(md.DRAMActive))
+			c.word("gpu.mem"), fmtUsedTotal(md.MemUsed, md.MemTotal), c.word("gpu.sm"), units.Percent(md.SMActive, 0),
+			c.word("gpu.tensor"), units.Percent(md.TensorActive, 0), c.word("gpu.dram"), units.Percent(md.DRAMActive, 0))
 		lines = append(lines, truncate(head, p.w), st.Muted.Render("    "+truncate(orDash(md.UUID), p.w-4)))
 		if len(md.Procs) == 0 {
 			lines = append(lines, st.Muted.Render("    "+c.word("gpu.no_procs")))
@@ -126,7 +127,7 @@ func (p *gpuDetailPane) migDetail(g *sampler.GPU) []string {
 			r := procRow{gpu: g.Index, p: pr}
 			h := hostOf(&r)
 			lines = append(lines, fmt.Sprintf("    %7d %s %8s %s", pr.PID, padRight(orDash(h.User), 8),
-				fmtMetricBytes(pr.MemUsed), command(&r, max(10, p.w-32), true)))
+				units.Compact.Bytes(pr.MemUsed), command(&r, max(10, p.w-32), true)))
 		}
 	}
 	return lines

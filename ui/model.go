@@ -229,7 +229,9 @@ func (m Model) Push(f diagnose.Frame) Model {
 		prev := c.findings
 		c.findings = nil
 		if c.diag != nil {
-			c.findings = sortFindings(c.diag.Findings)
+			// A copy: the diagnosis is shared with the other sinks.
+			c.findings = slices.Clone(c.diag.Findings)
+			diagnose.RankByGPU(c.findings)
 		}
 		c.newCritical = c.newCritical || criticalOpened(prev, c.findings)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // procRow is one process on one GPU, joined with its host data.
@@ -91,10 +92,10 @@ func newProcPane(c *common) *procPane {
 		{name: "GPU", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return fmt.Sprint(r.gpu) }),
 			key: func(r *procRow) float64 { return float64(r.gpu) }},
 		{name: "T", width: 3, cell: gpuSide(func(r *procRow) string { return r.p.Type })},
-		{name: "GPU-MEM", width: 8, right: true, cell: gpuSide(func(r *procRow) string { return fmtMetricBytes(r.p.MemUsed) }), key: metric(gpuMem)},
-		{name: "SM%", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return fmtPct(r.p.SMUtil) }), key: metric(sm)},
-		{name: "CPU%", width: 5, right: true, cell: func(r *procRow) string { return fmtPct(hostOf(r).CPU) }, key: metric(cpu)},
-		{name: "RSS", width: 6, right: true, cell: func(r *procRow) string { return fmtMetricBytes(hostOf(r).RSS) }, key: metric(rss)},
+		{name: "GPU-MEM", width: 8, right: true, cell: gpuSide(func(r *procRow) string { return units.Compact.Bytes(r.p.MemUsed) }), key: metric(gpuMem)},
+		{name: "SM%", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return units.Percent(r.p.SMUtil, 0) }), key: metric(sm)},
+		{name: "CPU%", width: 5, right: true, cell: func(r *procRow) string { return units.Percent(hostOf(r).CPU, 0) }, key: metric(cpu)},
+		{name: "RSS", width: 6, right: true, cell: func(r *procRow) string { return units.Compact.Bytes(hostOf(r).RSS) }, key: metric(rss)},
 		{name: "TIME", width: 6, right: true, cell: func(r *procRow) string { return p.runtime(r) },
 			key: func(r *procRow) float64 { return -float64(hostOf(r).Start.Unix()) }},
 		{name: "CONTAINER", width: containerWidth, optional: true, cell: func(r *procRow) string { return containerCell(hostOf(r), containerWidth) }},

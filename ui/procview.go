@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // procViewPane is one process over time (enter on a process row, as
@@ -135,13 +136,13 @@ func (p *procViewPane) identity(gpus []procRow, h *sampler.Proc) []string {
 	out = append(out, "  "+st.Bold.Render(head))
 	var on []string
 	for _, r := range gpus {
-		on = append(on, fmt.Sprintf("GPU %d (%s, %s, %s %s)", r.gpu, orDash(r.p.Type), fmtMetricBytes(r.p.MemUsed), c.word("procs.col.sm"), fmtPct(r.p.SMUtil)))
+		on = append(on, fmt.Sprintf("GPU %d (%s, %s, %s %s)", r.gpu, orDash(r.p.Type), units.Compact.Bytes(r.p.MemUsed), c.word("procs.col.sm"), units.Percent(r.p.SMUtil, 0)))
 	}
 	if len(on) == 0 {
 		on = []string{c.word("pview.no_gpu")}
 	}
 	out = append(out, label("pview.gpus")+strings.Join(on, ", "))
-	out = append(out, label("pview.cpu_rss")+c.say("pview.cpu_rss_val", map[string]any{"CPU": fmtPct(h.CPU), "RSS": fmtMetricBytes(h.RSS)}))
+	out = append(out, label("pview.cpu_rss")+c.say("pview.cpu_rss_val", map[string]any{"CPU": units.Percent(h.CPU, 0), "RSS": units.Compact.Bytes(h.RSS)}))
 	where := c.word("pview.no_container")
 	if h.Container != "" {
 		where = h.Container
@@ -179,7 +180,7 @@ func (p *procViewPane) findingLines() []string {
 	for _, f := range p.c.findings {
 		if f.PID == p.pid {
 			title, _, _ := p.c.findingText(f)
-			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", severityMark(st, f.Severity), st.Bold.Render(f.Rule), title), p.w))
+			out = append(out, truncate(fmt.Sprintf("  %s %s  %s", SeverityMark(st, f.Severity), st.Bold.Render(f.Rule), title), p.w))
 		}
 	}
 	if len(out) == 0 {
@@ -212,7 +213,7 @@ func (p *procViewPane) childLines(s *sampler.Snapshot, h *sampler.Proc) []string
 		if cmd == "" {
 			cmd = k.Name
 		}
-		out = append(out, truncate(fmt.Sprintf("  %7d %5s %6s %-5s %s", k.PID, fmtPct(k.CPU), fmtMetricBytes(k.RSS), orDash(k.State), cmd), p.w))
+		out = append(out, truncate(fmt.Sprintf("  %7d %5s %6s %-5s %s", k.PID, units.Percent(k.CPU, 0), units.Compact.Bytes(k.RSS), orDash(k.State), cmd), p.w))
 	}
 	if missing := len(h.Children) - len(kids); missing > 0 {
 		out = append(out, st.Muted.Render("  "+c.say("pview.missing", map[string]any{"N": missing})))

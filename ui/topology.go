@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/units"
 )
 
 // topoLegend is what `nvidia-smi topo -m` prints under its matrix: the
@@ -164,7 +165,7 @@ func gpuAffinity(s *sampler.Snapshot, i int) (string, string) {
 	if aff == "" {
 		aff = naText
 	}
-	return aff, fmtUnit(g.NUMANode, "")
+	return aff, units.Compact.Whole(g.NUMANode, "")
 }
 
 // slowPairLines says which job's GPU pairs talk without NVLink: each pair

@@ -257,7 +257,8 @@ func TestNaNReadingsNotCounted(t *testing.T) {
 		{Time: summarytest.Start, GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(math.NaN()), Power: sampler.Some(math.Inf(1)), PowerLimit: sampler.Some(700)}}},
 		{Time: summarytest.Start.Add(time.Second), GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(50)}}},
 	}
-	r := build(t, &summarytest.SliceSource{Snaps: snaps}, Options{})
+	list := sampler.Snapshots(snaps)
+	r := build(t, &list, Options{})
 	if r.GPUs[0].Util.Samples != 1 || r.GPUs[0].PowerMax.OK {
 		t.Errorf("NaN/Inf readings counted: util %+v power max %v", r.GPUs[0].Util, r.GPUs[0].PowerMax)
 	}

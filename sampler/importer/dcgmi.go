@@ -3,7 +3,6 @@ package importer
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -86,70 +85,41 @@ func lookupDCGM(name string) (dcgmField, bool) {
 //
 // It has no timestamps: times are synthesized from Options.Start/Interval.
 type dcgmi struct {
-	name string
-	in   lines
-	warnings
-	k        ticks
-	cols     []string
-	good     int
-	firstBad string
-	done     bool
+	rowLog
+	cols []string
 }
 
 func newDCGMI(br *bufio.Reader, name string, o Options) (*dcgmi, error) {
-	d := &dcgmi{name: name, in: lines{br: br}}
+	d := &dcgmi{rowLog: rowLog{name: name, in: lines{br: br}}}
 	d.k = ticks{source: DCGMIDmon, opts: o, warn: &d.warnings}
 	return d, nil
 }
 
 func (d *dcgmi) Close() error { return nil }
 
-func (d *dcgmi) Next() (sampler.Snapshot, error) {
-	for !d.done {
-		line, err := d.in.next()
-		if err == io.EOF {
-			d.done = true
-			break
-		}
-		if err != nil {
-			return sampler.Snapshot{}, fmt.Errorf("%s: %w", d.name, err)
-		}
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 0:
-			continue
-		case strings.HasPrefix(f[0], "#"):
-			d.header(f)
-			continue
-		case len(f) == 1 && strings.EqualFold(f[0], "ID"): // the line under "#Entity"
-			continue
-		case d.in.torn:
-			d.add("line %d: torn last line (log was cut off); ignored", d.in.no)
-			continue
-		case d.cols == nil:
-			return sampler.Snapshot{}, fmt.Errorf("%s: line %d: a row before the \"#Entity ...\" header; "+
-				"want dcgmi dmon output with its header", d.name, d.in.no)
-		}
-		snap, ready, err := d.row(f)
-		if err != nil {
-			if d.firstBad == "" {
-				d.firstBad = err.Error()
-			}
-			d.add("%v; row skipped", err)
-			continue
-		}
-		if ready {
-			return snap, nil
-		}
+func (d *dcgmi) Next() (sampler.Snapshot, error) { return d.next(d.line) }
+
+func (d *dcgmi) line(line string) (sampler.Snapshot, bool, error) {
+	f := strings.Fields(line)
+	switch {
+	case strings.HasPrefix(f[0], "#"):
+		d.header(f)
+		return sampler.Snapshot{}, false, nil
+	case len(f) == 1 && strings.EqualFold(f[0], "ID"): // the line under "#Entity"
+		return sampler.Snapshot{}, false, nil
+	case d.in.torn:
+		d.add("line %d: torn last line (log was cut off); ignored", d.in.no)
+		return sampler.Snapshot{}, false, nil
+	case d.cols == nil:
+		return sampler.Snapshot{}, false, fmt.Errorf("%s: line %d: a row before the \"#Entity ...\" header; "+
+			"want dcgmi dmon output with its header", d.name, d.in.no)
 	}
-	if snap, ok := d.k.flush(); ok {
-		return snap, nil
+	snap, ready, err := d.row(f)
+	if err != nil {
+		d.skip(err)
+		return sampler.Snapshot{}, false, nil
 	}
-	noteCut(&d.warnings, &d.in)
-	if d.good == 0 && d.firstBad != "" {
-		return sampler.Snapshot{}, fmt.Errorf("%s: no readable rows; first problem: %s", d.name, d.firstBad)
-	}
-	return sampler.Snapshot{}, io.EOF
+	return snap, ready, nil
 }
 
 func (d *dcgmi) header(f []string) {

@@ -2,8 +2,6 @@ package importer
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"regexp"
 	"strings"
 
@@ -17,16 +15,10 @@ const detectBytes = 8 << 10
 // Detect names the format of a log from its first bytes (gzip is looked
 // through). It never fails: Unknown means none matched.
 func Detect(head []byte) Format {
-	if record.IsGzip(head) {
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err != nil {
-			return Unknown
-		}
-		inner, _ := io.ReadAll(io.LimitReader(zr, detectBytes)) // a cut stream still yields its start
-		return Detect(inner)
+	trimmed, ok := record.TextHead(head, detectBytes)
+	if !ok {
+		return Unknown
 	}
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	trimmed := bytes.TrimLeft(head, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
 		return Unknown

@@ -3,7 +3,6 @@ package importer
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -13,11 +12,8 @@ import (
 // smiCSV reads `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]
 // [-l N | -lms N]`: one row per GPU per tick, columns in any order.
 type smiCSV struct {
-	name string
-	opts Options
-	in   lines
-	warnings
-	k        ticks
+	rowLog
+	opts     Options
 	cols     []csvColumn
 	units    []string
 	header   string // the header line as read, to skip repeats
@@ -26,54 +22,17 @@ type smiCSV struct {
 	// byPosition: no identity column at all; the index is the row's place
 	// within its tick.
 	byPosition bool
-	good       int
-	firstBad   string
-	done       bool
 }
 
 func newSMICSV(br *bufio.Reader, name string, o Options) (*smiCSV, error) {
-	s := &smiCSV{name: name, opts: o, in: lines{br: br}, uuids: map[string]int{}}
+	s := &smiCSV{rowLog: rowLog{name: name, in: lines{br: br}}, opts: o, uuids: map[string]int{}}
 	s.k = ticks{source: SMICSV, opts: o, warn: &s.warnings}
 	return s, nil
 }
 
 func (s *smiCSV) Close() error { return nil }
 
-func (s *smiCSV) Next() (sampler.Snapshot, error) {
-	for !s.done {
-		line, err := s.in.next()
-		if err == io.EOF {
-			s.done = true
-			break
-		}
-		if err != nil {
-			return sampler.Snapshot{}, fmt.Errorf("%s: %w", s.name, err)
-		}
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		snap, ok, err := s.line(line)
-		if err != nil {
-			return sampler.Snapshot{}, err
-		}
-		if ok {
-			return snap, nil
-		}
-	}
-	if snap, ok := s.k.flush(); ok {
-		return snap, nil
-	}
-	return sampler.Snapshot{}, s.end()
-}
-
-// end reports a log that yielded nothing as an error, otherwise EOF.
-func (s *smiCSV) end() error {
-	noteCut(&s.warnings, &s.in)
-	if s.good == 0 && s.firstBad != "" {
-		return fmt.Errorf("%s: no readable rows; first problem: %s", s.name, s.firstBad)
-	}
-	return io.EOF
-}
+func (s *smiCSV) Next() (sampler.Snapshot, error) { return s.next(s.line) }
 
 func (s *smiCSV) line(line string) (sampler.Snapshot, bool, error) {
 	if s.in.torn { // nvidia-smi ends every row with a newline: this one was cut

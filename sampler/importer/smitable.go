@@ -3,7 +3,6 @@ package importer
 import (
 	"bufio"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -17,18 +16,12 @@ import (
 // Date/Time columns (-o DT). dmon prints one row per GPU per tick; pmon one
 // row per process (or a "-" row for an idle GPU).
 type smiTable struct {
-	name   string
-	format Format
-	opts   Options
-	in     lines
-	warnings
-	k        ticks
+	rowLog
+	format   Format
+	opts     Options
 	cols     []string // lower-case names from the last header
 	comma    bool     // --format csv
 	headerAt int
-	good     int
-	firstBad string
-	done     bool
 	lastT    time.Time // for -o T rows (time without date) crossing midnight
 }
 
@@ -41,58 +34,35 @@ func newPmon(br *bufio.Reader, name string, o Options) (*smiTable, error) {
 }
 
 func newSMITable(br *bufio.Reader, name string, o Options, f Format) *smiTable {
-	t := &smiTable{name: name, format: f, opts: o, in: lines{br: br}}
+	t := &smiTable{rowLog: rowLog{name: name, in: lines{br: br}}, format: f, opts: o}
 	t.k = ticks{source: f, opts: o, warn: &t.warnings}
 	return t
 }
 
 func (t *smiTable) Close() error { return nil }
 
-func (t *smiTable) Next() (sampler.Snapshot, error) {
-	for !t.done {
-		line, err := t.in.next()
-		if err == io.EOF {
-			t.done = true
-			break
-		}
-		if err != nil {
-			return sampler.Snapshot{}, fmt.Errorf("%s: %w", t.name, err)
-		}
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case trimmed == "":
-			continue
-		case strings.HasPrefix(trimmed, "#"):
-			t.header(trimmed)
-			continue
-		case t.in.torn: // the tools end every row with a newline: this one was cut
-			t.add("line %d: torn last line (log was cut off); ignored", t.in.no)
-			continue
-		case t.cols == nil:
-			return sampler.Snapshot{}, fmt.Errorf("%s: line %d: a row before any \"# gpu ...\" header line; "+
-				"want the %s output with its header lines", t.name, t.in.no, t.format)
-		}
-		snap, ready, err := t.row(t.cells(trimmed))
-		if err != nil {
-			if t.firstBad == "" {
-				t.firstBad = err.Error()
-			}
-			t.add("%v; row skipped", err)
-			continue
-		}
-		t.good++
-		if ready {
-			return snap, nil
-		}
+func (t *smiTable) Next() (sampler.Snapshot, error) { return t.next(t.line) }
+
+func (t *smiTable) line(line string) (sampler.Snapshot, bool, error) {
+	trimmed := strings.TrimSpace(line)
+	switch {
+	case strings.HasPrefix(trimmed, "#"):
+		t.header(trimmed)
+		return sampler.Snapshot{}, false, nil
+	case t.in.torn: // the tools end every row with a newline: this one was cut
+		t.add("line %d: torn last line (log was cut off); ignored", t.in.no)
+		return sampler.Snapshot{}, false, nil
+	case t.cols == nil:
+		return sampler.Snapshot{}, false, fmt.Errorf("%s: line %d: a row before any \"# gpu ...\" header line; "+
+			"want the %s output with its header lines", t.name, t.in.no, t.format)
 	}
-	if snap, ok := t.k.flush(); ok {
-		return snap, nil
+	snap, ready, err := t.row(t.cells(trimmed))
+	if err != nil {
+		t.skip(err)
+		return sampler.Snapshot{}, false, nil
 	}
-	noteCut(&t.warnings, &t.in)
-	if t.good == 0 && t.firstBad != "" {
-		return sampler.Snapshot{}, fmt.Errorf("%s: no readable rows; first problem: %s", t.name, t.firstBad)
-	}
-	return sampler.Snapshot{}, io.EOF
+	t.good++
+	return snap, ready, nil
 }
 
 // header takes the names line and skips the units line that follows it.

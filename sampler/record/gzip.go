@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 
@@ -16,6 +17,22 @@ import (
 // §2.3.1: 0x1f 0x8b). Recordings and other tools' logs are both looked
 // through when compressed; this is the one test for it.
 func IsGzip(head []byte) bool { return len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b }
+
+// TextHead is the start of a file as text, for telling formats apart:
+// gzip looked through (at most n bytes of what it holds; a cut stream
+// still yields its start), then a UTF-8 byte-order mark and leading
+// blanks dropped. False when gzip data does not open.
+func TextHead(head []byte, n int) ([]byte, bool) {
+	if IsGzip(head) {
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return nil, false
+		}
+		inner, _ := io.ReadAll(io.LimitReader(zr, int64(n)))
+		return TextHead(inner, n)
+	}
+	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n"), true
+}
 
 // Decompressed returns br itself for plain data and a reader of the same
 // buffer size over the decompressed stream for gzip; name is used in the

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/gpuscope/gpuscope/sampler/record"
 	"github.com/gpuscope/gpuscope/sampler/sqlite"
 )
@@ -23,15 +21,10 @@ const sniffBytes = 64 << 10
 // Chrome-trace JSON object: "{" and a "traceEvents" or Kineto's
 // "schemaVersion" key in it.
 func Sniff(head []byte) bool {
-	if record.IsGzip(head) {
-		zr, err := gzip.NewReader(bytes.NewReader(head))
-		if err != nil {
-			return false
-		}
-		inner, _ := io.ReadAll(io.LimitReader(zr, sniffBytes)) // a cut stream still yields its start
-		return Sniff(inner)
+	head, ok := record.TextHead(head, sniffBytes)
+	if !ok {
+		return false
 	}
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}

@@ -1,8 +1,8 @@
 // Package units formats readings that may be n/a with their units, the
 // one way every view does it: a reading that is absent renders as "n/a",
 // never as 0. Two spellings, one per context: Compact for the dashboard's
-// cells and the --once table ("62°C", "650W", "12.3GiB"), where columns are
-// tight, and Spaced for prose and reports ("62 °C", "650 W", "12.3 GiB"),
+// cells and the --once table ("62°C", "650W", "12.3GiB", "80.1G"), where
+// columns are tight, and Spaced for prose and reports ("62 °C", "650 W", "12.3 GiB"),
 // as SI writes a number and its unit. Percent never takes a space ("42%").
 package units
 
@@ -56,6 +56,42 @@ func (s Style) Watts(m sampler.Metric) string { return s.Whole(m, "W") }
 
 // GiB is a byte count in GiB with one decimal.
 func (s Style) GiB(m sampler.Metric) string { return s.Scaled(m, 1<<30, 1, "GiB") }
+
+// Bytes is a byte count in binary units to three significant figures:
+// Compact names the unit by its letter, as the dashboard's cells have room
+// for ("512B", "1.5K", "80.1G", "141G"), Spaced in full ("80.1 GiB"); n/a
+// when absent.
+func (s Style) Bytes(m sampler.Metric) string {
+	if !m.OK {
+		return NA
+	}
+	const letters = "BKMGTPE"
+	sign, v, i := "", m.V, 0
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	for v >= 1024 && i < len(letters)-1 {
+		v /= 1024
+		i++
+	}
+	unit := letters[i : i+1]
+	if s == Spaced && i > 0 {
+		unit += "iB"
+	}
+	decimals := 1
+	if i == 0 || v >= 99.95 {
+		decimals = 0
+	}
+	return s.join(fmt.Sprintf("%s%.*f", sign, decimals, v), unit)
+}
+
+// ByteRate is Bytes per second: "1.5G/s", "1.5 GiB/s"; n/a when absent.
+func (s Style) ByteRate(m sampler.Metric) string {
+	if !m.OK {
+		return NA
+	}
+	return s.Bytes(m) + "/s"
+}
 
 // Number is the bare reading with the given decimals, or n/a.
 func Number(m sampler.Metric, decimals int) string { return Compact.Scaled(m, 1, decimals, "") }

@@ -37,3 +37,34 @@ func TestFormsAndNA(t *testing.T) {
 		t.Errorf("an infinite reading is shown as it is, got %q", got)
 	}
 }
+
+// TestBytes: three significant figures in binary units, the unit a letter
+// in Compact and in full in Spaced.
+func TestBytes(t *testing.T) {
+	const gib = 1 << 30
+	for _, c := range []struct {
+		in      float64
+		compact string
+		spaced  string
+	}{
+		{0, "0B", "0 B"}, {512, "512B", "512 B"}, {1536, "1.5K", "1.5 KiB"}, {80.1 * gib, "80.1G", "80.1 GiB"},
+		{141 * gib, "141G", "141 GiB"}, {99.96 * gib, "100G", "100 GiB"}, {2048 * gib, "2.0T", "2.0 TiB"}, {-2048, "-2.0K", "-2.0 KiB"},
+	} {
+		if got := Compact.Bytes(sampler.Some(c.in)); got != c.compact {
+			t.Errorf("Compact.Bytes(%v) = %q, want %q", c.in, got, c.compact)
+		}
+		if got := Spaced.Bytes(sampler.Some(c.in)); got != c.spaced {
+			t.Errorf("Spaced.Bytes(%v) = %q, want %q", c.in, got, c.spaced)
+		}
+	}
+	for _, c := range []struct{ got, want string }{
+		{Compact.ByteRate(sampler.Some(1.5 * gib)), "1.5G/s"},
+		{Spaced.ByteRate(sampler.Some(1.5 * gib)), "1.5 GiB/s"},
+		{Compact.ByteRate(sampler.NA), NA},
+		{Compact.Bytes(sampler.NA), NA},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

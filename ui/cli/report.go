@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -155,19 +154,8 @@ func (p promReport) build(ctx context.Context, args []string, opts summary.Optio
 		return nil, err
 	}
 	opts.File, opts.Format = src.URL()+" "+key.Instance, "prometheus"
-	return summary.Build(&snapshotList{snaps: hist[key]}, opts)
-}
-
-// snapshotList is a summary.Source over snapshots in memory.
-type snapshotList struct{ snaps []sampler.Snapshot }
-
-func (l *snapshotList) Next() (sampler.Snapshot, json.RawMessage, error) {
-	if len(l.snaps) == 0 {
-		return sampler.Snapshot{}, nil, io.EOF
-	}
-	s := l.snaps[0]
-	l.snaps = l.snaps[1:]
-	return s, nil, nil
+	snaps := sampler.Snapshots(hist[key])
+	return summary.Build(&snaps, opts)
 }
 
 func newCompareCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {

@@ -7,7 +7,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
+	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+	"github.com/gpuscope/gpuscope/sampler/units"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -67,7 +69,7 @@ func (l words) row(n fleetsnap.Node, nameWidth int) string {
 		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
 	}
 	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h %6.1f kWh  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
-		gib(held), n.WasteGPUHours, n.EnergyKWh, findingsCell(l, n))
+		units.Compact.Bytes(sampler.Some(held)), n.WasteGPUHours, n.EnergyKWh, findingsCell(l, n))
 }
 
 // from is where a node's findings came from, in words.

@@ -281,13 +281,13 @@ func (m Model) View() string {
 	}
 	b.WriteString("\n" + st.Bold.Render(l.t("findings")) + "\n")
 	for _, f := range m.view.Findings {
-		b.WriteString(m.mark(f.Severity) + " " + l.title(f) + ": " + strings.Join(f.Nodes, ", ") + "\n")
+		b.WriteString(ui.SeverityMark(&m.opts.Styles, f.Severity) + " " + l.title(f) + ": " + strings.Join(f.Nodes, ", ") + "\n")
 	}
 	if m.cursor < len(nodes) {
 		n := *nodes[m.cursor]
 		r := m.view.Nodes[n.Key]
 		for _, f := range r.Findings {
-			b.WriteString(fmt.Sprintf("%s %s %s %s (%s)\n", m.mark(f.Severity), n.Name, l.where(f.GPU), f.Rule, l.from(r.From)))
+			b.WriteString(fmt.Sprintf("%s %s %s %s (%s)\n", ui.SeverityMark(&m.opts.Styles, f.Severity), n.Name, l.where(f.GPU), f.Rule, l.from(r.From)))
 		}
 		if len(r.NeedsHost) > 0 {
 			b.WriteString(st.Muted.Render(n.Name+": "+l.t("needs_host_tui", "Rules", strings.Join(r.NeedsHost, ", "))) + "\n")
@@ -299,17 +299,6 @@ func (m Model) View() string {
 	}
 	b.WriteString(st.Muted.Render(hints) + "\n")
 	return b.String()
-}
-
-func (m Model) mark(s diagnose.Severity) string {
-	st := m.opts.Styles
-	switch s {
-	case diagnose.Critical:
-		return st.Crit.Render("✖")
-	case diagnose.Warning:
-		return st.Warn.Render("▲")
-	}
-	return st.Info.Render("●")
 }
 
 // colourRow is Row with each GPU cell coloured: busy green, idle while

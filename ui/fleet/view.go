@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -50,8 +51,6 @@ func Cell(g fleetsnap.GPU, up bool) rune {
 	return cellRunes[min(max(i, 0), len(cellRunes)-1)]
 }
 
-func gib(b float64) string { return fmt.Sprintf("%.1fG", b/(1<<30)) }
-
 func findingsCell(l words, n fleetsnap.Node) string {
 	var parts []string
 	for _, f := range n.Findings {
@@ -67,8 +66,6 @@ func nameWidth(f fleetsnap.Fleet) int {
 	}
 	return w
 }
-
-var severityMark = map[string]string{"critical": "✖", "warning": "▲", "info": "●"}
 
 // WriteTextLang prints the fleet for --once in tr's language: summary,
 // rows, fleet findings and each node's findings with where they came from.
@@ -89,7 +86,7 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 		b.WriteString("  " + l.t("none") + "\n")
 	}
 	for _, f := range v.Findings {
-		fmt.Fprintf(&b, "  %s %s: %s\n", severityMark[f.Severity.String()], l.title(f), strings.Join(f.Nodes, ", "))
+		fmt.Fprintf(&b, "  %s %s: %s\n", ui.SeverityGlyph(f.Severity), l.title(f), strings.Join(f.Nodes, ", "))
 	}
 	b.WriteString("\n" + l.t("node_findings") + "\n")
 	any := false
@@ -100,7 +97,7 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 		}
 		for _, f := range r.Findings {
 			any = true
-			fmt.Fprintf(&b, "  %s %-20s %s %s (%s)\n", severityMark[f.Severity.String()], n.Name, l.where(f.GPU), f.Rule, l.from(r.From))
+			fmt.Fprintf(&b, "  %s %-20s %s %s (%s)\n", ui.SeverityGlyph(f.Severity), n.Name, l.where(f.GPU), f.Rule, l.from(r.From))
 		}
 		if len(r.NeedsHost) > 0 {
 			fmt.Fprintf(&b, "  · %-20s %s\n", n.Name, l.t("needs_host", "Rules", strings.Join(r.NeedsHost, ", ")))

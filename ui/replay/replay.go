@@ -98,7 +98,7 @@ var _ tea.Model = Model{}
 // New builds a replay of timeline (oldest first, at least one snapshot),
 // showing its first snapshot.
 func New(timeline []sampler.Snapshot, opts Options) Model {
-	return NewFrom(Snapshots(timeline), opts)
+	return NewFrom(sampler.Snapshots(timeline), opts)
 }
 
 // NewFrom builds a replay over src (at least one snapshot), showing its

@@ -11,6 +11,7 @@ import (
 // of every snapshot (a seek searches them) and any one snapshot on demand,
 // so a long recording need not be held decoded in memory. A Source may
 // grow while the replay runs (a spool still loading: see loadingSource).
+// sampler.Snapshots is one held in memory.
 type Source interface {
 	Len() int
 	Time(i int) time.Time
@@ -23,10 +24,3 @@ type loadingSource interface {
 	Source
 	Progress() spool.Progress
 }
-
-// Snapshots is a timeline held in memory (tests, short logs).
-type Snapshots []sampler.Snapshot
-
-func (s Snapshots) Len() int                  { return len(s) }
-func (s Snapshots) Time(i int) time.Time      { return s[i].Time }
-func (s Snapshots) At(i int) sampler.Snapshot { return s[i] }

@@ -69,7 +69,7 @@ func TestSpoolFirstFrameAndSeek(t *testing.T) {
 		t.Fatalf("first frame decoded %d blocks, want 1", d)
 	}
 	first := m.View()
-	if mem := replayOf(Snapshots(tl), 120, 40).View(); first != mem {
+	if mem := replayOf(sampler.Snapshots(tl), 120, 40).View(); first != mem {
 		t.Fatalf("spooled first frame differs from in-memory:\n%s\n---\n%s", first, mem)
 	}
 	before := sp.Decoded()
@@ -79,7 +79,7 @@ func TestSpoolFirstFrameAndSeek(t *testing.T) {
 	if d := sp.Decoded() - before; d > need {
 		t.Fatalf("seeking to the end decoded %d blocks, want at most %d", d, need)
 	}
-	if got, want := m.View(), press(t, replayOf(Snapshots(tl), 120, 40), "end").View(); got != want {
+	if got, want := m.View(), press(t, replayOf(sampler.Snapshots(tl), 120, 40), "end").View(); got != want {
 		t.Fatalf("end of the spool differs from in-memory:\n%s\n---\n%s", got, want)
 	}
 	if back := press(t, m, "home").View(); back != first {
@@ -190,7 +190,7 @@ func BenchmarkLoadSpoolRecording(b *testing.B) {
 
 // growing is a source still loading: n of its snapshots are readable.
 type growing struct {
-	Snapshots
+	sampler.Snapshots
 	n int
 	p spool.Progress
 }

@@ -33,7 +33,8 @@ func TestHTMLSurvivesNaNReadings(t *testing.T) {
 		{Time: summarytest.Start, GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(math.NaN()), Power: sampler.Some(math.Inf(1)), PowerLimit: sampler.Some(700)}}},
 		{Time: summarytest.Start.Add(1e9), GPUs: []sampler.GPU{{Index: 0, Util: sampler.Some(50)}}},
 	}
-	r := build(t, &summarytest.SliceSource{Snaps: snaps}, summary.Options{})
+	list := sampler.Snapshots(snaps)
+	r := build(t, &list, summary.Options{})
 	var b strings.Builder
 	if err := HTML(&b, r); err != nil {
 		t.Fatalf("HTML with NaN readings: %v", err)

@@ -122,20 +122,6 @@ func RecordedFindings(i int, t time.Time) json.RawMessage {
 	return raw
 }
 
-// SliceSource replays fixed snapshots (for hand-built edge cases).
-type SliceSource struct {
-	Snaps []sampler.Snapshot
-	i     int
-}
-
-func (s *SliceSource) Next() (sampler.Snapshot, json.RawMessage, error) {
-	if s.i >= len(s.Snaps) {
-		return sampler.Snapshot{}, nil, io.EOF
-	}
-	s.i++
-	return s.Snaps[s.i-1], nil, nil
-}
-
 // ErrSource fails after n snapshots.
 type ErrSource struct {
 	Synth
