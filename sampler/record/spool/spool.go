@@ -8,8 +8,8 @@ package spool
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/gob"
 	"fmt"
+	json "github.com/go-json-experiment/json"
 	"io"
 	"os"
 	"sort"
@@ -25,8 +25,10 @@ import (
 // decodes in ~20 ms (measured in BenchmarkSpoolAt).
 const BlockLen = 128
 
-// Spool is a timeline kept on disk: snapshots re-encoded with encoding/gob
-// (half JSON's encoding cost in BenchmarkLoadToFirstFrame's profile) in
+// Spool is a timeline kept on disk: snapshots re-encoded as JSON with the
+// recordings' own encoder (go-json-experiment; encoding/gob decoded a block
+// 3x faster but cost the release binary 271 KB, over its 20 MB goal: a
+// seek is 11 % slower, docs/benchmarks.md "What each dependency costs") in
 // blocks of BlockLen, each block deflated into a temporary file, with only
 // the times and block offsets in memory (~30 B a snapshot). Reading one
 // snapshot decodes its block; the last block decoded is cached, so playing
@@ -88,7 +90,7 @@ func (s *Spool) flush() error {
 	}
 	var buf bytes.Buffer
 	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // level is valid: no error
-	if err := gob.NewEncoder(zw).Encode(s.pending); err != nil {
+	if err := json.MarshalWrite(zw, s.pending); err != nil {
 		return fmt.Errorf("replay spool: encode: %w", err)
 	}
 	if err := zw.Close(); err != nil {
@@ -176,7 +178,7 @@ func (s *Spool) readBlock(b int) ([]sampler.Snapshot, error) {
 	r := flate.NewReader(io.NewSectionReader(s.f, s.offsets[b], s.offsets[b+1]-s.offsets[b]))
 	defer r.Close()
 	var out []sampler.Snapshot
-	if err := gob.NewDecoder(r).Decode(&out); err != nil {
+	if err := json.UnmarshalRead(r, &out); err != nil {
 		return nil, fmt.Errorf("replay spool: block %d: %w", b, err)
 	}
 	for i := range out { // the GPU processes' links to host processes are not encoded
