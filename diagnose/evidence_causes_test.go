@@ -78,6 +78,17 @@ func TestEvidenceCollectiveAcrossAJob(t *testing.T) {
 	requireRule(t, fs, RuleLaunchBound, 0)
 }
 
+// Without a process list only the whole node tells GPUs are one job: every
+// GPU shown spinning is a collective (a hung job holding the node), a few
+// spinning beside idle ones on a shared server are not.
+func TestEvidenceCollectiveWithoutProcessesNeedsTheWholeNode(t *testing.T) {
+	hung := []sampler.GPU{busyGPU(0, 100, 97, 350), busyGPU(1, 100, 94, 350)}
+	requireRule(t, Evidence([]sampler.Snapshot{evSnap(0, hung...)}), RuleCommBound, -1)
+	shared := []sampler.GPU{busyGPU(0, 0, 69, 450), busyGPU(1, 100, 93, 450), busyGPU(2, 100, 106, 450),
+		busyGPU(3, 0, 124, 450), busyGPU(4, 99, 118, 450), busyGPU(5, 12, 21, 450)}
+	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0, shared...)}), RuleCommBound, -1)
+}
+
 // A GPU not registered with the NVSwitch fabric, or CUDA's error 802, is
 // the fabric manager; a completed fabric and N/A (no NVSwitch) are not.
 func TestEvidenceFabricManager(t *testing.T) {
