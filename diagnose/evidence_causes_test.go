@@ -112,3 +112,15 @@ func TestEvidenceFabricManager(t *testing.T) {
 		t.Errorf("evidence %q does not quote the error", f.Evidence)
 	}
 }
+
+// A container's NVML failure the importer read is one critical node
+// finding with the first fix that recreates the container.
+func TestEvidenceContainerLostGPUs(t *testing.T) {
+	snap := evSnap(0)
+	snap.Node.ContainerError = "Failed to initialize NVML: Unknown Error (kubectl exec pod -- nvidia-smi)"
+	f := requireRule(t, Evidence([]sampler.Snapshot{snap}), RuleContainerGPULost, -1)
+	if f.Severity != Critical || f.FixID != hintContainerLost.id || !strings.Contains(f.Evidence, "kubectl exec") {
+		t.Errorf("finding %+v", f)
+	}
+	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0, busyGPU(0, 0, 60, 700))}), RuleContainerGPULost, -1)
+}

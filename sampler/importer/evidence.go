@@ -109,7 +109,7 @@ func readSections(secs []section, o Options) []*part {
 		case kindKernel:
 			p = parseKernel(s, seen)
 		case kindSMIError:
-			p = parseSMIErrors(s)
+			p = parseSMIErrors(s, containerCommand(secs[:i]))
 		case kindList:
 			p = parseList(s)
 		case kindCUDAInit:
