@@ -80,6 +80,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		}
 	}
 	e.fabric()
+	e.containerLost()
 	e.diag()
 	e.multiGPU()
 	if len(snaps) >= evSeriesMin {

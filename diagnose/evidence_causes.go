@@ -111,14 +111,31 @@ func jobKey(g *sampler.GPU) string {
 // SMs do nothing ([nccl-troubleshooting]; [gpu-idle-handbook] §3.3): the
 // node's view, a collective waiting or hung, explains it better than each
 // GPU's "kernels too small". It returns the GPUs it covered.
+//
+// That the GPUs are one job needs evidence: one program's processes on
+// them, or, with no process list, every GPU the input shows spinning, as
+// a job holding the whole node does when it hangs. On a shared server a
+// few GPUs at 100 % beside idle or half-busy ones are as likely several
+// users' jobs, each with its own reason ([gpu-idle-handbook] §5.1).
 func (e *evCtx) collective(skip map[int]bool) []int {
 	jobs := map[string][]int{}
+	whole := true // every GPU of the snapshot spins
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
-		if spins(g) && !skip[g.Index] && !g.MIG {
+		if g.MIG {
+			continue
+		}
+		if !spins(g) {
+			whole = false
+			continue
+		}
+		if !skip[g.Index] {
 			k := jobKey(g)
 			jobs[k] = append(jobs[k], g.Index)
 		}
+	}
+	if !whole {
+		delete(jobs, "") // GPUs nothing ties together
 	}
 	keys := make([]string, 0, len(jobs))
 	for k := range jobs {
@@ -141,8 +158,8 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 		}
 		ev := say("evidence.hang", "GPUs {{.GPUs}} ({{.Job}}) at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit",
 			"GPUs", joinInts(gpus), "Job", k, "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
-		if k == "" { // no process list: the GPUs that spin together stand for the job
-			ev = say("evidence.hang_noprocs", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit (no process list: taken as one job)",
+		if k == "" { // no process list: every GPU of the node spins, so they stand for the job
+			ev = say("evidence.hang_noprocs", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit (no process list: every GPU shown spins, taken as one job)",
 				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
 		}
 		e.add(RuleCommBound, Warning, -1, say("evidence.hang_title", "{{.N}} GPUs of one job at 100% GPU-Util but drawing little power: waiting in a collective (or hung)",

@@ -78,6 +78,17 @@ func TestEvidenceCollectiveAcrossAJob(t *testing.T) {
 	requireRule(t, fs, RuleLaunchBound, 0)
 }
 
+// Without a process list only the whole node tells GPUs are one job: every
+// GPU shown spinning is a collective (a hung job holding the node), a few
+// spinning beside idle ones on a shared server are not.
+func TestEvidenceCollectiveWithoutProcessesNeedsTheWholeNode(t *testing.T) {
+	hung := []sampler.GPU{busyGPU(0, 100, 97, 350), busyGPU(1, 100, 94, 350)}
+	requireRule(t, Evidence([]sampler.Snapshot{evSnap(0, hung...)}), RuleCommBound, -1)
+	shared := []sampler.GPU{busyGPU(0, 0, 69, 450), busyGPU(1, 100, 93, 450), busyGPU(2, 100, 106, 450),
+		busyGPU(3, 0, 124, 450), busyGPU(4, 99, 118, 450), busyGPU(5, 12, 21, 450)}
+	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0, shared...)}), RuleCommBound, -1)
+}
+
 // A GPU not registered with the NVSwitch fabric, or CUDA's error 802, is
 // the fabric manager; a completed fabric and N/A (no NVSwitch) are not.
 func TestEvidenceFabricManager(t *testing.T) {
@@ -100,4 +111,16 @@ func TestEvidenceFabricManager(t *testing.T) {
 	if !strings.Contains(f.Evidence, "802") {
 		t.Errorf("evidence %q does not quote the error", f.Evidence)
 	}
+}
+
+// A container's NVML failure the importer read is one critical node
+// finding with the first fix that recreates the container.
+func TestEvidenceContainerLostGPUs(t *testing.T) {
+	snap := evSnap(0)
+	snap.Node.ContainerError = "Failed to initialize NVML: Unknown Error (kubectl exec pod -- nvidia-smi)"
+	f := requireRule(t, Evidence([]sampler.Snapshot{snap}), RuleContainerGPULost, -1)
+	if f.Severity != Critical || f.FixID != hintContainerLost.id || !strings.Contains(f.Evidence, "kubectl exec") {
+		t.Errorf("finding %+v", f)
+	}
+	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0, busyGPU(0, 0, 60, 700))}), RuleContainerGPULost, -1)
 }

@@ -83,6 +83,7 @@ const (
 	RuleFabricManager      = "fabric_manager"
 	RuleHostWait           = "host_wait"
 	RuleVGPUUnlicensed     = "vgpu_unlicensed"
+	RuleContainerGPULost   = "container_gpu_lost"
 )
 
 // Article sections, shortened for the table below.
@@ -156,6 +157,11 @@ var Rules = []RuleInfo{
 	// power and clocks in the hardware step; only -q text shows it.
 	{ID: RuleVGPUUnlicensed, Title: "vGPU not licensed: NVIDIA's driver restricts the GPU (CUDA, frame rate)",
 		Refs: book + " §6.2 §7.1", Scope: ScopeEvidence, Steps: []int{5}},
+	// A container whose GPU devices were taken away cannot use the GPU at
+	// all, whatever the host shows: the "is the GPU usable" step before any
+	// performance question, as fabric_manager; only pasted text shows it.
+	{ID: RuleContainerGPULost, Title: "Container lost its GPUs: NVML cannot open the devices (device cgroup reset)",
+		Refs: book + " §5.2 §7.1", Node: true, Scope: ScopeEvidence, Immediate: true, Steps: []int{7}},
 }
 
 // gpuCheck is the function of each ScopeGPU and ScopeWorkload rule

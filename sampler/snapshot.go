@@ -42,6 +42,9 @@ type Node struct {
 	// CUDAError is an application's CUDA initialisation failure the input
 	// shows (e.g. "802: system not yet initialized"), "" for none.
 	CUDAError string `json:"cuda_error,omitempty"`
+	// ContainerError is nvidia-smi's NVML failure inside a container the
+	// input shows (the message and the command that ran it), "" for none.
+	ContainerError string `json:"container_error,omitempty"`
 	// Diag is a DCGM diagnostic run (`dcgmi diag`) the input holds, one
 	// entry per test result; nil for none.
 	Diag []DiagCheck `json:"diag,omitempty"`

@@ -246,9 +246,10 @@ const simulatorVsReal = `## Real signatures against the simulator
 - **Ranks spinning in a collective** (smi-table-8xh800-525-100pct-lowpower-...): the 8 ranks of one job at a
   flat 100 % GPU-Util drawing 191-218 W of 700 W (27-31 %). The simulator's lookalike_collective_hang (added
   for it) holds every GPU of an 8-rank job at a flat 100 % with SMs 4-10 % active at ~16 % of the limit; the
-  one-snapshot rule (≥ 2 GPUs of one job at ≥ 95 % and ≤ 33 % of the limit) gives the node finding
-  comm_bound, and the live rule the same over a window. One GPU spinning alone stays launch_bound, whose
-  scenario draws 150-230 W of 700 W at 90-96 %.
+  one-snapshot rule (≥ 2 GPUs of one job at ≥ 95 % and ≤ 33 % of the limit; with no process list to name
+  the job, only when every GPU shown spins, as the hung 8xL40S does) gives the node finding comm_bound, and
+  the live rule the same over a window. One GPU spinning alone stays launch_bound, whose scenario draws
+  150-230 W of 700 W at 90-96 %; so do three spinning beside idle ones on a shared 8x4090 server.
 - **Memory held idle** (smi-table-8xp100-440-0pct-mem-held-...): 10-13 GB held at 0 % by python processes
   on 4 of 8 GPUs, the others empty — the simulator's memory_idle_held pattern on more GPUs at once.
 - **GPU-Util misreported** (smi-table-4xgtx1070-...): boards at 100 W of their 100 W limit read 0 %. The

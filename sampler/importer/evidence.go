@@ -109,11 +109,13 @@ func readSections(secs []section, o Options) []*part {
 		case kindKernel:
 			p = parseKernel(s, seen)
 		case kindSMIError:
-			p = parseSMIErrors(s)
+			p = parseSMIErrors(s, containerCommand(secs[:i]))
 		case kindList:
 			p = parseList(s)
 		case kindCUDAInit:
 			p = parseCUDAInit(s)
+		case kindDCGMXid:
+			p = parseDCGMXid(s, seen)
 		case kindDiag:
 			p = parseDiag(s)
 		case kindMIG:

@@ -156,8 +156,11 @@ func kernelTime(l string) time.Time {
 // Error", also "for GPU 3: 00000000:41:00.0: GPU is lost".
 var smiErrIdxRE = regexp.MustCompile(`(?i)for gpu\s*(\d{1,2})\s*:\s`)
 
-func parseSMIErrors(sec *section) *part {
+func parseSMIErrors(sec *section, inContainer string) *part {
 	p := newPart(sec)
+	if q := containerLost(sec, inContainer); q != nil {
+		return q
+	}
 	snap := sampler.Snapshot{}
 	for i, l := range sec.lines {
 		if !strings.Contains(strings.ToLower(l), "device handle") {

@@ -203,6 +203,7 @@ func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map
 			fillString(&st.Node.CUDA, s.Node.CUDA)
 			fillString(&st.Node.Hostname, s.Node.Hostname)
 			fillString(&st.Node.CUDAError, s.Node.CUDAError)
+			fillString(&st.Node.ContainerError, s.Node.ContainerError)
 			st.Node.Diag = append(st.Node.Diag, s.Node.Diag...)
 			if st.Topology == nil {
 				st.Topology = s.Topology
@@ -246,6 +247,7 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 		fillString(&n.CUDA, st.Node.CUDA)
 		fillString(&n.Hostname, st.Node.Hostname)
 		fillString(&n.CUDAError, st.Node.CUDAError)
+		fillString(&n.ContainerError, st.Node.ContainerError)
 		if i == len(pic.snaps)-1 { // a diag run's verdicts are events of the paste, like Xids
 			n.Diag = append(n.Diag, st.Node.Diag...)
 		}

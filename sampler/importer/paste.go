@@ -163,6 +163,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
+	case isDCGMXidLine(l):
+		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
 	case cudaInitRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case kernelRE.MatchString(l):

@@ -33,6 +33,7 @@ var (
 type tableGPU struct {
 	g     sampler.GPU
 	lines map[string]int // field -> absolute line number
+	errs  []string       // the fields that read ERR!, as tableErrFields names them
 }
 
 // parseTable reads one default-table section into a part.
@@ -114,6 +115,11 @@ func parseTable(sec *section, loc *time.Location) *part {
 	if p.procsListed {
 		p.note("processes listed")
 	}
+	for _, tg := range gpus {
+		if len(tg.errs) > 0 {
+			p.note(errNote(tg.g.Index, tg.errs))
+		}
+	}
 	return p
 }
 
@@ -145,6 +151,7 @@ func readTableGPULine(tg *tableGPU, cells []string, no int) {
 		g.MemUsed, g.MemTotal = memNum(m[1], m[2]), memNum(m[3], m[4])
 		tg.lines["mem_used"], tg.lines["mem_total"] = no, no
 	}
+	tg.errs = append(tg.errs, tableErrFields(cells, tg.lines["name"] == no)...)
 	for _, c := range cells {
 		if strings.Contains(c, "ERR!") || strings.Contains(c, "Unknown Error") || strings.Contains(c, "GPU is lost") {
 			tg.lines["error"] = no

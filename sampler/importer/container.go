@@ -1,0 +1,62 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// nvidia-smi run inside a container that prints "Failed to initialize NVML:
+// Unknown Error" while the host's GPUs work: the container lost its GPU
+// devices. NVIDIA's notice ([nvidia-container-gpu-loss]) names the cause:
+// with systemd managing the container's cgroups, a reload of unit files
+// (systemctl daemon-reload, or anything that changes the pod's cgroup, such
+// as a resize) rewrites its device rules without the NVIDIA devices; the
+// container must be recreated. Outside a container the same words have
+// other causes, so only a command that runs nvidia-smi in one (kubectl or
+// oc exec, docker/podman/nerdctl exec or run, crictl exec) just above the
+// error says this.
+var (
+	containerCmdRE = regexp.MustCompile(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b`)
+	nvmlUnknownRE  = regexp.MustCompile(`(?i)failed to initialize nvml:\s*unknown error`)
+)
+
+// containerCommand is the command line that ran nvidia-smi in a container,
+// when the text right above a section (the previous section's last line)
+// is one; "" otherwise.
+func containerCommand(before []section) string {
+	if len(before) == 0 {
+		return ""
+	}
+	ls := before[len(before)-1].lines
+	for i := len(ls) - 1; i >= 0; i-- {
+		if t := strings.TrimSpace(ls[i]); t != "" {
+			if containerCmdRE.MatchString(t) {
+				return t
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// containerLost reads NVML's Unknown Error under a container command as
+// the node's fact (no GPU is named); nil when the section is not that.
+func containerLost(sec *section, cmd string) *part {
+	if cmd == "" {
+		return nil
+	}
+	for i, l := range sec.lines {
+		if !nvmlUnknownRE.MatchString(l) {
+			continue
+		}
+		p := newPart(sec)
+		p.where(-1, "container_error", sec.first+i)
+		p.snaps = []sampler.Snapshot{{Node: sampler.Node{ContainerError: strings.TrimSpace(l) + " (" + cmd + ")"}}}
+		p.note(fmt.Sprintf("nvidia-smi inside a container cannot initialise NVML (line %d, run by %q)", sec.first+i, cmd))
+		return p
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+package importer
+
+import (
+	"strings"
+	"testing"
+)
+
+// NVML's Unknown Error under a command that ran nvidia-smi in a container
+// is the node's fact (the container lost its GPU devices), read although
+// it names no GPU; the same line with no container command stays what it
+// was: nvidia-smi could not reach the driver, unread.
+func TestNVMLUnknownErrorInAContainer(t *testing.T) {
+	in := "➜  k exec -it -n test gpustress-vgpu-ccc546647-vhl5c -- nvidia-smi\n" +
+		"Failed to initialize NVML: Unknown Error\ncommand terminated with exit code 255\n"
+	snaps, ev := readPaste(t, in)
+	c := snaps[len(snaps)-1].Node.ContainerError
+	if !strings.Contains(c, "Unknown Error") || !strings.Contains(c, "k exec") {
+		t.Fatalf("container error %q, want the message and the command\n%s", c, strings.Join(ev.Sections(), "\n"))
+	}
+	if w := ev.Where(-1, "container_error"); !strings.Contains(w, "line 2") {
+		t.Errorf("read from %q, want line 2", w)
+	}
+	for _, bare := range []string{
+		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n",
+		"$ docker run --gpus all cuda nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n",
+	} {
+		if _, _, err := NewStream(strings.NewReader(bare), "paste", Options{Start: fixedStart}); err == nil {
+			t.Errorf("%q read; want it refused as nvidia-smi failing to reach the driver", bare)
+		}
+	}
+}

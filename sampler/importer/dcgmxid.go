@@ -1,0 +1,78 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// DCGM's message for an Xid it saw while it watched a GPU, its catalogue's
+// DCGM_FR_XID_ERROR (dcgmlib/dcgm_errors.h: "Detected XID %u for GPU %u"),
+// wherever a tool logs it outside dcgmi's own table (a preflight or health
+// checker's JSON lines); in a dcgmi diag table the table's reader files it
+// under its check (dcgmdiag.go).
+//
+//	preflight-dcgm-diag {"event": "Test fail", ..., "detail": "Detected XID 45 for GPU 0 Please consult ..."}
+//
+// The GPU is DCGM's index, which is NVML's (and nvidia-smi's): the Xid is
+// filed under that index, as a kernel line's under its PCI address.
+var (
+	dcgmXidRE   = regexp.MustCompile(`Detected XID (\d+) for GPU (\d+)`)
+	jsonStampRE = regexp.MustCompile(`"(?:timestamp|time|ts)"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]+)"`)
+)
+
+const kindDCGMXid = "DCGM Xid messages"
+
+func isDCGMXidLine(s string) bool { return dcgmXidRE.MatchString(s) }
+
+// parseDCGMXid reads each message as an Xid on the GPU it names. A tool
+// repeats DCGM's message (the test's detail, then the health event it
+// sends for it): one GPU's code is one event however often it is
+// repeated in the input (seen is shared by its sections).
+func parseDCGMXid(sec *section, seen map[string]bool) *part {
+	p := newPart(sec)
+	snap := sampler.Snapshot{}
+	xids, dups := 0, 0
+	for i, l := range sec.lines {
+		for _, m := range dcgmXidRE.FindAllStringSubmatch(l, -1) {
+			code, _ := strconv.ParseUint(m[1], 10, 64)
+			idx, err := strconv.Atoi(m[2])
+			if err != nil || idx >= maxPictureGPUs {
+				continue
+			}
+			key := fmt.Sprintf("dcgm xid %d gpu %d", code, idx)
+			if seen[key] {
+				dups++
+				continue
+			}
+			seen[key] = true
+			var at time.Time
+			if s := jsonStampRE.FindStringSubmatch(l); s != nil {
+				at, _ = time.Parse(time.RFC3339Nano, s[1])
+			}
+			if !at.IsZero() && !p.timed { // the log's own stamp dates the snapshot
+				p.setTime(at, sec.first+i)
+			}
+			j := indexOf(snap.GPUs, idx)
+			if j < 0 {
+				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: idx})
+				j = len(snap.GPUs) - 1
+			}
+			snap.GPUs[j].Xids = append(snap.GPUs[j].Xids, sampler.Xid{Time: at, Code: code})
+			p.where(idx, "xids", sec.first+i)
+			xids++
+		}
+	}
+	if xids == 0 {
+		return p.skip(fmt.Sprintf("%d repeated DCGM Xid message(s) counted once (read in an earlier section)", dups))
+	}
+	p.snaps = []sampler.Snapshot{snap}
+	p.note(fmt.Sprintf("%d Xid(s) DCGM detected on %s", xids, countGPUs(len(snap.GPUs))))
+	if dups > 0 {
+		p.note(fmt.Sprintf("%d repeated message(s) counted once", dups))
+	}
+	return p
+}
