@@ -67,6 +67,10 @@ type viewState struct {
 	interval time.Duration
 	// recording is set while the r key's recording runs (header badge).
 	recording bool
+	// hide are the panes hidden (F H P, config.toml's hide); computeOnly
+	// leaves graphics-only processes out of the process pane (c).
+	hide        Hidden
+	computeOnly bool
 	// status is a one-line outcome (a signal sent or refused) shown in the
 	// footer until the next key.
 	status string

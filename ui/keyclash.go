@@ -25,7 +25,8 @@ type keyScope struct {
 func (km *keyMap) scopes() []keyScope {
 	global := []*key.Binding{&km.Quit, &km.Help, &km.Pause, &km.Record, &km.Faster, &km.Slower}
 	main := append(slices.Clone(global), &km.Focus, &km.FocusBack, &km.Up, &km.Down, &km.PageUp, &km.PageDown,
-		&km.Enter, &km.GPUDetail, &km.Topology, &km.Tree, &km.Filter, &km.Term, &km.Kill, &km.Back, &km.Sort, &km.SortReverse)
+		&km.Enter, &km.GPUDetail, &km.Topology, &km.Tree, &km.Filter, &km.Term, &km.Kill, &km.Back, &km.Sort, &km.SortReverse,
+		&km.ToggleFindings, &km.ToggleHost, &km.ToggleProcs, &km.ComputeOnly)
 	gpuPage := append(slices.Clone(global), &km.Back, &km.Up, &km.Down, &km.PageUp, &km.PageDown, &km.PrevGPU, &km.NextGPU, &km.GPUDetail)
 	r := &km.Replay
 	timeline := []*key.Binding{&r.Play, &r.StepBack, &r.StepForward, &r.JumpBack, &r.JumpForward, &r.Start, &r.End, &r.Slower, &r.Faster}

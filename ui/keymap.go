@@ -12,6 +12,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown                key.Binding
 	Enter, GPUDetail, Topology, Tree, Filter  key.Binding
 	Term, Kill, Back, Sort, SortReverse       key.Binding
+	// Hide / show a pane (one help row), and compute processes only.
+	ToggleFindings, ToggleHost, ToggleProcs, ComputeOnly key.Binding
 	// Inside the GPU detail page.
 	PrevGPU, NextGPU key.Binding
 	// Inside a y/n dialog.
@@ -54,16 +56,21 @@ func defaultKeyMap() keyMap {
 		Back:        b([]string{"esc", "backspace"}, "esc", "back"),
 		Sort:        b([]string{"s"}, "s / S", "process table: next sort column / reverse (or click)"),
 		SortReverse: b([]string{"S"}, "", ""),
-		Pause:       b([]string{" "}, "space", "pause (keep the last data)"),
-		Record:      b([]string{"r"}, "r", "start / stop recording to gpuscope-<time>.jsonl.gz"),
-		Faster:      b([]string{"-", "_"}, "", ""),
-		Slower:      b([]string{"+", "="}, "+ / -", "sample less / more often (100ms … 60s)"),
-		Help:        b([]string{"?"}, "?", "this help"),
-		Quit:        b([]string{"q", "ctrl+c"}, "q  ctrl+c", "quit"),
-		ForceQuit:   b([]string{"ctrl+c"}, "", ""),
-		Confirm:     b([]string{"y"}, "", ""),
-		FilterKeep:  b([]string{"enter"}, "", ""),
-		FilterClear: b([]string{"esc"}, "", ""),
+		// F H P and c were free on every screen (keyclash.go's scopes).
+		ToggleFindings: b([]string{"F"}, "F / H / P", "hide / show the findings, host or process pane"),
+		ToggleHost:     b([]string{"H"}, "", ""),
+		ToggleProcs:    b([]string{"P"}, "", ""),
+		ComputeOnly:    b([]string{"c"}, "c", "processes: compute only (hide graphics-only G)"),
+		Pause:          b([]string{" "}, "space", "pause (keep the last data)"),
+		Record:         b([]string{"r"}, "r", "start / stop recording to gpuscope-<time>.jsonl.gz"),
+		Faster:         b([]string{"-", "_"}, "", ""),
+		Slower:         b([]string{"+", "="}, "+ / -", "sample less / more often (100ms … 60s)"),
+		Help:           b([]string{"?"}, "?", "this help"),
+		Quit:           b([]string{"q", "ctrl+c"}, "q  ctrl+c", "quit"),
+		ForceQuit:      b([]string{"ctrl+c"}, "", ""),
+		Confirm:        b([]string{"y"}, "", ""),
+		FilterKeep:     b([]string{"enter"}, "", ""),
+		FilterClear:    b([]string{"esc"}, "", ""),
 		Replay: ReplayKeys{
 			Play:        b([]string{" "}, "space", "play / pause the replay"),
 			StepBack:    b([]string{"left"}, "← →", "one snapshot back / forward (pauses)"),
@@ -99,7 +106,7 @@ func (km keyMap) helpOrder(o offered) []key.Binding {
 	if o.signals {
 		rows = append(rows, km.Term)
 	}
-	rows = append(rows, km.Back, km.Sort)
+	rows = append(rows, km.Back, km.Sort, km.ComputeOnly, km.ToggleFindings)
 	if !o.replay {
 		rows = append(rows, km.Pause)
 	}

@@ -98,7 +98,7 @@ func TestCheckKeysRejectsUnknownAction(t *testing.T) {
 	if err := CheckKeys(map[string][]string{"quit": {}}); err == nil {
 		t.Error("an empty key list was accepted")
 	}
-	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}, "pause": {"p"}, "replay_play": {"P"}}); err != nil {
+	if err := CheckKeys(map[string][]string{"quit": {"x"}, "page_down": {"space"}, "pause": {"p"}, "replay_play": {"R"}}); err != nil {
 		t.Error(err)
 	}
 	if err := CheckKeys(map[string][]string{}); err != nil {

@@ -28,6 +28,8 @@ func (km *keyMap) actions() map[string]struct{ b, row *key.Binding } {
 		"enter": one(&km.Enter), "topology": one(&km.Topology), "tree": one(&km.Tree), "filter": one(&km.Filter),
 		"term": one(&km.Term), "kill": in(&km.Kill, &km.Term), "back": one(&km.Back),
 		"sort": one(&km.Sort), "sort_reverse": in(&km.SortReverse, &km.Sort),
+		"toggle_findings": one(&km.ToggleFindings), "toggle_host": in(&km.ToggleHost, &km.ToggleFindings),
+		"toggle_procs": in(&km.ToggleProcs, &km.ToggleFindings), "compute_only": one(&km.ComputeOnly),
 		"prev_gpu": in(&km.PrevGPU, &km.GPUDetail), "next_gpu": in(&km.NextGPU, &km.GPUDetail),
 		"replay_play": one(&r.Play), "replay_back": one(&r.StepBack), "replay_forward": in(&r.StepForward, &r.StepBack),
 		"replay_jump_back": one(&r.JumpBack), "replay_jump_forward": in(&r.JumpForward, &r.JumpBack),

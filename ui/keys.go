@@ -136,6 +136,9 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 	if key.Matches(k, km.Term) && c.focus == focusProcs { // k is SIGTERM on a process, up elsewhere (vim)
 		return m.askSignal(syscall.SIGTERM)
 	}
+	if m, ok := m.viewKey(k); ok {
+		return m
+	}
 	move := 0
 	switch {
 	case key.Matches(k, km.Focus, km.FocusBack):
@@ -192,7 +195,7 @@ func (m Model) paneKey(k tea.KeyMsg) Model {
 		m.procs.toggleTree()
 	case key.Matches(k, km.Filter):
 		if !m.shown(focusProcs) {
-			c.status = c.word("status.procs_hidden")
+			c.status = m.procsHiddenWhy()
 			break
 		}
 		m.procs.startFilter()

@@ -46,7 +46,7 @@ func localizeHelp(km *keyMap, tr *i18n.Tr) {
 	}{
 		{&km.Focus, "key.focus"}, {&km.Up, "key.up"}, {&km.Enter, "key.enter"}, {&km.GPUDetail, "key.gpu_detail"},
 		{&km.Topology, "key.topology"}, {&km.Tree, "key.tree"}, {&km.Filter, "key.filter"}, {&km.Term, "key.term"},
-		{&km.Back, "key.back"}, {&km.Sort, "key.sort"}, {&km.Pause, "key.pause"}, {&km.Record, "key.record"},
+		{&km.ToggleFindings, "key.panes"}, {&km.ComputeOnly, "key.compute_only"}, {&km.Back, "key.back"}, {&km.Sort, "key.sort"}, {&km.Pause, "key.pause"}, {&km.Record, "key.record"},
 		{&km.Slower, "key.slower"}, {&km.Help, "key.help"}, {&km.Quit, "key.quit"},
 		{&km.Replay.Play, "key.replay_play"}, {&km.Replay.StepBack, "key.replay_step"}, {&km.Replay.JumpBack, "key.replay_jump"},
 		{&km.Replay.Start, "key.replay_ends"}, {&km.Replay.Slower, "key.replay_speed"},

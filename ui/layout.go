@@ -46,6 +46,10 @@ const (
 	migMinRest = 14
 )
 
+// Hidden are the panes the user hid (config.toml's hide, the F H P keys);
+// the GPU pane is always shown. The zero value hides none.
+type Hidden struct{ Findings, Procs, Host bool }
+
 // ComputeLayout splits a w×h terminal among the panes for gpuCount GPUs.
 // Priority when rows are short: GPUs, then findings, then host, then
 // processes.
@@ -55,6 +59,14 @@ func ComputeLayout(w, h, gpuCount int) Layout { return ComputeLayoutMIG(w, h, gp
 // GPU pane (one per MIG instance, plus a note). They are granted only when
 // the findings and processes keep migMinRest rows, all or nothing.
 func ComputeLayoutMIG(w, h, gpuCount, migRows int) Layout {
+	return ComputeLayoutHidden(w, h, gpuCount, migRows, Hidden{})
+}
+
+// ComputeLayoutHidden is ComputeLayoutMIG without the hidden panes: their
+// rows go to the panes left (the GPUs' two-line sparkline rows need fewer
+// rows below them, the processes get the findings' rows), and with neither
+// findings nor processes the GPU pane takes the body.
+func ComputeLayoutHidden(w, h, gpuCount, migRows int, hide Hidden) Layout {
 	if w < MinWidth || h < MinHeight {
 		return Layout{TooSmall: true}
 	}
@@ -68,25 +80,41 @@ func ComputeLayoutMIG(w, h, gpuCount, migRows int) Layout {
 	if h >= 40 {
 		hostH = 3
 	}
-	const minFindings, minProcs = 3, 3
+	minFindings, minProcs, sideH := 3, 3, sideHeight
+	if hide.Host {
+		hostH = 0
+	}
+	if hide.Findings {
+		minFindings, sideH = 0, 0
+	}
+	if hide.Procs {
+		minProcs = 0
+	}
 	if body < 1+gpuRows+minFindings+hostH+minProcs {
 		hostH = 0 // very short: GPUs and findings first
 	}
 
 	l.GPULines = 1
-	if w >= wideMinWidth && body-(1+2*gpuRows)-hostH >= sideHeight+minProcs+2 {
+	if w >= wideMinWidth && body-(1+2*gpuRows)-hostH >= sideH+minProcs+2 {
 		l.GPULines = 2
 	}
 	gpuH := min(1+gpuRows*l.GPULines, max(2, body-hostH-minFindings))
 	if migRows > 0 && body-gpuH-hostH-migRows >= migMinRest {
 		gpuH += migRows
 	}
+	if hide.Findings && hide.Procs {
+		gpuH = body - hostH
+	}
 	l.GPUs = Rect{0, y, w, gpuH}
 	y += gpuH
 
 	rest := body - gpuH - hostH
 	findH, procH := rest, 0
-	if rest >= minFindings+minProcs {
+	switch {
+	case hide.Findings:
+		findH, procH = 0, rest
+	case hide.Procs:
+	case rest >= minFindings+minProcs:
 		want := max(minFindings, rest/2)
 		if w >= SideMinWidth {
 			want = max(want, sideHeight)
@@ -94,7 +122,9 @@ func ComputeLayoutMIG(w, h, gpuCount, migRows int) Layout {
 		findH = min(want, rest-minProcs)
 		procH = rest - findH
 	}
-	l.Findings = Rect{0, y, w, findH}
+	if findH > 0 {
+		l.Findings = Rect{0, y, w, findH}
+	}
 	if w >= SideMinWidth && findH > 0 {
 		sw := min(max(sideWidth, w/3), sideMaxWidth)
 		l.Findings.W = w - sw - 1

@@ -34,6 +34,10 @@ type Options struct {
 	ProcSort        string
 	ProcSortReverse bool
 	ProcTree        bool
+	// Hide are the panes hidden at start (config.toml's hide: PaneNames);
+	// ComputeOnly starts the process pane without graphics-only processes.
+	Hide        []string
+	ComputeOnly bool
 	// Frames come from the collector (diagnose/pipeline), read with a Cmd
 	// that re-arms itself: each a snapshot and the diagnosis of that moment.
 	// The dashboard diagnoses nothing itself.
@@ -143,7 +147,7 @@ func New(opts Options) Model {
 		opts.Root = opts.Root || os.Geteuid() == 0
 	}
 	c := &common{env: env{opts: opts, st: &opts.Styles, keys: defaultKeyMap()}, data: data{hist: newHistory(opts.HistorySpan)},
-		viewState: viewState{interval: opts.Interval}}
+		viewState: viewState{interval: opts.Interval, hide: hiddenFrom(opts.Hide), computeOnly: opts.ComputeOnly}}
 	if len(opts.Keys) > 0 {
 		km := defaultKeyMap()
 		if km.remap(maps.Clone(opts.Keys)) == nil {
@@ -348,7 +352,7 @@ func (m Model) refreshSide() {
 
 func (m Model) resize(w, h int) Model {
 	m.w, m.h = w, h
-	m.layout = ComputeLayoutMIG(w, h, m.c.gpuCount, m.c.migRows)
+	m.layout = ComputeLayoutHidden(w, h, m.c.gpuCount, m.c.migRows, m.c.hide)
 	m.gpus.lines = m.layout.GPULines
 	for _, sp := range m.sizedPanes() {
 		sp.p.SetSize(sp.w, sp.h)

@@ -250,9 +250,7 @@ func (p *procPane) render() []string {
 	} else {
 		info = fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
 	}
-	if p.tree {
-		info += " · " + c.word("procs.tree")
-	}
+	info += p.modes()
 	lines := []string{title(st, p.c.word("pane.processes"), info, focused, p.w)}
 	switch {
 	case p.filtering:

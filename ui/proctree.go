@@ -35,6 +35,9 @@ func withChildren(rows []procRow, h *sampler.Host) []procRow {
 // case-insensitive substring of the user, the command or the container
 // (namespace, pod, container name or id).
 func (p *procPane) matches(r *procRow) bool {
+	if p.graphicsOnly(r) {
+		return false
+	}
 	f := strings.ToLower(strings.TrimSpace(p.filter.Value()))
 	if f == "" {
 		return true

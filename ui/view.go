@@ -50,9 +50,11 @@ func (m Model) mainView() string {
 		parts = append(parts, fitBlock(noDriverPanel(m, s.Node.GPUError), m.w, h, false))
 	} else {
 		parts = append(parts, m.gpus.View())
-		if l.Side.Empty() {
+		switch {
+		case l.Findings.Empty(): // hidden (F)
+		case l.Side.Empty():
 			parts = append(parts, m.findings.View())
-		} else {
+		default:
 			parts = append(parts, joinColumns(m.findings.View(), l.Findings.W, m.side.View()))
 		}
 		if !l.Procs.Empty() {
