@@ -133,6 +133,8 @@ type dashFlags struct {
 	sort        string
 	sortReverse bool
 	tree        bool
+	hide        []string // config.toml's hide: panes hidden at start
+	computeOnly bool
 	lang        string   // --lang, else config.toml's language, else the locale
 	tr          *i18n.Tr // the words of lang
 	prom        promsource.Config

@@ -39,6 +39,7 @@ func applyConfig(fl *pflag.FlagSet, f *dashFlags, getenv func(string) string, st
 	}
 	f.keys = c.Keys
 	f.sort, f.sortReverse, f.tree = c.Sort, c.SortReverse, c.Tree
+	f.hide, f.computeOnly = c.Hide, c.ComputeOnly
 	if !fl.Changed("lang") {
 		f.lang = c.Language
 	}

@@ -46,15 +46,16 @@ func TestConfigFlagsWinFileWinsDefaults(t *testing.T) {
 	}
 }
 
-// TestConfigProcessPaneAndLanguage: sort, sort_reverse and tree reach the
-// dashboard's flags; language is read for explain (flag > file > locale).
+// TestConfigProcessPaneAndLanguage: sort, sort_reverse, tree, hide and
+// compute_only reach the dashboard's flags; language is read for explain
+// (flag > file > locale).
 func TestConfigProcessPaneAndLanguage(t *testing.T) {
-	writeConfig(t, "sort = \"cpu\"\nsort_reverse = true\ntree = true\nlanguage = \"zh\"\n")
+	writeConfig(t, "sort = \"cpu\"\nsort_reverse = true\ntree = true\nhide = [\"host\"]\ncompute_only = true\nlanguage = \"zh\"\n")
 	var f dashFlags
 	fl := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	var errb bytes.Buffer
 	applyConfig(fl, &f, os.Getenv, &errb)
-	if f.sort != "cpu" || !f.sortReverse || !f.tree || errb.Len() != 0 {
+	if f.sort != "cpu" || !f.sortReverse || !f.tree || len(f.hide) != 1 || !f.computeOnly || errb.Len() != 0 {
 		t.Errorf("got sort %q reverse %v tree %v, stderr %q", f.sort, f.sortReverse, f.tree, errb.String())
 	}
 	if got := configLanguage(os.Getenv); got != "zh" {

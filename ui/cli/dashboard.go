@@ -191,6 +191,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	opts.SetInterval = col.SetInterval
 	opts.Keys = f.keys
 	opts.ProcSort, opts.ProcSortReverse, opts.ProcTree = f.sort, f.sortReverse, f.tree
+	opts.Hide, opts.ComputeOnly = f.hide, f.computeOnly
 	opts.Tr = f.tr
 	opts.Bell = f.bell
 	opts.Record = recordKey(rec, f.tr)

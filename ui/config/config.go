@@ -33,6 +33,10 @@ type File struct {
 	// Tree starts the process pane as a tree (DataLoader workers under
 	// their GPU process), as T does.
 	Tree bool `toml:"tree"`
+	// Hide are main-screen panes hidden at start (Panes; F H P show them
+	// again); ComputeOnly leaves graphics-only processes out, as c does.
+	Hide        []string `toml:"hide"`
+	ComputeOnly bool     `toml:"compute_only"`
 	// Language of the dashboard and of explain's playbook pages: en or zh
 	// ("" follows the locale: LANGUAGE, LC_ALL, LC_MESSAGES, LANG).
 	Language string `toml:"language"`
@@ -45,6 +49,9 @@ func Defaults() File { return File{Interval: time.Second, Theme: "dark", Sort: "
 
 // SortColumns are the values of sort, the process pane's sortable columns.
 var SortColumns = []string{"pid", "gpu", "gpu_mem", "sm", "cpu", "rss", "time"}
+
+// Panes are the values of hide: every main-screen pane but the GPUs.
+var Panes = []string{"findings", "processes", "host"}
 
 // Path is where the file is read: getenv("XDG_CONFIG_HOME") when set and
 // absolute (the spec ignores a relative one), else HOME/.config.
@@ -97,9 +104,12 @@ func Parse(b []byte, checkKeys func(map[string][]string) error) (File, error) {
 	if len(f.Keys) == 0 {
 		f.Keys = nil // an empty [keys] table: the defaults
 	}
+	if len(f.Hide) == 0 {
+		f.Hide = nil // hide = [] (config show's) is the default, none hidden
+	}
 	if un := md.Undecoded(); len(un) > 0 {
 		k := un[0].String()
-		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly, sort, sort_reverse, tree, language, [keys])", lineOf(b, k), k)
+		return Defaults(), fmt.Errorf("line %d: unknown key %s (known: interval, theme, no_color, readonly, sort, sort_reverse, tree, hide, compute_only, language, [keys])", lineOf(b, k), k)
 	}
 	if f.Interval < 100*time.Millisecond || f.Interval > time.Minute {
 		return Defaults(), fmt.Errorf("line %d: key interval: %s is out of range (100ms to 60s)", lineOf(b, "interval"), f.Interval)
@@ -111,6 +121,11 @@ func Parse(b []byte, checkKeys func(map[string][]string) error) (File, error) {
 	}
 	if !slices.Contains(SortColumns, f.Sort) {
 		return Defaults(), fmt.Errorf("line %d: key sort: %q is not one of %s", lineOf(b, "sort"), f.Sort, strings.Join(SortColumns, ", "))
+	}
+	for _, p := range f.Hide {
+		if !slices.Contains(Panes, p) {
+			return Defaults(), fmt.Errorf("line %d: key hide: %q is not one of %s (the GPU pane is always shown)", lineOf(b, "hide"), p, strings.Join(Panes, ", "))
+		}
 	}
 	switch f.Language {
 	case "", "en", "zh":
@@ -171,6 +186,14 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 # process), as T does
 # tree = false
 
+# panes hidden at start: any of "findings", "processes", "host" (the GPU
+# pane is always shown); F, P and H hide and show them while running
+# hide = []
+
+# show only compute processes (type C or C+G) in the process pane, leaving
+# graphics-only (G) ones out, as c does
+# compute_only = false
+
 # language of the dashboard and of explain's playbook pages: en or zh;
 # unset follows the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); --lang wins
 # language = "en"
@@ -199,6 +222,10 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 # back = ["esc", "backspace"]
 # sort = ["s"]
 # sort_reverse = ["S"]
+# toggle_findings = ["F"]
+# toggle_host = ["H"]
+# toggle_procs = ["P"]
+# compute_only = ["c"]
 # prev_gpu = ["left", "h"]
 # next_gpu = ["right", "l"]
 # The replay's timeline (gpuscope replay):
@@ -216,8 +243,12 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 // Encode writes f as TOML (for `gpuscope config show`).
 func Encode(f File) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\nsort = %q\nsort_reverse = %t\ntree = %t\n",
-		f.Interval, f.Theme, f.NoColor, f.Readonly, f.Sort, f.SortReverse, f.Tree)
+	hide := make([]string, len(f.Hide))
+	for i, p := range f.Hide {
+		hide[i] = fmt.Sprintf("%q", p)
+	}
+	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\nsort = %q\nsort_reverse = %t\ntree = %t\nhide = [%s]\ncompute_only = %t\n",
+		f.Interval, f.Theme, f.NoColor, f.Readonly, f.Sort, f.SortReverse, f.Tree, strings.Join(hide, ", "), f.ComputeOnly)
 	if f.Language != "" {
 		fmt.Fprintf(&b, "language = %q\n", f.Language)
 	}

@@ -50,6 +50,7 @@ func TestLoadBadFileNamesKeyAndLine(t *testing.T) {
 		{"theme = \n", "line 1"},
 		{"tree = true\nsort = \"memory\"\n", "line 2: key sort"},
 		{"language = \"fr\"\n", "line 1: key language"},
+		{"tree = true\nhide = [\"host\", \"gpus\"]\n", "line 2: key hide: \"gpus\" is not one of findings, processes, host"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(t.TempDir(), "config.toml")
@@ -100,5 +101,19 @@ func TestKeysTableCheckedWithLine(t *testing.T) {
 	}
 	if _, err = Parse([]byte("[keys]\nquit = \"x\"\n"), check); err == nil {
 		t.Error("a string where a list belongs was accepted")
+	}
+}
+
+// hide and compute_only are read, and config show prints them back.
+func TestHideAndComputeOnly(t *testing.T) {
+	f, err := Parse([]byte("hide = [\"host\", \"processes\"]\ncompute_only = true\n"), nil)
+	if err != nil || !reflect.DeepEqual(f.Hide, []string{"host", "processes"}) || !f.ComputeOnly {
+		t.Fatalf("%+v %v", f, err)
+	}
+	if out := Encode(f); !strings.Contains(out, "hide = [\"host\", \"processes\"]\ncompute_only = true\n") {
+		t.Errorf("config show:\n%s", out)
+	}
+	if _, err := Parse([]byte(strings.ReplaceAll(Template, "\n# hide", "\nhide")), nil); err != nil {
+		t.Errorf("the template's hide line: %v", err)
 	}
 }
