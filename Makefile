@@ -179,6 +179,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDiag -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzMIG -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
+	$(GO) test -run '^$$' -fuzz FuzzReadStats -fuzztime 30s ./sampler/trace/
 	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/
 	$(GO) test -run '^$$' -fuzz FuzzOpenAndScan -fuzztime 30s ./sampler/sqlite/

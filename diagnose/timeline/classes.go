@@ -17,10 +17,7 @@ func (b *Builder) classOf(id int32) class {
 	if c := b.classes[id]; c != nil {
 		return *c
 	}
-	name := b.names[id]
-	c := &class{typ: kernelType(name)}
-	c.matmul = c.typ == Compute && matmulName.MatchString(name)
-	c.tensorCore = c.matmul && tensorCoreName.MatchString(name)
-	b.classes[id] = c
-	return *c
+	c := classify(b.names[id])
+	b.classes[id] = &c
+	return c
 }
