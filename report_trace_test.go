@@ -142,3 +142,32 @@ func TestReportNsysExport(t *testing.T) {
 		t.Errorf("no kernels: exit %d, %q", code, errb.String())
 	}
 }
+
+// `nsys stats --format csv` summaries: report reads them and says what
+// totals prove (launch_bound, at Info) and what they cannot judge; with a
+// recording beside them, one line and exit 2.
+func TestReportNsysStatsSummary(t *testing.T) {
+	kern, api := filepath.Join(traceData, "nsysstats_moe_h100_2024.5_kern_sum.csv"), filepath.Join(traceData, "nsysstats_moe_h100_2024.5_api_sum.csv")
+	var out, errb bytes.Buffer
+	if code := run([]string{"report", kern, api}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"NSIGHT SYSTEMS SUMMARY", "995175", "19207× cudaStreamSynchronize", "launch_bound", "not judged: from a summary: no timeline"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	errb.Reset()
+	if code := run([]string{"report", kern, "sampler/importer/testdata/real/" + firstCorpusFile(t)}, &out, &errb); code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "read alone") {
+		t.Errorf("summary with a log: exit %d, %q", code, errb.String())
+	}
+}
+
+func firstCorpusFile(t *testing.T) string {
+	t.Helper()
+	m, _ := filepath.Glob("sampler/importer/testdata/real/smi-table-*.txt")
+	if len(m) == 0 {
+		t.Fatal("no corpus table")
+	}
+	return filepath.Base(m[0])
+}

@@ -35,17 +35,30 @@ func Sniff(head []byte) bool {
 // Kineto trace (Sniff) or a SQLite database, which report reads as an
 // Nsight Systems export (ReadNsys says so when it is another database).
 func IsTraceFile(path string) (bool, error) {
+	head, err := readHead(path)
+	return err == nil && (Sniff(head) || sqlite.IsSQLite(head)), err
+}
+
+// IsStatsFile says whether the file at path is an `nsys stats --format
+// csv` summary (SniffStats on its first bytes).
+func IsStatsFile(path string) (bool, error) {
+	head, err := readHead(path)
+	return err == nil && SniffStats(head), err
+}
+
+// readHead is the first sniffBytes of the file at path.
+func readHead(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	defer f.Close()
 	head := make([]byte, sniffBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, err
+		return nil, err
 	}
-	return Sniff(head[:n]) || sqlite.IsSQLite(head[:n]), nil
+	return head[:n], nil
 }
 
 // InDir lists the traces in dir, as tensorboard_trace_handler writes them

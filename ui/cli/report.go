@@ -80,9 +80,15 @@ export).`,
 				}
 				return writeReport(stdout, format, tr, r)
 			}
-			traces, others, err := traceInputs(args)
+			traces, stats, others, err := traceInputs(args)
 			if err != nil {
 				return err
+			}
+			if len(stats) > 0 {
+				if len(traces)+len(others) > 0 {
+					return usagef("report_stats_alone", "report: nsys stats summaries are read alone: their totals have no time to set beside a recording or a trace")
+				}
+				return reportStats(stdout, format, tr, stats)
 			}
 			if len(traces) > 0 {
 				return reportTraces(stdout, format, tr, traces, others, opts)

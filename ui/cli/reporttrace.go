@@ -19,7 +19,7 @@ import (
 // content is a Chrome-trace JSON, Kineto's, or an nsys export, or
 // directories of them, tensorboard_trace_handler's, one file per rank) and
 // the rest (recordings, logs), in argument order.
-func traceInputs(args []string) (paths, others []string, err error) {
+func traceInputs(args []string) (paths, stats, others []string, err error) {
 	for _, a := range args {
 		if a == importer.Stdin {
 			others = append(others, a)
@@ -33,10 +33,10 @@ func traceInputs(args []string) (paths, others []string, err error) {
 		if st.IsDir() {
 			in, err := trace.InDir(a)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if len(in) == 0 {
-				return nil, nil, fmt.Errorf("%s: no profiler traces (*.json, *.json.gz with traceEvents, nsys *.sqlite exports) in this directory", a)
+				return nil, nil, nil, fmt.Errorf("%s: no profiler traces (*.json, *.json.gz with traceEvents, nsys *.sqlite exports) in this directory", a)
 			}
 			paths = append(paths, in...)
 			continue
@@ -45,9 +45,13 @@ func traceInputs(args []string) (paths, others []string, err error) {
 			paths = append(paths, a)
 			continue
 		}
+		if is, err := trace.IsStatsFile(a); err == nil && is {
+			stats = append(stats, a)
+			continue
+		}
 		others = append(others, a)
 	}
-	return paths, others, nil
+	return paths, stats, others, nil
 }
 
 // reportTraces writes what the traces prove; beside a recording or log
@@ -108,4 +112,32 @@ func readTraces(paths []string) (*timeline.Report, error) {
 		}
 	}
 	return timeline.NewReport(ranks), nil
+}
+
+// reportStats reads `nsys stats --format csv` summaries (one or several
+// files of one run) and writes what totals prove, and what they cannot.
+func reportStats(w io.Writer, format string, tr *i18n.Tr, paths []string) error {
+	switch format {
+	case "text", "json":
+	default:
+		return usagef("report_trace_format", "--format %q: a profiler trace's report is text or json", format)
+	}
+	all := &trace.Stats{}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		st, err := trace.ReadStats(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		all.Tables = append(all.Tables, st.Tables...)
+	}
+	s := timeline.Summarise(all)
+	if format == "json" {
+		return report.SummaryJSON(w, &s)
+	}
+	return report.In(tr).Summary(w, &s)
 }

@@ -93,18 +93,7 @@ func (l words) trace(w io.Writer, r *timeline.Report) error {
 		b.WriteString("  " + l.t("none") + "\n")
 	}
 	for i := range r.Findings {
-		f := &r.Findings[i]
-		title, evidence, _ := l.tr.Finding(diagnose.Finding{Title: f.Title, Evidence: f.Evidence, I18n: f.I18n})
-		how := l.t("trace_points")
-		if f.Confirmed {
-			how = l.t("trace_confirmed")
-		}
-		fmt.Fprintf(&b, "  %s  %s, %s\n", l.label("sev."+f.Severity.String(), 8), f.Rule, how)
-		fmt.Fprintf(&b, "    %s\n", title)
-		fmt.Fprintf(&b, "    %s %s\n", l.t("evidence"), evidence)
-		if hint := l.tr.Fix(f.FixID, f.Hint); hint != "" {
-			fmt.Fprintf(&b, "    %s %s\n", l.t("try"), hint)
-		}
+		l.timelineFinding(&b, &r.Findings[i])
 	}
 	_, err := io.WriteString(w, safe.Text(b.String())) // op and kernel names come from the file
 	return err
@@ -121,3 +110,19 @@ func pct0(v float64) string { return fmt.Sprintf("%.0f%%", v) }
 func pct1(v float64) string { return fmt.Sprintf("%.1f%%", v) }
 
 func mibOf(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// timelineFinding writes one finding of a trace or a summary: severity,
+// rule, whether the trace confirms it, title, evidence and first fix.
+func (l words) timelineFinding(b *strings.Builder, f *timeline.Finding) {
+	title, evidence, _ := l.tr.Finding(diagnose.Finding{Title: f.Title, Evidence: f.Evidence, I18n: f.I18n})
+	how := l.t("trace_points")
+	if f.Confirmed {
+		how = l.t("trace_confirmed")
+	}
+	fmt.Fprintf(b, "  %s  %s, %s\n", l.label("sev."+f.Severity.String(), 8), f.Rule, how)
+	fmt.Fprintf(b, "    %s\n", title)
+	fmt.Fprintf(b, "    %s %s\n", l.t("evidence"), evidence)
+	if hint := l.tr.Fix(f.FixID, f.Hint); hint != "" {
+		fmt.Fprintf(b, "    %s %s\n", l.t("try"), hint)
+	}
+}
