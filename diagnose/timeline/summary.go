@@ -166,7 +166,7 @@ func (out *Summary) findings() []Finding {
 		launchAvg = out.LaunchUS / float64(out.Launches)
 	}
 	if k.Count >= minKernels && launchAvg > 0 && k.MedianUS < launchAvg && k.MedianUS < launchUS {
-		title := diagnose.Say("timeline.launch.title", "{{.Who}}: {{.N}} kernels, median {{.Median}}", "Who", who(-1), "N", k.Count, "Median", Dur(k.MedianUS))
+		title := diagnose.Say("timeline.launch.title", "{{.Who}}: {{.N}} kernels, median {{.Median}}", "Who", theSummary(), "N", k.Count, "Median", Dur(k.MedianUS))
 		ev := diagnose.Text{diagnose.Say("timeline.summary.launch", "{{.N}} launch calls averaged {{.Avg}} on the CPU, longer than the median kernel; launches {{.Launch}} in all vs kernels {{.Kernels}}",
 			"N", out.Launches, "Avg", Dur(launchAvg), "Launch", Dur(out.LaunchUS), "Kernels", Dur(out.KernelUS)), NotJudged}
 		fs = append(fs, found(diagnose.RuleLaunchBound, r, false, title, ev, "launch"))
@@ -176,7 +176,7 @@ func (out *Summary) findings() []Finding {
 		syncUS += s.TotalUS
 	}
 	if len(out.Syncs) > 0 && share(syncUS, out.APIUS) >= worthShare {
-		title := diagnose.Say("timeline.summary.sync.title", "{{.Who}}: host syncs take {{.Share}} of the CUDA API time", "Who", who(-1), "Share", pct(share(syncUS, out.APIUS)))
+		title := diagnose.Say("timeline.summary.sync.title", "{{.Who}}: host syncs take {{.Share}} of the CUDA API time", "Who", theSummary(), "Share", pct(share(syncUS, out.APIUS)))
 		var ev diagnose.Text
 		for i, s := range out.Syncs[:min(3, len(out.Syncs))] {
 			m := diagnose.Say("timeline.sync.call", "{{.N}}× {{.Name}} ({{.Total}})", "N", s.Count, "Name", s.Name, "Total", Dur(s.TotalUS))
@@ -196,7 +196,7 @@ func (out *Summary) findings() []Finding {
 			}
 		}
 		title := diagnose.Say("timeline.summary.tc.title", "{{.Who}}: matrix multiplies run without tensor cores, {{.Share}} of kernel time",
-			"Who", who(-1), "Share", pct(share(k.MatmulUS, out.KernelUS)))
+			"Who", theSummary(), "Share", pct(share(k.MatmulUS, out.KernelUS)))
 		ev := diagnose.Text{diagnose.Say("timeline.tc.ev", "GEMM/convolution kernels {{.Matmul}}, none a tensor-core variant (the longest: {{.Kernel}})",
 			"Matmul", Dur(k.MatmulUS), "Kernel", ShortName(top)),
 			diagnose.Say("timeline.summary.tc.gpu", "a summary names no GPU: this holds on one with tensor cores (compute capability 7.0 or later)")}
@@ -204,3 +204,6 @@ func (out *Summary) findings() []Finding {
 	}
 	return fs
 }
+
+// theSummary names a summary's findings' source, as who names a trace's.
+func theSummary() diagnose.Msg { return diagnose.Say("timeline.the_summary", "the summary") }
