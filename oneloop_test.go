@@ -39,8 +39,8 @@ type reportDoc struct {
 
 type checkDoc struct {
 	Findings []struct {
-		Rule  string    `json:"rule"`
-		GPU   int       `json:"gpu"`
+		Rule     string    `json:"rule"`
+		GPU      int       `json:"gpu"`
 		PID      int       `json:"pid"`
 		Since    time.Time `json:"since"`
 		Evidence string    `json:"evidence"`

@@ -16,7 +16,9 @@ func TestLaunchesJoinAndLeaveNothingBehind(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rt := func(corr int64, ts float64) { add(trace.Event{Kind: trace.Runtime, Name: "cudaLaunchKernel", TS: ts, Dur: 5, Corr: corr}) }
+	rt := func(corr int64, ts float64) {
+		add(trace.Event{Kind: trace.Runtime, Name: "cudaLaunchKernel", TS: ts, Dur: 5, Corr: corr})
+	}
 	k := func(corr int64, ts float64) {
 		add(trace.Event{Kind: trace.Kernel, Name: "k", TS: ts, Dur: 2, Corr: corr, Stream: 7})
 	}

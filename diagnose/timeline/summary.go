@@ -19,15 +19,15 @@ type Summary struct {
 	// MedianFromMedians: MedianUS is the instance-weighted median of each
 	// kernel name's own median (its Avg before nsys 2022), not of every
 	// kernel's duration, which a summary does not carry.
-	MedianFromMedians bool      `json:"median_from_medians"`
-	KernelUS          float64   `json:"kernel_us"`
-	Launches          int64     `json:"launch_calls"`
-	LaunchUS          float64   `json:"launch_us"` // the launch calls' CPU time
-	APIUS             float64   `json:"api_us"`    // all CUDA API time
-	Syncs             []SyncStat    `json:"syncs"`
-	H2DMB, D2HMB      float64   `json:"-"`
-	H2DUS, D2HUS      float64   `json:"-"`
-	Findings          []Finding `json:"findings"`
+	MedianFromMedians bool       `json:"median_from_medians"`
+	KernelUS          float64    `json:"kernel_us"`
+	Launches          int64      `json:"launch_calls"`
+	LaunchUS          float64    `json:"launch_us"` // the launch calls' CPU time
+	APIUS             float64    `json:"api_us"`    // all CUDA API time
+	Syncs             []SyncStat `json:"syncs"`
+	H2DMB, D2HMB      float64    `json:"-"`
+	H2DUS, D2HUS      float64    `json:"-"`
+	Findings          []Finding  `json:"findings"`
 }
 
 // NotJudged is what a summary cannot show, said beside its findings.
