@@ -279,9 +279,10 @@ func TestPrometheusScrapesDemoExporters(t *testing.T) {
 		return len(f.Nodes) == len(exps)
 	}
 	f := fleetOnce(t, bin, url, "every node up, input_starved diagnosed, energy counted", func(f fleetOut) bool {
-		n := f.node(exps[0].addr)
-		// increase() needs two scrapes of the energy counter.
-		return allUpBut(f, "") && n.has("input_starved") && n.Energy > 0
+		n, healthy := f.node(exps[0].addr), f.node(exps[1].addr)
+		// increase() needs two scrapes of each node's energy counter: wait
+		// for the node the energy is judged on below, not only the first.
+		return allUpBut(f, "") && n.has("input_starved") && n.Energy > 0 && healthy.Energy > 0
 	})
 	for _, e := range exps {
 		n := f.node(e.addr)
