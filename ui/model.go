@@ -383,16 +383,14 @@ func (m Model) sizedPanes() []sizedPane {
 	}
 }
 
-// clampCursors keeps each pane's cursor on a row that exists after new
-// data; drawing reads the cursors and never moves them.
+// clampCursors keeps the GPU and finding cursors on a row that exists
+// after new data; drawing reads the cursors and never moves them. The
+// process cursor is clamped where its rows are gathered (procPane.move,
+// selected): gathering them here too would sort the table twice a frame.
 func (m Model) clampCursors() {
 	c := m.c
 	m.gpus.cursor = min(m.gpus.cursor, max(0, c.gpuCount-1))
 	m.findings.cursor = min(m.findings.cursor, max(0, len(c.findings)-1))
-	if m.procs.cursor > 0 { // row 0 always exists or is the empty table's place
-		m.procs.collect()
-		m.procs.cursor = min(m.procs.cursor, max(0, len(m.procs.rows)-1))
-	}
 }
 
 // refreshPages redraws the open pages at a new size.

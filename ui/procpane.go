@@ -203,7 +203,8 @@ func truncateW(s string, w int) string {
 
 func (p *procPane) move(d int) {
 	p.collect() // rows may not be rendered yet
-	p.cursor = min(max(p.cursor+d, 0), max(0, len(p.rows)-1))
+	last := max(0, len(p.rows)-1)
+	p.cursor = min(max(min(p.cursor, last)+d, 0), last) // from the row shown, if the table shrank
 	p.invalidate()
 }
 
