@@ -94,12 +94,26 @@ func newReplayOf(t *testing.T, tl []sampler.Snapshot, opts Options, w, h int) (M
 	return nm.(Model), last
 }
 
+// press sends each key and lets the seek it started finish, as the
+// program runs the command Update returns.
 func press(t *testing.T, m Model, keys ...string) Model {
 	t.Helper()
-	return uitest.Press(m, keys...)
+	for _, k := range keys {
+		m = finish(uitest.Press(m, k))
+	}
+	return m
 }
 
 func tick(m Model) (Model, tea.Cmd) {
 	nm, cmd := m.Update(tickMsg{m.gen})
-	return nm.(Model), cmd
+	return finish(nm.(Model)), cmd
+}
+
+// finish runs the seek job in flight, and any it leads to, through Update.
+func finish(m Model) Model {
+	for m.job != nil {
+		nm, _ := m.Update(m.job.run())
+		m = nm.(Model)
+	}
+	return m
 }

@@ -67,8 +67,8 @@ func (m Model) onLoadTick() (tea.Model, tea.Cmd) {
 	}
 	if p.Sorted {
 		t := m.src.Time(min(m.cursor, m.src.Len()-1))
-		m.cursor = -1 // whatever it was, it is another snapshot now
-		m = m.rebuild(sort.Search(m.src.Len(), func(j int) bool { return !m.src.Time(j).Before(t) }))
+		// whatever it was, it is another snapshot now
+		m = m.rebuildAt(sort.Search(m.src.Len(), func(j int) bool { return !m.src.Time(j).Before(t) }))
 	}
 	m, _ = m.updateInner(m.innerSize())
 	return m.reschedule()

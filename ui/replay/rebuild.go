@@ -1,137 +1,128 @@
 package replay
 
 import (
-	"sort"
-	"time"
-
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
 )
 
-// rebuild shows snapshot i as it looked live: history backfilled for the
-// sparklines without diagnosis (evaluating it would cost a diagnosis per
-// second of it and leave no trace once the window passed), then the rules'
-// window plus settle re-diagnosed by a new Tracker. The dashboard is Reset,
-// not made anew, so focus, selection, sort and open pages survive the jump.
-func (m Model) rebuild(i int) Model {
-	m.tracker = nil
-	if m.opts.NewTracker != nil {
-		m.tracker = m.opts.NewTracker()
+// A seek's diagnosis runs as a command, off Update, as the live collector
+// diagnoses off the dashboard's Update: a jump re-diagnoses up to the rules'
+// window plus settle (minutes of snapshots), which would freeze the keys and
+// the screen for as long. One job is in flight at a time; seeks made while
+// it runs only move the target (want), and its result starts the next job.
+type seekJob struct {
+	id  int
+	src Source
+	// continuing: the snapshots after the one shown are fed to the
+	// tracker in force (the dashboard does not observe it while the job
+	// runs); otherwise a fresh tracker from newTracker.
+	continuing bool
+	tracker    *diagnose.Tracker
+	newTracker func() *diagnose.Tracker
+	bare       int // snapshots bare..from-1 are history without diagnosis
+	from, to   int // snapshots from..to are diagnosed
+}
+
+// seekDone is a job's result: the frames to push (continuing) or to reset
+// the dashboard with, and the tracker that made them.
+type seekDone struct {
+	id         int
+	to         int
+	continuing bool
+	frames     []diagnose.Frame
+	tracker    *diagnose.Tracker
+}
+
+// run diagnoses the job's snapshots. A rebuild shows snapshot to as it
+// looked live: history backfilled for the sparklines without diagnosis
+// (evaluating it would cost a diagnosis per second of it and leave no trace
+// once the window passed), then the rules' window plus settle re-diagnosed
+// by a new Tracker.
+func (j seekJob) run() seekDone {
+	t := j.tracker
+	if !j.continuing {
+		t = nil
+		if j.newTracker != nil {
+			t = j.newTracker()
+		}
 	}
-	from := m.diagnoseFrom(i)
-	frames := make([]diagnose.Frame, 0, i+1-max(0, from-backfill))
-	for j := max(0, from-backfill); j < from; j++ {
-		frames = append(frames, diagnose.Frame{Snapshot: m.src.At(j)})
+	frames := make([]diagnose.Frame, 0, j.to+1-j.bare)
+	for i := j.bare; i < j.from; i++ {
+		frames = append(frames, diagnose.Frame{Snapshot: j.src.At(i)})
 	}
-	for j := from; j <= i; j++ {
-		frames = append(frames, m.frame(j))
+	for i := j.from; i <= j.to; i++ {
+		if t == nil {
+			frames = append(frames, diagnose.Frame{Snapshot: j.src.At(i)})
+			continue
+		}
+		frames = append(frames, t.Observe(j.src.At(i)))
 	}
-	m.inner = m.inner.Reset(frames)
-	m.cursor = i
+	return seekDone{id: j.id, to: j.to, continuing: j.continuing, frames: frames, tracker: t}
+}
+
+// plan is the job that shows snapshot i: forward by feeding the snapshots in
+// between when that is cheaper than a rebuild, otherwise a rebuild.
+func (m Model) plan(i int) *seekJob {
+	m.jobID++
+	j := &seekJob{id: m.jobID, src: m.src, to: i, newTracker: m.opts.NewTracker, tracker: m.tracker}
+	if m.cursor >= 0 && i > m.cursor && i-m.cursor <= m.rebuildCost(i) {
+		j.continuing, j.from, j.bare = true, m.cursor+1, m.cursor+1
+		return j
+	}
+	j.from = m.diagnoseFrom(i)
+	j.bare = max(0, j.from-backfill)
+	return j
+}
+
+// start makes j the job in flight; Update sends its command.
+func (m Model) start(j *seekJob) Model {
+	m.jobID, m.job, m.jobSent = j.id, j, false
 	return m
 }
 
-// frame is snapshot j with the diagnosis of that moment: the same Tracker
-// the live collector runs, so the replay shows what the dashboard showed.
-func (m Model) frame(j int) diagnose.Frame {
-	if m.tracker == nil {
-		return diagnose.Frame{Snapshot: m.src.At(j)}
+// jobCmd is the command of a job started but not yet sent.
+func (m Model) jobCmd() (Model, tea.Cmd) {
+	if m.job == nil || m.jobSent {
+		return m, nil
 	}
-	return m.tracker.Observe(m.src.At(j))
+	m.jobSent = true
+	j := *m.job
+	return m, func() tea.Msg { return j.run() }
 }
 
-// handleKey: the timeline keys (the key map's ReplayKeys, remappable and
-// listed in ?) here; play never reaches the dashboard (on space, its pause
-// would freeze the replay's pushes); the rest goes to the dashboard.
-func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if m.warnShown { // the first key hides the warnings line; the key still acts
-		m.warnShown = false
-		m, _ = m.updateInner(m.innerSize())
-	}
-	if m.typing() && k.String() != "ctrl+c" {
-		return m.forward(k)
-	}
-	rk := m.inner.ReplayKeys()
-	switch {
-	case key.Matches(k, rk.Play):
-		m.playing = !m.playing
-		if m.playing && m.atEnd() {
-			m = m.seek(0) // play at END starts over
+// apply shows a job's frames: the dashboard is Reset after a rebuild, not
+// made anew, so focus, selection, sort and open pages survive the jump.
+func (m Model) apply(d seekDone) Model {
+	if d.continuing {
+		for _, f := range d.frames {
+			m.inner = m.inner.Push(f)
 		}
-		return m.reschedule()
-	case key.Matches(k, rk.StepBack):
-		m.playing = false
-		return m.seek(m.cursor - 1).reschedule()
-	case key.Matches(k, rk.StepForward):
-		m.playing = false
-		return m.seek(m.cursor + 1).reschedule()
-	case key.Matches(k, rk.JumpBack):
-		return m.seek(m.indexAt(-jumpStep)).reschedule()
-	case key.Matches(k, rk.JumpForward):
-		return m.seek(m.indexAt(jumpStep)).reschedule()
-	case key.Matches(k, rk.Start):
-		return m.seek(0).reschedule()
-	case key.Matches(k, rk.End):
-		m.playing = false
-		return m.seek(m.src.Len() - 1).reschedule()
-	case key.Matches(k, rk.Slower):
-		m.speedIdx = max(0, m.speedIdx-1)
-		return m.reschedule()
-	case key.Matches(k, rk.Faster):
-		m.speedIdx = min(len(Speeds())-1, m.speedIdx+1)
-		return m.reschedule()
-	case k.String() == "ctrl+c" || k.String() == "q":
-		return m, tea.Quit
-	}
-	return m.forward(k)
-}
-
-// forward sends a key to the dashboard.
-func (m Model) forward(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "/":
-		m.filterGuess = true
-	case "enter", "esc":
-		m.filterGuess = false
-	}
-	return m.updateInner(k)
-}
-
-// keyCapturer is a dashboard that can say it is reading text (the process
-// filter after /), when every key must reach it.
-type keyCapturer interface{ CapturesKeys() bool }
-
-// typing says whether keys are text for the dashboard. Without
-// keyCapturer it is a guess that mirrors the filter: / starts it, enter or
-// esc ends it. Wrong only when / opened no filter (an overlay was up), and
-// then only until the next enter or esc.
-func (m Model) typing() bool {
-	if kc, ok := any(m.inner).(keyCapturer); ok {
-		return kc.CapturesKeys()
-	}
-	return m.filterGuess
-}
-
-// reschedule drops pending ticks and schedules the next one; playback
-// stops at the end.
-func (m Model) reschedule() (tea.Model, tea.Cmd) {
-	if m.atEnd() {
-		m.playing = false
-	}
-	m.gen++
-	return m, m.schedule()
-}
-
-// indexAt is the first snapshot at or after the cursor's time plus d, at
-// least one step from the cursor when there is one.
-func (m Model) indexAt(d time.Duration) int {
-	t := m.src.Time(m.cursor).Add(d)
-	i := sort.Search(m.src.Len(), func(j int) bool { return !m.src.Time(j).Before(t) })
-	if d > 0 {
-		i = max(i, m.cursor+1)
 	} else {
-		i = min(i, m.cursor-1)
+		m.inner = m.inner.Reset(d.frames)
 	}
-	return min(max(i, 0), m.src.Len()-1)
+	m.tracker, m.cursor, m.job = d.tracker, d.to, nil
+	return m
+}
+
+// onSeekDone applies the job in flight's result and starts the next one
+// when the target moved meanwhile.
+func (m Model) onSeekDone(d seekDone) (tea.Model, tea.Cmd) {
+	if m.job == nil || d.id != m.job.id {
+		return m, nil // a job given up (the timeline was re-sorted)
+	}
+	m = m.apply(d)
+	if m.want != m.cursor {
+		m = m.seek(m.want)
+	}
+	if m.atEnd() && m.job == nil {
+		m.playing = false
+	}
+	return m, nil
+}
+
+// rebuildAt gives up any job in flight (its indexes no longer hold) and
+// rebuilds at i, whatever was shown.
+func (m Model) rebuildAt(i int) Model {
+	m.job, m.tracker, m.cursor = nil, nil, -1
+	return m.seek(i)
 }

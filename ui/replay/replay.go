@@ -86,6 +86,12 @@ type Model struct {
 	w, h     int
 	inner    ui.Model
 	tracker  *diagnose.Tracker // diagnoses from the last rebuild on; nil: none
+	// want is the snapshot a seek asked for; cursor reaches it when the
+	// job in flight (rebuild.go) is done.
+	want    int
+	job     *seekJob
+	jobID   int
+	jobSent bool // the job's command has left Update
 	// filterGuess: the dashboard is reading a process filter (see typing).
 	filterGuess bool
 	warnShown   bool // the warnings line is on screen
@@ -118,7 +124,8 @@ func NewFrom(src Source, opts Options) Model {
 	m.opts.UI.Replay = true
 	m.inner = ui.New(m.opts.UI)
 	m = m.startLoading()
-	m = m.rebuild(0)
+	m.cursor = -1
+	m = m.apply(m.plan(0).run()) // the first frame is built here, before the program runs
 	m.playing = m.playing && src.Len() > 1
 	return m
 }
@@ -138,9 +145,18 @@ func (m Model) Playing() bool { return m.playing }
 // Speed is the playback speed (a multiple of the recorded pace).
 func (m Model) Speed() float64 { return Speeds()[m.speedIdx] }
 
-// Update handles the timeline keys and ticks and passes the rest on.
+// Update handles the timeline keys and ticks and passes the rest on; a
+// seek it starts is diagnosed by the command it returns (rebuild.go).
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	nm, cmd := m.update(msg)
+	m, job := nm.(Model).jobCmd()
+	return m, tea.Batch(cmd, job)
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case seekDone:
+		return m.onSeekDone(msg)
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		return m.updateInner(m.innerSize())
@@ -214,6 +230,9 @@ func (m Model) recordedStep() time.Duration {
 // onTick advances by the recorded time one tick covers (at least one
 // snapshot) and stops at the end.
 func (m Model) onTick() (tea.Model, tea.Cmd) {
+	if m.job != nil { // the last step is still being diagnosed: wait for it
+		return m, m.schedule()
+	}
 	budget := time.Duration(float64(m.tickDelay()) * m.Speed())
 	n := 0
 	for m.cursor+n < m.src.Len()-1 {
@@ -231,8 +250,9 @@ func (m Model) onTick() (tea.Model, tea.Cmd) {
 	return m, m.schedule()
 }
 
-// atEnd says the cursor is on the last snapshot and no more will come.
-func (m Model) atEnd() bool { return m.cursor >= m.src.Len()-1 && !m.load.loading }
+// atEnd says the cursor is (or is going) to the last snapshot and no more
+// will come.
+func (m Model) atEnd() bool { return m.want >= m.src.Len()-1 && !m.load.loading }
 
 // stepAt is the clamped recorded gap after snapshot i.
 func (m Model) stepAt(i int) time.Duration {
@@ -240,21 +260,15 @@ func (m Model) stepAt(i int) time.Duration {
 	return min(max(gap, time.Nanosecond), 10*m.interval)
 }
 
-// seek moves the cursor to i: forward by pushing the snapshots in between
-// when that is cheaper than a rebuild, otherwise by a rebuild.
+// seek moves the cursor to i: the job in flight, or one started now,
+// brings the dashboard there.
 func (m Model) seek(i int) Model {
 	i = min(max(i, 0), m.src.Len()-1)
-	switch {
-	case i == m.cursor:
-		return m
-	case i > m.cursor && i-m.cursor <= m.rebuildCost(i):
-		for j := m.cursor + 1; j <= i; j++ {
-			m.inner = m.inner.Push(m.frame(j))
-		}
-		m.cursor = i
+	m.want = i
+	if m.job != nil || i == m.cursor {
 		return m
 	}
-	return m.rebuild(i)
+	return m.start(m.plan(i))
 }
 
 // rebuildCost is how many snapshots a rebuild at i would diagnose.

@@ -110,7 +110,7 @@ func TestJumpBackDiagnosesAsLive(t *testing.T) {
 	ref := diagnose.NewViewTracker(diagnose.Options{}) // the live collector's
 	fed, seen := 0, 0
 	for _, at := range []int{99, 165, 175, 289} {
-		m = m.seek(at + 10)
+		m = finish(m.seek(at + 10))
 		if m = press(t, m, "["); m.Cursor() != at {
 			t.Fatalf("[ from %d went to %d", at+10, m.Cursor())
 		}
@@ -218,7 +218,7 @@ func BenchmarkJumpBack(b *testing.B) {
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m = nm.(Model)
 	for b.Loop() {
-		m = m.rebuild(250)
+		m = finish(m.rebuildAt(250))
 	}
 }
 
@@ -245,7 +245,7 @@ func TestClickOnTheBarSeeks(t *testing.T) {
 	_, at, n := m.timelineParts(120)
 	click := func(x int) Model {
 		nm, _ := m.Update(tea.MouseMsg{X: x, Y: 39, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-		return nm.(Model)
+		return finish(nm.(Model))
 	}
 	if got := click(at + n - 1); got.Cursor() != got.Len()-1 || got.Playing() {
 		t.Fatalf("click at the bar's end: cursor %d playing %v", got.Cursor(), got.Playing())
@@ -275,5 +275,35 @@ func TestTimelineKeysInTheKeyMap(t *testing.T) {
 	}
 	if got := press(t, m, "]").Cursor(); got != 0 {
 		t.Errorf("] still jumps after remapping to n: cursor %d", got)
+	}
+}
+
+// A jump is diagnosed by the command Update returns, never in Update: the
+// keys and the screen stay live while minutes of snapshots re-diagnose, and
+// seeks made meanwhile only move where the job in flight leads.
+func TestSeekDiagnosesOffUpdate(t *testing.T) {
+	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
+	made := 0
+	m.opts.NewTracker = func() *diagnose.Tracker {
+		made++
+		return diagnose.NewViewTracker(diagnose.Options{})
+	}
+	nm, cmd := m.Update(uitest.Key("end"))
+	m = nm.(Model)
+	if made != 0 || m.Cursor() != 0 || cmd == nil {
+		t.Fatalf("end diagnosed in Update (trackers made %d, cursor %d, command %v)", made, m.Cursor(), cmd != nil)
+	}
+	nm, again := m.Update(uitest.Key("home")) // while the job runs: only the target moves
+	m = nm.(Model)
+	if again != nil {
+		t.Fatal("a second seek while one is in flight started another job")
+	}
+	nm, _ = m.Update(cmd())
+	m = nm.(Model)
+	if m.Cursor() != m.Len()-1 || made != 1 || m.job == nil {
+		t.Fatalf("after the first job: cursor %d of %d, trackers %d, next job %v", m.Cursor(), m.Len(), made, m.job != nil)
+	}
+	if m = finish(m); m.Cursor() != 0 || made != 2 {
+		t.Fatalf("the moved target was not reached: cursor %d, trackers %d", m.Cursor(), made)
 	}
 }

@@ -135,7 +135,7 @@ func BenchmarkReplaySeekSpool(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i = (i + 517) % sp.Len()
-		m = m.rebuild(i)
+		m = finish(m.rebuildAt(i))
 	}
 }
 
@@ -182,7 +182,7 @@ func BenchmarkLoadSpoolRecording(b *testing.B) {
 		if err := sp.Progress().Err; err != nil {
 			b.Fatal(err)
 		}
-		m = m.rebuild(sp.Len() / 2) // a seek to the middle
+		m = finish(m.rebuildAt(sp.Len() / 2)) // a seek to the middle
 		_ = m.View()
 		sp.Close()
 	}
@@ -228,7 +228,7 @@ func TestReplayWhileLoading(t *testing.T) {
 	nm, _ = m.Update(loadTickMsg{})
 	m = nm.(Model)
 	nm, _ = m.Update(tickMsg{gen: m.gen})
-	m = nm.(Model)
+	m = finish(nm.(Model))
 	if m.Cursor() <= spool.BlockLen-1 {
 		t.Fatalf("playback did not go on into what arrived: cursor %d", m.Cursor())
 	}
