@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -38,12 +37,7 @@ func AlignedJSON(w io.Writer, r *summary.Report, t *timeline.Report, a *summary.
 		Trace    *timeline.Report `json:"trace"`
 		Aligned  *summary.Aligned `json:"aligned"`
 	}{1, r, t, a}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("report json: %w", err)
-	}
-	return nil
+	return writeJSON(w, "report", out)
 }
 
 // verdictMark: one glyph per verdict, so the column reads at a glance.

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -229,12 +228,7 @@ func CompareJSON(w io.Writer, c *summary.Comparison) error {
 	for _, g := range findingGroups(c) {
 		out.Findings[strings.ReplaceAll(g.title, " ", "_")] = append([]summary.FindingChange{}, g.list...)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("compare json: %w", err)
-	}
-	return nil
+	return writeJSON(w, "compare", out)
 }
 
 // unlike is one warning line per reason the two runs may be different

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -24,12 +23,7 @@ func JSON(w io.Writer, r *summary.Report) error {
 		cp.Findings = []summary.Finding{}
 		out.Report = &cp
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("report json: %w", err)
-	}
-	return nil
+	return writeJSON(w, "report", out)
 }
 
 // html writes one self-contained page: inline CSS, the tables, and per GPU

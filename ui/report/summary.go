@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -23,12 +22,7 @@ func SummaryJSON(w io.Writer, s *timeline.Summary) error {
 		NotJudged string `json:"not_judged"`
 		*timeline.Summary
 	}{1, diagnose.Text{timeline.NotJudged}.String(), s}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("report json: %w", err)
-	}
-	return nil
+	return writeJSON(w, "report", out)
 }
 
 func (l words) summary(w io.Writer, s *timeline.Summary) error {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -24,12 +23,7 @@ func TraceJSON(w io.Writer, r *timeline.Report) error {
 		Version int `json:"gpuscope_trace_report"`
 		*timeline.Report
 	}{1, r}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("report json: %w", err)
-	}
-	return nil
+	return writeJSON(w, "report", out)
 }
 
 func (l words) trace(w io.Writer, r *timeline.Report) error {
