@@ -18,6 +18,7 @@ import (
 	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/gpuscope/gpuscope/ui/report"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // reportFormats are the --format values of report (compare has no html).
@@ -65,10 +66,9 @@ export).`,
 			if err != nil {
 				return err
 			}
-			if price < 0 || math.IsNaN(price) || math.IsInf(price, 0) {
-				return usagef("price_per_kwh", "--price-per-kwh %v: give a price of 0 or more", price)
+			if opts.PricePerKWh, err = checkPrice(price); err != nil {
+				return err
 			}
-			opts.PricePerKWh = price
 			tr, err := commandWords(cmd, lang, d.Getenv)
 			if err != nil {
 				return err
@@ -105,7 +105,7 @@ export).`,
 	langFlag(fl, &lang, "report (text, markdown, html)")
 	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
 	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
-	fl.Float64Var(&price, "price-per-kwh", 0, "price of a kWh (any currency): the report adds what the GPUs' energy cost")
+	priceFlag(fl, &price)
 	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
 	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
 	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")
@@ -166,6 +166,7 @@ func (p promReport) build(ctx context.Context, args []string, opts summary.Optio
 
 func newCompareCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
 	var format, lang string
+	var price float64
 	cmd := &cobra.Command{
 		Use:   "compare BASE AFTER",
 		Short: "Compare two recordings or logs: figures side by side, findings resolved or new, a verdict",
@@ -179,6 +180,9 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := reportOptions(format, reportFormats[:3], "", "")
 			if err != nil {
+				return err
+			}
+			if opts.PricePerKWh, err = checkPrice(price); err != nil {
 				return err
 			}
 			tr, err := commandWords(cmd, lang, d.Getenv)
@@ -207,8 +211,22 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
+	priceFlag(cmd.Flags(), &price)
 	langFlag(cmd.Flags(), &lang, "comparison (text, markdown)")
 	return cmd
+}
+
+// priceFlag is --price-per-kwh of report and compare.
+func priceFlag(fl *pflag.FlagSet, price *float64) {
+	fl.Float64Var(price, "price-per-kwh", 0, "price of a kWh (any currency): the energy figures add what they cost")
+}
+
+// checkPrice refuses a price no tariff has.
+func checkPrice(price float64) (float64, error) {
+	if price < 0 || math.IsNaN(price) || math.IsInf(price, 0) {
+		return 0, usagef("price_per_kwh", "--price-per-kwh %v: give a price of 0 or more", price)
+	}
+	return price, nil
 }
 
 // reportOptions validates --format and parses --from/--to.

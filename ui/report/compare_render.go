@@ -41,6 +41,7 @@ var figures = []figure{
 	{"power_share_mean_pct", func(g *summary.GPU) sampler.Metric { return g.PowerShareMean }, percent, points},
 	{"temp_max_c", func(g *summary.GPU) sampler.Metric { return g.TempMax }, units.Spaced.Celsius,
 		func(d float64) string { return fmt.Sprintf("%+.0f °C", d) }},
+	{"energy_kwh", func(g *summary.GPU) sampler.Metric { return g.EnergyKWh }, kwh, kwhDelta},
 	{"throttled_seconds", func(g *summary.GPU) sampler.Metric { return g.ThrottledSeconds },
 		func(m sampler.Metric) string {
 			if !m.OK {
@@ -132,6 +133,9 @@ func (rr Renderer) CompareText(w io.Writer, c *summary.Comparison) error {
 	fmt.Fprintf(&b, "gpuscope compare\n%s%s  %s\n%s%s  %s\n%s %s\n",
 		l.label("compare.base", lw), summary.InputName(c.Base.File), l.rangeOf(c.Base.Range),
 		l.label("compare.after", lw), summary.InputName(c.After.File), l.rangeOf(c.After.Range), l.t("compare.verdict"), l.verdict(c))
+	if e := l.energyChange(c); e != "" {
+		fmt.Fprintf(&b, "%s %s\n", l.label("energy_label", lw), e)
+	}
 	for _, u := range l.unlike(c) {
 		fmt.Fprintf(&b, "%s\n", u)
 	}
@@ -163,6 +167,9 @@ func (rr Renderer) CompareMarkdown(w io.Writer, c *summary.Comparison) error {
 	fmt.Fprintf(&b, "%s\n|---|---|---|\n", l.t("compare.md_files"))
 	fmt.Fprintf(&b, "| %s | `%s` | %s |\n", l.t("compare.base"), strings.ReplaceAll(summary.InputName(c.Base.File), "`", "'"), md(l.rangeOf(c.Base.Range)))
 	fmt.Fprintf(&b, "| %s | `%s` | %s |\n", l.t("compare.after"), strings.ReplaceAll(summary.InputName(c.After.File), "`", "'"), md(l.rangeOf(c.After.Range)))
+	if e := l.energyChange(c); e != "" {
+		fmt.Fprintf(&b, "\n%s: %s\n", l.t("energy_label"), md(e))
+	}
 	for _, gc := range c.GPUs {
 		fmt.Fprintf(&b, "\n## GPU %d %s\n\n%s\n|---|---|---|---|\n", gc.Index, md(changeName(&gc)), l.t("compare.md_figures"))
 		for _, r := range l.changeRows(&gc) {
@@ -194,10 +201,11 @@ func CompareJSON(w io.Writer, c *summary.Comparison) error {
 		Delta map[string]sampler.Metric `json:"delta"`
 	}
 	type sideJSON struct {
-		File        string              `json:"file"`
-		Format      string              `json:"format,omitempty"`
-		Range       summary.Range       `json:"range"`
-		Environment summary.Environment `json:"environment"`
+		File        string               `json:"file"`
+		Format      string               `json:"format,omitempty"`
+		Range       summary.Range        `json:"range"`
+		Environment summary.Environment  `json:"environment"`
+		Energy      *summary.EnergyTotal `json:"energy,omitempty"`
 	}
 	out := struct {
 		Version  int                                `json:"gpuscope_compare"`
@@ -210,8 +218,8 @@ func CompareJSON(w io.Writer, c *summary.Comparison) error {
 		Unlike []string `json:"unlike,omitempty"`
 	}{
 		Version: JSONVersion, Verdict: c.Verdict(),
-		Base:     sideJSON{c.Base.File, c.Base.Format, c.Base.Range, c.Base.Environment},
-		After:    sideJSON{c.After.File, c.After.Format, c.After.Range, c.After.Environment},
+		Base:     sideJSON{c.Base.File, c.Base.Format, c.Base.Range, c.Base.Environment, c.Base.Energy},
+		After:    sideJSON{c.After.File, c.After.Format, c.After.Range, c.After.Environment, c.After.Energy},
 		GPUs:     []gpuJSON{},
 		Findings: map[string][]summary.FindingChange{},
 	}
@@ -239,4 +247,25 @@ func (l words) unlike(c *summary.Comparison) []string {
 		out = append(out, l.t("compare.unlike", "Why", l.tr.Text(diagnose.Text{u}, diagnose.Text{u}.String())))
 	}
 	return out
+}
+
+// energyChange is "1.2 kWh on 8 GPUs → 0.9 kWh on 8 GPUs (-0.3 kWh)": the
+// two runs' totals (with their cost where a price was given) and the
+// change; "" when neither run has an energy figure.
+func (l words) energyChange(c *summary.Comparison) string {
+	b, a := c.Base.Energy, c.After.Energy
+	if b == nil && a == nil {
+		return ""
+	}
+	side := func(r *summary.Report) string {
+		if s := l.energyTotal(r); s != "" {
+			return s
+		}
+		return na
+	}
+	s := side(c.Base) + " → " + side(c.After)
+	if b != nil && a != nil {
+		s += " (" + kwhDelta(a.KWh-b.KWh) + ")"
+	}
+	return s
 }

@@ -63,6 +63,14 @@ func kwh(m sampler.Metric) string {
 	return strconv.FormatFloat(m.V, 'g', 3, 64) + " kWh"
 }
 
+// kwhDelta is a change in energy, signed, as kwh writes the figure.
+func kwhDelta(d float64) string {
+	if d < 0 {
+		return "-" + kwh(sampler.Some(-d))
+	}
+	return "+" + kwh(sampler.Some(d))
+}
+
 // throttleSpan is "1m20s (27%): sw_power_cap 1m20s, hw_thermal 10s":
 // figures and NVML's reason names, the same in any language.
 func throttleSpan(g *summary.GPU) string {
