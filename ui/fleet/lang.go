@@ -40,7 +40,7 @@ func pad(s string, w int, right bool) string {
 // summary is the header line.
 func (l words) summary(v View) string {
 	c := v.Counts
-	return l.t("summary", "Nodes", c.Nodes, "Up", c.NodesUp, "NodesDown", c.NodesDown, "GPUs", c.GPUs, "Busy", c.Busy, "Idle", c.Idle, "Down", c.Down)
+	return l.t("summary", "Nodes", l.tr.N("fleet.nodes", c.Nodes), "Up", c.NodesUp, "NodesDown", c.NodesDown, "GPUs", l.tr.N("gpus.count", c.GPUs), "Busy", c.Busy, "Idle", c.Idle, "Down", c.Down)
 }
 
 // header is the column line over row.

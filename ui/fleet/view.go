@@ -107,7 +107,7 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 		b.WriteString("  " + l.t("none_open") + "\n")
 	}
 	if v.Undiagnosed > 0 {
-		b.WriteString("  · " + l.t("undiagnosed", "N", v.Undiagnosed) + "\n")
+		b.WriteString("  · " + l.t("undiagnosed", "Count", v.Undiagnosed) + "\n")
 	}
 	for _, p := range v.Fleet.Problems {
 		fmt.Fprintf(&b, "%s%s\n", l.t("problem"), p)
