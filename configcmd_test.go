@@ -157,3 +157,13 @@ func TestConfigShowEverySetting(t *testing.T) {
 		t.Errorf("config show's output does not parse: %v\n%s", err, out.String())
 	}
 }
+
+// TestConfigShowBadFlag: a flag's value the dashboard would refuse is a
+// usage error naming the key, not a setting shown as in effect.
+func TestConfigShowBadFlag(t *testing.T) {
+	writeConfig(t, "")
+	var out, errb bytes.Buffer
+	if got := run([]string{"config", "show", "--theme", "neon"}, &out, &errb); got != 2 || !strings.Contains(errb.String(), `key theme: "neon" is not dark, light or mono`) {
+		t.Errorf("status %d, stderr %q, stdout %q", got, errb.String(), out.String())
+	}
+}

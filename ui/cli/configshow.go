@@ -62,6 +62,12 @@ gpuscope run with them would use.`,
 			case c.Language == "":
 				c.Language, langBy = tr.Lang(), localeVar(getenv)
 			}
+			// A flag's value is held to the file's rules (the range of
+			// interval, the themes) as the dashboard holds it.
+			if _, err := config.Parse([]byte(config.Encode(c)), nil); err != nil {
+				_, why, _ := strings.Cut(err.Error(), ": ") // "line N: " is the encoded text's
+				return usagef("config_show_flag", "config show: %s", why)
+			}
 			if !fl.Changed("no-color") && getenv("NO_COLOR") != "" {
 				c.NoColor = true
 			}
@@ -92,7 +98,7 @@ gpuscope run with them would use.`,
 	fl.StringVar(&f.theme, "theme", "dark", "as the dashboard's --theme")
 	fl.BoolVar(&f.noColor, "no-color", false, "as the dashboard's --no-color")
 	fl.BoolVar(&f.readonly, "readonly", false, "as the dashboard's --readonly")
-	langFlag(fl, &f.lang, "as the dashboard's --lang: the")
+	fl.StringVar(&f.lang, "lang", "", "as the dashboard's --lang: en or zh (also the language of the source comments)")
 	return cmd
 }
 
