@@ -101,7 +101,7 @@ func TestCheckChinese(t *testing.T) {
 		out      []string
 	}{
 		{"healthy", 0, []string{"没有发现问题", "排查清单，GPU 0："}},
-		{"thermal_throttle", 1, []string{"[警告] GPU 0 因温度降频  (thermal_throttle)", "  证据： ", "  先试： ", "gpuscope explain thermal_throttle --lang zh", "最严重为警告"}},
+		{"thermal_throttle", 1, []string{"[警告] GPU 0 因温度降频  (thermal_throttle)", "  证据： ", "  先试： ", "gpuscope explain thermal_throttle --lang zh", "最高级别：警告"}},
 		{"ecc_errors", 2, []string{"[严重] GPU 0 出现不可纠正的显存错误", "易失性不可纠正 ECC 错误"}},
 	}
 	for _, c := range cases {

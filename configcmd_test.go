@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,5 +99,71 @@ func TestConfigBadKeysTableOneLine(t *testing.T) {
 	}
 	if msg := errb.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "line 2: keys.explode: no such action") {
 		t.Errorf("stderr %q", msg)
+	}
+}
+
+// TestConfigShowEverySetting: config show prints every key config.toml
+// accepts (enumerated from config.File's fields, so a new one must be
+// shown) and every key action, each with where its value came from: the
+// default, the file, the environment or a flag.
+func TestConfigShowEverySetting(t *testing.T) {
+	writeConfig(t, "theme = \"light\"\n[keys]\nquit = [\"x\"]\n")
+	t.Setenv("NO_COLOR", "1")
+	for _, v := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("LANG", "en_US.UTF-8")
+	var out, errb bytes.Buffer
+	if got := run([]string{"config", "show", "--interval", "2s"}, &out, &errb); got != 0 {
+		t.Fatalf("status %d: %s", got, errb.String())
+	}
+	lines := map[string]string{}
+	section := ""
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "[") {
+			section = strings.Trim(l, "[]") + "."
+			continue
+		}
+		if k, rest, ok := strings.Cut(l, " = "); ok && !strings.HasPrefix(l, "#") {
+			lines[section+k] = rest
+		}
+	}
+	ft := reflect.TypeFor[config.File]()
+	for i := range ft.NumField() {
+		key, _, _ := strings.Cut(ft.Field(i).Tag.Get("toml"), ",")
+		if key == "keys" {
+			continue
+		}
+		if l, ok := lines[key]; !ok || !regexp.MustCompile(`  # (default|file|env \w+|flag --[\w-]+)$`).MatchString(l) {
+			t.Errorf("config show: key %s (File.%s) missing or without its source: %q", key, ft.Field(i).Name, l)
+		}
+	}
+	for _, a := range ui.KeyActions() {
+		if _, ok := lines["keys."+a]; !ok {
+			t.Errorf("config show: [keys] %s missing", a)
+		}
+	}
+	for key, want := range map[string]string{
+		"interval": `"2s"  # flag --interval`, "theme": `"light"  # file`, "no_color": `true  # env NO_COLOR`,
+		"readonly": `false  # default`, "language": `"en"  # env LANG`, "keys.quit": `["x"]  # file`, "keys.help": `["?"]  # default`,
+		"keys.pause": `["space"]  # default`,
+	} {
+		if got := strings.Join(strings.Fields(lines[key]), " "); got != strings.Join(strings.Fields(want), " ") {
+			t.Errorf("%s = %q, want %q", key, lines[key], want)
+		}
+	}
+	// What it prints is a config.toml that reads back to the same settings.
+	if _, err := config.Parse(out.Bytes(), ui.CheckKeys); err != nil {
+		t.Errorf("config show's output does not parse: %v\n%s", err, out.String())
+	}
+}
+
+// TestConfigShowBadFlag: a flag's value the dashboard would refuse is a
+// usage error naming the key, not a setting shown as in effect.
+func TestConfigShowBadFlag(t *testing.T) {
+	writeConfig(t, "")
+	var out, errb bytes.Buffer
+	if got := run([]string{"config", "show", "--theme", "neon"}, &out, &errb); got != 2 || !strings.Contains(errb.String(), `key theme: "neon" is not dark, light or mono`) {
+		t.Errorf("status %d, stderr %q, stdout %q", got, errb.String(), out.String())
 	}
 }

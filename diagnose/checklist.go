@@ -178,13 +178,13 @@ func (c *ctx) stepProcesses() (string, Text) {
 		}
 	}
 	if with == 0 {
-		return "n/a", Text{say("step.no_compute", "no compute process on any of {{.GPUs}} GPUs", "GPUs", len(c.gpus))}
+		return "n/a", Text{say("step.no_compute", "no compute process on any of {{.GPUs}} {{plural .GPUs \"GPU\" \"GPUs\"}}", "GPUs", len(c.gpus))}
 	}
 	// Counts first: the side pane cuts long lines, and "GPU 0,1,2…" cut
 	// after the first index read as "all on GPU 0".
 	detail := Text{say("step.procs", "{{.Procs}} processes on {{.With}} of {{.GPUs}} GPUs", "Procs", pids, "With", with, "GPUs", len(c.gpus))}
 	if pids == 1 {
-		detail = Text{say("step.proc", "1 process on {{.With}} of {{.GPUs}} GPUs", "With", with, "GPUs", len(c.gpus))}
+		detail = Text{say("step.proc", "1 process on {{.With}} of {{.GPUs}} {{plural .GPUs \"GPU\" \"GPUs\"}}", "With", with, "GPUs", len(c.gpus))}
 	}
 	if len(without) > 0 {
 		detail = append(detail, say("step.none_on", "none on GPU {{.GPUs}}", "GPUs", strings.Join(without, ",")))

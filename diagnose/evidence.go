@@ -116,7 +116,7 @@ func (e *evCtx) oneShot(what Msg) Text {
 	if len(e.snaps) == 1 {
 		return Text{say("evidence.one_snapshot", "one snapshot at {{.At}}", "At", e.last.Time.UTC().Format("15:04:05")), what}
 	}
-	return Text{say("evidence.last_of", "the last of {{.N}} snapshots", "N", len(e.snaps)), what}
+	return Text{say("evidence.last_of", "the last of {{.N}} {{plural .N \"snapshot\" \"snapshots\"}}", "N", len(e.snaps)), what}
 }
 
 // health: lost GPUs, Xids (with the catalogue), ECC and row remapping.
@@ -147,7 +147,7 @@ func (e *evCtx) health(g *sampler.GPU) {
 		if hw {
 			sev = Critical
 		}
-		e.add(RuleXidError, sev, g.Index, say("xid.title", "GPU {{.GPU}} reported {{.Count}} Xid error(s)", "GPU", gpu, "Count", len(codes)),
+		e.add(RuleXidError, sev, g.Index, say("xid.title", "GPU {{.GPU}} reported {{.Count}} Xid {{plural .Count \"error\" \"errors\"}}", "GPU", gpu, "Count", len(codes)),
 			xidList(codes), xidHint(codes[len(codes)-1], codes), nil, Use{g.Index, "xids"})
 	}
 	dbe := g.ECCUncorrected.OK && g.ECCUncorrected.V > 0

@@ -171,7 +171,7 @@ func diagCauses() []diagCause {
 			return say("evidence.diag_thermal_title", "{{.Who}} overheated under DCGM's diagnostic: thermal violations", "Who", w)
 		}},
 		{diagNVLinkRE, RulePCIeLinkDegraded, Warning, hintDiagNVLink, func(w Msg) Msg {
-			return say("evidence.diag_nvlink_title", "{{.Who}} NVLink link(s) down in DCGM's PCIe/NVLink check", "Who", w)
+			return say("evidence.diag_nvlink_title", "{{.Who}}: NVLink down in DCGM's PCIe/NVLink check", "Who", w)
 		}},
 		{diagPCIeRE, RulePCIeLinkDegraded, Warning, hintPCIeLink, diagPCIeTitle},
 	}

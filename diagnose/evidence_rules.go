@@ -40,7 +40,7 @@ func (e *evCtx) memory(g *sampler.GPU) {
 	}
 	ev := Text{say("evidence.idle_held", "GPU-Util 0% while {{.Held}} of memory is held", "Held", gbytes(g.MemUsed.V))}
 	if n := len(g.Procs); n > 0 {
-		ev = append(ev, then("evidence.by_procs", " by {{.N}} process(es)", "N", n))
+		ev = append(ev, then("evidence.by_procs", " by {{.N}} {{plural .N \"process\" \"processes\"}}", "N", n))
 	}
 	if busy := busyOthers(e.last, g.Index); busy != "" {
 		ev = append(ev, say("evidence.busy_others", "{{.GPUs}} busy at the same time", "GPUs", busy))

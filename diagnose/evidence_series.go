@@ -54,12 +54,12 @@ func (e *evCtx) series() {
 		n := float64(len(util))
 		if float64(low) >= evSwingShare*n && float64(high) >= evSwingShare*n {
 			e.add(RuleHostWait, Warning, g.Index, say("series.swing_title", "GPU {{.GPU}} GPU-Util swings between idle and busy", "GPU", g.Index),
-				Text{say("series.swing", "{{.Low}} of {{.N}} samples at ≤ {{.LowPct}}%, {{.High}} at ≥ {{.HighPct}}%: the GPU waits periodically, on input or on a host sync",
+				Text{say("series.swing", "{{.Low}} of {{.N}} {{plural .N \"sample\" \"samples\"}} at ≤ {{.LowPct}}%, {{.High}} at ≥ {{.HighPct}}%: the GPU waits periodically, on input or on a host sync",
 					"Low", low, "N", len(util), "LowPct", f0(evLow), "High", high, "HighPct", f0(evHigh))},
 				hintSwing, append(conf, say("series.no_host", "no host data, so input and sync cannot be told apart here")), Use{g.Index, "util"})
 		}
 		if held && len(util) == len(e.snaps) {
-			ev := Text{say("series.idle_held", "GPU-Util 0% in all {{.N}} samples while at least {{.Held}} is held", "N", len(util), "Held", gbytes(heldMin))}
+			ev := Text{say("series.idle_held", "GPU-Util 0% in all {{.N}} {{plural .N \"sample\" \"samples\"}} while at least {{.Held}} is held", "N", len(util), "Held", gbytes(heldMin))}
 			title := say("evidence.idle_held_title", "GPU {{.GPU}} idle while holding {{.Held}}", "GPU", g.Index, "Held", gbytes(heldMin))
 			if busy := seriesBusyOthers(e.snaps, g.Index); busy != "" {
 				ev = append(ev, say("series.busy_others", "{{.GPUs}} busy meanwhile: the job holds more GPUs than it uses", "GPUs", busy))
@@ -70,7 +70,7 @@ func (e *evCtx) series() {
 }
 
 func (e *evCtx) seriesConfidence(span time.Duration) Text {
-	t := Text{say("series.span", "{{.Span}} of data ({{.N}} samples)", "Span", span.Round(time.Second).String(), "N", len(e.snaps))}
+	t := Text{say("series.span", "{{.Span}} of data ({{.N}} {{plural .N \"sample\" \"samples\"}})", "Span", span.Round(time.Second).String(), "N", len(e.snaps))}
 	if span >= evConfirm {
 		return t
 	}

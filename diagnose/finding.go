@@ -6,6 +6,7 @@ package diagnose
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -30,19 +31,37 @@ func (s Severity) String() string {
 // MarshalJSON writes the lower-case name.
 func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
 
-// UnmarshalJSON reads the lower-case name.
+// UnmarshalJSON reads a name ParseSeverity knows.
 func (s *Severity) UnmarshalJSON(b []byte) error {
 	var n string
 	if err := json.Unmarshal(b, &n); err != nil {
 		return err
 	}
+	v, err := ParseSeverity(n)
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// severityAliases are the short spellings people type (--alert-min warn).
+var severityAliases = map[string]Severity{"warn": Warning, "crit": Critical}
+
+// ParseSeverity reads a severity from text: its name (info, warning,
+// critical) in any case, or warn/crit. The one place that knows the
+// spellings: flags, JSON and config all read severities through it.
+func ParseSeverity(text string) (Severity, error) {
+	n := strings.ToLower(strings.TrimSpace(text))
 	for i, name := range severityNames {
 		if name == n {
-			*s = Severity(i)
-			return nil
+			return Severity(i), nil
 		}
 	}
-	return fmt.Errorf("unknown severity %q (want info, warning or critical)", n)
+	if v, ok := severityAliases[n]; ok {
+		return v, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want info, warning or critical)", text)
 }
 
 // Finding is one diagnosis. Rule ids are a public interface (JSON, explain,

@@ -2,9 +2,12 @@ package diagnose
 
 import (
 	"fmt"
-	"github.com/gpuscope/gpuscope/sampler"
+	"regexp"
 	"strconv"
+
 	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // Msg is one piece of a finding's title, evidence or estimate as a message
@@ -128,9 +131,21 @@ func item(id, en string, kv ...any) Msg {
 
 // fill puts each {{.Name}} field of tmpl through val; an unknown field
 // stays as it is (a test holds every template's fields to its call's names).
+// {{plural .Name "one" "other"}} is the English noun for the count in
+// field Name: "1 Xid error", "2 Xid errors" (Chinese has no plural, so
+// findings.zh.toml writes the noun once).
 func fill(tmpl string, val func(string) (string, bool)) string {
 	if !strings.Contains(tmpl, "{{") {
 		return tmpl
+	}
+	if strings.Contains(tmpl, "{{plural ") {
+		tmpl = pluralRE.ReplaceAllStringFunc(tmpl, func(tok string) string {
+			m := pluralRE.FindStringSubmatch(tok)
+			if v, ok := val(m[1]); ok {
+				return Plural(v, m[2], m[3])
+			}
+			return tok
+		})
 	}
 	var b strings.Builder
 	b.Grow(len(tmpl) + 32)
@@ -178,3 +193,14 @@ func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 // worded the same way; the test that holds the translations reads these
 // calls too.
 func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
+
+var pluralRE = regexp.MustCompile(`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`)
+
+// Plural is one where count (a formatted number, "1" or "1 of 4") is
+// one, other otherwise: the English noun after a count.
+func Plural(count, one, other string) string {
+	if n, _, _ := strings.Cut(count, " "); n == "1" {
+		return one
+	}
+	return other
+}

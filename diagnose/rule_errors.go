@@ -44,7 +44,7 @@ func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 	if count == 0 {
 		return Finding{}, false
 	}
-	return c.healthFinding(g, RuleXidError, sev, say("xid.title", "GPU {{.GPU}} reported {{.Count}} Xid error(s)", "GPU", g.idx, "Count", count),
+	return c.healthFinding(g, RuleXidError, sev, say("xid.title", "GPU {{.GPU}} reported {{.Count}} Xid {{plural .Count \"error\" \"errors\"}}", "GPU", g.idx, "Count", count),
 		append(parts, xidMore(count, len(parts))...), hint), true
 }
 
@@ -75,7 +75,7 @@ func (c *ctx) ruleECC(g *gpuCtx) (Finding, bool) {
 	case x.RemapPending:
 		ev := Text{say("ecc.remap_pending_reset", "row remap pending (takes effect at the next GPU reset)")}
 		if x.RemappedRows.OK {
-			ev = append(ev, say("ecc.rows_remapped", "{{.N}} rows remapped", "N", fmt.Sprintf("%.0f", x.RemappedRows.V)))
+			ev = append(ev, say("ecc.rows_remapped", "{{.N}} {{plural .N \"row\" \"rows\"}} remapped", "N", fmt.Sprintf("%.0f", x.RemappedRows.V)))
 		}
 		return c.healthFinding(g, RuleECCErrors, Warning, say("ecc.title_pending", "GPU {{.GPU}} memory row remap pending", "GPU", g.idx), ev, hintECCPending), true
 	}

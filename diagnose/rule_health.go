@@ -82,7 +82,7 @@ func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
 	}
 	var est Text
 	sev := Warning
-	ev := Text{say("power_cap.share", "sw_power_cap in {{.Share}} of {{.N}} samples", "Share", pct(float64(capped)/float64(n)*100), "N", n)}
+	ev := Text{say("power_cap.share", "sw_power_cap in {{.Share}} of {{.N}} {{plural .N \"sample\" \"samples\"}}", "Share", pct(float64(capped)/float64(n)*100), "N", n)}
 	if top := c.maxPowerLimit(); g.last.PowerLimit.OK && len(c.gpus) > 1 && g.last.PowerLimit.V >= lowLimitShare*top {
 		// Every GPU has this limit: the node's configured envelope, expected
 		// under heavy load rather than a misconfiguration.
@@ -155,10 +155,10 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 	}
 	switch {
 	case hw > 0:
-		ev = append(Text{say("thermal.hw", "{{.Reasons}} active in {{.N}} of {{.Samples}} samples", "Reasons", strings.Join(hwNames, ","), "N", hw, "Samples", n)}, ev...)
+		ev = append(Text{say("thermal.hw", "{{.Reasons}} active in {{.N}} of {{.Samples}} {{plural .Samples \"sample\" \"samples\"}}", "Reasons", strings.Join(hwNames, ","), "N", hw, "Samples", n)}, ev...)
 		return c.healthFinding(g, RuleThermalThrottle, Critical, say("thermal.title_hw", "GPU {{.GPU}} hardware slowdown", "GPU", g.idx), ev, hintThermalHW), true
 	case float64(sw)/float64(samples) >= swThermalFrac || float64(hot)/float64(samples) >= swThermalFrac:
-		ev = append(Text{say("thermal.sw", "sw_thermal in {{.N}} of {{.Samples}} samples, within {{.Margin}} °C of slowdown in {{.Hot}}",
+		ev = append(Text{say("thermal.sw", "sw_thermal in {{.N}} of {{.Samples}} {{plural .Samples \"sample\" \"samples\"}}, within {{.Margin}} °C of slowdown in {{.Hot}}",
 			"N", sw, "Samples", n, "Margin", f0(thermalMargin), "Hot", hot)}, ev...)
 		return c.healthFinding(g, RuleThermalThrottle, Warning, say("thermal.title", "GPU {{.GPU}} throttled by temperature", "GPU", g.idx), ev, hintThermal), true
 	}
@@ -192,7 +192,7 @@ func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
 	if degraded == 0 || degradedFor < linkDegradedFor || float64(degraded) < linkDegradedShare*float64(loaded) {
 		return Finding{}, false
 	}
-	ev := Text{say("pcie_link.ev", "PCIe Gen{{.Gen}} x{{.Width}} (max Gen{{.GenMax}} x{{.WidthMax}}) in {{.N}} of {{.Loaded}} samples under load (GPU-Util > {{.Util}})",
+	ev := Text{say("pcie_link.ev", "PCIe Gen{{.Gen}} x{{.Width}} (max Gen{{.GenMax}} x{{.WidthMax}}) in {{.N}} of {{.Loaded}} {{plural .Loaded \"sample\" \"samples\"}} under load (GPU-Util > {{.Util}})",
 		"Gen", f0(gen), "Width", f0(width), "GenMax", f0(genMax), "WidthMax", f0(widthMax), "N", degraded, "Loaded", loaded, "Util", pct(loadedUtil))}
 	return c.finding(g, RulePCIeLinkDegraded, Warning, 0,
 		say("pcie_link.title", "GPU {{.GPU}} PCIe link below capability", "GPU", g.idx), ev, hintPCIeLink, nil), true
@@ -275,7 +275,7 @@ func (c *ctx) rulePCIeLanes(g *gpuCtx) (Finding, bool) {
 	if narrow == 0 || narrowFor < linkDegradedFor || float64(narrow) < linkDegradedShare*float64(known) {
 		return Finding{}, false
 	}
-	ev := Text{say("pcie_link.lanes", "PCIe x{{.Width}} of x{{.WidthMax}} lanes in {{.N}} of {{.Known}} samples, at any load (the width does not drop to save power)",
+	ev := Text{say("pcie_link.lanes", "PCIe x{{.Width}} of x{{.WidthMax}} lanes in {{.N}} of {{.Known}} {{plural .Known \"sample\" \"samples\"}}, at any load (the width does not drop to save power)",
 		"Width", f0(width), "WidthMax", f0(widthMax), "N", narrow, "Known", known)}
 	return c.finding(g, RulePCIeLinkDegraded, Warning, 0,
 		say("pcie_link.title_lanes", "GPU {{.GPU}} PCIe link runs on fewer lanes than it has", "GPU", g.idx), ev, hintPCIeLink, nil), true

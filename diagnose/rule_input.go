@@ -91,7 +91,7 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 	var hint fix
 	switch {
 	case mainOK && mainCPU >= saturatedCore && ws.n <= fewWorkers:
-		cause = say("input_starved.main_saturated", "{{.Who}} at {{.CPU}} of one core with {{.Workers}} worker processes",
+		cause = say("input_starved.main_saturated", "{{.Who}} at {{.CPU}} of one core with {{.Workers}} worker {{plural .Workers \"process\" \"processes\"}}",
 			"Who", who, "CPU", pct(mainCPU), "Workers", ws.n)
 		hint = hintNumWorkers
 	case ws.n > fewWorkers && ws.minCPU >= saturatedCore:
@@ -128,7 +128,7 @@ func (c *ctx) ruleIOBound(g *gpuCtx) (Finding, bool) {
 			"Mean", pct(iow), "Limit", pct(ioWaitHigh), "Share", pct(ioFrac*100)))
 	}
 	if ws.stateSeen {
-		ev = append(ev, say("io_bound.d_state", "job processes in D state {{.Share}} of the time ({{.Workers}} workers)",
+		ev = append(ev, say("io_bound.d_state", "job processes in D state {{.Share}} of the time ({{.Workers}} {{plural .Workers \"worker\" \"workers\"}})",
 			"Share", pct(ws.inD*100), "Workers", ws.n))
 	}
 	if rd, ok := c.hostMean(g.from, func(h *sampler.Host) sampler.Metric { return h.DiskRead }); ok {

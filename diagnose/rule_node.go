@@ -76,7 +76,7 @@ func (c *ctx) ruleLoadImbalance() (Finding, bool) {
 		ev = append(ev, then("imbalance.empty", " at GPU-Util mean {{.Util}} while {{.Empty}} of {{.GPUs}} GPUs have no process and idle",
 			"Util", pct(g.util.mean), "Empty", empty, "GPUs", len(c.gpus)))
 		return c.nodeFinding(RuleLoadImbalance, Warning, 0,
-			say("imbalance.title", "{{.Procs}} processes on GPU {{.GPU}}, {{.Empty}} GPUs empty", "Procs", procs, "GPU", g.idx, "Empty", empty),
+			say("imbalance.title", "{{.Procs}} processes on GPU {{.GPU}}, {{.Empty}} {{plural .Empty \"GPU\" \"GPUs\"}} empty", "Procs", procs, "GPU", g.idx, "Empty", empty),
 			ev, hintLoadImbalance, nil, g.from), true
 	}
 	for ji := range c.jobs {
@@ -104,7 +104,7 @@ func (c *ctx) ruleLoadImbalance() (Finding, bool) {
 		ev := Text{say("imbalance.job", "job {{.Job}} spans {{.GPUs}} GPUs: GPU {{.GPU}} at GPU-Util mean {{.Util}}, {{.Idle}} of the others below {{.Limit}}",
 			"Job", j.key, "GPUs", len(j.gpus), "GPU", b.idx, "Util", pct(b.util.mean), "Idle", idle, "Limit", pct(idleUtil))}
 		return c.nodeFinding(RuleLoadImbalance, Warning, 0,
-			say("imbalance.title_job", "GPU {{.GPU}} works while {{.Idle}} GPUs of its job idle", "GPU", b.idx, "Idle", idle),
+			say("imbalance.title_job", "GPU {{.GPU}} works while {{.Idle}} {{plural .Idle \"GPU\" \"GPUs\"}} of its job idle", "GPU", b.idx, "Idle", idle),
 			ev, hintLoadImbalance, nil, b.from), true
 	}
 	return Finding{}, false
@@ -190,14 +190,14 @@ func (c *ctx) ruleStraggler(j *job) (Finding, int, bool) {
 		what = say("word.power_of_limit", "power (% of limit)")
 		est = Text{say("est.no_gpm_sm_any", "no GPM SM activity on every GPU: estimated from power draw")}
 	}
-	ev := Text{say("straggler.ev", "GPU {{.GPU}} {{.What}} mean {{.Top}} vs median {{.Others}} on the job's {{.N}} other GPUs, which show GPU-Util {{.Util}}",
+	ev := Text{say("straggler.ev", "GPU {{.GPU}} {{.What}} mean {{.Top}} vs median {{.Others}} on the job's {{.N}} other {{plural .N \"GPU\" \"GPUs\"}}, which show GPU-Util {{.Util}}",
 		"GPU", cg.idx, "What", what, "Top", pct(top), "Others", pct(others), "N", len(j.gpus)-1, "Util", pct(othersUtil))}
 	if useSM {
 		ev = append(ev, then("straggler.waiting", " with SM active < {{.SM}} (waiting in collectives)", "SM", pct(waitSMMax)))
 	}
 	ev = append(ev, say("ev.who", "{{.Who}}", "Who", procWho(cg.main.PID, cg.mainHost)))
 	return c.nodeFinding(RuleStraggler, Warning, cg.main.PID,
-		say("straggler.title", "GPU {{.GPU}} is the straggler; {{.Waiting}} GPUs wait for it", "GPU", cg.idx, "Waiting", waiting),
+		say("straggler.title", "GPU {{.GPU}} is the straggler; {{.Waiting}} {{plural .Waiting \"GPU waits\" \"GPUs wait\"}} for it", "GPU", cg.idx, "Waiting", waiting),
 		ev, hintStraggler, est, c.jobFrom(j)), cand, true
 }
 

@@ -58,7 +58,7 @@ func (c *ctx) ruleGPUContention(g *gpuCtx) (Finding, bool) {
 		userNote = Text{then("contention.users", " ({{.N}} users)", "N", len(users))}
 	}
 	if n := c.emptyGPUs(); n > 0 {
-		free = Text{say("contention.free", "{{.N}} GPUs have no process", "N", n)}
+		free = Text{say("contention.free", "{{.N}} {{plural .N \"GPU has\" \"GPUs have\"}} no process", "N", n)}
 	}
 	// on is the rest of the first clause: the GPU's load and who competes
 	// (command lines and figures, the same in any language).

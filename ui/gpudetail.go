@@ -216,7 +216,7 @@ func nvlinkSummary(c *common, g *sampler.GPU) string {
 		}
 		errs += l.Replay + l.Recovery + l.CRC
 	}
-	return c.say("gpu.nvlinks", map[string]any{"Active": active, "Total": len(g.NVLinks), "Errors": errs})
+	return c.say("gpu.nvlinks", map[string]any{"Active": active, "Total": len(g.NVLinks), "Count": errs})
 }
 
 // clockReasons are the strip's rows, in the order people ask about them.

@@ -120,6 +120,10 @@ func (m Model) footer() string {
 	st, w := m.c.st, m.w
 	hints := m.c.hints.main
 	switch m.pages.top() {
+	case pageMain, pageHelp:
+		if m.noGPU() {
+			hints = m.c.hints.noGPU
+		}
 	case pageFinding, pageProc:
 		hints = m.c.hints.detail
 	case pageGPU:

@@ -12,7 +12,9 @@ func (m Model) helpView(w, h int) string {
 	st := m.c.st
 	w8 := m.c.word
 	keys := []string{st.Title.Render(w8("help.title")), ""}
-	for _, k := range m.c.keys.helpRows(m.c.opts.offered()) {
+	o := m.c.opts.offered()
+	o.noGPU = m.noGPU()
+	for _, k := range m.c.keys.helpRows(o) {
 		keys = append(keys, st.Key.Render(padRight(k[0], 17))+" "+k[1])
 	}
 	reading := []string{"",
@@ -34,4 +36,12 @@ func (m Model) helpView(w, h int) string {
 		return fitBlock(lines, w, h, false)
 	}
 	return place(box.Render(body), w, h)
+}
+
+// noGPU is the screen without a driver: no GPU was read, and the panel
+// that explains why stands where the GPU, findings and process panes go.
+// The footer and the `?` overlay offer only the keys that act there.
+func (m Model) noGPU() bool {
+	s := m.c.latest()
+	return s != nil && s.Node.GPUError != nil && len(s.GPUs) == 0
 }

@@ -11,7 +11,7 @@ import (
 // are built once from the key map in force, so a key remapped in
 // config.toml's [keys] is the key the footer names, as the `?` overlay does.
 type footerHints struct {
-	main, detail, gpuDetail, topology, confirm []string
+	main, noGPU, detail, gpuDetail, topology, confirm []string
 }
 
 // newFooterHints spells each action as the footer always has ("↑↓",
@@ -50,6 +50,7 @@ func newFooterHints(km *keyMap, tr *i18n.Tr) footerHints {
 			"1-9", w("gpu"), k(&km.Topology, &def.Topology, "t"), w("topology"), k(&km.Tree, &def.Tree, "T"), w("tree"),
 			k(&km.Filter, &def.Filter, "/"), w("filter"), k(&km.Sort, &def.Sort, "s"), w("sort"),
 			k(&km.Pause, &def.Pause, "space"), w("pause"), k(&km.Help, &def.Help, "?"), w("help"), quit, w("quit")},
+		noGPU:     []string{k(&km.Pause, &def.Pause, "space"), w("pause"), k(&km.Help, &def.Help, "?"), w("help"), quit, w("quit")},
 		detail:    []string{back, w("back"), scroll, w("scroll"), quit, w("quit")},
 		gpuDetail: []string{back, w("back"), gpus, w("gpu"), scroll, w("scroll"), quit, w("quit")},
 		topology:  []string{back, w("back"), quit, w("quit")},

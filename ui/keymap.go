@@ -89,7 +89,7 @@ func defaultKeyMap() keyMap {
 // it has: a replay has no pause (space plays), no sampling interval (+/-
 // set the speed) and no recording; signals need a live node and no
 // --readonly.
-type offered struct{ replay, signals, record, interval bool }
+type offered struct{ replay, signals, record, interval, noGPU bool }
 
 func (o Options) offered() offered {
 	return offered{replay: o.Replay, signals: o.Kill != nil && !o.ReadOnly, record: o.Record != nil, interval: o.SetInterval != nil}
@@ -99,6 +99,20 @@ func (o Options) offered() offered {
 // first, where there is one; keys that would do nothing here are left out.
 func (km keyMap) helpOrder(o offered) []key.Binding {
 	var rows []key.Binding
+	if o.noGPU {
+		// No driver: the panel and the host pane, with nothing to move
+		// to, open, sort or filter; what still acts is the clock and the way out.
+		if !o.replay {
+			rows = append(rows, km.Pause)
+		}
+		if o.record {
+			rows = append(rows, km.Record)
+		}
+		if o.interval {
+			rows = append(rows, km.Slower)
+		}
+		return append(rows, km.Help, km.Quit)
+	}
 	if r := km.Replay; o.replay {
 		rows = append(rows, r.Play, r.StepBack, r.JumpBack, r.Start, r.Slower)
 	}

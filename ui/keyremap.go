@@ -126,3 +126,20 @@ func CheckKeys(keys map[string][]string) error {
 	km := defaultKeyMap()
 	return km.remap(maps.Clone(keys))
 }
+
+// DefaultKeys are each action's keys without a [keys] table, in the
+// table's spelling ("space" for the space bar), for `config show`.
+func DefaultKeys() map[string][]string {
+	km := defaultKeyMap()
+	out := map[string][]string{}
+	for n, a := range km.actions() {
+		ks := slices.Clone(a.b.Keys())
+		for i, k := range ks {
+			if k == " " {
+				ks[i] = "space"
+			}
+		}
+		out[n] = ks
+	}
+	return out
+}

@@ -110,7 +110,7 @@ func (p *gpuDetailPane) migDetail(g *sampler.GPU) []string {
 	for i := range g.MIGDevices {
 		md := &g.MIGDevices[i]
 		head := fmt.Sprintf("  MIG %d  %s  GI %d / CI %d  %s  %s %s  %s %s  %s %s  %s %s",
-			md.Index, orDash(md.Profile), md.GPUInstance, md.ComputeInstance, c.say("mig.slices", map[string]any{"N": md.SMSlices}),
+			md.Index, orDash(md.Profile), md.GPUInstance, md.ComputeInstance, c.say("mig.slices", map[string]any{"Count": md.SMSlices}),
 			c.word("gpu.mem"), fmtUsedTotal(md.MemUsed, md.MemTotal), c.word("gpu.sm"), units.Percent(md.SMActive, 0),
 			c.word("gpu.tensor"), units.Percent(md.TensorActive, 0), c.word("gpu.dram"), units.Percent(md.DRAMActive, 0))
 		lines = append(lines, truncate(head, p.w), st.Muted.Render("    "+truncate(orDash(md.UUID), p.w-4)))

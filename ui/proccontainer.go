@@ -21,6 +21,12 @@ const minCommandWidth = 40
 // would take the command's room on every bare-metal node.
 func (p *procPane) layoutColumns() {
 	inContainers := anyInContainer(p.c.latest())
+	user := -1
+	for i := range p.cols {
+		if p.cols[i].name == "USER" {
+			user, p.cols[i].width = i, minUserWidth
+		}
+	}
 	p.cmdWidth = p.w - 2 // after the cursor column and the fixed columns
 	for i := range p.cols {
 		if c := &p.cols[i]; c.width > 0 && !c.optional {
@@ -35,6 +41,26 @@ func (p *procPane) layoutColumns() {
 			}
 		}
 	}
+	// USER widens to the longest name listed, from what COMMAND has beyond
+	// minCommandWidth: "svc-inference" whole where the row has room.
+	if user >= 0 {
+		extra := min(p.longestUser(), maxUserWidth) - minUserWidth
+		extra = max(0, min(extra, p.cmdWidth-minCommandWidth))
+		p.cols[user].width += extra
+		p.cmdWidth -= extra
+	}
+}
+
+// The USER column: 8 cells (ps's) at least, widened up to maxUserWidth.
+const minUserWidth, maxUserWidth = 8, 24
+
+// longestUser is the widest user name among the rows, in cells.
+func (p *procPane) longestUser() int {
+	w := 0
+	for i := range p.rows {
+		w = max(w, ansi.StringWidth(hostOf(&p.rows[i]).User))
+	}
+	return w
 }
 
 func anyInContainer(s *sampler.Snapshot) bool {

@@ -205,7 +205,7 @@ func slowPairLines(c *common, pairs []diagnose.SlowPair) []string {
 		for _, k := range kinds {
 			parts = append(parts, fmt.Sprintf("%d %s", count[k], k))
 		}
-		lines = append(lines, st.Warn.Render("▲")+" "+c.say("topo.job_pairs", map[string]any{"Job": job, "GPUs": len(gpus), "Pairs": len(ps), "Kinds": strings.Join(parts, ", ")}))
+		lines = append(lines, st.Warn.Render("▲")+" "+c.say("topo.job_pairs", map[string]any{"Job": job, "GPUs": len(gpus), "Count": len(ps), "Kinds": strings.Join(parts, ", ")}))
 	}
 	return lines
 }

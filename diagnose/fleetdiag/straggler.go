@@ -177,7 +177,7 @@ func straggler(job string, nodes []jobNode) (Finding, bool) {
 		}
 		pct := func(v float64) string { return fmt.Sprintf("%.0f%%", v) }
 		return finding(diagnose.Warning, diagnose.Say("fleet.straggler",
-			"straggler in job {{.Job}}: {{.Node}}'s {{.What}} at {{.Mine}} vs {{.Theirs}} on the job's {{.Others}} other nodes, {{.Waiting}} of which wait in collectives (GPU-Util ≥ {{.Util}}, SM active < {{.SM}}) (gpuscope explain straggler)",
+			"straggler in job {{.Job}}: {{.Node}}'s {{.What}} at {{.Mine}} vs {{.Theirs}} on the job's {{.Others}} other {{plural .Others \"node\" \"nodes\"}}, {{.Waiting}} of which wait in collectives (GPU-Util ≥ {{.Util}}, SM active < {{.SM}}) (gpuscope explain straggler)",
 			"Job", job, "Node", n.name, "What", what, "Mine", pct(mine), "Theirs", pct(theirs), "Others", len(nodes)-1, "Waiting", waiting,
 			"Util", pct(diagnose.WaitUtilMin), "SM", pct(diagnose.WaitSMMax)), []string{n.name}), true
 	}

@@ -190,7 +190,7 @@ func (c *Comparison) VerdictText() diagnose.Text {
 	case n == 0:
 		keep = func(int) bool { return true }
 	case n < len(c.GPUs):
-		label = diagnose.Say("compare.util_mean_busy", "GPU-Util mean of the {{.N}} busy GPU(s)", "N", n)
+		label = diagnose.Say("compare.util_mean_busy", "GPU-Util mean of the {{.N}} busy {{plural .N \"GPU\" \"GPUs\"}}", "N", n)
 	}
 	var parts diagnose.Text
 	b, a := utilMean(c.Base, keep), utilMean(c.After, keep)

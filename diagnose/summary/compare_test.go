@@ -107,7 +107,7 @@ func TestVerdictMeanOverBusyGPUs(t *testing.T) {
 	}
 	base := &Report{Range: Range{Seconds: 100}, GPUs: gpus(46)}
 	after := &Report{Range: Range{Seconds: 100}, GPUs: gpus(97)}
-	want := "GPU-Util mean of the 1 busy GPU(s) 46% → 97% (+51 pts); no new finding"
+	want := "GPU-Util mean of the 1 busy GPU 46% → 97% (+51 pts); no new finding"
 	if got := Compare(base, after).Verdict(); got != want {
 		t.Errorf("verdict\n got %q\nwant %q", got, want)
 	}

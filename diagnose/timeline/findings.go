@@ -176,7 +176,7 @@ func straggler(ranks []Rank) (Finding, bool) {
 		return Finding{}, false
 	}
 	r := ranks[top]
-	title := diagnose.Say("timeline.straggler.title", "{{.Who}} is the straggler: {{.Mine}} of computation per step vs {{.Theirs}} on the other {{.N}} ranks",
+	title := diagnose.Say("timeline.straggler.title", "{{.Who}} is the straggler: {{.Mine}} of computation per step vs {{.Theirs}} on the other {{.N}} {{plural .N \"rank\" \"ranks\"}}",
 		"Who", who(r.Rank), "Mine", Dur(mine), "Theirs", Dur(theirs), "N", len(others))
 	ev := diagnose.Text{diagnose.Say("timeline.straggler.ev", "step median {{.Step}} vs {{.Others}} on the others, which wait for it in their collectives",
 		"Step", Dur(r.StepMedianUS), "Others", Dur(stat.Percentile(steps, 50)))}

@@ -27,7 +27,7 @@ func inputStarved(r Rank, synced bool) (Finding, bool) {
 			fix = "num_workers"
 		}
 		ev := diagnose.Text{
-			diagnose.Say("timeline.loader.ev", "{{.Op}} ran {{.N}} times, {{.Total}} in all; the GPU idled {{.Idle}} meanwhile ({{.Share}} of its idle time)",
+			diagnose.Say("timeline.loader.ev", "{{.Op}} ran {{.N}} {{plural .N \"time\" \"times\"}}, {{.Total}} in all; the GPU idled {{.Idle}} meanwhile ({{.Share}} of its idle time)",
 				"Op", l.Name, "N", l.Count, "Total", Dur(l.TotalUS), "Idle", Dur(r.Causes.DuringLoaderUS), "Share", pct(share(r.Causes.DuringLoaderUS, b.IdleUS))),
 			idleHost(r),
 		}

@@ -154,7 +154,7 @@ func checkLibrary(env Env, count int) Check {
 		from = "libnvidia-ml.so.1"
 	}
 	c.Status = OK
-	c.seen(say("seen.library_loaded", "loaded {{.From}}; driver {{.Driver}}, CUDA {{.CUDA}}; {{.Count}} GPU(s)",
+	c.seen(say("seen.library_loaded", "loaded {{.From}}; driver {{.Driver}}, CUDA {{.CUDA}}; {{.Count}} {{plural .Count \"GPU\" \"GPUs\"}}",
 		"From", from, "Driver", driver, "CUDA", fmt.Sprintf("%d.%d", cudaV/1000, cudaV%1000/10), "Count", strconv.Itoa(count)))
 	if count == 0 {
 		c.Status = Fail
@@ -171,10 +171,10 @@ func checkDeviceNodes(env Env) Check {
 	switch {
 	case len(matches) > 0 && ctl && env.exists("/dev/nvidia-uvm"):
 		c.Status = OK
-		c.seen(say("seen.nodes", "/dev/nvidiactl and {{.Count}} /dev/nvidiaN node(s)", "Count", n))
+		c.seen(say("seen.nodes", "/dev/nvidiactl and {{.Count}} /dev/nvidiaN {{plural .Count \"node\" \"nodes\"}}", "Count", n))
 	case len(matches) > 0 && ctl:
 		c.Status = Warn
-		c.seen(say("seen.nodes_no_uvm", "/dev/nvidiactl and {{.Count}} /dev/nvidiaN node(s); /dev/nvidia-uvm missing", "Count", n))
+		c.seen(say("seen.nodes_no_uvm", "/dev/nvidiactl and {{.Count}} /dev/nvidiaN {{plural .Count \"node\" \"nodes\"}}; /dev/nvidia-uvm missing", "Count", n))
 		c.fix(say("fix.modprobe_uvm", "CUDA programs need nvidia-uvm: `sudo modprobe nvidia-uvm` (or run any CUDA program once as root)"))
 	case env.exists("/dev/dxg"):
 		c.Status = OK

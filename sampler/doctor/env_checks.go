@@ -92,7 +92,7 @@ func checkVisible(env Env, name string, count int) Check {
 				"GPU", strconv.Itoa(n), "Count", strconv.Itoa(count)))
 		}
 	}
-	c.seen(say("seen.visible", "{{.Var}}={{.Value}}: programs see {{.Count}} GPU(s), renumbered from 0: {{.Mapping}}",
+	c.seen(say("seen.visible", "{{.Var}}={{.Value}}: programs see {{.Count}} {{plural .Count \"GPU\" \"GPUs\"}}, renumbered from 0: {{.Mapping}}",
 		"Var", name, "Value", v, "Count", strconv.Itoa(len(ids)), "Mapping", strings.Join(mapping, ", ")))
 	if c.Status == OK {
 		c.Status = Warn

@@ -59,7 +59,7 @@ func checkFabric(env Env, count int) Check {
 		c.fix(say("fix.fabric_wait", "wait a minute and run doctor again; if it stays in progress, check the fabric manager (`systemctl status nvidia-fabricmanager`)"))
 	case len(done) > 0:
 		c.Status = OK
-		c.seen(say("seen.fabric_ok", "{{.Count}} GPU(s) registered with the NVSwitch fabric", "Count", strconv.Itoa(len(done))))
+		c.seen(say("seen.fabric_ok", "{{.Count}} {{plural .Count \"GPU\" \"GPUs\"}} registered with the NVSwitch fabric", "Count", strconv.Itoa(len(done))))
 	case nvswitchPresent(env):
 		// NVSwitches without a fabric state: an A100-era system or an old driver.
 		if fabricManagerRunning(env) {

@@ -34,7 +34,7 @@ func TestDoctorFabric(t *testing.T) {
 			[]string{"802", "system not yet initialized", "systemctl status nvidia-fabricmanager", "550.54.15"}},
 		{"in_progress", fabric(nvml.GPU_FABRIC_STATE_IN_PROGRESS, nvml.SUCCESS), nil, nodes, Warn, "in progress on GPU 0, 1", []string{"nvidia-fabricmanager"}},
 		{"failed", fabric(nvml.GPU_FABRIC_STATE_COMPLETED, nvml.ERROR_NOT_READY), nil, nodes, Fail, "failed on GPU 0 (" + nvml.ERROR_NOT_READY.String() + ")", []string{"802"}},
-		{"completed", fabric(nvml.GPU_FABRIC_STATE_COMPLETED, nvml.SUCCESS), nil, nodes, OK, "2 GPU(s) registered", nil},
+		{"completed", fabric(nvml.GPU_FABRIC_STATE_COMPLETED, nvml.SUCCESS), nil, nodes, OK, "2 GPUs registered", nil},
 		{"switch_without_state", nil, nil, withSwitch, Warn, "no nv-fabricmanager process", []string{"802"}},
 		{"switch_with_daemon", nil, nil, withDaemon, OK, "nv-fabricmanager is running", nil},
 	}

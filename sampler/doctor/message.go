@@ -42,6 +42,16 @@ func say(id, en string, kv ...any) (string, Msg) {
 		}
 		vals[name] = v
 	}
+	// {{plural .Count "GPU" "GPUs"}}: the English noun for a count
+	// (Chinese writes it once). Before the fields, whose values (an
+	// environment variable) are never read as templates.
+	en = plural.ReplaceAllStringFunc(en, func(tok string) string {
+		m := plural.FindStringSubmatch(tok)
+		if vals[m[1]] == "1" {
+			return m[2]
+		}
+		return m[3]
+	})
 	// One pass: a value (an environment variable) is never read as a field.
 	return field.ReplaceAllStringFunc(en, func(f string) string {
 		if v, ok := vals[field.FindStringSubmatch(f)[1]]; ok {
@@ -51,7 +61,10 @@ func say(id, en string, kv ...any) (string, Msg) {
 	}), m
 }
 
-var field = regexp.MustCompile(`\{\{\.(\w+)\}\}`)
+var (
+	field  = regexp.MustCompile(`\{\{\.(\w+)\}\}`)
+	plural = regexp.MustCompile(`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`)
+)
 
 // seen sets what the check saw, in English and as a message.
 func (c *Check) seen(en string, m Msg) { c.Seen, c.SeenMsg = en, m }

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +20,7 @@ func diagNote(cs []sampler.DiagCheck, version string, gpus int) string {
 	if version != "" {
 		head += " (DCGM " + version + ")"
 	}
-	head += fmt.Sprintf(": %d results on %s", len(cs), countGPUs(gpus))
+	head += ": " + sampler.Counted(len(cs), "result", "results") + " on " + countGPUs(gpus)
 	groups := map[string][]string{}
 	for _, c := range cs {
 		s := diagCheckName(c)

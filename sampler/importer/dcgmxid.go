@@ -67,12 +67,12 @@ func parseDCGMXid(sec *section, seen map[string]bool) *part {
 		}
 	}
 	if xids == 0 {
-		return p.skip(fmt.Sprintf("%d repeated DCGM Xid message(s) counted once (read in an earlier section)", dups))
+		return p.skip(sampler.Counted(dups, "repeated DCGM Xid message", "repeated DCGM Xid messages") + " counted once (read in an earlier section)")
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%d Xid(s) DCGM detected on %s", xids, countGPUs(len(snap.GPUs))))
+	p.note(fmt.Sprintf("%s DCGM detected on %s", sampler.Counted(xids, "Xid", "Xids"), countGPUs(len(snap.GPUs))))
 	if dups > 0 {
-		p.note(fmt.Sprintf("%d repeated message(s) counted once", dups))
+		p.note(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once")
 	}
 	return p
 }

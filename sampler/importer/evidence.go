@@ -87,7 +87,7 @@ func (p *part) line() string {
 	n := len(p.snaps)
 	what := strings.Join(p.notes, ", ")
 	if n > 1 {
-		what = fmt.Sprintf("%d snapshots; %s", n, what)
+		what = sampler.Counted(n, "snapshot", "snapshots") + "; " + what
 	}
 	return fmt.Sprintf("section %d, %s (%s): read: %s", p.no, where, kind, strings.TrimSuffix(what, ", "))
 }

@@ -106,10 +106,10 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	if len(order) == 0 {
 		if dups > 0 {
-			return p.skip(fmt.Sprintf("%d repeated message(s) counted once (read in an earlier section)", dups))
+			return p.skip(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once (read in an earlier section)")
 		}
 		if sxids > 0 {
-			return p.skip(fmt.Sprintf("%d NVSwitch SXid line(s): switch errors, not tied to one GPU (see NVIDIA's Xid catalogue, SXid section)", sxids))
+			return p.skip(sampler.Counted(sxids, "NVSwitch SXid line", "NVSwitch SXid lines") + ": switch errors, not tied to one GPU (see NVIDIA's Xid catalogue, SXid section)")
 		}
 		return p.skip("kernel lines without an NVIDIA Xid or fallen-off-the-bus message")
 	}
@@ -119,18 +119,18 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		snap.GPUs = append(snap.GPUs, *byBus[k])
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%d Xid line(s) on %s", xids, countGPUs(len(order))))
+	p.note(fmt.Sprintf("%s on %s", sampler.Counted(xids, "Xid line", "Xid lines"), countGPUs(len(order))))
 	if lost > 0 {
-		p.note(fmt.Sprintf("%d fallen-off-the-bus message(s)", lost))
+		p.note(sampler.Counted(lost, "fallen-off-the-bus message", "fallen-off-the-bus messages"))
 	}
 	if dups > 0 {
-		p.note(fmt.Sprintf("%d repeated message(s) counted once", dups))
+		p.note(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once")
 	}
 	if initFail > 0 {
-		p.note(fmt.Sprintf("%d GPU(s) the driver failed to initialise (RmInitAdapter failed)", initFail))
+		p.note(countGPUs(initFail) + " the driver failed to initialise (RmInitAdapter failed)")
 	}
 	if sxids > 0 {
-		p.note(fmt.Sprintf("%d NVSwitch SXid line(s) (not tied to a GPU)", sxids))
+		p.note(sampler.Counted(sxids, "NVSwitch SXid line", "NVSwitch SXid lines") + " (not tied to a GPU)")
 	}
 	return p
 }
@@ -182,6 +182,6 @@ func parseSMIErrors(sec *section, inContainer string) *part {
 		return p
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%d GPU(s) nvidia-smi cannot reach: reported lost", len(snap.GPUs)))
+	p.note(countGPUs(len(snap.GPUs)) + " nvidia-smi cannot reach: reported lost")
 	return p
 }

@@ -95,7 +95,7 @@ func (w *warnings) addOnce(key, format string, args ...any) {
 func (w *warnings) Warnings() []string {
 	out := append([]string(nil), w.list...)
 	if w.dropped > 0 {
-		out = append(out, fmt.Sprintf("... and %d more warnings", w.dropped))
+		out = append(out, "... and "+sampler.Counted(w.dropped, "more warning", "more warnings"))
 	}
 	return out
 }

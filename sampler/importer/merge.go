@@ -64,8 +64,8 @@ func merge(parts []*part, o Options) picture {
 		}
 	}
 	if n := len(skipped) - maxSkippedLines; n > 0 { // a bug report: dozens of other tools' outputs
-		pic.sections = append(pic.sections, fmt.Sprintf("and %d more runs of other text skipped (lines %s ...)",
-			n, strings.Join(skipped[maxSkippedLines:min(len(skipped), maxSkippedLines+5)], ", ")))
+		pic.sections = append(pic.sections, fmt.Sprintf("and %s of other text skipped (lines %s ...)",
+			sampler.Counted(n, "more run", "more runs"), strings.Join(skipped[maxSkippedLines:min(len(skipped), maxSkippedLines+5)], ", ")))
 	}
 	if timeline == nil {
 		return pic

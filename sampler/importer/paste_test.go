@@ -328,7 +328,7 @@ func TestBugReportGzip(t *testing.T) {
 		t.Fatalf("read %d GPUs; GPU 0 %q with Xids %v (want the Xid once, on the -q GPU at 41:00)", len(snap.GPUs), snap.GPUs[0].Name, snap.GPUs[0].Xids)
 	}
 	secs := s.(Evidence).Sections()
-	if all := strings.Join(secs, "\n"); len(secs) > 10 || !strings.Contains(all, "repeated message(s) counted once") {
+	if all := strings.Join(secs, "\n"); len(secs) > 10 || !strings.Contains(all, "1 repeated message counted once") {
 		t.Errorf("%d section lines, want few, and the dmesg copy of the Xid named as a repeat:\n%s", len(secs), all)
 	}
 }

@@ -324,8 +324,5 @@ func memNum(n, unit string) sampler.Metric {
 }
 
 func countGPUs(n int) string {
-	if n == 1 {
-		return "1 GPU"
-	}
-	return strconv.Itoa(n) + " GPUs"
+	return sampler.Counted(n, "GPU", "GPUs")
 }

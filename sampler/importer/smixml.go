@@ -110,10 +110,10 @@ func (x *smiXML) end(err error) (sampler.Snapshot, error) {
 		}
 		return sampler.Snapshot{}, io.EOF
 	case x.good > 0 && (cut || err != io.EOF):
-		x.add("line %d: the last document is cut off or damaged (%v); read %d snapshots", x.line(), err, x.good)
+		x.add("line %d: the last document is cut off or damaged (%v); read %s", x.line(), err, sampler.Counted(x.good, "snapshot", "snapshots"))
 		return sampler.Snapshot{}, io.EOF
 	case x.inDoc && len(x.gpus) > 0:
-		x.add("line %d: the document is cut off (%v); read the %d GPUs before the cut", x.line(), err, len(x.gpus))
+		x.add("line %d: the document is cut off (%v); read the %s before the cut", x.line(), err, countGPUs(len(x.gpus)))
 		return x.emit(), nil
 	}
 	return sampler.Snapshot{}, fmt.Errorf("%s: line %d: %v; want nvidia-smi -q -x output", x.name, x.line(), err)

@@ -84,7 +84,7 @@ func TestSMIXMLOldDriverLoopCutOff(t *testing.T) {
 
 func TestSMIXMLGarbage(t *testing.T) {
 	snaps, warns, err := readString("<nvidia_smi_log><gpu><utilization><gpu_util>9 %</gpu_util></utilization></gpu><gpu><uti")
-	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 || !strings.Contains(joined(warns), "read the 1 GPUs before the cut") {
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 || !strings.Contains(joined(warns), "read the 1 GPU before the cut") {
 		t.Fatalf("a cut single document with a whole GPU should still be read: %v %v", err, warns)
 	}
 	_, _, err = readString("<nvidia_smi_log><gpu id='x'><<<>>")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // fail is a call that failed, with an error other than the ones that are
@@ -42,7 +43,7 @@ func (g *gpuReader) failLines() []string {
 			continue
 		}
 		summarised[f.ret] = true
-		line := fmt.Sprintf("GPU %d: %d readings fail with NVML %s; shown as n/a while they fail", g.index, byRet[f.ret], f.ret.Error())
+		line := fmt.Sprintf("GPU %d: %s with NVML %s; shown as n/a while they fail", g.index, sampler.Counted(byRet[f.ret], "reading fails", "readings fail"), f.ret.Error())
 		if f.ret == nvml.ERROR_UNKNOWN {
 			line += " — in a container this is a GPU whose device access the host took back " +
 				"(`systemctl daemon-reload` on a systemd host): restart the container"

@@ -55,9 +55,9 @@ func possiblePIDs(g *gpuReader, infos []nvml.ProcessInfo) []nvml.ProcessInfo {
 	}
 	if bad := len(infos) - len(kept); bad > 0 {
 		type impossible struct{}
-		g.once(impossible{}, fmt.Sprintf("GPU %d: the driver listed %d process(es) with impossible PIDs (0 or above %d): "+
+		g.once(impossible{}, fmt.Sprintf("GPU %d: the driver listed %s with impossible PIDs (0 or above %d): "+
 			"left out; libnvidia-ml and the kernel module disagree on the process-record layout (seen with 535 drivers): "+
-			"install one driver version for both", g.index, bad, pidMaxLimit))
+			"install one driver version for both", g.index, sampler.Counted(bad, "process", "processes"), pidMaxLimit))
 	}
 	return kept
 }

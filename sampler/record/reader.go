@@ -172,7 +172,7 @@ func (r *Reader) Next() (Entry, error) {
 				r.finish()
 				return Entry{}, fmt.Errorf("%s: line %d: %w; want one snapshot per line", r.name, lineNo, j.readErr)
 			}
-			r.warn("after line %d: the file's data is cut off or damaged (%v); read %d snapshots", lineNo, j.readErr, r.read)
+			r.warn("after line %d: the file's data is cut off or damaged (%v); read %s", lineNo, j.readErr, sampler.Counted(r.read, "snapshot", "snapshots"))
 		}
 		if j.readErr != nil {
 			r.done = true
@@ -184,7 +184,7 @@ func (r *Reader) Next() (Entry, error) {
 			if j.perr == nil { // a final line merely lacking its newline
 				return r.complete(&j.l, lineNo), nil
 			}
-			r.warn("line %d: torn last line (recording was cut off); read %d snapshots", lineNo, r.read)
+			r.warn("line %d: torn last line (recording was cut off); read %s", lineNo, sampler.Counted(r.read, "snapshot", "snapshots"))
 			break
 		}
 		if j.perr != nil {
@@ -223,7 +223,7 @@ func skippedCount(n int) string {
 	if n == 1 {
 		return "1 damaged line skipped"
 	}
-	return fmt.Sprintf("%d damaged lines skipped", n)
+	return sampler.Counted(n, "damaged line", "damaged lines") + " skipped"
 }
 
 // complete fills in what the writer left out (unchanged static and
@@ -351,7 +351,7 @@ func newLazyProcs() *lazyProcs {
 func (r *Reader) Warnings() []string {
 	out := append(append([]string(nil), r.members...), r.warns...)
 	if r.dropped > 0 {
-		out = append(out, fmt.Sprintf("... and %d more warnings", r.dropped))
+		out = append(out, "... and "+sampler.Counted(r.dropped, "more warning", "more warnings"))
 	}
 	if r.skipped > 0 {
 		out = append(out, skippedCount(r.skipped))

@@ -98,10 +98,10 @@ func (t *Toggle) Count() int {
 // stop closes the open recording and says what it holds.
 func (t *Toggle) stop() (string, error) {
 	err := t.w.Close()
-	status := fmt.Sprintf("recording stopped: %d snapshots in %s", t.n, t.path)
+	status := fmt.Sprintf("recording stopped: %s in %s", sampler.Counted(t.n, "snapshot", "snapshots"), t.path)
 	t.w = nil
 	if err != nil {
-		return status, fmt.Errorf("recording %s did not close cleanly (%d snapshots written): %w", t.path, t.n, err)
+		return status, fmt.Errorf("recording %s did not close cleanly (%s written): %w", t.path, sampler.Counted(t.n, "snapshot", "snapshots"), err)
 	}
 	return status, nil
 }
@@ -156,7 +156,7 @@ func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 		return nil
 	}
 	_, cerr := t.stop()
-	err = fmt.Errorf("recording stopped: %w; %d snapshots kept in %s", errors.Join(err, cerr), t.n, t.path)
+	err = fmt.Errorf("recording stopped: %w; %s kept in %s", errors.Join(err, cerr), sampler.Counted(t.n, "snapshot", "snapshots"), t.path)
 	t.failure = err.Error()
 	return err
 }

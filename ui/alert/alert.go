@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
@@ -188,11 +189,11 @@ func (n *Notifier) enqueue(events []Event) error {
 	}
 	switch {
 	case failure != "" && dropped > 0:
-		return fmt.Errorf("%s; %d events dropped (queue full)", failure, dropped)
+		return fmt.Errorf("%s; %s dropped (queue full)", failure, sampler.Counted(dropped, "event", "events"))
 	case failure != "":
 		return fmt.Errorf("%s", failure)
 	case dropped > 0:
-		return fmt.Errorf("%d events dropped: the webhook is not keeping up", dropped)
+		return fmt.Errorf("%s dropped: the webhook is not keeping up", sampler.Counted(dropped, "event", "events"))
 	}
 	return nil
 }

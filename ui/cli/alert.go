@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/url"
 	"time"
 
@@ -38,8 +36,8 @@ func (a alertFlags) notifier(tr *i18n.Tr) (*alert.Notifier, []pipeline.Sink, err
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, nil, usagef("alert_webhook", "--alert-webhook %q: want an http:// or https:// URL", a.webhook)
 	}
-	var min diagnose.Severity
-	if err := json.Unmarshal([]byte(fmt.Sprintf("%q", a.min)), &min); err != nil {
+	min, err := diagnose.ParseSeverity(a.min)
+	if err != nil {
 		return nil, nil, usagef("alert_min", "--alert-min %q: use info, warning or critical", a.min)
 	}
 	n, err := alert.New(alert.Options{URL: a.webhook, Format: a.format, Min: min, Tr: tr})

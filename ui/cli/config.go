@@ -62,8 +62,8 @@ func newConfigCmd(stdout io.Writer, getenv func(string) string) *cobra.Command {
 		Short: "Where the settings file is, what it sets, or write one with every key",
 		Long: `The settings file is $XDG_CONFIG_HOME/gpuscope/config.toml, else
 ~/.config/gpuscope/config.toml. Flags win over it, and it wins over the
-defaults. path prints where it is read; show prints the settings in effect
-(the file over the defaults); init writes the file with every key commented
+defaults. path prints where it is read; show prints every setting in effect and
+where it came from (default, file, environment or flag); init writes the file with every key commented
 out at its default, and never overwrites one.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -86,28 +86,7 @@ out at its default, and never overwrites one.`,
 			}
 			return err
 		},
-	}, &cobra.Command{
-		Use:   "show",
-		Short: "Print the settings in effect: the file over the defaults",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(*cobra.Command, []string) error {
-			p, err := path()
-			if err != nil {
-				return err
-			}
-			c, found, err := config.Load(p, ui.CheckKeys)
-			if err != nil {
-				return err
-			}
-			if found {
-				fmt.Fprintf(stdout, "# from %s over the defaults\n", p)
-			} else {
-				fmt.Fprintf(stdout, "# no %s: the defaults\n", p)
-			}
-			_, err = io.WriteString(stdout, config.Encode(c))
-			return err
-		},
-	}, &cobra.Command{
+	}, newConfigShowCmd(stdout, getenv), &cobra.Command{
 		Use:   "init",
 		Short: "Write the settings file with every key at its default (never overwrites)",
 		Args:  usageArgs(cobra.NoArgs),

@@ -240,32 +240,20 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 # replay_faster = [">", ".", "+", "="]
 `
 
-// Encode writes f as TOML (for `gpuscope config show`).
+// Encode writes f as TOML: every key (Settings), [keys] last.
 func Encode(f File) string {
 	var b strings.Builder
-	hide := make([]string, len(f.Hide))
-	for i, p := range f.Hide {
-		hide[i] = fmt.Sprintf("%q", p)
-	}
-	fmt.Fprintf(&b, "interval = %q\ntheme = %q\nno_color = %t\nreadonly = %t\nsort = %q\nsort_reverse = %t\ntree = %t\nhide = [%s]\ncompute_only = %t\n",
-		f.Interval, f.Theme, f.NoColor, f.Readonly, f.Sort, f.SortReverse, f.Tree, strings.Join(hide, ", "), f.ComputeOnly)
-	if f.Language != "" {
-		fmt.Fprintf(&b, "language = %q\n", f.Language)
-	}
-	if len(f.Keys) > 0 {
-		b.WriteString("\n[keys]\n")
-		names := make([]string, 0, len(f.Keys))
-		for n := range f.Keys {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			q := make([]string, len(f.Keys[n]))
-			for i, k := range f.Keys[n] {
-				q[i] = fmt.Sprintf("%q", k)
+	inKeys := false
+	for _, st := range Settings(f, nil, func(string) (string, string) { return FromDefault, "" }) {
+		key := st.Key
+		if k, ok := strings.CutPrefix(key, "keys."); ok {
+			if !inKeys {
+				b.WriteString("\n[keys]\n")
+				inKeys = true
 			}
-			fmt.Fprintf(&b, "%s = [%s]\n", n, strings.Join(q, ", "))
+			key = k
 		}
+		fmt.Fprintf(&b, "%s = %s\n", key, st.Value)
 	}
 	return b.String()
 }

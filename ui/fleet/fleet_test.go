@@ -94,3 +94,41 @@ func TestCellShades(t *testing.T) {
 	}
 	_ = diagnose.Warning
 }
+
+// TestFleetNamesWhole: --once prints a long node name whole (it is pasted),
+// the dashboard too where the row has room (200 columns), and a CJK name
+// keeps the columns aligned in cells.
+func TestFleetNamesWhole(t *testing.T) {
+	v := testView()
+	long := "gpu-node-rack17-slot04.training.cluster.example.internal"
+	v.Fleet.Nodes[0].Name = long
+	v.Fleet.Nodes[1].Name = "节点乙"
+	var b bytes.Buffer
+	if err := WriteText(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, long+" █▁·") {
+		t.Errorf("--once cut the node name:\n%s", out)
+	}
+	var at []int
+	for _, l := range strings.Split(out, "\n") {
+		for _, cell := range []string{"█▁·", "××"} {
+			if i := strings.Index(l, cell); i > 0 && !strings.HasPrefix(l, "▲") {
+				at = append(at, ansi.StringWidth(l[:i]))
+			}
+		}
+	}
+	if len(at) != 2 || at[0] != at[1] {
+		t.Errorf("the GPU cells start at cells %v:\n%s", at, out)
+	}
+	if w := nameWidth(v.Fleet, 200-2-rowFixed-20); w != len(long) {
+		t.Errorf("at 200 columns the name column is %d cells, want %d", w, len(long))
+	}
+	if w := nameWidth(v.Fleet, 80-2-rowFixed-20); w != 12 {
+		t.Errorf("at 80 columns the name column is %d cells, want 12", w)
+	}
+	if got := nameCell("节点乙节点乙节点乙", 12); ansi.StringWidth(got) != 12 || !strings.Contains(got, "节点…") {
+		t.Errorf("a CJK name cut to 12 cells: %q", got)
+	}
+}

@@ -40,7 +40,7 @@ func pad(s string, w int, right bool) string {
 // summary is the header line.
 func (l words) summary(v View) string {
 	c := v.Counts
-	return l.t("summary", "Nodes", c.Nodes, "Up", c.NodesUp, "NodesDown", c.NodesDown, "GPUs", c.GPUs, "Busy", c.Busy, "Idle", c.Idle, "Down", c.Down)
+	return l.t("summary", "Nodes", l.tr.N("fleet.nodes", c.Nodes), "Up", c.NodesUp, "NodesDown", c.NodesDown, "GPUs", l.tr.N("gpus.count", c.GPUs), "Busy", c.Busy, "Idle", c.Idle, "Down", c.Down)
 }
 
 // header is the column line over row.
@@ -61,14 +61,11 @@ func (l words) row(n fleetsnap.Node, nameWidth int) string {
 		}
 		held += g.MemUsed.Or(0)
 	}
-	name := n.Name
-	if len(name) > nameWidth {
-		name = name[:nameWidth-1] + "…"
-	}
+	name := nameCell(n.Name, nameWidth)
 	if !n.Up {
-		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
+		return fmt.Sprintf("%s %-8s %s", name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
 	}
-	return fmt.Sprintf("%-*s %-8s %3d/%-3d %8s %7.1f h %6.1f kWh  %s", nameWidth, name, cells.String(), busy, len(n.GPUs),
+	return fmt.Sprintf("%s %-8s %3d/%-3d %8s %7.1f h %6.1f kWh  %s", name, cells.String(), busy, len(n.GPUs),
 		units.Compact.Bytes(sampler.Some(held)), n.WasteGPUHours, n.EnergyKWh, findingsCell(l, n))
 }
 
@@ -90,4 +87,10 @@ func (l words) from(from string) string {
 		return l.t("from_dcgm")
 	}
 	return from
+}
+
+// nameCell is a node's name in w cells: padded, or cut with "…" by
+// display width (a CJK character is two cells), never inside a character.
+func nameCell(name string, w int) string {
+	return i18n.Pad(ansi.Truncate(name, w, "…"), w)
 }

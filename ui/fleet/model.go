@@ -261,7 +261,8 @@ func (m Model) View() string {
 	}
 	b.WriteString(l.summary(m.view) + "\n")
 	b.WriteString(m.filterLine())
-	nw := nameWidth(m.view.Fleet)
+	// The names take the room the row has, leaving the findings 20 cells.
+	nw := nameWidth(m.view.Fleet, m.w-2-rowFixed-20)
 	b.WriteString(st.Bold.Render("  "+l.header(nw)) + "\n")
 	nodes := m.rows()
 	if len(nodes) == 0 && m.order.filter.Value() != "" {
@@ -312,8 +313,9 @@ func (m Model) colourRow(n fleetsnap.Node, nw int) string {
 	}
 	// The cells start after the name column; the rest of the row is plain.
 	runes := []rune(plain)
-	rest := string(runes[min(nw+1+len(n.GPUs), len(runes)):])
-	return string(runes[:nw+1]) + cells.String() + rest
+	k := len([]rune(nameCell(n.Name, nw))) // a CJK name: fewer runes than cells
+	rest := string(runes[min(k+1+len(n.GPUs), len(runes)):])
+	return string(runes[:min(k+1, len(runes))]) + cells.String() + rest
 }
 
 func cellStyle(st themes.Styles, g fleetsnap.GPU, up bool) lipgloss.Style {

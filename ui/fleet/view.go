@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose/fleetdiag"
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"github.com/gpuscope/gpuscope/ui"
@@ -59,13 +60,22 @@ func findingsCell(l words, n fleetsnap.Node) string {
 	return strings.Join(parts, " ")
 }
 
-func nameWidth(f fleetsnap.Fleet) int {
+// nameWidth is the node column's width in cells: the longest name, at
+// least 12 and at most limit (0: no limit, as --once prints for pasting).
+func nameWidth(f fleetsnap.Fleet, limit int) int {
 	w := 12
 	for _, n := range f.Nodes {
-		w = max(w, min(len(n.Name), 40))
+		w = max(w, ansi.StringWidth(n.Name))
+	}
+	if limit > 0 {
+		w = min(w, max(12, limit))
 	}
 	return w
 }
+
+// rowFixed is a node row's width besides its name and findings: the GPU
+// cells, busy, memory, waste and energy columns (lang.go's row).
+const rowFixed = 49
 
 // WriteTextLang prints the fleet for --once in tr's language: summary,
 // rows, fleet findings and each node's findings with where they came from.
@@ -73,7 +83,7 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 	l := words{tr}
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpuscope fleet · %s · %s\n", v.Source, l.summary(v))
-	nw := nameWidth(v.Fleet)
+	nw := nameWidth(v.Fleet, 0)
 	b.WriteString(l.header(nw) + "\n")
 	for _, n := range v.Fleet.Nodes {
 		b.WriteString(l.row(n, nw) + "\n")
@@ -107,7 +117,7 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 		b.WriteString("  " + l.t("none_open") + "\n")
 	}
 	if v.Undiagnosed > 0 {
-		b.WriteString("  · " + l.t("undiagnosed", "N", v.Undiagnosed) + "\n")
+		b.WriteString("  · " + l.t("undiagnosed", "Count", v.Undiagnosed) + "\n")
 	}
 	for _, p := range v.Fleet.Problems {
 		fmt.Fprintf(&b, "%s%s\n", l.t("problem"), p)

@@ -220,7 +220,7 @@ func TestCausesTranslated(t *testing.T) {
 // rather than printing "<no value>"; a nil Tr is English and never panics.
 func TestFindingFromAnotherVersion(t *testing.T) {
 	zh := For("zh")
-	f := diagnose.Finding{Title: "GPU 0 reported 3 Xid error(s)", Evidence: "Xid 79 at 10:00:00",
+	f := diagnose.Finding{Title: "GPU 0 reported 3 Xid errors", Evidence: "Xid 79 at 10:00:00",
 		I18n: &diagnose.FindingText{Title: diagnose.Msg{ID: "xid.title", Args: map[string]string{"GPU": "0"}},
 			Evidence: diagnose.Text{{ID: "xid.event", Args: map[string]string{"Code": "79"}}}}}
 	if title, ev, _ := zh.Finding(f); title != f.Title || ev != f.Evidence {

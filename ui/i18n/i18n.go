@@ -99,7 +99,9 @@ func (t *Tr) Lang() string {
 }
 
 // T is message id; with data, its {{.Field}} templates filled. A missing
-// id shows as itself (TestCatalogues keeps that from shipping).
+// id shows as itself (TestCatalogues keeps that from shipping). An integer
+// field named Count chooses the message's plural form where it has them
+// ([id] one = … other = …), so "1 snapshot" needs no other call.
 func (t *Tr) T(id string, data ...map[string]any) string {
 	if t == nil {
 		return id
@@ -107,8 +109,19 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 	cfg := &goi18n.LocalizeConfig{MessageID: id}
 	if len(data) > 0 {
 		cfg.TemplateData = data[0]
+		switch n := data[0]["Count"].(type) {
+		case int, int64:
+			cfg.PluralCount = n
+		case uint64: // error counters; go-i18n reads signed numbers only
+			cfg.PluralCount = int64(min(n, 1<<62))
+		}
 	}
 	s, err := t.loc.Localize(cfg)
+	if err != nil && cfg.PluralCount != nil {
+		// A message without plural forms has no "one" for a Count of 1.
+		cfg.PluralCount = nil
+		s, err = t.loc.Localize(cfg)
+	}
 	if err != nil {
 		return id
 	}

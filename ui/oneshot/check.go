@@ -29,7 +29,7 @@ func WriteCheckLang(w io.Writer, s sampler.Snapshot, d *diagnose.Diagnosis, span
 	if d != nil {
 		fs, samples = safe.Clean(d.Findings), d.Samples // command lines in evidence: shown, never obeyed
 	}
-	over := map[string]any{"Span": span.Round(time.Second).String(), "Samples": samples}
+	over := map[string]any{"Span": span.Round(time.Second).String(), "Samples": tr.N("report.samples", samples)}
 	if worst, ok := diagnose.Worst(fs); ok {
 		over["Findings"], over["Worst"] = tr.N("findings.count", len(fs)), t.check("worst."+worst.String(), nil)
 		b.WriteString("\n" + t.check("verdict", over) + "\n")

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/sampler/units"
@@ -40,8 +41,9 @@ func writeSnapshot(w io.Writer, s sampler.Snapshot, t words) error {
 		}
 		b.WriteString("  " + t.w("try_demo") + "\n")
 	}
+	uw := userWidth(s)
 	for _, g := range s.GPUs {
-		writeGPU(&b, t, g)
+		writeGPU(&b, t, g, uw)
 	}
 	if h := s.Host; h != nil {
 		fmt.Fprintf(&b, "%s  %s %s  %s %s  %s %s  %s %s/%s\n", t.w("host"), t.w("cpu"), units.Percent(h.CPU, 0), t.w("iowait"), units.Percent(h.IOWait, 0),
@@ -66,7 +68,7 @@ func (t words) n(id string, n int) string { return t.tr.N("once."+id, n) }
 // gpus is "1 GPU", "8 GPUs" (English keeps "0 GPUs" here, as it always did).
 func (t words) gpus(n int) string { return t.tr.N("gpus.count", n) }
 
-func writeGPU(b *strings.Builder, t words, g sampler.GPU) {
+func writeGPU(b *strings.Builder, t words, g sampler.GPU, userW int) {
 	name := strings.TrimPrefix(g.Name, "NVIDIA ")
 	if g.Lost {
 		fmt.Fprintf(b, "[%d] %-14s %s\n", g.Index, name, t.w("lost"))
@@ -97,9 +99,10 @@ func writeGPU(b *strings.Builder, t words, g sampler.GPU) {
 				cmd += " " + t.with("with_children", map[string]any{"Children": t.n("children", n)})
 			}
 		}
-		// The user column is cut, not widened, so the columns stay put.
-		fmt.Fprintf(b, "      %s %-7d %-8s %-3s %s %s  %s %s  %s\n", t.w("pid"), p.PID, truncate(user, 8), p.Type,
-			t.w("mem"), units.Compact.GiB(p.MemUsed), t.w("sm"), units.Percent(p.SMUtil, 0), truncate(cmd, 80))
+		// Pasted, not fitted to a terminal: the user column is as wide as the
+		// snapshot's longest name, and the command line is whole.
+		fmt.Fprintf(b, "      %s %-7d %s %-3s %s %s  %s %s  %s\n", t.w("pid"), p.PID, i18n.Pad(user, userW), p.Type,
+			t.w("mem"), units.Compact.GiB(p.MemUsed), t.w("sm"), units.Percent(p.SMUtil, 0), cmd)
 	}
 }
 
@@ -123,11 +126,18 @@ func orNA(s string) string {
 	return s
 }
 
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+// userWidth is the user column's width in cells: the longest user name
+// of the snapshot's processes, at least 8 (a CJK character is two cells).
+func userWidth(s sampler.Snapshot) int {
+	w := 8
+	for _, g := range s.GPUs {
+		for _, p := range g.Procs {
+			if p.Host != nil {
+				w = max(w, ansi.StringWidth(p.Host.User))
+			}
+		}
 	}
-	return s
+	return w
 }
 
 func firstLine(s string) string {

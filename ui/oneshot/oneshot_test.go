@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
@@ -205,5 +206,35 @@ func TestWriteChinese(t *testing.T) {
 	_ = WriteLang(&en2, snap, i18n.For("en"))
 	if en.String() != en2.String() || !strings.Contains(en.String(), "util  97%") {
 		t.Errorf("English --once changed:\n%s", en.String())
+	}
+}
+
+// TestWriteWholeCommandLines: --once is pasted, not fitted to a terminal:
+// a long command line and a long user name print whole, and a CJK user
+// name keeps the columns aligned in cells.
+func TestWriteWholeCommandLines(t *testing.T) {
+	cmd := "/opt/conda/bin/python -m ipykernel_launcher -f /home/carol/.local/share/jupyter/runtime/kernel-36247189-0b7c-4a5e-9d4f-3c2b1a0f9e8d.json"
+	snap := sampler.Snapshot{GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200", Procs: []sampler.GPUProc{
+		{PID: 4121, Type: "C", Host: &sampler.Proc{User: "svc-inference", Cmdline: cmd}},
+		{PID: 4122, Type: "C", Host: &sampler.Proc{User: "张伟", Cmdline: "python b.py"}},
+	}}}}
+	var b strings.Builder
+	if err := Write(&b, snap); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{cmd + "\n", " svc-inference "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	var cols []int
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, " C   mem"); i > 0 {
+			cols = append(cols, ansi.StringWidth(l[:i]))
+		}
+	}
+	if len(cols) != 2 || cols[0] != cols[1] {
+		t.Errorf("the type column moves with a CJK user name (cells %v):\n%s", cols, out)
 	}
 }

@@ -80,7 +80,7 @@ func (l words) energyTotal(r *summary.Report) string {
 	if e == nil {
 		return ""
 	}
-	s := l.t("energy_total", "KWh", kwh(sampler.Some(e.KWh)), "N", e.GPUs)
+	s := l.t("energy_total", "KWh", kwh(sampler.Some(e.KWh)), "GPUs", l.tr.N("gpus.count", e.GPUs))
 	if e.Cost.OK {
 		s += l.t("cost", "Cost", money(e.Cost.V), "Price", money(e.PricePerKWh))
 	}
@@ -109,7 +109,7 @@ func (l words) episodes(f *summary.Finding) string {
 }
 
 func (l words) rangeOf(r summary.Range) string {
-	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", units.Seconds(r.Seconds), "N", r.Samples)
+	return l.t("range_of", "From", stamp(r.From), "To", stamp(r.To), "Span", units.Seconds(r.Seconds), "Count", r.Samples)
 }
 
 func (l words) findingsFrom(r *summary.Report) string {

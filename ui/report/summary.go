@@ -41,7 +41,7 @@ func (l words) summary(w io.Writer, s *timeline.Summary) error {
 	}
 	fmt.Fprintf(&b, "  %s%s\n", l.label("trace_top", lw), orNA(strings.Join(top, ", ")))
 	if s.Launches > 0 {
-		fmt.Fprintf(&b, "  %s%s\n", l.label("stats_launches", lw), l.t("stats_launch_line", "N", s.Launches, "CPU", timeline.Dur(s.LaunchUS), "GPU", timeline.Dur(s.KernelUS)))
+		fmt.Fprintf(&b, "  %s%s\n", l.label("stats_launches", lw), l.t("stats_launch_line", "Count", s.Launches, "CPU", timeline.Dur(s.LaunchUS), "GPU", timeline.Dur(s.KernelUS)))
 	}
 	if len(s.Syncs) > 0 {
 		var ss []string
