@@ -3,6 +3,7 @@ package fleet
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -65,6 +66,9 @@ func (l words) row(n fleetsnap.Node, nameWidth int) string {
 	if len(name) > nameWidth {
 		name = name[:nameWidth-1] + "…"
 	}
+	if !n.Up && n.DownReason != "" {
+		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_reason", "Target", n.Key.Instance, "Reason", n.DownReason))
+	}
 	if !n.Up {
 		return fmt.Sprintf("%-*s %-8s %s", nameWidth, name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
 	}
@@ -90,4 +94,13 @@ func (l words) from(from string) string {
 		return l.t("from_dcgm")
 	}
 	return from
+}
+
+// span says how much history the windowed figures cover when the source
+// keeps less than the hour (`--nodes`); "" when it keeps it all.
+func (l words) span(f fleetsnap.Fleet) string {
+	if f.Span <= 0 {
+		return ""
+	}
+	return l.t("span", "Span", f.Span.Round(time.Second).String(), "Mean", fleetsnap.MeanWindow.String())
 }

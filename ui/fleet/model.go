@@ -260,6 +260,9 @@ func (m Model) View() string {
 		return b.String()
 	}
 	b.WriteString(l.summary(m.view) + "\n")
+	if s := l.span(m.view.Fleet); s != "" {
+		b.WriteString(st.Warn.Render(s) + "\n")
+	}
 	b.WriteString(m.filterLine())
 	nw := nameWidth(m.view.Fleet)
 	b.WriteString(st.Bold.Render("  "+l.header(nw)) + "\n")

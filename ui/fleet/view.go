@@ -73,6 +73,9 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 	l := words{tr}
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpuscope fleet · %s · %s\n", v.Source, l.summary(v))
+	if s := l.span(v.Fleet); s != "" {
+		b.WriteString(s + "\n")
+	}
 	nw := nameWidth(v.Fleet)
 	b.WriteString(l.header(nw) + "\n")
 	for _, n := range v.Fleet.Nodes {
