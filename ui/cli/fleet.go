@@ -49,19 +49,30 @@ func runFleet(ctx context.Context, f dashFlags, styles themes.Styles, stdout io.
 		}
 		return fleet.WriteTextLang(stdout, v, f.tr)
 	}
+	m := fleetModel(src, f, styles)
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
+		return fmt.Errorf("fleet view: %w", err)
+	}
+	return nil
+}
+
+// fleetModel is the fleet view over src: refreshed every --interval,
+// enter opening a node's dashboard over its snapshots.
+func fleetModel(src FleetReader, f dashFlags, styles themes.Styles) fleet.Model {
+	load := func(ctx context.Context) (fleet.View, error) { return LoadFleet(ctx, src, f.interval) }
 	history := func(ctx context.Context, key fleetsnap.NodeKey, from time.Time) ([]sampler.Snapshot, error) {
 		return src.NodeHistory(ctx, key, from, time.Now(), f.interval)
 	}
-	m := fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Tr: f.tr,
+	badge := "PROM"
+	if _, direct := src.(*promsource.Direct); direct {
+		badge = "SCRAPE"
+	}
+	return fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Tr: f.tr, Badge: badge,
 		Dashboard: func(badge string) ui.Options {
 			o := ui.DefaultOptions(styles, badge, f.interval)
 			o.Tr = f.tr // a node opened from the fleet speaks the fleet's language
 			return o
 		}})
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
-		return fmt.Errorf("fleet view: %w", err)
-	}
-	return nil
 }
 
 // FleetReader is where a fleet comes from: a Prometheus server

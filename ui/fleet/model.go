@@ -32,6 +32,9 @@ type Options struct {
 	Dashboard func(badge string) ui.Options
 	// Tr is the view's words, the run's one translator (ui/cli builds it).
 	Tr *i18n.Tr
+	// Badge starts an open node's badge, before its name: where its
+	// data comes from; PROM when "".
+	Badge string
 }
 
 // nodeHistory is how far back a node's dashboard starts: the diagnosis
@@ -91,6 +94,9 @@ type nodeTickMsg struct {
 func New(opts Options) Model {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
+	}
+	if opts.Badge == "" {
+		opts.Badge = "PROM"
 	}
 	return Model{opts: opts, order: newOrder(), words: words{i18n.OrEnglish(opts.Tr)}}
 }
@@ -211,7 +217,7 @@ func (m Model) nodeData(msg nodeMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		name := msg.frames[len(msg.frames)-1].Snapshot.Node.Hostname
-		dash := ui.New(m.opts.Dashboard("PROM " + name))
+		dash := ui.New(m.opts.Dashboard(m.opts.Badge + " " + name))
 		for _, f := range msg.frames {
 			dash = dash.Push(f)
 		}
