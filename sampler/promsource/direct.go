@@ -36,10 +36,31 @@ type directNode struct {
 	err   string // why the last scrape failed, "" when it answered
 }
 
-// scraped is one kept sample of one scrape.
+// scraped is one kept sample of one scrape. A fresh scrape carries its
+// series as key (its name and labels as the exporter wrote them, the same
+// from one scrape to the next) and labels; the ring builds m only for a
+// series it has not seen (most scrapes bring none).
 type scraped struct {
-	m metric
-	v float64
+	m      metric
+	v      float64
+	name   string
+	key    string
+	labels []promtext.Label
+}
+
+// metricOf is the series' label set as a server would hold it.
+func (s *scraped) metricOf(instance string) metric {
+	if s.m != nil {
+		return s.m
+	}
+	m := make(metric, len(s.labels)+2)
+	for _, l := range s.labels {
+		m[l.Name] = l.Value
+	}
+	// The target names the node, as Prometheus's labels would.
+	m[metricNameLabel], m["instance"] = s.name, instance
+	delete(m, "job")
+	return m
 }
 
 // MaxScrape bounds one answer: dcgm-exporter's for 8 GPUs is ~80 KB,
@@ -101,7 +122,7 @@ func (d *Direct) scrape(ctx context.Context, t Target) {
 		return
 	}
 	n.err = ""
-	n.ring.add(at, samples)
+	n.ring.add(at, t.Instance, samples)
 }
 
 func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
@@ -130,18 +151,14 @@ func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
 	body := &io.LimitedReader{R: resp.Body, N: MaxScrape + 1}
 	var out []scraped
 	present := map[string]bool{}
-	err = promtext.Parse(body, func(s promtext.Sample) error {
-		if _, ok := seriesRoles[s.Name]; !ok {
-			return nil
-		}
-		m := make(metric, len(s.Labels)+2)
+	var key strings.Builder
+	err = promtext.ParseNames(body, wanted, func(s promtext.Sample) error {
+		key.Reset()
+		key.WriteString(s.Name)
 		for _, l := range s.Labels {
-			m[l.Name] = l.Value
+			key.WriteString("\x00" + l.Name + "\x00" + l.Value)
 		}
-		// The target names the node, as Prometheus's labels would.
-		m[metricNameLabel], m["instance"] = s.Name, t.Instance
-		delete(m, "job")
-		out = append(out, scraped{m, s.Value})
+		out = append(out, scraped{v: s.Value, name: s.Name, key: key.String(), labels: s.Labels})
 		present[s.Name] = true
 		return nil
 	})
@@ -153,12 +170,12 @@ func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
 	}
 	kept := out[:0]
 	for _, s := range out {
-		if bestPresent(s.m[metricNameLabel], present) {
+		if bestPresent(s.name, present) {
 			kept = append(kept, s)
 		}
 	}
 	for _, s := range kept {
-		if isUtil(s.m[metricNameLabel]) {
+		if isUtil(s.name) {
 			return kept, nil
 		}
 	}
@@ -217,4 +234,9 @@ func (r *scrapeRing) snapshots(key fleetsnap.NodeKey, from time.Time) []sampler.
 		snaps[i].Node.Source = "scrape"
 	}
 	return snaps
+}
+
+func wanted(name string) bool {
+	_, ok := seriesRoles[name]
+	return ok
 }

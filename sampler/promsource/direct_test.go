@@ -22,7 +22,7 @@ func TestRingBounds(t *testing.T) {
 	var now time.Time
 	for i := range 7200 {
 		now = t0.Add(time.Duration(i) * time.Second)
-		r.add(now, []scraped{{m, float64(i)}})
+		r.add(now, "a:1", []scraped{{m: m, v: float64(i)}})
 	}
 	fine, old := 0, 0
 	var prevOld time.Time
@@ -55,7 +55,7 @@ func TestRingCompacts(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range maxSeries + 10 {
 		m := metric{metricNameLabel: "gpuscope_process_gpu_memory_bytes", "gpu": "0", "pid": string(rune('a'+i%26)) + strings.Repeat("x", i/26)}
-		r.add(t0.Add(time.Duration(i)*2*time.Hour), []scraped{{m, 1}})
+		r.add(t0.Add(time.Duration(i)*2*time.Hour), "a:1", []scraped{{m: m, v: 1}})
 	}
 	if len(r.series) > 20 || len(r.latest()) != 1 {
 		t.Errorf("%d series held for %d scrapes", len(r.series), len(r.scrapes))

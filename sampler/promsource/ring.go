@@ -13,6 +13,7 @@ import (
 // scrape holds (series index, value) pairs of the series the fleet reads.
 type scrapeRing struct {
 	series  []metric       // label sets, __name__ included, by index
+	keys    []string       // each series' key in index
 	index   map[string]int // a label set's key → its index
 	scrapes []scrapeRec    // oldest first
 }
@@ -57,15 +58,20 @@ func seriesKey(m metric) string {
 	return b.String()
 }
 
-// add files one scrape taken at at and drops what the bounds no longer keep.
-func (r *scrapeRing) add(at time.Time, samples []scraped) {
+// add files one scrape of instance taken at at and drops what the bounds
+// no longer keep.
+func (r *scrapeRing) add(at time.Time, instance string, samples []scraped) {
 	rec := scrapeRec{at: at, vals: make([]seriesVal, 0, len(samples))}
 	for _, s := range samples {
-		k := seriesKey(s.m)
+		k := s.key
+		if k == "" {
+			k = seriesKey(s.m)
+		}
 		i, ok := r.index[k]
 		if !ok {
 			i = len(r.series)
-			r.series = append(r.series, s.m)
+			r.series = append(r.series, s.metricOf(instance))
+			r.keys = append(r.keys, k)
 			r.index[k] = i
 		}
 		rec.vals = append(rec.vals, seriesVal{int32(i), s.v})
@@ -106,6 +112,7 @@ func (r *scrapeRing) trim(now time.Time) {
 func (r *scrapeRing) compact() {
 	used := map[int32]int32{}
 	var series []metric
+	var keys []string
 	index := map[string]int{}
 	for si := range r.scrapes {
 		for vi, v := range r.scrapes[si].vals {
@@ -113,13 +120,13 @@ func (r *scrapeRing) compact() {
 			if !ok {
 				ni = int32(len(series))
 				used[v.i] = ni
-				series = append(series, r.series[v.i])
-				index[seriesKey(r.series[v.i])] = int(ni)
+				series, keys = append(series, r.series[v.i]), append(keys, r.keys[v.i])
+				index[r.keys[v.i]] = int(ni)
 			}
 			r.scrapes[si].vals[vi].i = ni
 		}
 	}
-	r.series, r.index = series, index
+	r.series, r.keys, r.index = series, keys, index
 }
 
 // streams turns the scrapes from from on into one stream per series, what
@@ -153,7 +160,7 @@ func (r *scrapeRing) latest() []scraped {
 	s := r.scrapes[len(r.scrapes)-1]
 	out := make([]scraped, len(s.vals))
 	for i, v := range s.vals {
-		out[i] = scraped{r.series[v.i], v.v}
+		out[i] = scraped{m: r.series[v.i], v: v.v, name: r.series[v.i][metricNameLabel]}
 	}
 	return out
 }

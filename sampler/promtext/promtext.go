@@ -37,11 +37,20 @@ const MaxLine = 1 << 20
 // first malformed line with an error naming the line; each's error stops
 // it too.
 func Parse(r io.Reader, each func(Sample) error) error {
+	return ParseNames(r, nil, each)
+}
+
+// ParseNames is Parse for the samples whose name keep accepts (nil: all):
+// the others' labels are not read, nor checked.
+func ParseNames(r io.Reader, keep func(name string) bool, each func(Sample) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimLeft(sc.Text(), " \t")
 		if line == "" || line[0] == '#' {
+			continue
+		}
+		if keep != nil && !keep(line[:nameEnd(line, true)]) {
 			continue
 		}
 		s, err := parseLine(line)
@@ -141,6 +150,9 @@ func parseLabels(s string) ([]Label, string, error) {
 // unquote reads a label value up to its closing quote: \\, \" and \n are
 // the escapes the format has.
 func unquote(s string) (string, string, error) {
+	if i := strings.IndexAny(s, `"\\`); i >= 0 && s[i] == '"' {
+		return s[:i], s[i+1:], nil // no escape: no copy
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {

@@ -1,5 +1,5 @@
-// Package fleet renders a GPU fleet read from Prometheus: one row per node,
-// one cell per GPU coloured by utilisation, sorted by waste, with the fleet's
+// Package fleet renders a GPU fleet read from Prometheus (or scraped directly
+// by `--nodes`): one row per node, one cell per GPU coloured by utilisation, sorted by waste, with the fleet's
 // findings and each node's. It gets plain values (fleetsnap.Fleet and the
 // fleetdiag results) from a loader main injects: it never queries Prometheus.
 package fleet
