@@ -1,7 +1,8 @@
-// Package fleet renders a GPU fleet read from Prometheus (or scraped directly
-// by `--nodes`): one row per node, one cell per GPU coloured by utilisation, sorted by waste, with the fleet's
-// findings and each node's. It gets plain values (fleetsnap.Fleet and the
-// fleetdiag results) from a loader main injects: it never queries Prometheus.
+// Package fleet renders a GPU fleet read from Prometheus (or scraped
+// directly by `--nodes`): one row per node, one cell per GPU coloured by
+// utilisation, sorted by waste, with the fleet's findings and each node's.
+// It gets plain values (fleetsnap.Fleet and the fleetdiag results) from a
+// loader main injects: it never queries Prometheus nor scrapes a node.
 package fleet
 
 import (
