@@ -33,7 +33,8 @@ type directNode struct {
 	mu    sync.Mutex
 	ring  *scrapeRing
 	tried bool
-	err   string // why the last scrape failed, "" when it answered
+	err   string    // why the last scrape failed, "" when it answered
+	first time.Time // the first scrape that answered: how far back history can reach
 }
 
 // scraped is one kept sample of one scrape. A fresh scrape carries its
@@ -122,6 +123,9 @@ func (d *Direct) scrape(ctx context.Context, t Target) {
 		return
 	}
 	n.err = ""
+	if n.first.IsZero() {
+		n.first = at
+	}
 	n.ring.add(at, t.Instance, samples)
 }
 

@@ -28,7 +28,7 @@ func (d *Direct) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 		latest := n.ring.latest()
 		snaps := n.ring.snapshots(key, now.Add(-Horizon))
 		if n.err == "" {
-			span = min(span, n.ring.span(now))
+			span = min(span, now.Sub(n.first))
 		}
 		for _, s := range latest {
 			if isUtil(s.m[metricNameLabel]) {

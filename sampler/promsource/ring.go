@@ -35,8 +35,10 @@ const (
 	Horizon    = time.Hour
 	FineSpan   = 3 * time.Minute
 	CoarseStep = 30 * time.Second
-	maxScrapes = 1000 // whatever the refresh interval
-	maxSeries  = 20000
+	// fineStep thins the last FineSpan at a faster refresh than 2 a second
+	// (--interval 100ms): 360 recent scrapes at most.
+	fineStep  = 500 * time.Millisecond
+	maxSeries = 20000
 )
 
 func newScrapeRing() *scrapeRing { return &scrapeRing{index: map[string]int{}} }
@@ -80,29 +82,30 @@ func (r *scrapeRing) add(at time.Time, instance string, samples []scraped) {
 	r.trim(at)
 }
 
-// trim keeps every scrape of the last FineSpan, one per CoarseStep before
-// that, none older than Horizon, and at most maxScrapes.
+// trim keeps the scrapes of the last FineSpan fineStep apart, one per
+// CoarseStep before that, none older than Horizon, and always the newest.
+// Each is judged against the one kept before it, so what is kept stays
+// kept until it ages into a sparser span or out.
 func (r *scrapeRing) trim(now time.Time) {
 	out := r.scrapes[:0]
-	var lastOld time.Time
-	for _, s := range r.scrapes {
+	var prev time.Time
+	for i, s := range r.scrapes {
 		age := now.Sub(s.at)
 		if age > Horizon {
 			continue
 		}
+		step := fineStep
 		if age > FineSpan {
-			if !lastOld.IsZero() && s.at.Sub(lastOld) < CoarseStep {
-				continue
-			}
-			lastOld = s.at
+			step = CoarseStep
 		}
+		if !prev.IsZero() && s.at.Sub(prev) < step && i < len(r.scrapes)-1 {
+			continue
+		}
+		prev = s.at
 		out = append(out, s)
 	}
 	clear(r.scrapes[len(out):])
 	r.scrapes = out
-	if n := len(r.scrapes) - maxScrapes; n > 0 {
-		r.scrapes = slices.Delete(r.scrapes, 0, n)
-	}
 	if len(r.series) > maxSeries {
 		r.compact()
 	}

@@ -64,10 +64,11 @@ func fleetModel(src FleetReader, f dashFlags, styles themes.Styles) fleet.Model 
 		return src.NodeHistory(ctx, key, from, time.Now(), f.interval)
 	}
 	badge := "PROM"
-	if _, direct := src.(*promsource.Direct); direct {
+	_, direct := src.(*promsource.Direct)
+	if direct {
 		badge = "SCRAPE"
 	}
-	return fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Tr: f.tr, Badge: badge,
+	return fleet.New(fleet.Options{Styles: styles, Interval: f.interval, Load: load, History: history, Tr: f.tr, Badge: badge, Direct: direct,
 		Dashboard: func(badge string) ui.Options {
 			o := ui.DefaultOptions(styles, badge, f.interval)
 			o.Tr = f.tr // a node opened from the fleet speaks the fleet's language

@@ -38,6 +38,9 @@ func TestNodesFleetOpensANode(t *testing.T) {
 		return cmd
 	}
 	step(tea.WindowSizeMsg{Width: 140, Height: 50})
+	if out := m.View(); !strings.Contains(out, "scraping the nodes") {
+		t.Errorf("before the first scrape:\n%s", out)
+	}
 	step(m.Init()())
 	if out := m.View(); !strings.Contains(out, "› gpu-node-44") || !strings.Contains(out, "input_starved(GPU 0)") || !strings.Contains(out, "history: ") {
 		t.Fatalf("fleet view:\n%s", out)

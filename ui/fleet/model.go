@@ -35,6 +35,8 @@ type Options struct {
 	// Badge starts an open node's badge, before its name: where its
 	// data comes from; PROM when "".
 	Badge string
+	// Direct: the nodes are scraped (`--nodes`), no server is queried.
+	Direct bool
 }
 
 // nodeHistory is how far back a node's dashboard starts: the diagnosis
@@ -260,7 +262,11 @@ func (m Model) View() string {
 	case m.err != nil:
 		b.WriteString(st.Crit.Render(l.t("error")+m.err.Error()) + "\n")
 	case !m.loaded:
-		b.WriteString(st.Muted.Render(l.t("querying")) + "\n")
+		if m.opts.Direct {
+			b.WriteString(st.Muted.Render(l.t("scraping")) + "\n")
+		} else {
+			b.WriteString(st.Muted.Render(l.t("querying")) + "\n")
+		}
 	}
 	if !m.loaded {
 		return b.String()
