@@ -37,6 +37,14 @@ func line(name string, labels []Label, v float64, ts int64) string {
 // false where expfmt refuses it or where it holds a histogram or summary
 // (which expfmt folds into one sample: Parse keeps their lines).
 func oracle(in string) (lines []string, ok bool) {
+	for l := range strings.Lines(in) {
+		// expfmt reads quotes in a metric name (`A"x" 1` is Ax; its UTF-8
+		// name syntax) even under LegacyValidation: not the 0.0.4 format.
+		l = strings.TrimLeft(l, " \t")
+		if name, _, _ := strings.Cut(l, "{"); !strings.HasPrefix(l, "#") && strings.Contains(name, `"`) {
+			return nil, false
+		}
+	}
 	p := expfmt.NewTextParser(model.LegacyValidation)
 	fams, err := p.TextToMetricFamilies(strings.NewReader(in))
 	if err != nil {

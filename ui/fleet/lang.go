@@ -102,5 +102,17 @@ func (l words) span(f fleetsnap.Fleet) string {
 	if f.Span <= 0 {
 		return ""
 	}
-	return l.t("span", "Span", f.Span.Round(time.Second).String(), "Mean", fleetsnap.MeanWindow.String())
+	return l.t("span", "Span", shortDur(f.Span.Round(time.Second)), "Mean", shortDur(fleetsnap.MeanWindow))
+}
+
+// shortDur is d as Go writes it, without a zero tail: 5m, 1h2m, 40s.
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
