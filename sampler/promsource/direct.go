@@ -192,7 +192,7 @@ func (d *Direct) NodesHistory(_ context.Context, keys []fleetsnap.NodeKey, from,
 	for _, k := range keys {
 		if n := d.nodes[k.Instance]; n != nil {
 			n.mu.Lock()
-			out[k] = n.ring.snapshots(k, from)
+			out[k] = n.ring.snapshots(k, from, nil)
 			n.mu.Unlock()
 		}
 	}
@@ -220,8 +220,8 @@ func (d *Direct) NodeHistory(ctx context.Context, key fleetsnap.NodeKey, from, t
 
 // snapshots rebuilds the node's snapshots from the kept scrapes, each
 // scrape one snapshot at its own time (a 1 ms step), by the tables the
-// range queries use.
-func (r *scrapeRing) snapshots(key fleetsnap.NodeKey, from time.Time) []sampler.Snapshot {
+// range queries use; only, when not nil, picks the series read.
+func (r *scrapeRing) snapshots(key fleetsnap.NodeKey, from time.Time, only map[string]bool) []sampler.Snapshot {
 	if len(r.scrapes) == 0 {
 		return nil
 	}
@@ -230,7 +230,7 @@ func (r *scrapeRing) snapshots(key fleetsnap.NodeKey, from time.Time) []sampler.
 		start = from
 	}
 	h := newHistoryBuilder(start.Truncate(time.Millisecond), time.Millisecond)
-	for _, ss := range r.streams(from) {
+	for _, ss := range r.streams(from, only) {
 		h.series(ss)
 	}
 	snaps := h.snapshots()[key]

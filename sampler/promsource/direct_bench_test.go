@@ -70,10 +70,38 @@ func BenchmarkRingHour(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	now := t0.Add(3600 * time.Second)
 	for b.Loop() {
-		r.snapshots(keyOf(kept[0].m), now.Add(-4*time.Minute))
+		r.snapshots(keyOf(kept[0].m), now.Add(-4*time.Minute), nil)
 	}
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc), "bytes/node")
 	b.ReportMetric(float64(len(r.scrapes)), "scrapes/node")
 	b.ReportMetric(float64(len(kept)), "series/scrape")
 	runtime.KeepAlive(r)
+}
+
+// BenchmarkDirectFleetHour is one refresh's figures for one node with an
+// hour of 1 s scrapes kept (the scrape itself is BenchmarkDirectScrape).
+func BenchmarkDirectFleetHour(b *testing.B) {
+	body, err := os.ReadFile("../promtext/testdata/gpuscope-serve.prom")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
+	defer srv.Close()
+	targets, _ := ParseTargets(strings.TrimPrefix(srv.URL, "http://"))
+	d := NewDirect(targets, time.Second, "")
+	d.scrape(context.Background(), targets[0])
+	n := d.nodes[targets[0].Instance]
+	kept := n.ring.latest()
+	t0 := time.Now().Add(-time.Hour)
+	n.ring = newScrapeRing()
+	n.first = t0
+	for i := range 3600 {
+		n.ring.add(t0.Add(time.Duration(i)*time.Second), targets[0].Instance, kept)
+	}
+	opts := Options{}.withDefaults()
+	for b.Loop() {
+		if f := d.build(time.Now(), opts); len(f.Nodes) != 1 || len(f.Nodes[0].GPUs) != 8 {
+			b.Fatalf("%+v", f)
+		}
+	}
 }

@@ -13,10 +13,29 @@ import (
 // the figures Source asks the server for (fleet.go), computed over the
 // node's snapshots instead, over as much of their window as was scraped
 // (Fleet.Span says how much).
-func (d *Direct) Fleet(ctx context.Context, now time.Time, opts Options) (fleetsnap.Fleet, error) {
-	opts = opts.withDefaults()
+func (d *Direct) Fleet(ctx context.Context, _ time.Time, opts Options) (fleetsnap.Fleet, error) {
 	d.scrapeAll(ctx)
-	now = time.Now() // after the scrapes: their times are not in the future
+	// After the scrapes: their times are not in the future.
+	return d.build(time.Now(), opts.withDefaults()), nil
+}
+
+// figureSeries are the series gpuFigures reads: each refresh rebuilds an
+// hour of them per node, not the processes and the host.
+var figureSeries = func() map[string]bool {
+	out := map[string]bool{}
+	for _, names := range [][]string{utilNames, memUsedNames, memTotalNames, powerNames, energyNames, smActiveNames,
+		{"DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_RESERVED", "gpuscope_gpu_memory_reserved_bytes",
+			"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total",
+			"DCGM_FI_DEV_XID_ERRORS", "gpuscope_gpu_xid_errors_total"}} {
+		for _, n := range names {
+			out[n] = true
+		}
+	}
+	return out
+}()
+
+// build is the fleet from the kept scrapes at now.
+func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 	f := fleetsnap.Fleet{At: now}
 	b := newFleetBuilder()
 	b.jobLabel = d.jobLabel
@@ -26,7 +45,7 @@ func (d *Direct) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 		key := fleetsnap.NodeKey{Instance: t.Instance}
 		n.mu.Lock()
 		latest := n.ring.latest()
-		snaps := n.ring.snapshots(key, now.Add(-Horizon))
+		snaps := n.ring.snapshots(key, now.Add(-Horizon), figureSeries)
 		if n.err == "" {
 			span = min(span, now.Sub(n.first))
 		}
@@ -51,7 +70,7 @@ func (d *Direct) Fleet(ctx context.Context, now time.Time, opts Options) (fleets
 		f.Span = max(span, time.Millisecond) // one scrape: still less than asked
 	}
 	f.Nodes = b.finish()
-	return f, nil
+	return f
 }
 
 // directFindings reads a gpuscope exporter's own findings from its

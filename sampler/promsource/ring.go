@@ -133,8 +133,9 @@ func (r *scrapeRing) compact() {
 }
 
 // streams turns the scrapes from from on into one stream per series, what
-// a range query would have answered.
-func (r *scrapeRing) streams(from time.Time) []*sampleStream {
+// a range query would have answered; only, when not nil, names the series
+// wanted.
+func (r *scrapeRing) streams(from time.Time, only map[string]bool) []*sampleStream {
 	byIdx := map[int32]*sampleStream{}
 	var out []*sampleStream
 	for _, s := range r.scrapes {
@@ -144,6 +145,9 @@ func (r *scrapeRing) streams(from time.Time) []*sampleStream {
 		t := promTime(s.at.UnixMilli())
 		for _, v := range s.vals {
 			ss := byIdx[v.i]
+			if ss == nil && only != nil && !only[r.series[v.i][metricNameLabel]] {
+				continue
+			}
 			if ss == nil {
 				ss = &sampleStream{Metric: r.series[v.i]}
 				byIdx[v.i] = ss
