@@ -74,8 +74,10 @@ func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct
 	if timeout == 0 {
 		timeout = 5 * time.Second
 	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil // nodes are scraped directly, as Prometheus does, not through $HTTP_PROXY
 	d := &Direct{targets: targets, timeout: timeout, jobLabel: jobLabel, nodes: map[string]*directNode{},
-		hc: &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}}
+		hc: &http.Client{Transport: tr}}
 	for _, t := range targets {
 		d.nodes[t.Instance] = &directNode{ring: newScrapeRing()}
 	}
