@@ -16,6 +16,11 @@ type Fleet struct {
 	Nodes []Node // sorted by waste, most first, then name
 	// Problems are queries that failed; the rest of the fleet is still shown.
 	Problems []string
+	// Span is how far back the figures over a window (the last hour,
+	// MeanWindow, the idle span) reach when the source holds less than
+	// they ask: `--nodes` has only the scrapes since it started. 0: all
+	// of it (a server's storage).
+	Span time.Duration
 }
 
 // Node is one scrape target that exported GPU series in the last hour.
@@ -23,6 +28,9 @@ type Node struct {
 	Key  NodeKey
 	Name string // host name label, else the instance
 	Up   bool   // the target's last scrape succeeded
+	// DownReason is why a target scraped directly (`--nodes`) did not
+	// answer; "" from a server, which says only up == 0.
+	DownReason string
 	// Gpuscope is true when the target is a gpuscope exporter: its findings
 	// are the node's own diagnosis, with host data.
 	Gpuscope bool

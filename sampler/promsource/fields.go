@@ -99,3 +99,75 @@ func (f gpuField) rank(name string) int {
 	}
 	return len(f.names)
 }
+
+// seriesRole is what one series name is to the snapshots: a GPU field
+// (gpuFields' index), a process or host field, or a fleet-level series.
+// Both paths read the same tables: Source queries a field's names
+// (History), Direct files a scraped series by its name (historyBuilder.series).
+type seriesRole struct {
+	gpuField int // -1: not a GPU field
+	proc     *procField
+	host     *hostField
+}
+
+// seriesRoles is every series name the scrape path keeps.
+var seriesRoles = func() map[string]seriesRole {
+	out := map[string]seriesRole{}
+	for i, fl := range gpuFields {
+		for _, name := range fl.names {
+			out[name] = seriesRole{gpuField: i}
+		}
+	}
+	for i := range procFields {
+		out[procFields[i].name] = seriesRole{gpuField: -1, proc: &procFields[i]}
+	}
+	for i := range hostFields {
+		out[hostFields[i].name] = seriesRole{gpuField: -1, host: &hostFields[i]}
+	}
+	for _, name := range []string{"gpuscope_node_info", "gpuscope_build_info", "gpuscope_finding", "gpuscope_finding_since_timestamp_seconds"} {
+		out[name] = seriesRole{gpuField: -1}
+	}
+	return out
+}()
+
+// bestPresent reports whether name is its field's first spelling among
+// the names a scrape holds: a gpuscope serve answers both name sets, and
+// the ring keeps one (the one History's ranking would take).
+func bestPresent(name string, present map[string]bool) bool {
+	r := seriesRoles[name]
+	if r.gpuField < 0 {
+		return true
+	}
+	for _, n := range gpuFields[r.gpuField].names {
+		if present[n] {
+			return n == name
+		}
+	}
+	return true
+}
+
+func isUtil(name string) bool {
+	for _, n := range utilNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// series files one stream by its name's role.
+func (h *historyBuilder) series(ss *sampleStream) {
+	name := ss.Metric[metricNameLabel]
+	r, ok := seriesRoles[name]
+	switch {
+	case !ok:
+	case r.gpuField >= 0:
+		h.gpuSeries(r.gpuField, ss)
+	case r.proc != nil:
+		h.procSeries(*r.proc, ss)
+	case r.host != nil:
+		h.hostSeries(*r.host, ss)
+	case name == "gpuscope_node_info":
+		h.info[keyOf(ss.Metric)] = ss.Metric
+	}
+}

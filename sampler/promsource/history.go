@@ -3,6 +3,7 @@ package promsource
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,4 +255,20 @@ func (s *Source) Resolve(ctx context.Context, name string, at time.Time) (fleets
 	}
 	slices.Sort(keys)
 	return fleetsnap.NodeKey{}, fmt.Errorf("%q names %d targets (%s): name the instance", name, len(keys), strings.Join(keys, ", "))
+}
+
+// NodesHistory rebuilds the snapshots of keys' nodes from from to to, one
+// query_range per field for all of them.
+func (s *Source) NodesHistory(ctx context.Context, keys []fleetsnap.NodeKey, from, to time.Time, step time.Duration) (map[fleetsnap.NodeKey][]sampler.Snapshot, error) {
+	instances := make([]string, len(keys))
+	for i, k := range keys {
+		instances[i] = regexp.QuoteMeta(k.Instance)
+	}
+	return s.History(ctx, from, to, step, "instance=~"+strconv.Quote(strings.Join(instances, "|")))
+}
+
+// NodeHistory rebuilds one node's snapshots.
+func (s *Source) NodeHistory(ctx context.Context, key fleetsnap.NodeKey, from, to time.Time, step time.Duration) ([]sampler.Snapshot, error) {
+	h, err := s.History(ctx, from, to, step, NodeMatchers(key)...)
+	return h[key], err
 }

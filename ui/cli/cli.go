@@ -138,6 +138,8 @@ type dashFlags struct {
 	lang        string   // --lang, else config.toml's language, else the locale
 	tr          *i18n.Tr // the words of lang
 	prom        promsource.Config
+	nodes       string        // --nodes: targets scraped directly
+	scrapeTO    time.Duration // --scrape-timeout
 }
 
 // NewRoot builds the command tree: the dashboard at the root and every
@@ -203,7 +205,9 @@ simulated 8x H200 node with the same panes.`,
 	fl.StringVar(&f.prom.CertFile, "tls-cert-file", "", "with --prometheus: client certificate")
 	fl.StringVar(&f.prom.KeyFile, "tls-key-file", "", "with --prometheus: client key")
 	fl.BoolVar(&f.prom.InsecureSkipVerify, "tls-insecure-skip-verify", false, "with --prometheus: do not verify the server's certificate")
-	fl.StringVar(&f.prom.JobLabel, "job-label", "", "with --prometheus: the label naming a GPU's distributed job (default: its pod name without -worker-N)")
+	fl.StringVar(&f.prom.JobLabel, "job-label", "", "with --prometheus or --nodes: the label naming a GPU's distributed job (default: its pod name without -worker-N)")
+	fl.StringVar(&f.nodes, "nodes", "", "show the fleet of the `NODES` scraped directly, without a server: host:port,… or @FILE (one a line), each running gpuscope serve or dcgm-exporter")
+	fl.DurationVar(&f.scrapeTO, "scrape-timeout", 5*time.Second, "with --nodes: how long each node may take to answer")
 
 	cmd.AddCommand(newVersionCmd(d, stdout), newCheckCmd(d, stdout, stderr), newExplainCmd(d, stdout), newDoctorCmd(d, stdout), newRecordCmd(d, stderr), newReportCmd(d, stdout), newCompareCmd(d, stdout, stderr), newConfigCmd(stdout, d.Getenv),
 		newReplayCmd(d, stderr), newServeCmd(d, stderr))

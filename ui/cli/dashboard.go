@@ -59,7 +59,7 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if f.prom.URL != "" {
+	if f.prom.URL != "" || f.nodes != "" {
 		return runFleet(ctx, f, styles, stdout)
 	}
 	src, err := openSource(d, f.demo, f.fallbackDemo, f.seed, time.Now().Add(-prerollDemo), f.gpus, stderr, f.faults...)

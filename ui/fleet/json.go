@@ -14,6 +14,7 @@ type jsonNode struct {
 	Job           string             `json:"job"`
 	Instance      string             `json:"instance"`
 	Up            bool               `json:"up"`
+	DownReason    string             `json:"down_reason,omitempty"`
 	Gpuscope      bool               `json:"gpuscope_exporter"`
 	WasteGPUHours float64            `json:"waste_gpu_hours"`
 	EnergyKWh     float64            `json:"energy_kwh_1h"`
@@ -31,10 +32,13 @@ func (v View) MarshalJSON() ([]byte, error) {
 		Findings []fleetdiag.Finding `json:"fleet_findings"`
 		Nodes    []jsonNode          `json:"nodes"`
 		Problems []string            `json:"problems,omitempty"`
-	}{Source: v.Source, Counts: v.Counts, Findings: v.Findings, Problems: v.Fleet.Problems}
+		// HistorySeconds: how far back the windowed figures reach, when
+		// less than the hour they ask (--nodes keeps only what it scraped).
+		HistorySeconds float64 `json:"history_seconds,omitempty"`
+	}{Source: v.Source, Counts: v.Counts, Findings: v.Findings, Problems: v.Fleet.Problems, HistorySeconds: v.Fleet.Span.Seconds()}
 	for _, n := range v.Fleet.Nodes {
 		r := v.Nodes[n.Key]
-		out.Nodes = append(out.Nodes, jsonNode{Name: n.Name, Job: n.Key.Job, Instance: n.Key.Instance, Up: n.Up,
+		out.Nodes = append(out.Nodes, jsonNode{Name: n.Name, Job: n.Key.Job, Instance: n.Key.Instance, Up: n.Up, DownReason: n.DownReason,
 			Gpuscope: n.Gpuscope, WasteGPUHours: n.WasteGPUHours, EnergyKWh: n.EnergyKWh, GPUs: n.GPUs, Findings: r.Findings,
 			DiagnosedFrom: r.From, NeedsHost: r.NeedsHost})
 	}

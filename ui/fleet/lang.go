@@ -3,6 +3,7 @@ package fleet
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -62,6 +63,9 @@ func (l words) row(n fleetsnap.Node, nameWidth int) string {
 		held += g.MemUsed.Or(0)
 	}
 	name := nameCell(n.Name, nameWidth)
+	if !n.Up && n.DownReason != "" {
+		return fmt.Sprintf("%s %-8s %s", name, cells.String(), l.t("down_reason", "Target", n.Key.Instance, "Reason", n.DownReason))
+	}
 	if !n.Up {
 		return fmt.Sprintf("%s %-8s %s", name, cells.String(), l.t("down_target", "Target", n.Key.Instance))
 	}
@@ -93,4 +97,25 @@ func (l words) from(from string) string {
 // display width (a CJK character is two cells), never inside a character.
 func nameCell(name string, w int) string {
 	return i18n.Pad(ansi.Truncate(name, w, "…"), w)
+}
+
+// span says how much history the windowed figures cover when the source
+// keeps less than the hour (`--nodes`); "" when it keeps it all.
+func (l words) span(f fleetsnap.Fleet) string {
+	if f.Span <= 0 {
+		return ""
+	}
+	return l.t("span", "Span", shortDur(f.Span.Round(time.Second)), "Mean", shortDur(fleetsnap.MeanWindow))
+}
+
+// shortDur is d as Go writes it, without a zero tail: 5m, 1h2m, 40s.
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -32,6 +32,11 @@ type Options struct {
 	Dashboard func(badge string) ui.Options
 	// Tr is the view's words, the run's one translator (ui/cli builds it).
 	Tr *i18n.Tr
+	// Badge starts an open node's badge, before its name: where its
+	// data comes from; PROM when "".
+	Badge string
+	// Direct: the nodes are scraped (`--nodes`), no server is queried.
+	Direct bool
 }
 
 // nodeHistory is how far back a node's dashboard starts: the diagnosis
@@ -91,6 +96,9 @@ type nodeTickMsg struct {
 func New(opts Options) Model {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
+	}
+	if opts.Badge == "" {
+		opts.Badge = "PROM"
 	}
 	return Model{opts: opts, order: newOrder(), words: words{i18n.OrEnglish(opts.Tr)}}
 }
@@ -211,7 +219,7 @@ func (m Model) nodeData(msg nodeMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		name := msg.frames[len(msg.frames)-1].Snapshot.Node.Hostname
-		dash := ui.New(m.opts.Dashboard("PROM " + name))
+		dash := ui.New(m.opts.Dashboard(m.opts.Badge + " " + name))
 		for _, f := range msg.frames {
 			dash = dash.Push(f)
 		}
@@ -254,12 +262,19 @@ func (m Model) View() string {
 	case m.err != nil:
 		b.WriteString(st.Crit.Render(l.t("error")+m.err.Error()) + "\n")
 	case !m.loaded:
-		b.WriteString(st.Muted.Render(l.t("querying")) + "\n")
+		if m.opts.Direct {
+			b.WriteString(st.Muted.Render(l.t("scraping")) + "\n")
+		} else {
+			b.WriteString(st.Muted.Render(l.t("querying")) + "\n")
+		}
 	}
 	if !m.loaded {
 		return b.String()
 	}
 	b.WriteString(l.summary(m.view) + "\n")
+	if s := l.span(m.view.Fleet); s != "" {
+		b.WriteString(st.Warn.Render(s) + "\n")
+	}
 	b.WriteString(m.filterLine())
 	// The names take the room the row has, leaving the findings 20 cells.
 	nw := nameWidth(m.view.Fleet, m.w-2-rowFixed-20)

@@ -1,7 +1,8 @@
-// Package fleet renders a GPU fleet read from Prometheus: one row per node,
-// one cell per GPU coloured by utilisation, sorted by waste, with the fleet's
-// findings and each node's. It gets plain values (fleetsnap.Fleet and the
-// fleetdiag results) from a loader main injects: it never queries Prometheus.
+// Package fleet renders a GPU fleet read from Prometheus (or scraped
+// directly by `--nodes`): one row per node, one cell per GPU coloured by
+// utilisation, sorted by waste, with the fleet's findings and each node's.
+// It gets plain values (fleetsnap.Fleet and the fleetdiag results) from a
+// loader main injects: it never queries Prometheus nor scrapes a node.
 package fleet
 
 import (
@@ -83,6 +84,9 @@ func WriteTextLang(w io.Writer, v View, tr *i18n.Tr) error {
 	l := words{tr}
 	var b strings.Builder
 	fmt.Fprintf(&b, "gpuscope fleet · %s · %s\n", v.Source, l.summary(v))
+	if s := l.span(v.Fleet); s != "" {
+		b.WriteString(s + "\n")
+	}
 	nw := nameWidth(v.Fleet, 0)
 	b.WriteString(l.header(nw) + "\n")
 	for _, n := range v.Fleet.Nodes {

@@ -1,0 +1,248 @@
+package promsource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+	"github.com/gpuscope/gpuscope/sampler/promtext"
+)
+
+// Direct reads a fleet without a server (`--nodes`): it scrapes each
+// target's /metrics itself, all at once with a timeout each, and keeps
+// each node's recent scrapes (scrapeRing) in place of the server's
+// storage. It yields the same Fleet and snapshots as Source, built by the
+// same name tables (fields.go, procs.go). Safe for concurrent use.
+type Direct struct {
+	targets  []Target
+	timeout  time.Duration
+	jobLabel string
+	hc       *http.Client
+	nodes    map[string]*directNode // by Target.Instance
+}
+
+type directNode struct {
+	mu    sync.Mutex
+	ring  *scrapeRing
+	tried bool
+	err   string    // why the last scrape failed, "" when it answered
+	first time.Time // the first scrape that answered: how far back history can reach
+}
+
+// scraped is one kept sample of one scrape. A fresh scrape carries its
+// series as key (its name and labels as the exporter wrote them, the same
+// from one scrape to the next) and labels; the ring builds m only for a
+// series it has not seen (most scrapes bring none).
+type scraped struct {
+	m      metric
+	v      float64
+	name   string
+	key    string
+	labels []promtext.Label
+}
+
+// metricOf is the series' label set as a server would hold it.
+func (s *scraped) metricOf(instance string) metric {
+	if s.m != nil {
+		return s.m
+	}
+	m := make(metric, len(s.labels)+2)
+	for _, l := range s.labels {
+		m[l.Name] = l.Value
+	}
+	// The target names the node, as Prometheus's labels would.
+	m[metricNameLabel], m["instance"] = s.name, instance
+	delete(m, "job")
+	return m
+}
+
+// MaxScrape bounds one answer: dcgm-exporter's for 8 GPUs is ~80 KB,
+// gpuscope serve's ~140 KB.
+const MaxScrape = 32 << 20
+
+// NewDirect scrapes targets, each with timeout (5 s when zero); jobLabel
+// is Config.JobLabel's.
+func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct {
+	if timeout == 0 {
+		timeout = 5 * time.Second
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil // nodes are scraped directly, as Prometheus does, not through $HTTP_PROXY
+	d := &Direct{targets: targets, timeout: timeout, jobLabel: jobLabel, nodes: map[string]*directNode{},
+		hc: &http.Client{Transport: tr}}
+	for _, t := range targets {
+		d.nodes[t.Instance] = &directNode{ring: newScrapeRing()}
+	}
+	return d
+}
+
+// URL names the fleet in titles: its first targets.
+func (d *Direct) URL() string {
+	var names []string
+	for i, t := range d.targets {
+		if i == 3 {
+			return strings.Join(names, ", ") + fmt.Sprintf(" +%d", len(d.targets)-3)
+		}
+		names = append(names, t.Instance)
+	}
+	return strings.Join(names, ", ")
+}
+
+// scrapeAll scrapes every target at once (a few hundred at a time).
+func (d *Direct) scrapeAll(ctx context.Context) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 256)
+	for _, t := range d.targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			d.scrape(ctx, t)
+		}()
+	}
+	wg.Wait()
+}
+
+// scrape reads one target and files what it answered, or why not.
+func (d *Direct) scrape(ctx context.Context, t Target) {
+	samples, err := d.fetch(ctx, t)
+	at := time.Now()
+	n := d.nodes[t.Instance]
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.tried = true
+	if err != nil {
+		n.err = err.Error()
+		return
+	}
+	n.err = ""
+	if n.first.IsZero() {
+		n.first = at
+	}
+	n.ring.add(at, t.Instance, samples)
+}
+
+func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.URL, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The text format: both exporters speak it; OpenMetrics is not parsed here.
+	req.Header.Set("Accept", "text/plain;version=0.0.4")
+	resp, err := d.hc.Do(req)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("no answer in %s", d.timeout)
+		}
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // the row names the target already
+		}
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s answered %s", t.URL, resp.Status)
+	}
+	body := &io.LimitedReader{R: resp.Body, N: MaxScrape + 1}
+	var out []scraped
+	present := map[string]bool{}
+	var key strings.Builder
+	err = promtext.ParseNames(body, wanted, func(s promtext.Sample) error {
+		key.Reset()
+		key.WriteString(s.Name)
+		for _, l := range s.Labels {
+			key.WriteString("\x00" + l.Name + "\x00" + l.Value)
+		}
+		out = append(out, scraped{v: s.Value, name: s.Name, key: key.String(), labels: s.Labels})
+		present[s.Name] = true
+		return nil
+	})
+	if body.N <= 0 {
+		return nil, fmt.Errorf("%s answered more than %d MiB", t.URL, MaxScrape>>20)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.URL, err)
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if bestPresent(s.name, present) {
+			kept = append(kept, s)
+		}
+	}
+	for _, s := range kept {
+		if isUtil(s.name) {
+			return kept, nil
+		}
+	}
+	return nil, fmt.Errorf("%s answered without GPU series: not a gpuscope serve or dcgm-exporter endpoint?", t.URL)
+}
+
+// NodesHistory is the snapshots of keys' nodes from from on, as kept.
+func (d *Direct) NodesHistory(_ context.Context, keys []fleetsnap.NodeKey, from, _ time.Time, _ time.Duration) (map[fleetsnap.NodeKey][]sampler.Snapshot, error) {
+	out := map[fleetsnap.NodeKey][]sampler.Snapshot{}
+	for _, k := range keys {
+		if n := d.nodes[k.Instance]; n != nil {
+			n.mu.Lock()
+			out[k] = n.ring.snapshots(k, from, nil)
+			n.mu.Unlock()
+		}
+	}
+	return out, nil
+}
+
+// NodeHistory scrapes the node once more, then gives its snapshots from
+// from on: an open node's dashboard refreshes by it.
+func (d *Direct) NodeHistory(ctx context.Context, key fleetsnap.NodeKey, from, to time.Time, step time.Duration) ([]sampler.Snapshot, error) {
+	for _, t := range d.targets {
+		if t.Instance == key.Instance {
+			d.scrape(ctx, t)
+		}
+	}
+	h, err := d.NodesHistory(ctx, []fleetsnap.NodeKey{key}, from, to, step)
+	if n := d.nodes[key.Instance]; n != nil && len(h[key]) == 0 {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if n.err != "" {
+			return nil, errors.New(n.err)
+		}
+	}
+	return h[key], err
+}
+
+// snapshots rebuilds the node's snapshots from the kept scrapes, each
+// scrape one snapshot at its own time (a 1 ms step), by the tables the
+// range queries use; only, when not nil, picks the series read.
+func (r *scrapeRing) snapshots(key fleetsnap.NodeKey, from time.Time, only map[string]bool) []sampler.Snapshot {
+	if len(r.scrapes) == 0 {
+		return nil
+	}
+	start := r.scrapes[0].at
+	if start.Before(from) {
+		start = from
+	}
+	h := newHistoryBuilder(start.Truncate(time.Millisecond), time.Millisecond)
+	for _, ss := range r.streams(from, only) {
+		h.series(ss)
+	}
+	snaps := h.snapshots()[key]
+	for i := range snaps {
+		snaps[i].Node.Source = "scrape"
+	}
+	return snaps
+}
+
+func wanted(name string) bool {
+	_, ok := seriesRoles[name]
+	return ok
+}

@@ -1,0 +1,203 @@
+package promsource
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+)
+
+// Fleet scrapes every target and builds the fleet from what each kept:
+// the figures Source asks the server for (fleet.go), computed over the
+// node's snapshots instead, over as much of their window as was scraped
+// (Fleet.Span says how much).
+func (d *Direct) Fleet(ctx context.Context, _ time.Time, opts Options) (fleetsnap.Fleet, error) {
+	d.scrapeAll(ctx)
+	// After the scrapes: their times are not in the future.
+	return d.build(time.Now(), opts.withDefaults()), nil
+}
+
+// figureSeries are the series gpuFigures reads: each refresh rebuilds an
+// hour of them per node, not the processes and the host.
+var figureSeries = func() map[string]bool {
+	out := map[string]bool{}
+	for _, names := range [][]string{utilNames, memUsedNames, memTotalNames, powerNames, energyNames, smActiveNames,
+		{"DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_RESERVED", "gpuscope_gpu_memory_reserved_bytes",
+			"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "gpuscope_gpu_ecc_uncorrected_errors_total",
+			"DCGM_FI_DEV_XID_ERRORS", "gpuscope_gpu_xid_errors_total"}} {
+		for _, n := range names {
+			out[n] = true
+		}
+	}
+	return out
+}()
+
+// build is the fleet from the kept scrapes at now.
+func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
+	f := fleetsnap.Fleet{At: now}
+	b := newFleetBuilder()
+	b.jobLabel = d.jobLabel
+	span := Horizon
+	for _, t := range d.targets {
+		n := d.nodes[t.Instance]
+		key := fleetsnap.NodeKey{Instance: t.Instance}
+		n.mu.Lock()
+		latest := n.ring.latest()
+		snaps := n.ring.snapshots(key, now.Add(-Horizon), figureSeries)
+		if n.err == "" {
+			span = min(span, now.Sub(n.first))
+		}
+		for _, s := range latest {
+			if isUtil(s.m[metricNameLabel]) {
+				b.gpu(s.m)
+			}
+		}
+		node := b.nodes[key]
+		if node == nil { // never answered: listed, down
+			node = &fleetsnap.Node{Key: key, Name: t.Instance}
+			b.nodes[key] = node
+		}
+		node.Up, node.DownReason = n.tried && n.err == "", n.err
+		node.Gpuscope, node.Findings = directFindings(latest)
+		n.mu.Unlock()
+		for _, idx := range b.order[key] {
+			gpuFigures(b.gpus[gpuRef{key, idx}], snaps, now, opts)
+		}
+	}
+	if span < Horizon {
+		f.Span = max(span, time.Millisecond) // one scrape: still less than asked
+	}
+	f.Nodes = b.finish()
+	return f
+}
+
+// directFindings reads a gpuscope exporter's own findings from its
+// latest scrape, as Source's gpuscope_finding queries do.
+func directFindings(latest []scraped) (gpuscope bool, out []fleetsnap.Finding) {
+	since := map[string]time.Time{}
+	for _, s := range latest {
+		if s.m[metricNameLabel] == "gpuscope_finding_since_timestamp_seconds" {
+			since[findingID(s.m)] = time.UnixMilli(int64(s.v * 1e3))
+		}
+	}
+	for _, s := range latest {
+		switch s.m[metricNameLabel] {
+		case "gpuscope_build_info":
+			gpuscope = true
+		case "gpuscope_finding":
+			if s.v != 1 {
+				continue
+			}
+			gpu, _ := strconv.Atoi(s.m["gpu"])
+			pid, _ := strconv.Atoi(s.m["pid"])
+			out = append(out, fleetsnap.Finding{Rule: s.m["rule"], Severity: s.m["severity"], GPU: gpu, PID: pid,
+				Since: since[findingID(s.m)]})
+		}
+	}
+	return gpuscope, out
+}
+
+// maxGap is the longest time between two kept scrapes that still counts
+// as watched: the ring keeps one per CoarseStep; a longer gap is a node
+// that was down.
+const maxGap = 2 * CoarseStep
+
+// gpuFigures fills g from its GPU's snapshots (oldest first, the last
+// hour at most): the latest readings, and each windowed figure over the
+// part of its window the snapshots cover.
+func gpuFigures(g *fleetsnap.GPU, snaps []sampler.Snapshot, now time.Time, opts Options) {
+	var (
+		last                     *sampler.GPU
+		prevEnergy, prevECC      sampler.Metric
+		joules                   float64
+		energyPts                int
+		utilSum, smSum           float64
+		utilN, smN               int
+		longFrom                 time.Time // start of the current unbroken idle-held run
+		prevAt                   time.Time
+		idleHeldNow, watchedLong bool
+	)
+	for i := range snaps {
+		s := &snaps[i]
+		gg := gpuIn(s, g.Index)
+		if gg == nil {
+			continue
+		}
+		last = gg
+		if e := gg.Energy; e.OK {
+			if prevEnergy.OK {
+				if d := e.V - prevEnergy.V; d >= 0 {
+					joules += d
+				} else {
+					joules += e.V // a reset: the counter restarted from 0
+				}
+			}
+			prevEnergy = e
+			energyPts++
+		}
+		if len(gg.Xids) > 0 {
+			g.Xid = true
+		}
+		if e := gg.ECCUncorrected; e.OK {
+			if prevECC.OK && e.V > prevECC.V {
+				g.ECC = true
+			}
+			prevECC = e
+		}
+		if now.Sub(s.Time) <= fleetsnap.MeanWindow {
+			if gg.Util.OK {
+				utilSum, utilN = utilSum+gg.Util.V, utilN+1
+			}
+			if gg.SMActive.OK {
+				smSum, smN = smSum+gg.SMActive.V, smN+1
+			}
+		}
+		held := idleHeld(gg)
+		gap := !prevAt.IsZero() && s.Time.Sub(prevAt) > maxGap
+		if idleHeldNow && !gap {
+			g.IdleHeldHours += s.Time.Sub(prevAt).Hours()
+		}
+		if !held || gap || longFrom.IsZero() {
+			longFrom = time.Time{}
+			if held {
+				longFrom = s.Time
+			}
+		}
+		idleHeldNow, prevAt = held, s.Time
+	}
+	if last == nil {
+		return
+	}
+	watchedLong = !longFrom.IsZero() && now.Sub(longFrom) >= time.Duration(0.9*float64(opts.IdleFor))
+	g.IdleHeldLong = idleHeldNow && watchedLong
+	g.Util, g.MemUsed, g.MemTotal, g.Power = last.Util, last.MemUsed, last.MemTotal, last.Power
+	if g.Model == "" {
+		g.Model = last.Name
+	}
+	if energyPts >= 2 {
+		g.EnergyKWh = sampler.Some(joules / joulesPerKWh)
+	}
+	if utilN > 0 {
+		g.UtilMean = sampler.Some(utilSum / float64(utilN))
+	}
+	if smN > 0 {
+		g.SMActiveMean = sampler.Some(smSum / float64(smN))
+	}
+}
+
+func gpuIn(s *sampler.Snapshot, idx int) *sampler.GPU {
+	for i := range s.GPUs {
+		if s.GPUs[i].Index == idx {
+			return &s.GPUs[i]
+		}
+	}
+	return nil
+}
+
+// idleHeld is Source.idleHeld's test on one reading: idle (util < 10%)
+// while holding ≥ 10% of memory (diagnose/rule_memory.go).
+func idleHeld(g *sampler.GPU) bool {
+	return g.Util.OK && g.Util.V < 10 && g.MemUsed.OK && g.MemTotal.OK && g.MemTotal.V > 0 && g.MemUsed.V/g.MemTotal.V >= 0.1
+}
