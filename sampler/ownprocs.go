@@ -2,6 +2,11 @@ package sampler
 
 import "time"
 
+// ProcSocketPath is where `gpuscope serve --proc-socket` is documented to
+// listen and where a gpuscope inside a container looks for it: a directory
+// to bind-mount (docs/user-guide.md, "Inside a container").
+const ProcSocketPath = "/run/gpuscope/procs.sock"
+
 // ProcSource names, inside a container, the GPU processes that are this
 // container's, with their PIDs as this PID namespace numbers them, where
 // NVML's own list (the host's PIDs) cannot be joined here. Live, it is the

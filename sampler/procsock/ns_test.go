@@ -173,7 +173,9 @@ func TestContainerSeesItsOwnPIDs(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { _ = (&Server{FS: ProcDir{Root: "/proc"}, Latest: func() []sampler.GPU { return gpus }}).Serve(ctx, ln) }()
+	go func() {
+		_ = (&Server{FS: ProcDir{Root: "/proc"}, Latest: func() []sampler.GPU { return gpus }}).Serve(ctx, ln)
+	}()
 
 	fmt.Fprintln(stdin, "query")
 	if !out.Scan() {

@@ -18,9 +18,9 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// DefaultPath is where the server listens when asked to and where the
+// DefaultPath is where the server is documented to listen and where the
 // client looks: a directory to bind-mount into containers.
-const DefaultPath = "/run/gpuscope/procs.sock"
+const DefaultPath = sampler.ProcSocketPath
 
 // Version is the wire format's; a request of another is refused in its
 // answer's Error.
