@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(helperEnv); path != "" {
 		os.Exit(nsHelper(path))
 	}
+	if path := os.Getenv(askAndLeaveEnv); path != "" {
+		os.Exit(askAndLeave(path))
+	}
 	os.Exit(m.Run())
 }
 

@@ -123,6 +123,7 @@ func (s *Server) respond(c *net.UnixConn) Response {
 	if err != nil {
 		return Response{Version: Version, Error: err.Error()}
 	}
+	alive := peerAlive(c)
 	if _, err := ReadRequest(c); err != nil {
 		return Response{Version: Version, Error: err.Error()}
 	}
@@ -130,7 +131,41 @@ func (s *Server) respond(c *net.UnixConn) Response {
 	if s.Latest != nil {
 		gpus = s.Latest()
 	}
-	return Answer(s.FS, pid, gpus)
+	r := Answer(s.FS, pid, gpus)
+	if !alive() {
+		return Response{Version: Version, Error: "you exited while asking"}
+	}
+	return r
+}
+
+// Linux's SO_PEERPIDFD (6.5 and later) and pidfd_send_signal (5.1 and
+// later, the same number on every architecture), which package syscall
+// does not name.
+const (
+	soPeerPIDFD        = 77
+	sysPidfdSendSignal = 424
+)
+
+// peerAlive says, once the answer is made, whether the peer that connected
+// is still running: then its PID was not reused by another process while
+// /proc was read under it. Where the kernel gives no pidfd of the peer it
+// says yes (the PID alone, docs/security.md).
+func peerAlive(c *net.UnixConn) func() bool {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return func() bool { return true }
+	}
+	pidfd, ferr := -1, error(nil)
+	if err := raw.Control(func(fd uintptr) {
+		pidfd, ferr = syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, soPeerPIDFD)
+	}); err != nil || ferr != nil || pidfd < 0 {
+		return func() bool { return true }
+	}
+	return func() bool {
+		defer syscall.Close(pidfd)
+		_, _, errno := syscall.Syscall6(sysPidfdSendSignal, uintptr(pidfd), 0, 0, 0, 0, 0)
+		return errno != syscall.ESRCH
+	}
 }
 
 // peerPID is the connecting process's PID in the server's PID namespace,
