@@ -69,7 +69,7 @@ func Listen(path string) (*net.UnixListener, error) {
 func (s *Server) Serve(ctx context.Context, ln *net.UnixListener) error {
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
-	slots := make(chan struct{}, cmp(s.MaxConns, DefaultMaxConns))
+	slots := make(chan struct{}, orDefault(s.MaxConns, DefaultMaxConns))
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
@@ -97,7 +97,7 @@ func (s *Server) Serve(ctx context.Context, ln *net.UnixListener) error {
 	}
 }
 
-func cmp(v, def int) int {
+func orDefault(v, def int) int {
 	if v > 0 {
 		return v
 	}
