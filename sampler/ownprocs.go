@@ -25,14 +25,20 @@ type ProcSource interface {
 
 // mergeOwnProcs replaces NVML's processes with src's where src is needed
 // and answers, and says so in Node.ProcsFrom; a failed answer leaves NVML's
-// list and is a problem of this snapshot.
+// list and is a problem of this snapshot. An empty answer where NVML listed
+// none changes nothing and is not claimed (gpuscope on the host itself,
+// with the host's socket at the default path, while no GPU process runs).
 func mergeOwnProcs(snap *Snapshot, src ProcSource, now time.Time) {
-	if !src.Needed(allPIDs(snap.GPUs)) {
+	nvml := allPIDs(snap.GPUs)
+	if !src.Needed(nvml) {
 		return
 	}
 	byDev, err := src.GPUProcs(now)
 	if err != nil {
 		snap.Problems = append(snap.Problems, "processes from "+src.Where()+": "+err.Error())
+		return
+	}
+	if len(nvml) == 0 && len(byDev) == 0 {
 		return
 	}
 	for gi := range snap.GPUs {

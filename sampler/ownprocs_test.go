@@ -25,6 +25,7 @@ type fakeOwn struct {
 	needed bool
 	err    error
 	asked  *[]int
+	none   bool // answers no process
 }
 
 func (f fakeOwn) Where() string { return "/run/gpuscope/procs.sock" }
@@ -33,6 +34,9 @@ func (f fakeOwn) Needed(pids []int) bool {
 	return f.needed
 }
 func (f fakeOwn) GPUProcs(time.Time) (map[string][]GPUProc, error) {
+	if f.none {
+		return nil, nil
+	}
 	return map[string][]GPUProc{"GPU-a": {{PID: 1, Type: "C"}}, "MIG-b1": {{PID: 12}}}, f.err
 }
 
@@ -68,5 +72,24 @@ func TestTickTakesTheContainersOwnProcesses(t *testing.T) {
 	if snap.GPUs[0].Procs[0].PID != 4242 || snap.Node.ProcsFrom != "" || len(snap.Problems) != 1 ||
 		!strings.Contains(snap.Problems[0], "processes from /run/gpuscope/procs.sock: connection refused") {
 		t.Errorf("a failed answer: procs %+v, from %q, problems %q; want NVML's list and the failure said", snap.GPUs[0].Procs, snap.Node.ProcsFrom, snap.Problems)
+	}
+}
+
+// noProcs is a GPU on which NVML lists no process.
+type noProcs struct{ ownGPUs }
+
+func (noProcs) Sample(time.Time) ([]GPU, []string) { return []GPU{{UUID: "GPU-a"}}, nil }
+
+// NVML lists none and the socket none: nothing is claimed; the socket
+// lists some: they are shown, and said to be from it.
+func TestTickClaimsTheSocketOnlyWhereItAnswered(t *testing.T) {
+	var asked []int
+	snap := (&Sampler{GPU: noProcs{}, Procs: fakeOwn{needed: true, none: true, asked: &asked}}).Tick(time.Now())
+	if snap.Node.ProcsFrom != "" || len(snap.GPUs[0].Procs) != 0 {
+		t.Errorf("an empty answer to an empty list claimed: %q %+v", snap.Node.ProcsFrom, snap.GPUs[0].Procs)
+	}
+	snap = (&Sampler{GPU: noProcs{}, Procs: fakeOwn{needed: true, asked: &asked}}).Tick(time.Now())
+	if snap.Node.ProcsFrom == "" || len(snap.GPUs[0].Procs) != 1 || snap.GPUs[0].Procs[0].PID != 1 {
+		t.Errorf("NVML listed none, the socket one: %q %+v", snap.Node.ProcsFrom, snap.GPUs[0].Procs)
 	}
 }
