@@ -44,14 +44,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 // newRootCmd is the command tree over this machine's hardware.
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cli.NewRoot(cli.Deps{
-		Version:   version,
-		Commit:    commit,
-		Live:      live.Open,
-		WatchPods: live.WatchPods,
-		Demo:      openDemo,
-		Faults:    demoFaults,
-		Doctor:    runDoctor,
-		Getenv:    os.Getenv,
+		Version:    version,
+		Commit:     commit,
+		Live:       live.Open,
+		WatchPods:  live.WatchPods,
+		ProcSocket: live.UseProcSocket,
+		ServeProcs: live.ServeProcs,
+		Demo:       openDemo,
+		Faults:     demoFaults,
+		Doctor:     runDoctor,
+		Getenv:     os.Getenv,
 	}, stdout, stderr)
 }
 

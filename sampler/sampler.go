@@ -46,6 +46,9 @@ type Sampler struct {
 	// The rest are dropped before anything sees them, so every face and
 	// the diagnosis judge the same GPUs.
 	Only *GPUSelect
+	// Procs replaces NVML's processes with this container's own where
+	// NVML's PIDs cannot be joined here (ProcSource); nil uses NVML's.
+	Procs ProcSource
 
 	seq      uint64
 	interval atomic.Int64 // nanoseconds
@@ -117,6 +120,12 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 				snap.Problems = append(snap.Problems, none)
 			}
 			snap.Topology = s.GPU.Topology()
+		}()
+	}
+	if s.Procs != nil && s.GPU != nil {
+		func() {
+			defer recoverInto(&snap.Problems, "process source")
+			mergeOwnProcs(&snap, s.Procs, now)
 		}()
 	}
 	if s.Host != nil {

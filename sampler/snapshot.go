@@ -45,6 +45,10 @@ type Node struct {
 	// ContainerError is nvidia-smi's NVML failure inside a container the
 	// input shows (the message and the command that ran it), "" for none.
 	ContainerError string `json:"container_error,omitempty"`
+	// ProcsFrom names where the GPU processes came from when not from
+	// NVML: the socket of `gpuscope serve --proc-socket` (inside a
+	// container, this container's processes only; Sampler.Procs).
+	ProcsFrom string `json:"procs_from,omitempty"`
 	// Diag is a DCGM diagnostic run (`dcgmi diag`) the input holds, one
 	// entry per test result; nil for none.
 	Diag []DiagCheck `json:"diag,omitempty"`

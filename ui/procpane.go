@@ -265,6 +265,10 @@ func (p *procPane) render() []string {
 		// Said once instead of a column of "not found" (gpuscope in a container).
 		lines = append(lines, "  "+st.Warn.Render("▲")+" "+c.word("procs.foreign_pids"))
 	}
+	if h := c.latest(); h != nil && h.Node.ProcsFrom != "" && c.tr != nil {
+		// NVML's host PIDs replaced by the host's answer (sampler.ProcSource): say whose list this is.
+		lines = append(lines, "  "+st.Muted.Render(c.tr.T("procs.from_socket", map[string]any{"Path": h.Node.ProcsFrom})))
+	}
 	p.layoutColumns()
 	var hdr []string
 	for i, col := range p.cols {

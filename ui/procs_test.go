@@ -92,12 +92,24 @@ func TestForeignPIDsSaidOnce(t *testing.T) {
 		}
 	})
 	v := m.View()
-	const msg = "processes belong to another PID namespace: run the container with --pid=host"
+	const msg = "processes belong to another PID namespace: run the container with --pid=host, or see --proc-socket"
 	if n := strings.Count(v, msg); n != 1 {
 		t.Errorf("namespace message shown %d times, want once:\n%s", n, v)
 	}
 	if strings.Contains(v, "not visible") || strings.Contains(v, "error") {
 		t.Error("per-row errors shown")
+	}
+}
+
+// TestProcsFromSocketSaid: processes the host's gpuscope answered with
+// (serve --proc-socket) are said to be the container's own, once.
+func TestProcsFromSocketSaid(t *testing.T) {
+	v := fixtureModelN(2, 8, 200, 50, func(s *sampler.Snapshot) { s.Node.ProcsFrom = "/run/gpuscope/procs.sock" }).View()
+	if n := strings.Count(v, "this container's own processes, from the host's gpuscope at /run/gpuscope/procs.sock"); n != 1 {
+		t.Errorf("said %d times, want once:\n%s", n, v)
+	}
+	if v := fixtureModelN(2, 8, 200, 50, nil).View(); strings.Contains(v, "this container's own") {
+		t.Error("said with NVML's own list")
 	}
 }
 

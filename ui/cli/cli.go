@@ -7,6 +7,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,14 @@ type Deps struct {
 	// kubelet pod-resources socket given (serve --kubelet-socket); Live
 	// already watches the default one. It reports whether the socket exists.
 	WatchPods func(s *sampler.Sampler, socket string) bool
+	// ProcSocket makes a live sampler take this container's own GPU
+	// processes from the socket of a host's `serve --proc-socket` where one
+	// is at the path (--proc-socket); it reports whether one was.
+	ProcSocket func(s *sampler.Sampler, path string) bool
+	// ServeProcs listens at path for containers asking for their own GPU
+	// processes (serve --proc-socket), answered from latest; serve runs
+	// until its context ends.
+	ServeProcs func(path string, latest func() []sampler.GPU) (serve func(context.Context) error, err error)
 	// Faults lists the --demo-fault values.
 	Faults func() []Fault
 	// Doctor runs `gpuscope doctor`'s checks (sampler/doctor) on this
@@ -140,6 +149,7 @@ type dashFlags struct {
 	prom        promsource.Config
 	nodes       string        // --nodes: targets scraped directly
 	scrapeTO    time.Duration // --scrape-timeout
+	procSocket  string        // --proc-socket: a host's `serve --proc-socket`, used where it exists
 }
 
 // NewRoot builds the command tree: the dashboard at the root and every
@@ -193,6 +203,7 @@ simulated 8x H200 node with the same panes.`,
 	fl.BoolVar(&f.noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
 	fl.BoolVar(&f.once, "once", false, "print one snapshot to stdout and exit")
 	fl.BoolVar(&f.json, "json", false, "with --once: print the snapshot as JSON")
+	fl.StringVar(&f.procSocket, "proc-socket", sampler.ProcSocketPath, "inside a container: where the host's gpuscope serve --proc-socket answers for this container's own GPU processes, used when it exists ('' never)")
 	fl.BoolVar(&f.readonly, "readonly", false, "no k/K: the dashboard never signals a process")
 	fl.StringVar(&f.lang, "lang", "", "interface language: en or zh (default: config.toml's language, else LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
 	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: show a failure (lost, timeout, noperm, hostile, old-driver, no-events, revoked, foreign-pids, all; 'list' lists them)")

@@ -67,6 +67,9 @@ func runDashboard(ctx context.Context, d Deps, f dashFlags, stdout, stderr io.Wr
 		return err
 	}
 	defer src.Close() // NVML's Shutdown, once the dashboard has stopped sampling
+	if !src.simulated && f.procSocket != "" && d.ProcSocket != nil {
+		d.ProcSocket(src.Sampler, f.procSocket)
+	}
 	return dashboard(ctx, src, f, styles, stdout, stderr)
 }
 

@@ -18,6 +18,7 @@ var hardware = []string{
 	"github.com/gpuscope/gpuscope/sampler/node",
 	"github.com/gpuscope/gpuscope/sampler/host",
 	"github.com/gpuscope/gpuscope/sampler/doctor",
+	"github.com/gpuscope/gpuscope/sampler/procsock",
 }
 
 // TestUINeverLinksNVML holds the layering: no package under ui/ (this one

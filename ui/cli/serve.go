@@ -8,9 +8,12 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/podresources"
 	"github.com/gpuscope/gpuscope/ui/i18n"
@@ -28,6 +31,7 @@ type serveFlags struct {
 	noDCGM, noOwn           bool
 	kubeletSocket           string
 	maxRequests             int
+	procSocket              string
 }
 
 func newServeCmd(d Deps, stderr io.Writer) *cobra.Command {
@@ -64,6 +68,7 @@ Prometheus exporter reads). docs/metrics.md lists every metric.`,
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.BoolVar(&f.noDCGM, "no-dcgm-names", false, "leave out the dcgm-exporter-compatible DCGM_FI_* series")
 	fl.BoolVar(&f.noOwn, "no-gpuscope-names", false, "leave out the gpuscope_* series")
+	fl.StringVar(&f.procSocket, "proc-socket", "", "also answer containers, on this unix socket, for their own GPU processes in their PIDs (e.g. "+sampler.ProcSocketPath+", bind-mounted into them; docs/security.md)")
 	fl.StringVar(&f.kubeletSocket, "kubelet-socket", podresources.DefaultSocket, "kubelet pod-resources socket: where readable, GPUs are labelled with their pod")
 	return cmd
 }
@@ -77,6 +82,9 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 	}
 	if f.maxRequests < 0 {
 		return usagef("max_requests", "--web.max-requests %d: want 0 (no limit) or more", f.maxRequests)
+	}
+	if f.procSocket != "" && f.demo != "" {
+		return usagef("proc_socket_demo", "--proc-socket with --demo: the simulated node's processes are not this machine's; leave one out")
 	}
 	if f.demo == "list" {
 		return usagef("demo_list", "--demo=list: run `gpuscope --demo=list` to list the scenarios")
@@ -119,6 +127,11 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		_ = src.Close()
 		return err
 	}
+	procsDone, sinks, err := serveProcs(ctx, d, f.procSocket, sinks, stderr)
+	if err != nil {
+		_ = src.Close()
+		return err
+	}
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
@@ -136,6 +149,7 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 	// down only once the feeder has stopped sampling it.
 	stop()
 	<-fed
+	<-procsDone
 	if notify != nil {
 		notify.Close(alertClose)
 	}
@@ -143,4 +157,38 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 		fmt.Fprintf(stderr, "gpuscope: closing the GPU source: %v\n", cerr)
 	}
 	return err
+}
+
+// serveProcs starts answering containers on path (--proc-socket) from the
+// latest snapshot, which a sink of the one loop keeps; done closes once the
+// socket is closed. No path: nothing, done already closed.
+func serveProcs(ctx context.Context, d Deps, path string, sinks []pipeline.Sink, stderr io.Writer) (done chan struct{}, _ []pipeline.Sink, _ error) {
+	done = make(chan struct{})
+	if path == "" || d.ServeProcs == nil {
+		close(done)
+		return done, sinks, nil
+	}
+	var latest atomic.Pointer[[]sampler.GPU]
+	serve, err := d.ServeProcs(path, func() []sampler.GPU {
+		if g := latest.Load(); g != nil {
+			return *g
+		}
+		return nil
+	})
+	if err != nil {
+		close(done)
+		return done, nil, fmt.Errorf("--proc-socket %s: %w", path, err)
+	}
+	sinks = append(sinks, pipeline.Sink{Name: "process socket", Take: func(f diagnose.Frame) error {
+		latest.Store(&f.Snapshot.GPUs)
+		return nil
+	}})
+	fmt.Fprintf(stderr, "gpuscope: answering containers for their own GPU processes on %s\n", path)
+	go func() {
+		defer close(done)
+		if err := serve(ctx); err != nil {
+			fmt.Fprintf(stderr, "gpuscope: the process socket %s stopped: %v\n", path, err)
+		}
+	}()
+	return done, sinks, nil
 }

@@ -41,6 +41,9 @@ func writeSnapshot(w io.Writer, s sampler.Snapshot, t words) error {
 		}
 		b.WriteString("  " + t.w("try_demo") + "\n")
 	}
+	if n.ProcsFrom != "" {
+		b.WriteString(t.with("procs_from", map[string]any{"Path": n.ProcsFrom}) + "\n")
+	}
 	uw := userWidth(s)
 	for _, g := range s.GPUs {
 		writeGPU(&b, t, g, uw)

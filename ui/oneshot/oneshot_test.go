@@ -238,3 +238,27 @@ func TestWriteWholeCommandLines(t *testing.T) {
 		t.Errorf("the type column moves with a CJK user name (cells %v):\n%s", cols, out)
 	}
 }
+
+// Processes the host's gpuscope named (serve --proc-socket) are said to be
+// this container's own, with the socket, in both languages.
+func TestWriteSaysWhereProcessesCameFrom(t *testing.T) {
+	snap := sampler.Snapshot{Node: sampler.Node{ProcsFrom: "/run/gpuscope/procs.sock"},
+		GPUs: []sampler.GPU{{Index: 0, Name: "NVIDIA H200", Procs: []sampler.GPUProc{{PID: 1, Type: "C"}}}}}
+	for lang, want := range map[string]string{
+		"en": "processes: this container's own, from the host's gpuscope at /run/gpuscope/procs.sock\n",
+		"zh": "进程：本容器自己的，来自宿主机 gpuscope 的 /run/gpuscope/procs.sock\n",
+	} {
+		var b strings.Builder
+		if err := WriteLang(&b, snap, i18n.For(lang)); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s: no %q in:\n%s", lang, want, b.String())
+		}
+	}
+	var b strings.Builder
+	_ = WriteLang(&b, sampler.Snapshot{}, i18n.For("en"))
+	if strings.Contains(b.String(), "processes:") {
+		t.Errorf("said with NVML's own list:\n%s", b.String())
+	}
+}
