@@ -1,0 +1,163 @@
+package summary
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// GPUHours is the GPU time each job and user held over the report, and
+// how much of it they used: held is the time a GPU was allocated to the
+// job (a Slurm job or a pod) or, off a scheduler, had the job's process
+// on it; used is held weighted by the GPU's busy share
+// (diagnose.BusyShare: GPU-Util, SM activity on a MIG GPU, as the GPU
+// pane's balance). Held minus used is what the holder wasted.
+type GPUHours struct {
+	Held float64 `json:"held_gpu_hours"`
+	Used float64 `json:"used_gpu_hours"`
+	// Unmeasured is held time with no busy reading (counted in Held, not
+	// in Used).
+	Unmeasured float64     `json:"unmeasured_gpu_hours,omitempty"`
+	Jobs       []JobHours  `json:"jobs"`
+	Users      []UserHours `json:"users,omitempty"`
+}
+
+// JobHours is one job's GPU time.
+type JobHours struct {
+	// Kind is "slurm", "pod" or "process" (a launcher's ranks or one
+	// process, as the energy by job names it: diagnose.Job's key).
+	Kind string  `json:"kind"`
+	Job  string  `json:"job"`
+	User string  `json:"user,omitempty"`
+	GPUs []int   `json:"gpus"`
+	Held float64 `json:"held_gpu_hours"`
+	Used float64 `json:"used_gpu_hours"`
+}
+
+// UserHours is every job of one user.
+type UserHours struct {
+	User string  `json:"user"`
+	Held float64 `json:"held_gpu_hours"`
+	Used float64 `json:"used_gpu_hours"`
+}
+
+// Holder kinds of JobHours beside diagnose's.
+const HeldByProcess = "process"
+
+// hoursAcc adds up GPUHours sample by sample.
+type hoursAcc struct {
+	last  map[int]time.Time // each GPU's previous sample
+	byKey map[string]*JobHours
+	unm   float64
+}
+
+// add takes GPU g of snapshot s: the interval since g's previous sample
+// (no more than maxSampleGap, as the energy) goes to its holder.
+func (h *hoursAcc) add(s *sampler.Snapshot, g *sampler.GPU) {
+	if h.last == nil {
+		h.last, h.byKey = map[int]time.Time{}, map[string]*JobHours{}
+	}
+	prev, seen := h.last[g.Index]
+	h.last[g.Index] = s.Time
+	dt := s.Time.Sub(prev)
+	if !seen || dt <= 0 || dt > maxSampleGap {
+		return
+	}
+	kind, job, user, ok := heldBy(s, g)
+	if !ok {
+		return
+	}
+	key := kind + "\x00" + job + "\x00" + user
+	jh := h.byKey[key]
+	if jh == nil {
+		jh = &JobHours{Kind: kind, Job: job, User: user}
+		h.byKey[key] = jh
+	}
+	if !slices.Contains(jh.GPUs, g.Index) {
+		jh.GPUs = append(jh.GPUs, g.Index)
+	}
+	hours := dt.Hours()
+	jh.Held += hours
+	if busy, ok := diagnose.BusyShare(g); ok {
+		jh.Used += hours * min(max(busy, 0), 100) / 100
+	} else {
+		h.unm += hours
+	}
+}
+
+// heldBy names who holds g: the scheduler's job or pod, else the job of
+// the process holding the most memory; false for a free GPU.
+func heldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok bool) {
+	if hd, ok := diagnose.HolderOf(g); ok {
+		return hd.Kind, hd.ID, hd.User, true
+	}
+	var main *sampler.GPUProc
+	for i := range g.Procs {
+		if main == nil || g.Procs[i].MemUsed.Or(0) > main.MemUsed.Or(0) {
+			main = &g.Procs[i]
+		}
+	}
+	if main == nil {
+		return "", "", "", false
+	}
+	j := diagnose.Job{PID: main.PID}
+	hp := main.Host
+	if hp == nil && s.Host != nil {
+		hp = s.Host.Procs[main.PID]
+	}
+	if hp != nil {
+		user = hp.User
+		if ppid := diagnose.JobParent(s.Host, hp); ppid > 0 {
+			j = diagnose.Job{PPID: ppid}
+			if parent := s.Host.Procs[ppid]; parent != nil {
+				j.Parent = parent.Name
+			}
+		}
+	}
+	return HeldByProcess, j.Key(), user, true
+}
+
+// finish is the totals, jobs by GPU-hours held, and users; nil when no
+// GPU was held.
+func (h *hoursAcc) finish() *GPUHours {
+	if len(h.byKey) == 0 {
+		return nil
+	}
+	t := &GPUHours{Unmeasured: h.unm}
+	users := map[string]*UserHours{}
+	for _, j := range h.byKey {
+		slices.Sort(j.GPUs)
+		t.Jobs = append(t.Jobs, *j)
+		t.Held += j.Held
+		t.Used += j.Used
+		if j.User == "" {
+			continue
+		}
+		u := users[j.User]
+		if u == nil {
+			u = &UserHours{User: j.User}
+			users[j.User] = u
+		}
+		u.Held += j.Held
+		u.Used += j.Used
+	}
+	slices.SortFunc(t.Jobs, func(a, b JobHours) int {
+		if a.Held != b.Held {
+			return cmpDesc(a.Held, b.Held)
+		}
+		return strings.Compare(a.Kind+a.Job+a.User, b.Kind+b.Job+b.User)
+	})
+	for _, u := range users {
+		t.Users = append(t.Users, *u)
+	}
+	slices.SortFunc(t.Users, func(a, b UserHours) int {
+		if a.Held != b.Held {
+			return cmpDesc(a.Held, b.Held)
+		}
+		return strings.Compare(a.User, b.User)
+	})
+	return t
+}
