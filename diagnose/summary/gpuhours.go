@@ -161,3 +161,17 @@ func (h *hoursAcc) finish() *GPUHours {
 	})
 	return t
 }
+
+// Hours counts GPUHours over snapshots given one by one, for a verdict
+// that is not a report (check --job).
+type Hours struct{ acc hoursAcc }
+
+// Add counts every GPU of s.
+func (h *Hours) Add(s *sampler.Snapshot) {
+	for i := range s.GPUs {
+		h.acc.add(s, &s.GPUs[i])
+	}
+}
+
+// Result is what was counted; nil when no GPU was held. Call it once.
+func (h *Hours) Result() *GPUHours { return h.acc.finish() }
