@@ -11,10 +11,12 @@ type Holder struct {
 	User string `json:"user,omitempty"`
 }
 
-// Holder kinds.
+// Holder kinds; HeldByProcess is HeldBy's for a GPU no scheduler
+// allocated, held by its process's job.
 const (
-	HolderSlurm = "slurm"
-	HolderPod   = "pod"
+	HolderSlurm   = "slurm"
+	HolderPod     = "pod"
+	HeldByProcess = "process"
 )
 
 // HolderOf says who holds g; false for a GPU no scheduler allocated.
@@ -51,4 +53,34 @@ func hasProcess(g *sampler.GPU) bool {
 		}
 	}
 	return false
+}
+
+// HeldBy names who holds g for GPU-hours: the scheduler's job or pod
+// (HolderOf), else the job of the process holding the most memory
+// (Job's key, as the energy by job names it, with the process's user);
+// false for a free GPU.
+func HeldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok bool) {
+	if hd, ok := HolderOf(g); ok {
+		return hd.Kind, hd.ID, hd.User, true
+	}
+	var main *sampler.GPUProc
+	for i := range g.Procs {
+		if main == nil || g.Procs[i].MemUsed.Or(0) > main.MemUsed.Or(0) {
+			main = &g.Procs[i]
+		}
+	}
+	if main == nil {
+		return "", "", "", false
+	}
+	j := Job{PID: main.PID}
+	if hp := hostProc(s, main, main.PID); hp != nil {
+		user = hp.User
+		if ppid := JobParent(s.Host, hp); ppid > 0 {
+			j = Job{PPID: ppid}
+			if parent := s.Host.Procs[ppid]; parent != nil {
+				j.Parent = parent.Name
+			}
+		}
+	}
+	return HeldByProcess, j.Key(), user, true
 }

@@ -44,8 +44,8 @@ type UserHours struct {
 	Used float64 `json:"used_gpu_hours"`
 }
 
-// Holder kinds of JobHours beside diagnose's.
-const HeldByProcess = "process"
+// HeldByProcess is the kind of a job no scheduler named (diagnose.HeldBy).
+const HeldByProcess = diagnose.HeldByProcess
 
 // hoursAcc adds up GPUHours sample by sample.
 type hoursAcc struct {
@@ -66,7 +66,7 @@ func (h *hoursAcc) add(s *sampler.Snapshot, g *sampler.GPU) {
 	if !seen || dt <= 0 || dt > maxSampleGap {
 		return
 	}
-	kind, job, user, ok := heldBy(s, g)
+	kind, job, user, ok := diagnose.HeldBy(s, g)
 	if !ok {
 		return
 	}
@@ -86,38 +86,6 @@ func (h *hoursAcc) add(s *sampler.Snapshot, g *sampler.GPU) {
 	} else {
 		h.unm += hours
 	}
-}
-
-// heldBy names who holds g: the scheduler's job or pod, else the job of
-// the process holding the most memory; false for a free GPU.
-func heldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok bool) {
-	if hd, ok := diagnose.HolderOf(g); ok {
-		return hd.Kind, hd.ID, hd.User, true
-	}
-	var main *sampler.GPUProc
-	for i := range g.Procs {
-		if main == nil || g.Procs[i].MemUsed.Or(0) > main.MemUsed.Or(0) {
-			main = &g.Procs[i]
-		}
-	}
-	if main == nil {
-		return "", "", "", false
-	}
-	j := diagnose.Job{PID: main.PID}
-	hp := main.Host
-	if hp == nil && s.Host != nil {
-		hp = s.Host.Procs[main.PID]
-	}
-	if hp != nil {
-		user = hp.User
-		if ppid := diagnose.JobParent(s.Host, hp); ppid > 0 {
-			j = diagnose.Job{PPID: ppid}
-			if parent := s.Host.Procs[ppid]; parent != nil {
-				j.Parent = parent.Name
-			}
-		}
-	}
-	return HeldByProcess, j.Key(), user, true
 }
 
 // finish is the totals, jobs by GPU-hours held, and users; nil when no

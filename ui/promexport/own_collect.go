@@ -1,7 +1,11 @@
 package promexport
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -48,6 +52,9 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 				sc.of(o.podInfo).add(1, host, labels.values[1], g.UUID, p.Namespace, p.Name, p.Container)
 			}
 		}
+		if h, ok := diagnose.HolderOf(g); ok {
+			sc.of(o.jobInfo).add(1, host, labels.values[1], g.UUID, h.Kind, h.ID, h.User)
+		}
 		addGPU(sc, o.gpu, g, st.xidsOf(g), labels)
 		if g.ClockEvents.OK && !g.Lost {
 			for _, e := range sampler.ClockEventReasons() {
@@ -64,6 +71,15 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 				sc.of(m.fam).addSet(v.V*m.scale, labels)
 			}
 		}
+	}
+	times := st.jobTimes()
+	keys := slices.SortedFunc(maps.Keys(times), func(a, b jobKey) int {
+		return cmp.Or(strings.Compare(a.kind, b.kind), strings.Compare(a.job, b.job), strings.Compare(a.user, b.user))
+	})
+	for _, k := range keys { // in order: a scrape is the same bytes for the same state
+		t := times[k]
+		sc.of(o.jobHeld).add(t.held, host, k.kind, k.job, k.user)
+		sc.of(o.jobUsed).add(t.used, host, k.kind, k.job, k.user)
 	}
 	for _, f := range findings {
 		labels := newLabelSet(host, f.Rule, f.Severity.String(), itoa(f.GPU), itoa(f.PID))
