@@ -2,7 +2,7 @@ package summary
 
 import (
 	"slices"
-	"strings"
+	"sort"
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -112,20 +112,22 @@ func (h *hoursAcc) finish() *GPUHours {
 		u.Held += j.Held
 		u.Used += j.Used
 	}
-	slices.SortFunc(t.Jobs, func(a, b JobHours) int {
+	sort.Slice(t.Jobs, func(i, k int) bool {
+		a, b := &t.Jobs[i], &t.Jobs[k]
 		if a.Held != b.Held {
-			return cmpDesc(a.Held, b.Held)
+			return a.Held > b.Held
 		}
-		return strings.Compare(a.Kind+a.Job+a.User, b.Kind+b.Job+b.User)
+		return a.Kind+a.Job+a.User < b.Kind+b.Job+b.User
 	})
 	for _, u := range users {
 		t.Users = append(t.Users, *u)
 	}
-	slices.SortFunc(t.Users, func(a, b UserHours) int {
+	sort.Slice(t.Users, func(i, k int) bool {
+		a, b := &t.Users[i], &t.Users[k]
 		if a.Held != b.Held {
-			return cmpDesc(a.Held, b.Held)
+			return a.Held > b.Held
 		}
-		return strings.Compare(a.User, b.User)
+		return a.User < b.User
 	})
 	return t
 }

@@ -1,11 +1,8 @@
 package promexport
 
 import (
-	"cmp"
-	"maps"
-	"slices"
+	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -73,8 +70,13 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 		}
 	}
 	times := st.jobTimes()
-	keys := slices.SortedFunc(maps.Keys(times), func(a, b jobKey) int {
-		return cmp.Or(strings.Compare(a.kind, b.kind), strings.Compare(a.job, b.job), strings.Compare(a.user, b.user))
+	keys := make([]jobKey, 0, len(times))
+	for k := range times {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { // sort.Slice: no generic instantiation in the binary
+		a, b := keys[i], keys[j]
+		return a.kind+"\x00"+a.job+"\x00"+a.user < b.kind+"\x00"+b.job+"\x00"+b.user
 	})
 	for _, k := range keys { // in order: a scrape is the same bytes for the same state
 		t := times[k]
