@@ -45,11 +45,10 @@ func TestSourceAllocations(t *testing.T) {
 	src.Allocations(now, snap) // starts scontrol in the background
 	<-done
 	var got map[int]sampler.Alloc
-	for range 100 { // the answer lands under the lock just after done
-		if got = src.Allocations(now, snap); len(got) > 3 {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if got = src.Allocations(now, snap); len(got) > 3 { // the answer lands under the lock just after done
 			break
 		}
-		time.Sleep(time.Millisecond)
 	}
 	want := map[int]sampler.Alloc{
 		0: {Job: "4242017", User: "alice"}, // environ wins over scontrol's job 153291 on GPU 0
