@@ -54,6 +54,14 @@ func TestCheckJob(t *testing.T) {
 	}
 
 	out.Reset()
+	if got := run([]string{"check", "--demo=allocated_idle", "--job", frank, "--lang", "zh"}, &out, &errb); got != 1 {
+		t.Fatalf("--lang zh: status %d", got)
+	}
+	if zh := out.String(); !strings.Contains(zh, "作业 "+frank+"（frank）") || !strings.Contains(zh, "。主要原因：") {
+		t.Errorf("the Chinese paragraph:\n%s", zh)
+	}
+
+	out.Reset()
 	if got := run([]string{"check", "--demo=allocated_idle", "--job", alice}, &out, &errb); got != 0 {
 		t.Fatalf("alice's busy job: status %d, want 0 (frank's finding is not hers)\n%s", got, out.String())
 	}

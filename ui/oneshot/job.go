@@ -46,20 +46,24 @@ func WriteJobLang(w io.Writer, v JobVerdict, tr *i18n.Tr) error {
 	b.WriteString(t.check("job_hours", map[string]any{"Job": safe.String(v.Job), "User": safe.String(user), "Host": safe.String(v.Host),
 		"GPUs": strings.Join(gpus, ", "), "Held": units.Number(sampler.Some(v.Held), 3), "Used": units.Number(sampler.Some(v.Used), 3),
 		"Share": units.Percent(share, 0), "Span": v.Span.Round(time.Second).String()}))
+	sep := " " // between English sentences; Chinese ones run on
+	if i18n.Match(tr.Lang()) == "zh" {
+		sep = ""
+	}
 	fs := safe.Clean(v.Findings)
 	switch {
 	case len(fs) > 0:
 		f := fs[0]
 		title, evidence, _ := tr.Finding(f)
-		b.WriteString(" " + t.check("job_cause", map[string]any{"Title": title, "Rule": f.Rule, "Evidence": evidence,
+		b.WriteString(sep + t.check("job_cause", map[string]any{"Title": title, "Rule": f.Rule, "Evidence": evidence,
 			"Fix": strings.ReplaceAll(tr.Fix(f.FixID, f.Hint), " JOB", " "+safe.String(v.Job))})) // the fix's placeholder, this job
 		if len(fs) > 1 {
-			b.WriteString(" " + t.check("job_more", map[string]any{"N": len(fs) - 1, "Job": safe.String(v.Job)}))
+			b.WriteString(sep + t.check("job_more", map[string]any{"N": len(fs) - 1, "Job": safe.String(v.Job)}))
 		}
 	case len(v.NotJudged) > 0:
-		b.WriteString(" " + t.check("job_not_judged", map[string]any{"Span": v.Span.Round(time.Second).String(), "Rules": strings.Join(v.NotJudged, ", ")}))
+		b.WriteString(sep + t.check("job_not_judged", map[string]any{"Span": v.Span.Round(time.Second).String(), "Rules": strings.Join(v.NotJudged, ", ")}))
 	default:
-		b.WriteString(" " + t.check("job_none", nil))
+		b.WriteString(sep + t.check("job_none", nil))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
