@@ -74,6 +74,22 @@ func NodeBalance(window []sampler.Snapshot) Balance {
 	return b
 }
 
+// BusyShare is one reading's busy share as NodeBalance measures it:
+// GPU-Util, or SM activity on a MIG GPU (which has no GPU-Util); false
+// when the reading has neither. GPU-hours "used" weigh held time by it
+// (diagnose/summary), so the report and the GPU pane agree on busy.
+func BusyShare(g *sampler.GPU) (float64, bool) {
+	switch {
+	case g.Lost:
+		return 0, false
+	case g.Util.OK:
+		return g.Util.V, true
+	case g.MIG && g.SMActive.OK:
+		return g.SMActive.V, true
+	}
+	return 0, false
+}
+
 func migHasProcs(g *sampler.GPU) bool {
 	for _, m := range g.MIGDevices {
 		if len(m.Procs) > 0 {

@@ -12,7 +12,7 @@ type fix struct{ id, en string }
 func firstFixes() []fix {
 	return []fix{
 		hintNumWorkers, hintWorkersSaturated, hintHostSaturated, hintIO, hintSync, hintLaunch, hintMemBW, hintAMP,
-		hintCopy, hintIdleHeld, hintIdleNotebook, hintMemPressure, hintLoadImbalance, hintStraggler, hintCommPCIe,
+		hintCopy, hintIdleHeld, hintIdleNotebook, hintAllocIdle, hintMemPressure, hintLoadImbalance, hintStraggler, hintCommPCIe,
 		hintCommNVLink, hintContention, hintPowerCap, hintThermal, hintThermalHW, hintPCIeLink, hintPCIeErrors, hintXidApp,
 		hintXidHW, hintECC, hintECCPending, hintServingDynamic, hintServingContinuous,
 		// The evidence path's own fixes (a pasted snapshot or short series).

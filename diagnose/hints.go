@@ -24,6 +24,9 @@ var (
 		"on the GPU between steps instead of moving them back and forth ([gpu-idle-pipeline] §4.1 §2.5)"}
 	hintIdleHeld = fix{"idle_held", "Free the memory or the GPU: end the idle process, or release cached memory " +
 		"(del tensors; torch.cuda.empty_cache()) so other jobs can use the card ([gpu-idle-handbook] §6.1 §8.1)"}
+	hintAllocIdle = fix{"allocated_idle", "Release the allocation or check the job: scontrol show job JOB and sacct -j JOB say what " +
+		"its batch script is doing; scancel the job (or delete the pod) if it will not use the GPU, and request only the GPUs " +
+		"each step uses (srun --gpus=N) ([gpu-idle-handbook] §8.1 §6.1)"}
 	hintIdleNotebook = fix{"idle_notebook", "An idle notebook kernel holds this GPU: shut the kernel down (or del models + " +
 		"torch.cuda.empty_cache()) when not computing ([gpu-idle-handbook] §6.1 §8.1)"}
 	hintMemPressure = fix{"mem_pressure", "Measure the peak with torch.cuda.max_memory_allocated(); if it is near the card's size use " +

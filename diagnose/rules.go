@@ -68,6 +68,7 @@ const (
 	RuleMemoryBandwidth    = "memory_bandwidth_bound"
 	RuleTensorCoresIdle    = "tensor_cores_idle"
 	RuleMemoryIdleHeld     = "memory_idle_held"
+	RuleAllocatedIdle      = "allocated_idle"
 	RuleMemoryPressure     = "memory_pressure"
 	RuleLoadImbalance      = "load_imbalance"
 	RuleStraggler          = "straggler"
@@ -118,6 +119,11 @@ var Rules = []RuleInfo{
 	{ID: RuleMemoryIdleHeld, Title: "GPU idle while a process holds its memory",
 		Refs: pipe + " §2.5; " + book + " §6.1 §8.1", Scope: ScopeWorkload, NeedsProcesses: true,
 		Steps: []int{1}, ServerSilent: true},
+	// A scheduler's allocation with no process on it: held, not used, and
+	// invisible to tools that start from processes ([gpu-idle-handbook]
+	// §8.1 other jobs on the node, §6.1 held is not used).
+	{ID: RuleAllocatedIdle, Title: "GPU allocated to a job or pod with no process on it",
+		Refs: book + " §6.1 §8.1", Scope: ScopeGPU, Steps: []int{1}},
 	{ID: RuleMemoryPressure, Title: "GPU memory nearly full",
 		Refs: pipe + " §2.5 §4.2; " + book + " §3.2 §6.1", Scope: ScopeWorkload, Steps: []int{7}, ServerSilent: true},
 	{ID: RuleLoadImbalance, Title: "Work piled on one GPU while others sit empty",
@@ -185,6 +191,8 @@ func gpuCheck(id string) func(*ctx, *gpuCtx) (Finding, bool) {
 		return (*ctx).ruleTensorCoresIdle
 	case RuleMemoryIdleHeld:
 		return (*ctx).ruleMemoryIdleHeld
+	case RuleAllocatedIdle:
+		return (*ctx).ruleAllocatedIdle
 	case RuleMemoryPressure:
 		return (*ctx).ruleMemoryPressure
 	case RuleGPUContention:

@@ -42,6 +42,9 @@ type Sampler struct {
 	// (sampler/podresources). nil off Kubernetes. Tick names each GPU
 	// process's pod from it (AttributePods).
 	PodOf func(deviceUUID string) (Pod, bool)
+	// Jobs says which batch scheduler job holds each GPU (Slurm); nil
+	// off a scheduler. Tick sets GPU.Job and GPU.Owner from it.
+	Jobs JobSource
 	// Only keeps the GPUs the user chose (--gpus); nil keeps every GPU.
 	// The rest are dropped before anything sees them, so every face and
 	// the diagnosis judge the same GPUs.
@@ -142,6 +145,7 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 		defer recoverInto(&snap.Problems, "joining processes")
 		JoinProcs(&snap)
 		AttributePods(&snap, s.PodOf)
+		AttributeJobs(now, &snap, s.Jobs)
 	}()
 	return snap
 }

@@ -81,6 +81,12 @@ type GPU struct {
 	// pod-resources API, Sampler.PodOf); zero off Kubernetes or when no
 	// container holds it.
 	Pod Pod `json:"pod,omitzero"`
+	// Job and Owner are the batch scheduler's job this GPU is allocated to
+	// and the user who owns it (Slurm: the job id and its user, from the
+	// processes' environment or cgroup, or scontrol's GRES indices;
+	// Sampler.Jobs); "" where no scheduler job holds the GPU.
+	Job   string `json:"job,omitempty"`
+	Owner string `json:"owner,omitempty"`
 
 	// Fast tier: utilisation (percent 0-100).
 	Util    Metric `json:"util,omitzero"`     // GPU-Util: share of time any kernel ran

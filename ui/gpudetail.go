@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/units"
 )
@@ -177,6 +178,13 @@ func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 		kv("pcie", link), kv("replays", units.Compact.Whole(g.PCIeReplays, "")), kv("ecc", ecc),
 		kv("remapped", remap), kv("xid", xids), kv("numa", units.Compact.Whole(g.NUMANode, "")),
 		kv("affinity", orDash(g.CPUAffinity)), kv("nvlinks", nvlinkSummary(c, g))}
+	if h, ok := diagnose.HolderOf(g); ok { // the scheduler's allocation, with or without a process (docs/jobs.md)
+		who := c.say("gpu.holder_pod", map[string]any{"Pod": h.ID})
+		if h.Kind == diagnose.HolderSlurm {
+			who = c.say("gpu.holder_slurm", map[string]any{"Job": h.ID, "User": orDash(h.User)})
+		}
+		items = append([]string{kv("holder", who)}, items...)
+	}
 	head := st.Bold.Render(fmt.Sprintf("GPU %d  %s", g.Index, orDash(g.Name))) + st.Muted.Render("  "+orDash(g.Arch))
 	return append([]string{head}, flow(items, p.w)...)
 }

@@ -66,6 +66,9 @@ type Report struct {
 	Topology *Topology `json:"topology,omitempty"`
 	// Energy is all GPUs' energy and its cost; nil without energy figures.
 	Energy *EnergyTotal `json:"energy,omitempty"`
+	// GPUHours is the GPU time each job and user held and used; nil when
+	// no GPU was held (gpuhours.go).
+	GPUHours *GPUHours `json:"gpu_hours,omitempty"`
 	// Sections say, one line each, what every section of pasted text was
 	// read as or why it was skipped.
 	Sections []string `json:"sections,omitempty"`
@@ -208,6 +211,7 @@ type builder struct {
 	gpus     map[int]*gpuAcc
 	findings findingSource
 	jobs     jobEnergy
+	hours    hoursAcc
 	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
 	topoGPUs []sampler.GPU
 }
@@ -234,6 +238,7 @@ func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
 			b.gpus[g.Index] = a
 		}
 		b.jobs.add(&s, g, a.add(s.Time, g))
+		b.hours.add(&s, g)
 	}
 	return b.findings.add(s, raw)
 }
@@ -289,6 +294,7 @@ func (b *builder) finish() *Report {
 	}
 	r.Energy = energyTotal(r.GPUs, b.opts.PricePerKWh)
 	b.jobs.finish(r.Energy)
+	r.GPUHours = b.hours.finish()
 	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
 	r.Sections = b.opts.Sections
 	r.Topology = topologyOf(b.topo, b.topoGPUs)

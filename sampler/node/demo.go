@@ -88,6 +88,7 @@ func (s *Demo) Sampler(scenario string) *sampler.Sampler {
 		Hostname: s.node.Hostname(),
 		Source:   "demo:" + scenario,
 		PodOf:    s.node.PodOf, // the kubelet's answer, for scenarios served from Kubernetes
+		Jobs:     s.node,       // the Slurm jobs of scenarios run under Slurm
 	}
 }
 

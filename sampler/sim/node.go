@@ -56,8 +56,9 @@ type Node struct {
 	gpus     []*gpuSim
 	host     *hostSim
 	pcieOnly bool
-	pods     map[int]sampler.Pod // by GPU index: the pod the kubelet allocated it to (pods.go)
-	truth    []sampler.GPU       // readings at the current clock, built on demand
+	pods     map[int]sampler.Pod   // by GPU index: the pod the kubelet allocated it to (pods.go)
+	jobs     map[int]sampler.Alloc // by GPU index: the Slurm job holding it (slurm.go)
+	truth    []sampler.GPU         // readings at the current clock, built on demand
 }
 
 // Options vary a simulated node for sweeps (the accuracy harness).

@@ -21,6 +21,7 @@ func scenarioTable() []scenarioSpec {
 		{"memory_bandwidth_bound", "GPU 0 runs bandwidth-bound kernels near the HBM peak", buildMemBound},
 		{"tensor_cores_idle", "GPU 0 trains in FP32: SMs busy, tensor cores idle", buildTensorIdle},
 		{"memory_idle_held", "a notebook kernel holds GPU 0's memory and computes nothing", buildMemoryHeld},
+		{"allocated_idle", "a Slurm job holds GPUs 0-1 with no process on them; a 6-rank job trains on GPUs 2-7", buildAllocatedIdle},
 		{"memory_pressure", "GPU 0's memory is 96-99% full and creeping", buildMemoryPressure},
 		{"load_imbalance", "three jobs share GPU 0 while GPUs 1-7 sit empty", buildLoadImbalance},
 		{"straggler", "8-rank job where GPU 5 is slow and the others wait in NCCL", buildStraggler},

@@ -22,7 +22,7 @@ func TestSignatures(t *testing.T) {
 	checks := map[string]check{
 		"healthy": checkHealthy, "mixed": checkMixed, "input_starved": checkInputStarved, "io_bound": checkIOBound,
 		"launch_bound": checkLaunchBound, "sync_stall": checkSyncStall, "copy_bound": checkCopyBound,
-		"memory_bandwidth_bound": checkMemBound, "tensor_cores_idle": checkTensorIdle, "memory_idle_held": checkMemoryHeld,
+		"memory_bandwidth_bound": checkMemBound, "tensor_cores_idle": checkTensorIdle, "memory_idle_held": checkMemoryHeld, "allocated_idle": checkAllocatedIdle,
 		"memory_pressure": checkMemoryPressure, "load_imbalance": checkLoadImbalance, "straggler": checkStraggler,
 		"comm_bound": checkCommBound, "gpu_contention": checkContention, "power_capped": checkPowerCapped,
 		"thermal_throttle": checkThermal, "pcie_link_degraded": checkPCIeDegraded, "pcie_errors": checkPCIeErrors,

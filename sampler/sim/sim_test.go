@@ -13,7 +13,7 @@ import (
 
 func TestScenarioOrder(t *testing.T) {
 	want := []string{"healthy", "mixed", "input_starved", "io_bound", "launch_bound", "sync_stall", "copy_bound",
-		"memory_bandwidth_bound", "tensor_cores_idle", "memory_idle_held", "memory_pressure", "load_imbalance",
+		"memory_bandwidth_bound", "tensor_cores_idle", "memory_idle_held", "allocated_idle", "memory_pressure", "load_imbalance",
 		"straggler", "comm_bound", "gpu_contention", "power_capped", "thermal_throttle", "pcie_link_degraded",
 		"pcie_errors", "xid_error", "ecc_errors", "serving_underfilled", "mig"}
 	var got []string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
+	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
 	"github.com/gpuscope/gpuscope/sampler/safe"
@@ -48,6 +49,7 @@ type checkFlags struct {
 	interval time.Duration
 	from     string
 	lang     string
+	job      string   // --job: the verdict on this job's GPUs only (checkjob.go)
 	tr       *i18n.Tr // the verdict's words, in lang
 }
 
@@ -92,6 +94,7 @@ simulated clock runs as fast as it can.`,
 	fl.StringSliceVar(&f.faults, "demo-fault", nil, "with --demo: check a failure of the node's reader (lost, timeout, noperm, ...; gpuscope --demo-fault list)")
 	fl.DurationVar(&f.interval, "interval", time.Second, "sampling interval, 100ms to 60s")
 	fl.StringVar(&f.from, "from", "", "diagnose a recording or nvidia-smi / dcgmi log instead of sampling (- for standard input)")
+	fl.StringVar(&f.job, "job", "", "judge only the GPUs this Slurm job (or pod, NAMESPACE/NAME) held and print one paragraph: GPU-hours held and used, the main cause, the first fix (a Slurm epilogue: docs/jobs.md)")
 	langFlag(fl, &f.lang, "output")
 	return cmd
 }
@@ -112,26 +115,36 @@ func runCheck(ctx context.Context, d Deps, f checkFlags, stdout, stderr io.Write
 	if len(f.faults) > 0 && f.demo == "" {
 		return usagef("fault_needs_demo", "--demo-fault needs --demo: faults are shown on the simulated node")
 	}
+	if err := checkJobFlag(f.job); err != nil {
+		return err
+	}
 	var (
 		fr       diagnose.Frame
 		interval time.Duration
 		err      error
+		hours    *summary.Hours
 	)
+	if f.job != "" {
+		hours = &summary.Hours{}
+	}
 	switch {
 	case f.from != "":
-		fr, interval, err = checkFile(f.from, stderr)
+		fr, interval, err = checkFile(f.from, hours, stderr)
 	default:
-		fr, interval, err = checkSample(ctx, d, f, stderr)
+		fr, interval, err = checkSample(ctx, d, f, hours, stderr)
 	}
 	if err != nil {
 		return err
+	}
+	if f.job != "" {
+		return printJob(fr, interval, hours.Result(), f, stdout)
 	}
 	return printCheck(fr, interval, f.json, f.tr, stdout)
 }
 
 // checkFile diagnoses a whole recording or log with the one Tracker, as
 // replay does (with the evidence findings of logs without host data).
-func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
+func checkFile(path string, hours *summary.Hours, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	snaps, warnings, err := spool.Load(path)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "gpuscope: %s\n", safe.String(w))
@@ -147,6 +160,9 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 	var health diagnose.HealthLog
 	pw := progressTo(stderr)
 	for i, s := range snaps {
+		if hours != nil {
+			hours.Add(&s)
+		}
 		fr = tr.Observe(s)
 		health.Observe(fr)
 		progress(pw, i+1, len(snaps), "snapshots")
@@ -162,7 +178,7 @@ func checkFile(path string, stderr io.Writer) (diagnose.Frame, time.Duration, er
 
 // checkSample samples the live node on the wall clock, or the simulated one
 // as fast as it can, for f.dur.
-func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
+func checkSample(ctx context.Context, d Deps, f checkFlags, hours *summary.Hours, stderr io.Writer) (diagnose.Frame, time.Duration, error) {
 	start := time.Now()
 	src, err := openSource(d, f.demo, false, f.seed, start, f.gpus, stderr, f.faults...)
 	if err != nil {
@@ -176,6 +192,9 @@ func checkSample(ctx context.Context, d Deps, f checkFlags, stderr io.Writer) (d
 	var health diagnose.HealthLog
 	col := pipeline.New(src.Sampler, pipeline.Options{Sinks: []pipeline.Sink{{Name: "check", Take: func(fr diagnose.Frame) error {
 		health.Observe(fr)
+		if hours != nil {
+			hours.Add(&fr.Snapshot)
+		}
 		return nil
 	}}}})
 	total := int(f.dur / f.interval)
@@ -249,6 +268,8 @@ type checkJSON struct {
 	Levels     []diagnose.Levels  `json:"levels"`
 	Checklists [][]diagnose.Step  `json:"checklists"`
 	Snapshot   sampler.Snapshot   `json:"snapshot"`
+	// Job is --job's GPUs and GPU-hours; the findings are then its GPUs'.
+	Job *checkJobJSON `json:"job,omitempty"`
 }
 
 func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, tr *i18n.Tr, stdout io.Writer) error {
@@ -257,24 +278,7 @@ func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, tr *i18n
 	if d != nil {
 		fs = d.Findings
 	}
-	worst, any := diagnose.Worst(fs)
-	status, name := 0, "none"
-	if any {
-		name = worst.String()
-		switch worst {
-		case diagnose.Warning:
-			status = 1
-		case diagnose.Critical:
-			status = 2
-		}
-	}
-	notJudged := []string{}
-	for _, r := range diagnose.NotJudged(d.Span(interval)) {
-		notJudged = append(notJudged, r.ID)
-	}
-	if status == 0 && len(notJudged) > 0 {
-		status = checkNotJudgedStatus
-	}
+	status, name, notJudged := checkStatus(fs, d.Span(interval))
 	var err error
 	if asJSON {
 		doc := checkJSON{Worst: name, Exit: status, NotJudged: notJudged, SpanS: d.Span(interval).Seconds(), Findings: fs, Snapshot: fr.Snapshot}
@@ -297,6 +301,30 @@ func printCheck(fr diagnose.Frame, interval time.Duration, asJSON bool, tr *i18n
 		return exitCode(status)
 	}
 	return nil
+}
+
+// checkStatus is check's exit status for findings fs over span, the worst
+// severity's name and the rules span was too short for
+// (docs/exit-status.md).
+func checkStatus(fs []diagnose.Finding, span time.Duration) (status int, name string, notJudged []string) {
+	name = "none"
+	if worst, any := diagnose.Worst(fs); any {
+		name = worst.String()
+		switch worst {
+		case diagnose.Warning:
+			status = 1
+		case diagnose.Critical:
+			status = 2
+		}
+	}
+	notJudged = []string{}
+	for _, r := range diagnose.NotJudged(span) {
+		notJudged = append(notJudged, r.ID)
+	}
+	if status == 0 && len(notJudged) > 0 {
+		status = checkNotJudgedStatus
+	}
+	return status, name, notJudged
 }
 
 // applyConfig puts the settings file under the dashboard's flags: a flag

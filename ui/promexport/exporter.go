@@ -9,6 +9,7 @@ package promexport
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -29,6 +30,8 @@ type State struct {
 	findings []diagnose.Finding
 	ok       bool
 	xids     map[string]*xidCount // by GPU UUID, else "#index"
+	jobs     map[jobKey]*jobTime  // GPU time per job (jobs.go)
+	gpuSeen  map[string]time.Time // each GPU's previous snapshot, by gpuKey
 }
 
 // xidCount is one GPU's Xid history as the two name sets need it.
@@ -45,6 +48,7 @@ func (s *State) Publish(snap sampler.Snapshot, findings []diagnose.Finding) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.snap, s.findings, s.ok = snap, findings, true
+	s.countJobs(&snap)
 	for i := range snap.GPUs {
 		g := &snap.GPUs[i]
 		if len(g.Xids) == 0 {

@@ -76,6 +76,7 @@ type ownFamilies struct {
 	finding, findingSince                  *family
 	nodeInfo, build                        *family
 	podInfo                                *family // nil off Kubernetes
+	jobInfo, jobHeld, jobUsed              *family // scheduler jobs and GPU time per job (jobs.go)
 }
 
 // procLabels are on every gpuscope_process_* series. container is the
@@ -88,6 +89,11 @@ type ownFamilies struct {
 // when none: ranks read back from Prometheus group by it as on the node.
 var procLabels = []string{"hostname", "gpu", "uuid", "pid", "command", "user", "container", "pod_uid", "namespace", "pod", "container_name", "job_pid"}
 
+// jobLabels are on the per-job counters: kind is slurm, pod or process
+// (a job no scheduler named: its launcher's or process's key, as report's
+// energy by job), job its id, user its owner.
+var jobLabels = []string{"hostname", "kind", "job", "user"}
+
 var findingLabels = []string{"hostname", "rule", "severity", "gpu", "pid"}
 
 func newOwnFamilies(withPods bool) ownFamilies {
@@ -98,6 +104,9 @@ func newOwnFamilies(withPods bool) ownFamilies {
 	}
 	return ownFamilies{
 		podInfo:        podInfo,
+		jobInfo:        g("gpuscope_gpu_job_info", "1 per GPU a scheduler allocated: kind slurm (job id, its user) or pod (namespace/name, namespace).", "hostname", "gpu", "uuid", "kind", "job", "user"),
+		jobHeld:        newFamily("gpuscope_job_gpu_held_seconds_total", "GPU time a job held since serve started (allocated, or its process on the GPU), GPU-seconds.", true, jobLabels...),
+		jobUsed:        newFamily("gpuscope_job_gpu_used_seconds_total", "GPU time a job used: held time weighted by GPU-Util (SM activity on MIG), GPU-seconds.", true, jobLabels...),
 		gpu:            ownGPUMetrics(),
 		gpuInfo:        g("gpuscope_gpu_info", "1 per GPU; labels name the model, bus and architecture.", "hostname", "gpu", "uuid", "model", "pci_bus_id", "arch"),
 		gpuLost:        g("gpuscope_gpu_lost", "1 once the GPU fell off the bus (NVML GPU_IS_LOST).", ownGPULabels...),
@@ -127,6 +136,6 @@ func (o *ownFamilies) all() []*family {
 	if o.podInfo != nil {
 		out = append(out, o.podInfo)
 	}
-	return append(out, o.gpuInfo, o.gpuLost, o.clockEvent, o.procMem, o.procSM, o.procCPU,
+	return append(out, o.jobInfo, o.jobHeld, o.jobUsed, o.gpuInfo, o.gpuLost, o.clockEvent, o.procMem, o.procSM, o.procCPU,
 		o.procWorkers, o.procWorkersCPU, o.procBlock, o.finding, o.findingSince, o.nodeInfo, o.build)
 }

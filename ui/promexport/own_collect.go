@@ -1,6 +1,7 @@
 package promexport
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -48,6 +49,9 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 				sc.of(o.podInfo).add(1, host, labels.values[1], g.UUID, p.Namespace, p.Name, p.Container)
 			}
 		}
+		if h, ok := diagnose.HolderOf(g); ok {
+			sc.of(o.jobInfo).add(1, host, labels.values[1], g.UUID, h.Kind, h.ID, h.User)
+		}
 		addGPU(sc, o.gpu, g, st.xidsOf(g), labels)
 		if g.ClockEvents.OK && !g.Lost {
 			for _, e := range sampler.ClockEventReasons() {
@@ -64,6 +68,20 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 				sc.of(m.fam).addSet(v.V*m.scale, labels)
 			}
 		}
+	}
+	times := st.jobTimes()
+	keys := make([]jobKey, 0, len(times))
+	for k := range times {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { // sort.Slice: no generic instantiation in the binary
+		a, b := keys[i], keys[j]
+		return a.kind+"\x00"+a.job+"\x00"+a.user < b.kind+"\x00"+b.job+"\x00"+b.user
+	})
+	for _, k := range keys { // in order: a scrape is the same bytes for the same state
+		t := times[k]
+		sc.of(o.jobHeld).add(t.held, host, k.kind, k.job, k.user)
+		sc.of(o.jobUsed).add(t.used, host, k.kind, k.job, k.user)
 	}
 	for _, f := range findings {
 		labels := newLabelSet(host, f.Rule, f.Severity.String(), itoa(f.GPU), itoa(f.PID))

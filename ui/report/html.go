@@ -85,6 +85,13 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 		}
 		b.WriteString("</ul>\n")
 	}
+	if total, lines := l.gpuHours(r); lines != nil {
+		fmt.Fprintf(&b, "\n<h2>%s</h2>\n<ul>\n", t("md.gpu_hours_head"))
+		for _, s := range append([]string{total}, lines...) {
+			fmt.Fprintf(&b, "<li>%s</li>\n", htmlText(s))
+		}
+		b.WriteString("</ul>\n")
+	}
 	fmt.Fprintf(&b, "\n<h2>%s</h2>\n<p class=\"note\">%s</p>\n", t("md.findings_head"), htmlText(l.findingsFrom(r)))
 	l.htmlFindings(&b, r)
 	fmt.Fprintf(&b, "\n<h2>%s</h2>\n", t("gpus"))

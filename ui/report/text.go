@@ -70,6 +70,12 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 			b.WriteString("  " + s + "\n")
 		}
 	}
+	if total, lines := l.gpuHours(r); lines != nil {
+		fmt.Fprintf(&b, "\n%s\n", l.t("gpu_hours_head", "Total", total))
+		for _, s := range lines {
+			b.WriteString("  " + s + "\n")
+		}
+	}
 	fmt.Fprintf(&b, "\n%s\n", l.t("findings_head", "N", len(r.Findings), "From", l.findingsFrom(r)))
 	if len(r.Findings) == 0 {
 		b.WriteString("  " + l.t("none") + "\n")
@@ -137,6 +143,12 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 	if idle, lines := l.energyJobs(r); lines != nil {
 		fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.energy_jobs_head"))
 		for _, s := range append(lines, idle) {
+			b.WriteString("- " + md(s) + "\n")
+		}
+	}
+	if total, lines := l.gpuHours(r); lines != nil {
+		fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.gpu_hours_head"))
+		for _, s := range append([]string{total}, lines...) {
 			b.WriteString("- " + md(s) + "\n")
 		}
 	}
