@@ -58,7 +58,7 @@ func WriteJobLang(w io.Writer, v JobVerdict, tr *i18n.Tr) error {
 		b.WriteString(sep + t.check("job_cause", map[string]any{"Title": title, "Rule": f.Rule, "Evidence": evidence,
 			"Fix": strings.ReplaceAll(tr.Fix(f.FixID, f.Hint), " JOB", " "+safe.String(v.Job))})) // the fix's placeholder, this job
 		if len(fs) > 1 {
-			b.WriteString(sep + t.check("job_more", map[string]any{"N": len(fs) - 1, "Job": safe.String(v.Job)}))
+			b.WriteString(sep + t.tr.N("check.job_more", len(fs)-1, map[string]any{"Job": safe.String(v.Job)}))
 		}
 	case len(v.NotJudged) > 0:
 		b.WriteString(sep + t.check("job_not_judged", map[string]any{"Span": v.Span.Round(time.Second).String(), "Rules": strings.Join(v.NotJudged, ", ")}))
