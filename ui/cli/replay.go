@@ -57,6 +57,13 @@ read a 24 h recording with "gpuscope report" instead.`,
 				return err
 			}
 			f.tr = tr
+			paths, err := replayTracePaths(args[0])
+			if err != nil {
+				return err
+			}
+			if paths != nil {
+				return runTraceReplay(cmd.Context(), args[0], paths, f)
+			}
 			return runReplay(args[0], f, stderr)
 		},
 	}
