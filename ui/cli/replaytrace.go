@@ -109,9 +109,10 @@ func traceDetail(paths []string) func(ctx context.Context, from, to float64) (*t
 	}
 }
 
-// runTraceReplay draws the traces' timeline. A trace that fails before it
-// yields anything (not a trace after all, a ROCm or CPU-only profile read
-// quickly) is one line and an exit status, not a screen.
+// runTraceReplay draws the traces' timeline. A trace that fails before
+// the first strips are due (not a trace after all, a ROCm or CPU-only
+// profile, read in a fraction of a second) is one line and an exit status,
+// not a screen.
 func runTraceReplay(ctx context.Context, name string, paths []string, f replayFlags) error {
 	styles, err := buildStyles(f.theme, f.noColor)
 	if err != nil {
@@ -124,7 +125,7 @@ func runTraceReplay(ctx context.Context, name string, paths []string, f replayFl
 	if !ok {
 		return ctx.Err()
 	}
-	if first.Done && first.Err != nil && (first.Strips == nil || first.Strips.Events == 0) {
+	if first.Done && first.Err != nil {
 		return first.Err
 	}
 	fwd := make(chan tracereplay.Load, 1)

@@ -18,6 +18,18 @@ func (m Model) say(id string, kv ...any) string {
 	return m.opts.Tr.Say(id, kv...)
 }
 
+// plural is message id for n of something, in the interface's language.
+func (m Model) plural(id string, n int, kv ...any) string {
+	if m.opts.Tr == nil {
+		return id
+	}
+	data := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[kv[i].(string)] = kv[i+1]
+	}
+	return m.opts.Tr.N(id, n, data)
+}
+
 // actName is an activity's word.
 func (m Model) actName(a timeline.Activity) string {
 	return m.say([...]string{"tracereplay.compute", "tracereplay.comm", "tracereplay.memory", "tracereplay.sync"}[min(int(a), 3)])

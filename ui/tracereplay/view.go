@@ -125,7 +125,7 @@ func (m Model) header() string {
 	st := m.opts.Styles
 	parts := []string{st.BadgeInfo.Render(" " + m.say("tracereplay.badge") + " "), st.Header.Render(m.opts.Name)}
 	if m.strips != nil {
-		parts = append(parts, st.Muted.Render(m.say("tracereplay.summary", "Streams", m.strips.Len(), "Events", m.strips.Events)))
+		parts = append(parts, m.say("tracereplay.window", "From", m.rel(m.v0), "To", m.rel(m.v1)))
 	}
 	switch {
 	case !m.done:
@@ -134,7 +134,7 @@ func (m Model) header() string {
 		parts = append(parts, st.Crit.Render(m.say("tracereplay.failed", "Err", m.err.Error())))
 	}
 	if m.strips != nil {
-		parts = append(parts, st.Muted.Render(m.say("tracereplay.window", "From", m.rel(m.v0), "To", m.rel(m.v1))))
+		parts = append(parts, st.Muted.Render(m.plural("tracereplay.summary", m.strips.Len(), "Events", m.strips.Events)))
 	}
 	return strings.Join(parts, " ")
 }
