@@ -46,7 +46,7 @@ type Options struct {
 
 // Model is the trace's timeline on screen.
 type Model struct {
-	opts   Options
+	opts   *Options // shared by every copy: the model is passed by value
 	w, h   int
 	strips *timeline.Strips
 	done   bool
@@ -67,7 +67,7 @@ type Model struct {
 }
 
 // New is the model over a loader's updates.
-func New(opts Options) Model { return Model{opts: opts} }
+func New(opts Options) Model { return Model{opts: &opts} }
 
 type loadMsg Load
 

@@ -38,7 +38,7 @@ func (m Model) actName(a timeline.Activity) string {
 // cursorLine is the cursor's time, the strip and what ran on it there:
 // "▏1.25ms  r0 s7  compute 1.02ms at 1.2ms  volta_sgemm_128x64_nn".
 func (m Model) cursorLine(w int) string {
-	st := m.opts.Styles
+	st := &m.opts.Styles
 	list := m.strips.List()
 	if len(list) == 0 {
 		return ""
@@ -73,7 +73,7 @@ func (m Model) legend() string {
 // severity, rule, whether the trace confirms it, and (room allowing) its
 // evidence and first fix, wrapped.
 func (m Model) findingLines(w, n int) []string {
-	st := m.opts.Styles
+	st := &m.opts.Styles
 	var out []string
 	switch {
 	case !m.done:
@@ -106,7 +106,7 @@ func (m Model) findingLines(w, n int) []string {
 // findingsIn is the findings' lines at a level of detail: 0 one line
 // each; 1 the rule, then the title; 2 and the evidence; 3 and the fix.
 func (m Model) findingsIn(fs []timeline.Finding, w int, level int) []string {
-	st := m.opts.Styles
+	st := &m.opts.Styles
 	var out []string
 	for _, f := range fs {
 		title, evidence := m.finding(f)

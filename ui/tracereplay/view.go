@@ -122,7 +122,7 @@ func (m Model) barWidth() int {
 }
 
 func (m Model) header() string {
-	st := m.opts.Styles
+	st := &m.opts.Styles
 	parts := []string{st.BadgeInfo.Render(" " + m.say("tracereplay.badge") + " "), st.Header.Render(m.opts.Name)}
 	if m.strips != nil {
 		parts = append(parts, m.say("tracereplay.window", "From", m.rel(m.v0), "To", m.rel(m.v1)))
@@ -191,7 +191,7 @@ func (m Model) cursorCol() int {
 // stripLines draws the strips in view: the label, then a cell per column,
 // runs of one style rendered at once.
 func (m Model) stripLines(w int) []string {
-	st := m.opts.Styles
+	st := &m.opts.Styles
 	list := m.strips.List()
 	src := m.drawn()
 	cur := m.cursorCol()
@@ -245,24 +245,24 @@ func (m Model) bar(cells []timeline.Cell, cur int) string {
 }
 
 // keyStyle is an activity's style; -1, idle, is muted.
-func (m Model) keyStyle(k int) lipgloss.Style {
+func (m Model) keyStyle(k int) *lipgloss.Style {
 	if k < 0 {
-		return m.opts.Styles.Muted
+		return &m.opts.Styles.Muted
 	}
 	return m.actStyle(timeline.Activity(k))
 }
 
-func (m Model) actStyle(a timeline.Activity) lipgloss.Style {
-	st := m.opts.Styles
+func (m Model) actStyle(a timeline.Activity) *lipgloss.Style {
+	st := &m.opts.Styles
 	switch a {
 	case timeline.ActComm:
-		return st.Info
+		return &st.Info
 	case timeline.ActMemory:
-		return st.Warn
+		return &st.Warn
 	case timeline.ActSync:
-		return st.Crit
+		return &st.Crit
 	}
-	return st.OK
+	return &st.OK
 }
 
 // label names a strip: its rank where the trace names ranks or there are
