@@ -73,10 +73,11 @@ func (s *Strips) At(st *Strip, t, col float64) (Hit, bool) {
 	return Hit{Name: s.names[best.name], TS: best.ts, Dur: float64(best.dur), Act: best.act}, true
 }
 
-// Find is the strip of that source, device and stream; nil when it has
-// none (a window read again where the stream ran nothing).
-func (s *Strips) Find(src, device, stream int) *Strip {
-	return s.by[stripKey{src, device, stream}]
+// Find is the strip in s that is st's (same source, process, device and
+// stream); nil when s has none (a window read again where the stream ran
+// nothing).
+func (s *Strips) Find(st *Strip) *Strip {
+	return s.by[stripKey{st.Src, st.Proc, st.Device, st.Stream}]
 }
 
 // Len is how many strips there are.

@@ -43,13 +43,15 @@ type Strips struct {
 
 type stripKey struct {
 	src            int
+	proc           int64
 	device, stream int
 }
 
 // Strip is one stream's bins.
 type Strip struct {
-	Src    int // the caller's source (a file, an nsys process)
-	Rank   int // set by SetRank; -1 when the trace names none
+	Src    int   // the caller's source (a file)
+	Proc   int64 // the process in it (trace.Event.Proc)
+	Rank   int   // set by SetRank; -1 when the trace names none
 	Device int
 	Stream int
 	origin float64 // µs of bin 0's start
@@ -79,8 +81,7 @@ func NewStripsIn(from, to float64) *Strips {
 	return s
 }
 
-// Add takes one event of source src (a file, a process); CPU events are
-// ignored.
+// Add takes one event of source src (a file); CPU events are ignored.
 func (s *Strips) Add(src int, e trace.Event) {
 	act, ok := activityOf(e)
 	if !ok || e.Stream < 0 || math.IsNaN(e.TS) || math.IsInf(e.TS, 0) {
@@ -90,10 +91,10 @@ func (s *Strips) Add(src int, e trace.Event) {
 	if s.fixed && (end <= s.from || e.TS >= s.to) {
 		return
 	}
-	k := stripKey{src, e.Device, e.Stream}
+	k := stripKey{src, e.Proc, e.Device, e.Stream}
 	st := s.by[k]
 	if st == nil {
-		st = &Strip{Src: src, Rank: -1, Device: e.Device, Stream: e.Stream}
+		st = &Strip{Src: src, Proc: e.Proc, Rank: -1, Device: e.Device, Stream: e.Stream}
 		st.busy = make([][Activities]float32, StripBins)
 		st.top = make([]binTop, StripBins)
 		for i := range st.top {
@@ -195,11 +196,12 @@ func (st *Strip) grow(left bool) {
 	st.width *= 2
 }
 
-// SetRank names the rank of every strip of source src, once its trace has
-// said it (Kineto writes distributedInfo after the events, often).
-func (s *Strips) SetRank(src, rank int) {
+// SetRank names the rank of the strips of process proc of source src,
+// once the trace has said it (Kineto writes distributedInfo after the
+// events, often; an nsys export's processes are numbered once read).
+func (s *Strips) SetRank(src int, proc int64, rank int) {
 	for _, st := range s.by {
-		if st.Src == src {
+		if st.Src == src && st.Proc == proc {
 			st.Rank = rank
 		}
 	}
@@ -212,7 +214,7 @@ func (s *Strips) List() []*Strip {
 		out = append(out, st)
 	}
 	slices.SortFunc(out, func(a, b *Strip) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Src, b.Src), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Stream, b.Stream))
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Src, b.Src), cmp.Compare(a.Proc, b.Proc), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Stream, b.Stream))
 	})
 	return out
 }

@@ -89,8 +89,8 @@ func TestStripsOrderByRank(t *testing.T) {
 	s.Add(0, kern("a", 7, 0, 1))
 	s.Add(1, kern("a", 7, 0, 1))
 	s.Add(1, kern("a", 3, 0, 1))
-	s.SetRank(0, 1)
-	s.SetRank(1, 0)
+	s.SetRank(0, 0, 1)
+	s.SetRank(1, 0, 0)
 	var got []int
 	for _, st := range s.List() {
 		got = append(got, st.Rank*100+st.Stream)

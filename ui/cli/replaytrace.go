@@ -49,7 +49,7 @@ func loadTraces(ctx context.Context, paths []string) <-chan tracereplay.Load {
 		var ranks []timeline.Rank
 		last := time.Now()
 		for i, p := range paths {
-			b, n := timeline.New(), 0
+			procs, n := timeline.NewProcs(), 0
 			m, err := trace.ReadFile(p, func(e trace.Event) error {
 				strips.Add(i, e)
 				if n++; n%4096 == 0 {
@@ -64,16 +64,18 @@ func loadTraces(ctx context.Context, paths []string) <-chan tracereplay.Load {
 						last = time.Now()
 					}
 				}
-				return b.Add(e)
+				return procs.Add(e)
 			})
-			strips.SetRank(i, m.Rank)
 			if err != nil {
+				strips.SetRank(i, 0, m.Rank)
 				send(ctx, ch, tracereplay.Load{Strips: strips.Clone(), Done: true, Err: err})
 				return
 			}
-			r := b.Rank(m)
-			r.File = p
-			ranks = append(ranks, r)
+			for _, r := range procs.Ranks(m) {
+				strips.SetRank(i, r.Proc, r.Rank)
+				r.File = p
+				ranks = append(ranks, r)
+			}
 		}
 		send(ctx, ch, tracereplay.Load{Strips: strips.Clone(), Done: true, Report: timeline.NewReport(ranks)})
 	}()
@@ -87,13 +89,15 @@ func send(ctx context.Context, ch chan<- tracereplay.Load, l tracereplay.Load) {
 	}
 }
 
-// traceDetail reads [from, to) µs of the traces again at full resolution.
+// traceDetail reads [from, to) µs of the traces again at full resolution;
+// the model matches its strips to the whole trace's by source, process,
+// device and stream, so their ranks need not be set again.
 func traceDetail(paths []string) func(ctx context.Context, from, to float64) (*timeline.Strips, error) {
 	return func(ctx context.Context, from, to float64) (*timeline.Strips, error) {
 		s := timeline.NewStripsIn(from, to)
 		for i, p := range paths {
 			n := 0
-			m, err := trace.ReadFile(p, func(e trace.Event) error {
+			_, err := trace.ReadFile(p, func(e trace.Event) error {
 				if n++; n%4096 == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
@@ -103,7 +107,6 @@ func traceDetail(paths []string) func(ctx context.Context, from, to float64) (*t
 			if err != nil {
 				return nil, err
 			}
-			s.SetRank(i, m.Rank)
 		}
 		return s, nil
 	}

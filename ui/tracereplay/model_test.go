@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/timeline"
 	"github.com/gpuscope/gpuscope/sampler/trace"
+	"github.com/gpuscope/gpuscope/sampler/trace/tracetest/nsystest"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
@@ -25,18 +26,28 @@ func load(t *testing.T, files ...string) Load {
 	s := timeline.NewStrips()
 	var ranks []timeline.Rank
 	for i, f := range files {
-		b := timeline.New()
-		m, err := trace.ReadFile(filepath.Join(testdata, f), func(e trace.Event) error {
+		procs := timeline.NewProcs()
+		m, err := trace.ReadFile(path(f), func(e trace.Event) error {
 			s.Add(i, e)
-			return b.Add(e)
+			return procs.Add(e)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.SetRank(i, m.Rank)
-		ranks = append(ranks, b.Rank(m))
+		for _, r := range procs.Ranks(m) {
+			s.SetRank(i, r.Proc, r.Rank)
+			ranks = append(ranks, r)
+		}
 	}
 	return Load{Strips: s, Done: true, Report: timeline.NewReport(ranks)}
+}
+
+// path is f in the traces' testdata, or f itself when absolute.
+func path(f string) string {
+	if filepath.IsAbs(f) {
+		return f
+	}
+	return filepath.Join(testdata, f)
 }
 
 func newModel(t *testing.T, w, h int, l Load, lang string) Model {
@@ -221,6 +232,22 @@ func TestTraceReplayChinese(t *testing.T) {
 	for i, line := range strings.Split(v, "\n") {
 		if w := ansi.StringWidth(line); w > 80 {
 			t.Errorf("line %d is %d cells wide", i, w)
+		}
+	}
+}
+
+// An nsys export of two processes draws a strip set per process, each
+// named by the rank it was numbered.
+func TestTraceReplayNsysProcesses(t *testing.T) {
+	evs := nsystest.Workload(3, 20)
+	p := filepath.Join(t.TempDir(), "run.sqlite")
+	if err := nsystest.WriteNsysRanks(p, [][]nsystest.Ev{evs, evs}, true); err != nil {
+		t.Fatal(err)
+	}
+	v := plain(newModel(t, 120, 30, load(t, p), "en"))
+	for _, want := range []string{"r0 s7", "r1 s7", "r0 s20", "r1 s20"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func (m Model) cursorLine(w int) string {
 	parts := []string{st.Accent.Render("▏" + m.rel(m.cur)), st.Bold.Render(m.label(s, list))}
 	src := m.drawn()
 	hit, ok := timeline.Hit{}, false
-	if d := src.Find(s.Src, s.Device, s.Stream); d != nil {
+	if d := src.Find(s); d != nil {
 		hit, ok = src.At(d, m.cur, m.colWidth())
 	}
 	if !ok {

@@ -203,7 +203,7 @@ func (m Model) stripLines(w int) []string {
 			label = st.Selected.Render(pad(m.label(s, list), m.labelWidth()-1)) + " "
 		}
 		var cells []timeline.Cell
-		if d := src.Find(s.Src, s.Device, s.Stream); d != nil {
+		if d := src.Find(s); d != nil {
 			cells = d.Columns(m.v0, m.v1, m.barWidth())
 		} else {
 			cells = make([]timeline.Cell, m.barWidth())
@@ -270,8 +270,8 @@ func (m Model) actStyle(a timeline.Activity) *lipgloss.Style {
 func (m Model) label(s *timeline.Strip, all []*timeline.Strip) string {
 	ranks, devices := false, false
 	for _, o := range all {
-		ranks = ranks || o.Rank >= 0 || o.Src != s.Src
-		devices = devices || (o.Src == s.Src && o.Device != s.Device)
+		ranks = ranks || o.Rank >= 0 || o.Src != s.Src || o.Proc != s.Proc
+		devices = devices || (o.Src == s.Src && o.Proc == s.Proc && o.Device != s.Device)
 	}
 	var b strings.Builder
 	if ranks {
