@@ -32,6 +32,7 @@ const StripBins = 4096
 // events may come in any order and the trace's span need not be known.
 type Strips struct {
 	names []string
+	acts  []Activity // by name id
 	ids   map[string]int32
 	by    map[stripKey]*Strip
 	// fixed, from and to: the bins cover [from, to) and events outside
@@ -83,8 +84,7 @@ func NewStripsIn(from, to float64) *Strips {
 
 // Add takes one event of source src (a file); CPU events are ignored.
 func (s *Strips) Add(src int, e trace.Event) {
-	act, ok := activityOf(e)
-	if !ok || e.Stream < 0 || math.IsNaN(e.TS) || math.IsInf(e.TS, 0) {
+	if !e.Kind.GPU() && e.Kind != trace.Sync || e.Stream < 0 || math.IsNaN(e.TS) || math.IsInf(e.TS, 0) {
 		return
 	}
 	end := e.End()
@@ -106,33 +106,37 @@ func (s *Strips) Add(src int, e trace.Event) {
 		s.by[k] = st
 	}
 	s.Events++
-	st.add(e.TS, max(end, e.TS), act, s.intern(e.Name), s.fixed)
+	name := s.intern(e.Name, e.Kind)
+	st.add(e.TS, max(end, e.TS), s.acts[name], name, s.fixed)
 }
 
-func activityOf(e trace.Event) (Activity, bool) {
-	switch e.Kind {
+// activityOf is what an event of that kind and name is, worked out once
+// per name (the kernel types are regular expressions).
+func activityOf(k trace.Kind, name string) Activity {
+	switch k {
 	case trace.Kernel:
-		switch kernelType(e.Name) {
+		switch kernelType(name) {
 		case Comm:
-			return ActComm, true
+			return ActComm
 		case Memory:
-			return ActMemory, true
+			return ActMemory
 		}
-		return ActCompute, true
-	case trace.Memcpy, trace.Memset:
-		return ActMemory, true
+		return ActCompute
 	case trace.Sync:
-		return ActSync, true
+		return ActSync
 	}
-	return 0, false
+	return ActMemory // memcpy, memset
 }
 
-func (s *Strips) intern(name string) int32 {
+// intern is the name's id; a name is one kind of event (a kernel's name
+// is no copy's).
+func (s *Strips) intern(name string, k trace.Kind) int32 {
 	if id, ok := s.ids[name]; ok {
 		return id
 	}
 	id := int32(len(s.names))
 	s.names = append(s.names, name)
+	s.acts = append(s.acts, activityOf(k, name))
 	s.ids[name] = id
 	return id
 }

@@ -64,6 +64,7 @@ type Model struct {
 	asked  [2]float64
 	cancel context.CancelFunc
 	gen    int
+	fining bool // a detail read is under way
 }
 
 // New is the model over a loader's updates.
@@ -103,12 +104,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-		return m, m.wantDetail()
+		cmd := m.wantDetail()
+		return m, cmd
 	case loadMsg:
 		return m.loaded(Load(msg))
 	case detailMsg:
-		if msg.gen == m.gen && msg.err == nil {
-			m.detail = msg.strips
+		if msg.gen == m.gen {
+			m.fining = false
+			if msg.err == nil {
+				m.detail = msg.strips
+			}
 		}
 		return m, nil
 	case tea.KeyMsg:
@@ -116,9 +121,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && strings.Count(string(msg.Runes), string(msg.Runes[0])) == len(msg.Runes) {
 			var cmd tea.Cmd
 			for range msg.Runes {
-				var next tea.Model
-				next, cmd = m.key(string(msg.Runes[0]))
+				next, c := m.key(string(msg.Runes[0]))
 				m = next.(Model)
+				if c != nil { // the last read asked for; a later key may find it covers its window
+					cmd = c
+				}
 			}
 			return m, cmd
 		}
@@ -185,7 +192,8 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 		m.v0, m.v1, _ = m.strips.Span()
 	}
 	m.follow()
-	return m, m.wantDetail()
+	cmd := m.wantDetail() // before m is copied out: it records what it asked for
+	return m, cmd
 }
 
 func (m Model) quit() tea.Cmd {
@@ -257,6 +265,7 @@ func (m *Model) wantDetail() tea.Cmd {
 	lo, hi := m.v0-2*span, m.v1+2*span // room to pan before reading again
 	m.asked = [2]float64{lo, hi}
 	m.gen++
+	m.fining = true
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	gen, read := m.gen, m.opts.Detail

@@ -251,3 +251,36 @@ func TestTraceReplayNsysProcesses(t *testing.T) {
 		}
 	}
 }
+
+// While the window is read again the header says so, and stops saying it
+// when the read is in.
+func TestTraceReplaySaysDetailIsRead(t *testing.T) {
+	m := newModel(t, 120, 30, load(t, "tb_resnet50_workers0.pt.trace.json.gz"), "en")
+	m.opts.Detail = func(_ context.Context, from, to float64) (*timeline.Strips, error) { return timeline.NewStripsIn(from, to), nil }
+	var cmd tea.Cmd
+	for i := 0; i < 12 && cmd == nil; i++ {
+		var next tea.Model
+		next, cmd = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+")})
+		m = next.(Model)
+	}
+	if !strings.Contains(plain(m), "reading the window in detail…") {
+		t.Errorf("no word of the detail read:\n%s", plain(m))
+	}
+	if m = step(m, cmd()); strings.Contains(plain(m), "in detail…") {
+		t.Errorf("the detail is in, yet still being read:\n%s", plain(m))
+	}
+}
+
+// Zoom keys typed as one run still ask for the detail their window needs,
+// though the last of them finds the read asked by an earlier one enough.
+func TestTraceReplayKeyRunAsksForDetail(t *testing.T) {
+	m := newModel(t, 120, 30, load(t, "tb_resnet50_workers0.pt.trace.json.gz"), "en")
+	m.opts.Detail = func(_ context.Context, from, to float64) (*timeline.Strips, error) { return timeline.NewStripsIn(from, to), nil }
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("++++++++++++")})
+	if m = next.(Model); cmd == nil {
+		t.Fatal("twelve zooms in one run asked for no detail")
+	}
+	if m = step(m, cmd()); m.detail == nil || m.fining {
+		t.Errorf("the run's detail read was not taken (detail %v, still reading %v)", m.detail != nil, m.fining)
+	}
+}

@@ -132,6 +132,8 @@ func (m Model) header() string {
 		parts = append(parts, st.Warn.Render(m.say("tracereplay.loading")))
 	case m.err != nil:
 		parts = append(parts, st.Crit.Render(m.say("tracereplay.failed", "Err", m.err.Error())))
+	case m.fining:
+		parts = append(parts, st.Warn.Render(m.say("tracereplay.detail")))
 	}
 	if m.strips != nil {
 		parts = append(parts, st.Muted.Render(m.plural("tracereplay.summary", m.strips.Len(), "Events", m.strips.Events)))
