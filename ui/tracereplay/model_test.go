@@ -256,7 +256,9 @@ func TestTraceReplayNsysProcesses(t *testing.T) {
 // when the read is in.
 func TestTraceReplaySaysDetailIsRead(t *testing.T) {
 	m := newModel(t, 120, 30, load(t, "tb_resnet50_workers0.pt.trace.json.gz"), "en")
-	m.opts.Detail = func(_ context.Context, from, to float64) (*timeline.Strips, error) { return timeline.NewStripsIn(from, to), nil }
+	m.opts.Detail = func(_ context.Context, from, to float64) (*timeline.Strips, error) {
+		return timeline.NewStripsIn(from, to), nil
+	}
 	var cmd tea.Cmd
 	for i := 0; i < 12 && cmd == nil; i++ {
 		var next tea.Model
@@ -275,7 +277,9 @@ func TestTraceReplaySaysDetailIsRead(t *testing.T) {
 // though the last of them finds the read asked by an earlier one enough.
 func TestTraceReplayKeyRunAsksForDetail(t *testing.T) {
 	m := newModel(t, 120, 30, load(t, "tb_resnet50_workers0.pt.trace.json.gz"), "en")
-	m.opts.Detail = func(_ context.Context, from, to float64) (*timeline.Strips, error) { return timeline.NewStripsIn(from, to), nil }
+	m.opts.Detail = func(_ context.Context, from, to float64) (*timeline.Strips, error) {
+		return timeline.NewStripsIn(from, to), nil
+	}
 	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("++++++++++++")})
 	if m = next.(Model); cmd == nil {
 		t.Fatal("twelve zooms in one run asked for no detail")
