@@ -40,6 +40,10 @@ type Strips struct {
 	fixed    bool
 	from, to float64
 	Events   int // GPU events added
+	// list and span are List's and Span's answers, kept until the next
+	// Add or SetRank: a screen asks for them many times a frame.
+	list []*Strip
+	span *[2]float64
 }
 
 type stripKey struct {
@@ -106,6 +110,7 @@ func (s *Strips) Add(src int, e trace.Event) {
 		s.by[k] = st
 	}
 	s.Events++
+	s.list, s.span = nil, nil
 	name := s.intern(e.Name, e.Kind)
 	st.add(e.TS, max(end, e.TS), s.acts[name], name, s.fixed)
 }
@@ -204,6 +209,7 @@ func (st *Strip) grow(left bool) {
 // once the trace has said it (Kineto writes distributedInfo after the
 // events, often; an nsys export's processes are numbered once read).
 func (s *Strips) SetRank(src int, proc int64, rank int) {
+	s.list = nil
 	for _, st := range s.by {
 		if st.Src == src && st.Proc == proc {
 			st.Rank = rank
@@ -213,6 +219,9 @@ func (s *Strips) SetRank(src int, proc int64, rank int) {
 
 // List is the strips ordered by rank, source, device and stream.
 func (s *Strips) List() []*Strip {
+	if s.list != nil {
+		return s.list
+	}
 	out := make([]*Strip, 0, len(s.by))
 	for _, st := range s.by {
 		out = append(out, st)
@@ -220,6 +229,7 @@ func (s *Strips) List() []*Strip {
 	slices.SortFunc(out, func(a, b *Strip) int {
 		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Src, b.Src), cmp.Compare(a.Proc, b.Proc), cmp.Compare(a.Device, b.Device), cmp.Compare(a.Stream, b.Stream))
 	})
+	s.list = out
 	return out
 }
 
@@ -228,10 +238,16 @@ func (s *Strips) Span() (from, to float64, ok bool) {
 	if s.fixed {
 		return s.from, s.to, len(s.by) > 0
 	}
+	if s.span != nil {
+		return s.span[0], s.span[1], true
+	}
 	from, to = math.Inf(1), math.Inf(-1)
 	for _, st := range s.by {
 		lo, hi := st.used()
 		from, to = min(from, lo), max(to, hi)
+	}
+	if len(s.by) > 0 {
+		s.span = &[2]float64{from, to}
 	}
 	return from, to, len(s.by) > 0
 }
@@ -257,11 +273,11 @@ func (s *Strips) Resolution() float64 {
 	return w
 }
 
-// Clone is a copy the caller may read while s goes on growing.
+// Clone is a copy the caller may read while s goes on growing; it is not
+// to be added to (it keeps no name index).
 func (s *Strips) Clone() *Strips {
-	c := &Strips{names: slices.Clone(s.names), ids: s.ids, by: make(map[stripKey]*Strip, len(s.by)),
+	c := &Strips{names: slices.Clone(s.names), by: make(map[stripKey]*Strip, len(s.by)),
 		fixed: s.fixed, from: s.from, to: s.to, Events: s.Events}
-	c.ids = nil // only Add interns, and a clone is not added to
 	for k, st := range s.by {
 		cp := *st
 		cp.busy, cp.top = slices.Clone(st.busy), slices.Clone(st.top)
