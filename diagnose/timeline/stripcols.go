@@ -40,7 +40,11 @@ func (st *Strip) Columns(from, to float64, n int) []Cell {
 				best = k
 			}
 		}
-		out[c] = Cell{Busy: min(1, total/colW), Act: Activity(best)}
+		busy := total / colW
+		if !(busy > 0) { // NaN too
+			busy = 0
+		}
+		out[c] = Cell{Busy: min(1, busy), Act: Activity(best)}
 	}
 	return out
 }

@@ -82,16 +82,25 @@ func NewStrips() *Strips {
 // NewStripsIn keeps only [from, to) (µs), at StripBins bins over it.
 func NewStripsIn(from, to float64) *Strips {
 	s := NewStrips()
-	s.fixed, s.from, s.to = true, from, max(to, from+1)
+	if !(math.Abs(from) < maxTS) {
+		from = 0
+	}
+	if !(to > from && to-from < maxTS) {
+		to = from + 1
+	}
+	s.fixed, s.from, s.to = true, from, to
 	return s
 }
 
 // Add takes one event of source src (a file); CPU events are ignored.
 func (s *Strips) Add(src int, e trace.Event) {
-	if !e.Kind.GPU() && e.Kind != trace.Sync || e.Stream < 0 || math.IsNaN(e.TS) || math.IsInf(e.TS, 0) {
+	if !e.Kind.GPU() && e.Kind != trace.Sync || e.Stream < 0 || !(math.Abs(e.TS) < maxTS) {
 		return
 	}
-	end := e.End()
+	end := e.TS
+	if e.Dur > 0 && e.Dur < maxTS { // a damaged duration (negative, NaN, huge) draws as an instant
+		end += e.Dur
+	}
 	if s.fixed && (end <= s.from || e.TS >= s.to) {
 		return
 	}
@@ -112,8 +121,13 @@ func (s *Strips) Add(src int, e trace.Event) {
 	s.Events++
 	s.list, s.span = nil, nil
 	name := s.intern(e.Name, e.Kind)
-	st.add(e.TS, max(end, e.TS), s.acts[name], name, s.fixed)
+	st.add(e.TS, end, s.acts[name], name, s.fixed)
 }
+
+// maxTS bounds the times a strip takes (µs): 3000 years, well past any
+// epoch a trace counts from; a damaged time beyond would double the bins'
+// width past what a float holds.
+const maxTS = 1e17
 
 // activityOf is what an event of that kind and name is, worked out once
 // per name (the kernel types are regular expressions).

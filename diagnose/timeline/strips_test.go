@@ -104,3 +104,32 @@ func TestStripsOrderByRank(t *testing.T) {
 		t.Errorf("clone changed with its source: %d events", c.Events)
 	}
 }
+
+// FuzzStrips: whatever times a damaged trace holds, the strips take them
+// without a panic and draw shares between 0 and 1 (the trace reader
+// fuzzes what comes before, sampler/trace).
+func FuzzStrips(f *testing.F) {
+	f.Add(0.0, 10.0, 5.0, 1.0, 1e15, 3.0)
+	f.Add(-1e16, 1e16, 1e16, -5.0, 0.0, math.NaN())
+	f.Add(1e300, 1.0, 0.0, math.Inf(1), 7.0, 1e-9)
+	f.Add(math.NaN(), 1.0, math.Inf(-1), 2.0, 7.0, 1.0)
+	f.Fuzz(func(t *testing.T, ts1, d1, ts2, d2, ts3, d3 float64) {
+		for _, s := range []*Strips{NewStrips(), NewStripsIn(ts1, ts2)} {
+			for _, e := range [][2]float64{{ts1, d1}, {ts2, d2}, {ts3, d3}} {
+				s.Add(0, kern("k", 1, e[0], e[1]))
+			}
+			from, to, ok := s.Span()
+			if !ok {
+				continue
+			}
+			for _, st := range s.List() {
+				for _, c := range st.Columns(from, to, 50) {
+					if !(c.Busy >= 0 && c.Busy <= 1) {
+						t.Fatalf("a share of %v", c.Busy)
+					}
+				}
+				s.At(st, (from+to)/2, (to-from)/50)
+			}
+		}
+	})
+}
