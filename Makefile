@@ -184,6 +184,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/
 	$(GO) test -run '^$$' -fuzz FuzzOpenAndScan -fuzztime 30s ./sampler/sqlite/
 	$(GO) test -run '^$$' -fuzz FuzzGPUSelect -fuzztime 30s ./sampler/
+	$(GO) test -run '^$$' -fuzz FuzzStrips -fuzztime 30s ./diagnose/timeline/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
