@@ -8,8 +8,11 @@ import (
 
 // Rank is what one rank's trace shows.
 type Rank struct {
-	Rank      int          `json:"rank"`           // -1 when the trace names none
-	File      string       `json:"file,omitempty"` // set by the caller that read it
+	Rank int    `json:"rank"`           // -1 when the trace names none
+	File string `json:"file,omitempty"` // set by the caller that read it
+	// Proc is the process of an nsys export of several (procs.go); 0 for a
+	// Kineto trace, which is one process.
+	Proc      int64        `json:"pid,omitempty"`
 	Device    string       `json:"device,omitempty"`
 	GPU       int          `json:"gpu"` // the device most GPU events ran on
 	Breakdown Breakdown    `json:"breakdown"`

@@ -51,6 +51,10 @@ type Event struct {
 	Corr   int64 // "correlation": ties a launch to its kernel; 0 when absent
 	Ext    int64 // "External id": ties a kernel to the operator that launched it
 	Bytes  int64 // memcpy/memset size; 0 when absent
+	// Proc is the process an event belongs to where one file holds several
+	// (an nsys export of a multi-process run: its globalPid, GPU activity
+	// included); 0 in a Kineto trace, which is one process.
+	Proc int64
 }
 
 // End is when the event finished.

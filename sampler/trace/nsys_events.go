@@ -25,7 +25,7 @@ func (r *nsysReader) runtime() error {
 		pid, tid := globalTid(at(row, c[2]).Int64())
 		start := ns(at(row, c[0]))
 		return r.emit(Event{Kind: kind, Name: name, PID: pid, TID: tid, TS: start, Dur: span(at(row, c[0]), at(row, c[1])),
-			Stream: -1, Device: -1, Corr: at(row, c[3]).Int64()})
+			Stream: -1, Device: -1, Corr: at(row, c[3]).Int64(), Proc: pid})
 	})
 }
 
@@ -85,7 +85,7 @@ func (r *nsysReader) nvtx() error {
 		}
 		pid, tid := globalTid(at(row, c[4]).Int64())
 		start := ns(at(row, c[0]))
-		return r.emit(Event{Kind: kind, Name: name, PID: pid, TID: tid, TS: start, Dur: span(at(row, c[0]), end), Stream: -1, Device: -1})
+		return r.emit(Event{Kind: kind, Name: name, PID: pid, TID: tid, TS: start, Dur: span(at(row, c[0]), end), Stream: -1, Device: -1, Proc: pid})
 	})
 }
 
@@ -113,21 +113,22 @@ func (r *nsysReader) intern(b []byte) string {
 }
 
 // gpuColumns are the columns every GPU activity table has.
-var gpuColumns = []string{"start", "end", "deviceId", "streamId", "correlationId"}
+var gpuColumns = []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid"}
 
 func (r *nsysReader) gpuEvent(kind Kind, name string, c []int, row []sqlite.Value) Event {
 	start := ns(at(row, c[0]))
 	dev, stream := at(row, c[2]).Int64(), at(row, c[3]).Int64()
+	proc, _ := globalTid(at(row, c[5]).Int64()) // globalPid: the process in globalTid's bits
 	return Event{Kind: kind, Name: name, PID: dev, TID: stream, TS: start, Dur: span(at(row, c[0]), at(row, c[1])),
-		Stream: int(stream), Device: int(dev), Corr: at(row, c[4]).Int64()}
+		Stream: int(stream), Device: int(dev), Corr: at(row, c[4]).Int64(), Proc: proc}
 }
 
 // kernels: Kineto names a kernel by its demangled name.
 func (r *nsysReader) kernels() error {
 	names := append(gpuColumns[:len(gpuColumns):len(gpuColumns)], "demangledName", "shortName", "mangledName")
 	return r.scan("CUPTI_ACTIVITY_KIND_KERNEL", names, func(c []int, row []sqlite.Value) error {
-		name := r.str(at(row, c[5]))
-		for i := 6; name == "" && i < len(c); i++ {
+		name := r.str(at(row, c[6]))
+		for i := 7; name == "" && i < len(c); i++ {
 			name = r.str(at(row, c[i]))
 		}
 		return r.emit(r.gpuEvent(Kernel, name, c, row))
@@ -137,8 +138,8 @@ func (r *nsysReader) kernels() error {
 func (r *nsysReader) memcpys() error {
 	names := append(gpuColumns[:len(gpuColumns):len(gpuColumns)], "bytes", "copyKind", "srcKind", "dstKind")
 	return r.scan("CUPTI_ACTIVITY_KIND_MEMCPY", names, func(c []int, row []sqlite.Value) error {
-		e := r.gpuEvent(Memcpy, r.memcpyName(at(row, c[6]), at(row, c[7]), at(row, c[8])), c, row)
-		e.Bytes = at(row, c[5]).Int64()
+		e := r.gpuEvent(Memcpy, r.memcpyName(at(row, c[7]), at(row, c[8]), at(row, c[9])), c, row)
+		e.Bytes = at(row, c[6]).Int64()
 		return r.emit(e)
 	})
 }
@@ -146,8 +147,8 @@ func (r *nsysReader) memcpys() error {
 func (r *nsysReader) memsets() error {
 	names := append(gpuColumns[:len(gpuColumns):len(gpuColumns)], "bytes", "memKind|memoryKind")
 	return r.scan("CUPTI_ACTIVITY_KIND_MEMSET", names, func(c []int, row []sqlite.Value) error {
-		e := r.gpuEvent(Memset, r.memsetName(at(row, c[6])), c, row)
-		e.Bytes = at(row, c[5]).Int64()
+		e := r.gpuEvent(Memset, r.memsetName(at(row, c[7])), c, row)
+		e.Bytes = at(row, c[6]).Int64()
 		return r.emit(e)
 	})
 }
@@ -156,7 +157,7 @@ func (r *nsysReader) memsets() error {
 func (r *nsysReader) syncs() error {
 	names := append(gpuColumns[:len(gpuColumns):len(gpuColumns)], "syncType")
 	return r.scan("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", names, func(c []int, row []sqlite.Value) error {
-		return r.emit(r.gpuEvent(Sync, syncName(at(row, c[5]).Int64()), c, row))
+		return r.emit(r.gpuEvent(Sync, syncName(at(row, c[6]).Int64()), c, row))
 	})
 }
 

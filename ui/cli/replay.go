@@ -32,8 +32,8 @@ type replayFlags struct {
 func newReplayCmd(d Deps, stderr io.Writer) *cobra.Command {
 	var f replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay FILE",
-		Short: "Play a recording or an nvidia-smi / dcgmi log in the dashboard, with a timeline",
+		Use:   "replay FILE|TRACE",
+		Short: "Play a recording or log in the dashboard, or draw a profiler trace's timeline",
 		Long: `replay shows a gpuscope recording (.jsonl or .jsonl.gz) or a log another tool
 wrote — nvidia-smi --query-gpu CSV, nvidia-smi dmon / pmon, dcgmi dmon,
 nvidia-smi -q -x XML, or pasted output report reads ("-": standard input),
@@ -46,10 +46,27 @@ Home/End start/end · < / > (or , / .) slower/faster (0.5× to 60×); the
 dashboard's keys work as live (q quits).
 
 The whole file is loaded into memory (~5-20 KB a snapshot): hours are fine;
-read a 24 h recording with "gpuscope report" instead.`,
+read a 24 h recording with "gpuscope report" instead.
+
+Given a profiler trace instead — a PyTorch profiler (Kineto) JSON, gzipped
+or not, an Nsight Systems SQLite export, or a directory of them, one per
+rank — replay draws its timeline: a strip per GPU stream (per rank for a
+directory), time across, each column coloured by what the stream ran
+(compute, communication, memory, sync) and as tall as it was busy; gaps
+are dots. The findings "gpuscope report TRACE" gives are beside it, and the
+line under the strips names the kernel or copy at the cursor (name,
+duration, stream). The strips are drawn while the trace is still read;
+zoomed in past their resolution, the window is read again in detail.
+
+Trace keys: ←/→ one column (shift or PgUp/PgDn: ten) · +/- zoom in/out
+around the cursor · 0 the whole trace · Home/End start/end · ↑/↓ the
+stream the cursor names · q quits.`,
 		Example: `  gpuscope replay run.jsonl
   gpuscope replay run.jsonl.gz --speed 10
-  gpuscope replay dmon.log                 nvidia-smi dmon -o DT output`,
+  gpuscope replay dmon.log                 nvidia-smi dmon -o DT output
+  gpuscope replay trace.pt.trace.json.gz   a PyTorch profiler trace
+  gpuscope replay ./log/resnet50           tensorboard_trace_handler's directory, a strip set per rank
+  gpuscope replay report.sqlite            nsys export --type sqlite`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tr, err := commandWords(cmd, f.lang, d.Getenv)
@@ -57,6 +74,13 @@ read a 24 h recording with "gpuscope report" instead.`,
 				return err
 			}
 			f.tr = tr
+			paths, err := replayTracePaths(args[0])
+			if err != nil {
+				return err
+			}
+			if paths != nil {
+				return runTraceReplay(cmd.Context(), args[0], paths, f)
+			}
 			return runReplay(args[0], f, stderr)
 		},
 	}

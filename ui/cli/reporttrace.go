@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
@@ -86,7 +87,7 @@ func reportTraces(w io.Writer, format string, tr *i18n.Tr, paths, others []strin
 // readTraces reads each trace (one rank each) on its own goroutine, at most
 // one per core, into what they prove.
 func readTraces(paths []string) (*timeline.Report, error) {
-	ranks := make([]timeline.Rank, len(paths))
+	ranks := make([][]timeline.Rank, len(paths)) // an nsys export may hold several
 	errs := make([]error, len(paths))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
@@ -95,14 +96,16 @@ func readTraces(paths []string) (*timeline.Report, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			b := timeline.New()
-			m, err := trace.ReadFile(p, b.Add)
+			procs := timeline.NewProcs()
+			m, err := trace.ReadFile(p, procs.Add)
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			ranks[i] = b.Rank(m)
-			ranks[i].File = p
+			ranks[i] = procs.Ranks(m)
+			for j := range ranks[i] {
+				ranks[i][j].File = p
+			}
 		}()
 	}
 	wg.Wait()
@@ -111,7 +114,7 @@ func readTraces(paths []string) (*timeline.Report, error) {
 			return nil, err // the first file's, in argument order
 		}
 	}
-	return timeline.NewReport(ranks), nil
+	return timeline.NewReport(slices.Concat(ranks...)), nil
 }
 
 // reportStats reads `nsys stats --format csv` summaries (one or several

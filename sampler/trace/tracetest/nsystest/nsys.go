@@ -54,6 +54,14 @@ const emitNvtxSuffix = ", seq = 12, op_id = 7, sizes = [[64, 64], [64, 64]]"
 // WriteNsys writes evs as an Nsight Systems export at path (a new file);
 // enums adds the ENUM tables newer exports have.
 func WriteNsys(path string, evs []Ev, enums bool) error {
+	return WriteNsysRanks(path, [][]Ev{evs}, enums)
+}
+
+// WriteNsysRanks writes one export of a multi-process run, as `nsys
+// profile torchrun …` records it: ranks[i] is process PID+i driving
+// device i, each with its own correlation ids (they may repeat across
+// processes, as CUPTI's do).
+func WriteNsysRanks(path string, ranks [][]Ev, enums bool) error {
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		return err
@@ -76,9 +84,24 @@ func WriteNsys(path string, evs []Ev, enums bool) error {
 	}
 	w := &writer{tx: tx, ids: map[string]int64{}}
 	w.exec(`INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1700000000000000000, '2023-11-14T22:13:20', '2023-11-14T22:13:20')`)
-	w.exec(`INSERT INTO TARGET_INFO_GPU (vmId, id, name, totalMemory, smCount, cuDevice, computeMajor, computeMinor) VALUES (281474976710656, 0, ?, ?, ?, 0, ?, ?)`,
-		Device.Name, Device.Mem, Device.SMs, Device.Major, Device.Minor)
-	tid := func(t int64) int64 { return PID<<24 | t }
+	for dev := range ranks {
+		w.exec(`INSERT INTO TARGET_INFO_GPU (vmId, id, name, totalMemory, smCount, cuDevice, computeMajor, computeMinor) VALUES (281474976710656, ?, ?, ?, ?, ?, ?, ?)`,
+			dev, Device.Name, Device.Mem, Device.SMs, dev, Device.Major, Device.Minor)
+	}
+	for dev, evs := range ranks {
+		w.process(PID+int64(dev), dev, evs)
+	}
+	// A mark has no end: not a range.
+	w.exec(`INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid) VALUES (5, 34, 'checkpoint', ?)`, PID<<24|PID)
+	if w.err != nil {
+		return w.err
+	}
+	return tx.Commit()
+}
+
+// process writes one process's events, its GPU activity on device dev.
+func (w *writer) process(pid int64, dev int, evs []Ev) {
+	tid := func(t int64) int64 { return pid<<24 | t }
 	for _, e := range evs {
 		end := e.Start + e.Dur
 		switch e.Kind {
@@ -94,14 +117,14 @@ func WriteNsys(path string, evs []Ev, enums bool) error {
 			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 1, ?, ?, ?, 0, NULL)`, e.Start, end, tid(e.TID), corr, w.id(name))
 		case "kernel":
 			id := w.id(e.Name)
-			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, NULL, ?, ?, ?, ?, ?, NULL, 1, 0, 64, 512, 1, 1, 128, 1, 1)`,
-				e.Start, end, e.Stream, e.Corr, PID<<24, id, id)
+			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, NULL, 1, 0, 64, 512, 1, 1, 128, 1, 1)`,
+				e.Start, end, dev, e.Stream, e.Corr, pid<<24, id, id)
 		case "memcpy":
-			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, 0, 1, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, 0, 1, 0, 1)`,
-				e.Start, end, e.Stream, e.Corr, PID<<24, e.Bytes, e.Copy, e.Src, e.Dst)
+			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, 0, 1, 0, 1)`,
+				e.Start, end, dev, e.Stream, e.Corr, pid<<24, e.Bytes, e.Copy, e.Src, e.Dst)
 		case "memset":
-			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?, ?, 0, 1, NULL, ?, ?, ?, 0, ?, NULL, ?)`,
-				e.Start, end, e.Stream, e.Corr, PID<<24, e.Bytes, e.Dst)
+			w.exec(`INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?, ?, ?, 1, NULL, ?, ?, ?, 0, ?, NULL, ?)`,
+				e.Start, end, dev, e.Stream, e.Corr, pid<<24, e.Bytes, e.Dst)
 		case "range":
 			// torch's operator ranges carry emit_nvtx's suffix, written
 			// inline; record_function's ranges are registered strings.
@@ -113,12 +136,6 @@ func WriteNsys(path string, evs []Ev, enums bool) error {
 			}
 		}
 	}
-	// A mark has no end: not a range.
-	w.exec(`INSERT INTO NVTX_EVENTS (start, eventType, text, globalTid) VALUES (5, 34, 'checkpoint', ?)`, tid(PID))
-	if w.err != nil {
-		return w.err
-	}
-	return tx.Commit()
 }
 
 type writer struct {
