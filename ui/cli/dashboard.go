@@ -203,8 +203,8 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 		opts.Kill = syscall.Kill
 	}
 	m := ui.New(opts)
-	for _, snap := range history { // diagnosed, and remembered for a recording's header
-		m = m.Push(col.Push(snap))
+	for _, f := range col.Preroll(history) { // diagnosed, and remembered for a recording's header
+		m = m.Push(f)
 	}
 	m = m.WithFrames(col.Subscribe())
 	// The sampler's clock continues from the pre-rolled history (the demo) or
