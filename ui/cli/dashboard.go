@@ -212,7 +212,9 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
+	// ui.TermWriter writes only the cells of a line that changed, where
+	// Bubble Tea v1 rewrites the line (docs/benchmarks.md).
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(os.Stdout)))
 	err = runProgram(p, "dashboard")
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
