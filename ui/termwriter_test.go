@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -263,8 +262,6 @@ func TestTermWriterIsAFile(t *testing.T) {
 	if f.Fd() != os.Stdout.Fd() {
 		t.Fatal("Fd is not the file's")
 	}
-	var buf bytes.Buffer
-	_ = buf
 }
 
 // BenchmarkTermWriterFrame: the cost of diffing one frame of the coloured
