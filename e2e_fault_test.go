@@ -22,7 +22,7 @@ func TestDemoFaultsPTY(t *testing.T) {
 	cmd := exec.Command(buildBinary(t), "--demo", "--demo-fault", "all")
 	cmd.Env = []string{"TERM=screen"}
 	tm := startPTY(t, cmd, 50, 200)
-	tm.waitFor("the lost GPU", func(s string) bool { return strings.Contains(s, "LOST") })
+	tm.waitFor("the lost GPU", func(s string) bool { return tm.appeared(s, 0, "LOST") })
 	tm.waitFor("the hostile command line, escaped", func(s string) bool { return strings.Contains(s, "^[]0;PWNED^G") })
 	tm.send("q")
 	if code := waitExit(t, cmd, 10*time.Second); code != 0 {

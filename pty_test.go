@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -93,10 +94,11 @@ func waitFor(t *testing.T, s *screen, what string, cond func(string) bool) {
 // term is a program running in a pty of its own: what it writes collects
 // in out, and the tests wait on what it says, never for a fixed time.
 type term struct {
-	t   *testing.T
-	cmd *exec.Cmd
-	pty *os.File
-	out screen
+	t          *testing.T
+	cmd        *exec.Cmd
+	pty        *os.File
+	out        screen
+	rows, cols int
 }
 
 // startPTY starts cmd in a rows×cols pty with TERM=xterm-256color, unless
@@ -109,7 +111,7 @@ func startPTY(t *testing.T, cmd *exec.Cmd, rows, cols uint16) *term {
 	if err != nil {
 		t.Fatalf("start %s in a pty: %v", cmd.Path, err)
 	}
-	tm := &term{t: t, cmd: cmd, pty: f}
+	tm := &term{t: t, cmd: cmd, pty: f, rows: int(rows), cols: int(cols)}
 	go func() { _, _ = copyUntilEOF(&tm.out, f) }()
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
@@ -146,7 +148,96 @@ func (tm *term) waitFor(what string, cond func(string) bool) {
 // for all of it), escape sequences left out.
 func (tm *term) waitText(mark int, text string) {
 	tm.t.Helper()
-	tm.waitFor(strings.TrimSpace(text), func(s string) bool { return strings.Contains(ansi.Strip(s[mark:]), text) })
+	tm.waitFor(strings.TrimSpace(text), func(s string) bool { return tm.appeared(s, mark, text) })
+}
+
+// appeared: text was written after mark, or is on the screen now and was
+// not at mark. The dashboard writes only the cells that changed
+// (ui.TermWriter), so a word can be on screen without being written whole.
+func (tm *term) appeared(s string, mark int, text string) bool {
+	if strings.Contains(ansi.Strip(s[mark:]), text) {
+		return true
+	}
+	return strings.Contains(screenText(s, tm.cols, tm.rows), text) && !strings.Contains(screenText(s[:mark], tm.cols, tm.rows), text)
+}
+
+// screenText is the screen out draws on a cols×rows terminal, row by row:
+// text only (styles, modes and titles left out), as far as the dashboard
+// moves the cursor (home, CUP, CR, LF) and erases (EL, ED).
+func screenText(out string, cols, rows int) string {
+	scr := make([][]string, rows)
+	for y := range scr {
+		scr[y] = make([]string, cols)
+	}
+	x, y := 0, 0
+	erase := func(y, from int) {
+		for i := from; i < cols; i++ {
+			scr[y][i] = " "
+		}
+	}
+	for len(out) > 0 {
+		switch c := out[0]; {
+		case c == '\r':
+			x, out = 0, out[1:]
+		case c == '\n':
+			y, out = min(y+1, rows-1), out[1:]
+		case c == 0x1b && len(out) > 1 && out[1] == ']': // OSC, to BEL or ST
+			end := strings.IndexAny(out[2:], "\a\x1b")
+			if end < 0 {
+				out = ""
+				break
+			}
+			out = strings.TrimPrefix(out[2+end+1:], "\\") // BEL, or ST: ESC \\
+		case c == 0x1b && len(out) > 1 && out[1] == '[':
+			j := 2
+			for j < len(out) && (out[j] < 0x40 || out[j] > 0x7e) {
+				j++
+			}
+			if j == len(out) {
+				out = ""
+				break
+			}
+			args := out[2:j]
+			switch out[j] {
+			case 'H':
+				r, c, _ := strings.Cut(args, ";")
+				row, _ := strconv.Atoi(r)
+				col, _ := strconv.Atoi(c)
+				y, x = min(max(row, 1), rows)-1, min(max(col, 1), cols)-1
+			case 'K':
+				erase(y, x)
+			case 'J':
+				from := y + 1
+				if args == "2" {
+					from = 0
+				} else {
+					erase(y, x)
+				}
+				for i := from; i < rows; i++ {
+					erase(i, 0)
+				}
+			}
+			out = out[j+1:]
+		case c < 0x20 || c == 0x1b:
+			out = out[1:]
+		default:
+			g, w := ansi.FirstGraphemeCluster(out, ansi.GraphemeWidth)
+			if x < cols && w > 0 {
+				scr[y][x] = g
+				for i := 1; i < w && x+i < cols; i++ {
+					scr[y][x+i] = ""
+				}
+			}
+			x = min(x+max(w, 1), cols)
+			out = out[len(g):]
+		}
+	}
+	var b strings.Builder
+	for _, r := range scr {
+		b.WriteString(strings.Join(r, ""))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // mark is how much has been written so far.

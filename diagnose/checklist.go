@@ -65,7 +65,13 @@ func Checklist(window []sampler.Snapshot, findings []Finding) []Step {
 // and the node-wide ones. The steps' own readings are node-wide, so they
 // are read once.
 func Checklists(window []sampler.Snapshot, findings []Finding, gpus int) [][]Step {
-	base := baseSteps(window)
+	return checklists(window, findings, gpus, nil)
+}
+
+// checklists is Checklists with the window's series kept sorted in o
+// across evaluations (orders.go); o nil: selected afresh.
+func checklists(window []sampler.Snapshot, findings []Finding, gpus int, o *orders) [][]Step {
+	base := baseStepsOrders(window, o)
 	n := max(gpus, 1)
 	for _, f := range findings {
 		n = max(n, f.GPU+1)
@@ -92,7 +98,10 @@ func ForGPU(fs []Finding, gpu int) []Finding {
 }
 
 // baseSteps are the seven steps read from the window, before findings.
-func baseSteps(window []sampler.Snapshot) []Step {
+func baseSteps(window []sampler.Snapshot) []Step { return baseStepsOrders(window, nil) }
+
+// baseStepsOrders is baseSteps reading the series sorted in o (nil: none).
+func baseStepsOrders(window []sampler.Snapshot, o *orders) []Step {
 	steps := make([]Step, len(stepTitles))
 	for i := range steps {
 		steps[i] = Step{N: i + 1, Title: stepTitles[i], Status: "n/a"}
@@ -100,7 +109,7 @@ func baseSteps(window []sampler.Snapshot) []Step {
 	if len(window) == 0 {
 		return steps
 	}
-	c := newCtx(window)
+	c := newCtxOrders(window, o)
 	steps[0].setDetail(c.stepProcesses())
 	steps[1].setDetail(c.stepUtil())
 	steps[2].setDetail(c.stepCPU())

@@ -36,29 +36,48 @@ const (
 )
 
 // ThreeLevels summarises GPU gpu (its Index) over the window.
-func ThreeLevels(window []sampler.Snapshot, gpu int) Levels {
+func ThreeLevels(window []sampler.Snapshot, gpu int) Levels { return threeLevels(window, gpu, nil) }
+
+// levelSeries are the orders keys of the series ThreeLevels reads, apart
+// from summariseGPU's 0 to 5 when both share one orders.
+const (
+	levelUtil = 10 + iota
+	levelSM
+	levelOccupancy
+	levelTensor
+	levelDRAM
+)
+
+// threeLevels is ThreeLevels with the series kept sorted in o across
+// evaluations (orders.go); o nil: selected afresh.
+func threeLevels(window []sampler.Snapshot, gpu int, o *orders) Levels {
 	var buf []float64
-	p50 := func(f func(*sampler.GPU) sampler.Metric) sampler.Metric {
-		buf = buf[:0]
+	var times []int64
+	p50 := func(key int, f func(*sampler.GPU) sampler.Metric) sampler.Metric {
+		buf, times = buf[:0], times[:0]
 		for i := range window {
 			if x := gpuIn(&window[i], gpu); x != nil && !x.Lost {
 				if m := f(x); m.OK {
 					buf = append(buf, m.V)
+					times = append(times, window[i].Time.UnixNano())
 				}
 			}
 		}
 		if len(buf) == 0 {
 			return sampler.NA
 		}
+		if o != nil {
+			return sampler.Some(o.summarise(orderKey{gpu, key}, times, buf).p50)
+		}
 		return sampler.Some(summarise(buf).p50)
 	}
-	util := p50(func(x *sampler.GPU) sampler.Metric { return x.Util })
-	sm, smName := p50(func(x *sampler.GPU) sampler.Metric { return x.SMActive }), say("word.sm_active", "SM active")
+	util := p50(levelUtil, func(x *sampler.GPU) sampler.Metric { return x.Util })
+	sm, smName := p50(levelSM, func(x *sampler.GPU) sampler.Metric { return x.SMActive }), say("word.sm_active", "SM active")
 	if !sm.OK {
-		sm, smName = p50(func(x *sampler.GPU) sampler.Metric { return x.SMOccupancy }), say("word.sm_occupancy", "SM occupancy")
+		sm, smName = p50(levelOccupancy, func(x *sampler.GPU) sampler.Metric { return x.SMOccupancy }), say("word.sm_occupancy", "SM occupancy")
 	}
-	tensor := p50(func(x *sampler.GPU) sampler.Metric { return x.TensorActive })
-	dram := p50(func(x *sampler.GPU) sampler.Metric { return x.DRAMActive })
+	tensor := p50(levelTensor, func(x *sampler.GPU) sampler.Metric { return x.TensorActive })
+	dram := p50(levelDRAM, func(x *sampler.GPU) sampler.Metric { return x.DRAMActive })
 
 	var l Levels
 	l.KernelRunning = level(util, say("word.gpu_util", "GPU-Util"), kernelYes, kernelPartly, nil)

@@ -2,14 +2,14 @@ package diagnose
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 )
 
 // Rank orders findings, the one order every face lists them in: severity
 // (worst first), node-level before per-GPU, then GPU index, then the
 // rule's position in Rules (RuleOrder).
 func Rank(fs []Finding) {
-	slices.SortStableFunc(fs, func(a, b Finding) int {
+	order := func(a, b *Finding) int {
 		if a.Severity != b.Severity {
 			return cmp.Compare(b.Severity, a.Severity)
 		}
@@ -23,7 +23,8 @@ func Rank(fs []Finding) {
 			return cmp.Compare(a.GPU, b.GPU)
 		}
 		return cmp.Compare(RuleOrder(a.Rule), RuleOrder(b.Rule))
-	})
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return order(&fs[i], &fs[j]) < 0 })
 }
 
 // RankByGPU is Rank with each GPU's findings kept together, for a list read
@@ -45,10 +46,11 @@ func RankByGPU(fs []Finding) {
 		}
 		return gpu
 	}
-	slices.SortStableFunc(fs, func(a, b Finding) int {
+	order := func(a, b *Finding) int {
 		if c := cmp.Compare(worst[b.GPU], worst[a.GPU]); c != 0 {
 			return c
 		}
 		return cmp.Compare(nodeLast(a.GPU), nodeLast(b.GPU))
-	})
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return order(&fs[i], &fs[j]) < 0 })
 }

@@ -69,7 +69,12 @@ type Tracker struct {
 	fresh  func() evaluator // a new engine: at start and when replay scrubs back
 	every  time.Duration
 	views  bool
-	last   *Diagnosis
+	// viewOrders keep the series the levels and checklists read sorted
+	// between evaluations, as the Engine's orders do for the rules: without
+	// them those views cost as much as the rules (docs/benchmarks.md,
+	// "The dashboard's cost while it watches").
+	viewOrders orders
+	last       *Diagnosis
 }
 
 // evaluator is the hysteresis Engine, or the EvidenceEngine over it.
@@ -124,6 +129,41 @@ func (t *Tracker) Observe(s sampler.Snapshot) Frame {
 	return Frame{Snapshot: s, Diagnosis: t.diagnose(s)}
 }
 
+// ObserveHistory is Observe for each of snaps, in order, where only the
+// newest frame is shown (the demo's pre-rolled minutes before the first
+// screen): the levels and checklists, half of an evaluation's cost, are
+// computed for the last frame alone. Its frame is the one Observe gives.
+func (t *Tracker) ObserveHistory(snaps []sampler.Snapshot) []Frame {
+	out := make([]Frame, len(snaps))
+	views := t.views
+	for i, s := range snaps {
+		t.views = views && i == len(snaps)-1
+		out[i] = t.Observe(s)
+	}
+	t.views = views
+	if d := t.last; views && d != nil && d.Levels == nil {
+		// The last snapshot fell inside the stride: the views of the
+		// diagnosis in force, over its window, if the history still holds
+		// it whole.
+		w := t.hist.snaps
+		from := 0
+		for from < len(w) && w[from].Time.Before(d.From) {
+			from++
+		}
+		to := from
+		for to < len(w) && !w[to].Time.After(d.At) {
+			to++
+		}
+		if to-from == d.Samples && d.Samples > 0 {
+			v := *d
+			t.addViews(&v, w[from:to])
+			t.last = &v
+			out[len(out)-1].Diagnosis = &v
+		}
+	}
+	return out
+}
+
 func (t *Tracker) diagnose(s sampler.Snapshot) *Diagnosis {
 	window := t.hist.Push(s)
 	if t.last != nil {
@@ -151,14 +191,20 @@ func (t *Tracker) evaluate(window []sampler.Snapshot) *Diagnosis {
 	s := &window[len(window)-1]
 	d := &Diagnosis{At: s.Time, From: window[0].Time, Samples: len(window), Findings: t.engine.Evaluate(window)}
 	if t.views {
-		d.Levels = make([]Levels, len(s.GPUs))
-		for i := range s.GPUs {
-			d.Levels[i] = ThreeLevels(window, i)
-		}
-		d.Checklists = Checklists(window, d.Findings, len(s.GPUs))
+		t.addViews(d, window)
 	}
 	t.last = d
 	return d
+}
+
+// addViews gives d, evaluated over window, every GPU's levels and checklist.
+func (t *Tracker) addViews(d *Diagnosis, window []sampler.Snapshot) {
+	s := &window[len(window)-1]
+	d.Levels = make([]Levels, len(s.GPUs))
+	for i := range s.GPUs {
+		d.Levels[i] = threeLevels(window, i, &t.viewOrders)
+	}
+	d.Checklists = checklists(window, d.Findings, len(s.GPUs), &t.viewOrders)
 }
 
 // Last is the newest diagnosis, nil before the first snapshot.

@@ -4,8 +4,6 @@
 package docs
 
 import (
-	"embed"
-	"io/fs"
 	"path"
 	"slices"
 	"strconv"
@@ -14,9 +12,7 @@ import (
 
 // The English pages are playbook/RULE.md; their Chinese versions, written in
 // the terms of the two articles the diagnosis follows, are playbook/zh/RULE.md.
-//
-//go:embed playbook/*.md playbook/zh/*.md
-var playbookFS embed.FS
+// The binary carries them compressed (archive.go).
 
 // Playbook returns the Markdown page for a rule id, with the {gpu} and {pid}
 // placeholders left in (see Render). ok is false for an unknown id.
@@ -24,8 +20,8 @@ func Playbook(rule string) (string, bool) {
 	if rule == "" || strings.ContainsAny(rule, "/\\.") {
 		return "", false // a rule id is a plain word; never a path
 	}
-	b, err := playbookFS.ReadFile(path.Join("playbook", rule+".md"))
-	if err != nil {
+	b, ok := readPage(path.Join("playbook", rule+".md"))
+	if !ok {
 		return "", false
 	}
 	return string(b), true
@@ -37,7 +33,7 @@ func Playbook(rule string) (string, bool) {
 // English, so a new rule is never without a page. ok is false for an unknown id.
 func PlaybookLang(rule, lang string) (string, bool) {
 	if isChinese(lang) && rule != "" && !strings.ContainsAny(rule, "/\\.") {
-		if b, err := playbookFS.ReadFile(path.Join("playbook", "zh", rule+".md")); err == nil {
+		if b, ok := readPage(path.Join("playbook", "zh", rule+".md")); ok {
 			return string(b), true
 		}
 	}
@@ -60,14 +56,11 @@ func IsChinese(lang string) bool {
 // Rules lists the rule ids that have a page, alphabetically; callers that
 // show them order them by diagnose.Rules, the one rule order.
 func Rules() []string {
-	entries, err := fs.ReadDir(playbookFS, "playbook")
-	if err != nil {
-		return nil // cannot happen with a valid embed; treat as "no pages"
-	}
 	var out []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".md"); ok && !e.IsDir() {
-			out = append(out, name)
+	pages, _ := pageIndex()
+	for _, p := range pages {
+		if name, ok := strings.CutPrefix(p.path, "playbook/"); ok && !strings.Contains(name, "/") {
+			out = append(out, strings.TrimSuffix(name, ".md"))
 		}
 	}
 	slices.Sort(out)

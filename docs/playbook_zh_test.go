@@ -22,7 +22,7 @@ var requiredHeadingsZh = []string{
 // pageIDs lists the rule ids that have a page directly under dir.
 func pageIDs(t *testing.T, dir string) []string {
 	t.Helper()
-	entries, err := fs.ReadDir(playbookFS, dir)
+	entries, err := fs.ReadDir(pagesFS, dir)
 	if err != nil {
 		t.Fatalf("reading %s: %v", dir, err)
 	}

@@ -40,11 +40,11 @@ func referenceKeys(t *testing.T) map[string]bool {
 func citingDocs(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	err := fs.WalkDir(playbookFS, "playbook", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(pagesFS, "playbook", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
 		}
-		b, err := playbookFS.ReadFile(p)
+		b, err := fs.ReadFile(pagesFS, p)
 		out[p] = string(b)
 		return err
 	})

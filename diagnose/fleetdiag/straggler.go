@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -115,7 +116,7 @@ func Stragglers(f fleetsnap.Fleet) []Finding {
 		if len(nodes) < minJobNodes {
 			continue
 		}
-		slices.SortFunc(nodes, func(a, b jobNode) int { return cmp.Compare(a.name, b.name) })
+		sort.Slice(nodes, func(i, j int) bool { return cmp.Compare(nodes[i].name, nodes[j].name) < 0 })
 		if fd, ok := straggler(j, nodes); ok {
 			out = append(out, fd)
 		}

@@ -74,3 +74,24 @@ func benchPush(b *testing.B, interval time.Duration) {
 		}
 	}
 }
+
+// BenchmarkPreroll120 is the demo's pre-roll: two minutes of snapshots
+// before the first screen, the levels and checklists for the last only.
+func BenchmarkPreroll120(b *testing.B) {
+	snaps := snapshots(b, time.Second)[:120]
+	for b.Loop() {
+		New(&sampler.Sampler{}, Options{}).Preroll(snaps)
+	}
+}
+
+// BenchmarkPushHistory120 is the same history pushed one by one, as the
+// pre-roll was before Preroll.
+func BenchmarkPushHistory120(b *testing.B) {
+	snaps := snapshots(b, time.Second)[:120]
+	for b.Loop() {
+		col := New(&sampler.Sampler{}, Options{})
+		for _, s := range snaps {
+			col.Push(s)
+		}
+	}
+}

@@ -64,7 +64,22 @@ func New(s *sampler.Sampler, opts Options) *Collector {
 // Run calls it for every tick; callers use it directly to seed history (the
 // demo's pre-roll) before Run starts. Not for concurrent use with Run.
 func (c *Collector) Push(snap sampler.Snapshot) diagnose.Frame {
-	f := c.tracker.Observe(snap)
+	return c.take(c.tracker.Observe(snap))
+}
+
+// Preroll is Push for each of snaps (history shown before Run starts, as
+// the demo's two minutes), with the levels and checklists computed for the
+// last frame alone (diagnose.Tracker.ObserveHistory): only it is shown.
+func (c *Collector) Preroll(snaps []sampler.Snapshot) []diagnose.Frame {
+	out := c.tracker.ObserveHistory(snaps)
+	for i := range out {
+		out[i] = c.take(out[i])
+	}
+	return out
+}
+
+// take hands f to the sinks, publishes it and returns it.
+func (c *Collector) take(f diagnose.Frame) diagnose.Frame {
 	for _, sink := range c.sinks {
 		if err := sink.Take(f); err != nil {
 			// Clip: the tracker's copy shares the backing array.

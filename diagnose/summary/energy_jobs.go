@@ -2,6 +2,7 @@ package summary
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -101,23 +102,25 @@ func (e *jobEnergy) finish(t *EnergyTotal) {
 		t.Jobs = append(t.Jobs, *j)
 		users[j.User] += j.KWh
 	}
-	slices.SortFunc(t.Jobs, func(a, b JobEnergy) int {
+	byJob := func(a, b *JobEnergy) int {
 		if a.KWh != b.KWh {
 			return cmpDesc(a.KWh, b.KWh)
 		}
 		return strings.Compare(a.Job+a.User, b.Job+b.User)
-	})
+	}
+	sort.Slice(t.Jobs, func(i, j int) bool { return byJob(&t.Jobs[i], &t.Jobs[j]) < 0 })
 	for u, kwh := range users {
 		if u != "" {
 			t.Users = append(t.Users, UserEnergy{User: u, KWh: kwh})
 		}
 	}
-	slices.SortFunc(t.Users, func(a, b UserEnergy) int {
+	byUser := func(a, b *UserEnergy) int {
 		if a.KWh != b.KWh {
 			return cmpDesc(a.KWh, b.KWh)
 		}
 		return strings.Compare(a.User, b.User)
-	})
+	}
+	sort.Slice(t.Users, func(i, j int) bool { return byUser(&t.Users[i], &t.Users[j]) < 0 })
 }
 
 func cmpDesc(a, b float64) int {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,7 @@ func Findings(ranks []Rank) []Finding {
 	if f, ok := straggler(ranks); ok {
 		out = append(out, f)
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int {
+	order := func(a, b *Finding) int {
 		if c := cmp.Compare(b.Severity, a.Severity); c != 0 {
 			return c
 		}
@@ -80,7 +81,8 @@ func Findings(ranks []Rank) []Finding {
 			return c
 		}
 		return cmp.Compare(diagnose.RuleOrder(a.Rule), diagnose.RuleOrder(b.Rule))
-	})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return order(&out[i], &out[j]) < 0 })
 	return out
 }
 

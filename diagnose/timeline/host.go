@@ -3,6 +3,7 @@ package timeline
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler/stat"
@@ -64,12 +65,13 @@ func (b *Builder) syncStats() []SyncStat {
 	for _, s := range by {
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(a, b SyncStat) int {
+	order := func(a, b *SyncStat) int {
 		if c := cmp.Compare(b.TotalUS, a.TotalUS); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Name+a.Caller, b.Name+b.Caller)
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return order(&out[i], &out[j]) < 0 })
 	return out
 }
 

@@ -3,7 +3,7 @@ package timeline
 import (
 	"cmp"
 	"regexp"
-	"slices"
+	"sort"
 
 	"github.com/gpuscope/gpuscope/sampler/stat"
 	"github.com/gpuscope/gpuscope/sampler/trace"
@@ -118,12 +118,13 @@ func (b *Builder) kernels(gpu []gpuEvent) Kernels {
 		}
 		k.Top = append(k.Top, *s)
 	}
-	slices.SortFunc(k.Top, func(a, b KernelStat) int {
+	order := func(a, b *KernelStat) int {
 		if c := cmp.Compare(b.TotalUS, a.TotalUS); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Name, b.Name)
-	})
+	}
+	sort.Slice(k.Top, func(i, j int) bool { return order(&k.Top[i], &k.Top[j]) < 0 })
 	if len(k.Top) > topN {
 		k.Top = k.Top[:topN]
 	}

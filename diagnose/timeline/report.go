@@ -3,6 +3,7 @@ package timeline
 import (
 	"cmp"
 	"slices"
+	"sort"
 )
 
 // Report is what `gpuscope report TRACE…` says: each rank's figures and
@@ -15,12 +16,13 @@ type Report struct {
 // NewReport orders the ranks by rank (then file) and finds what they prove.
 func NewReport(ranks []Rank) *Report {
 	ranks = slices.Clone(ranks)
-	slices.SortStableFunc(ranks, func(a, b Rank) int {
+	order := func(a, b *Rank) int {
 		if c := cmp.Compare(a.Rank, b.Rank); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.File, b.File)
-	})
+	}
+	sort.SliceStable(ranks, func(i, j int) bool { return order(&ranks[i], &ranks[j]) < 0 })
 	fs := Findings(ranks)
 	if fs == nil {
 		fs = []Finding{}

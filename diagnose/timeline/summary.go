@@ -3,7 +3,7 @@ package timeline
 import (
 	"cmp"
 	"regexp"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -73,7 +73,7 @@ func Summarise(s *trace.Stats) Summary {
 		for _, v := range syncs {
 			out.Syncs = append(out.Syncs, *v)
 		}
-		slices.SortFunc(out.Syncs, func(a, b SyncStat) int { return cmp.Compare(b.TotalUS, a.TotalUS) })
+		sort.Slice(out.Syncs, func(i, j int) bool { return cmp.Compare(out.Syncs[j].TotalUS, out.Syncs[i].TotalUS) < 0 })
 	}
 	for _, rep := range []trace.StatsReport{trace.StatsMemTime, trace.StatsMemSize} {
 		if t := s.Table(rep); t != nil {
@@ -125,9 +125,9 @@ func (out *Summary) kernels(rows []trace.StatsRow) {
 	for i := range k.Top {
 		k.Top[i].Share = share(k.Top[i].TotalUS, out.KernelUS)
 	}
-	slices.SortStableFunc(k.Top, func(a, b KernelStat) int { return cmp.Compare(b.TotalUS, a.TotalUS) })
+	sort.SliceStable(k.Top, func(i, j int) bool { return cmp.Compare(k.Top[j].TotalUS, k.Top[i].TotalUS) < 0 })
 	k.Top = k.Top[:min(len(k.Top), topN)]
-	slices.SortFunc(meds, func(a, b med) int { return cmp.Compare(a.us, b.us) })
+	sort.Slice(meds, func(i, j int) bool { return cmp.Compare(meds[i].us, meds[j].us) < 0 })
 	var seen int64
 	for _, m := range meds {
 		if seen < int64(k.Count+1)/2 && seen+m.n >= int64(k.Count+1)/2 {

@@ -3,9 +3,11 @@ package promsource
 import (
 	"cmp"
 	"fmt"
-	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"slices"
+	"sort"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // gpuLabels place a series on one GPU (or one MIG instance, which the
@@ -123,12 +125,13 @@ func (b *fleetBuilder) finish() []fleetsnap.Node {
 			n.WasteGPUHours += g.IdleHeldHours
 			n.EnergyKWh += g.EnergyKWh.Or(0)
 		}
-		slices.SortFunc(n.Findings, func(a, b fleetsnap.Finding) int {
+		order := func(a, b *fleetsnap.Finding) int {
 			if ra, rb := severityRank(a.Severity), severityRank(b.Severity); ra != rb {
 				return rb - ra
 			}
 			return strings.Compare(a.Rule, b.Rule)
-		})
+		}
+		sort.Slice(n.Findings, func(i, j int) bool { return order(&n.Findings[i], &n.Findings[j]) < 0 })
 		out = append(out, *n)
 	}
 	names := map[string]int{}
@@ -140,7 +143,7 @@ func (b *fleetBuilder) finish() []fleetsnap.Node {
 			out[i].Name += " (" + out[i].Key.Instance + ")"
 		}
 	}
-	slices.SortFunc(out, func(a, b fleetsnap.Node) int {
+	order := func(a, b *fleetsnap.Node) int {
 		if a.WasteGPUHours != b.WasteGPUHours {
 			if a.WasteGPUHours > b.WasteGPUHours {
 				return -1
@@ -151,7 +154,8 @@ func (b *fleetBuilder) finish() []fleetsnap.Node {
 			return c
 		}
 		return strings.Compare(a.Key.Instance, b.Key.Instance)
-	})
+	}
+	sort.Slice(out, func(i, j int) bool { return order(&out[i], &out[j]) < 0 })
 	return out
 }
 

@@ -2,7 +2,7 @@ package promsource
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -107,7 +107,7 @@ func attachProcs(snap *sampler.Snapshot, d *stepData) {
 	for k := range d.procs {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b procKey) int { return cmp.Or(a.gpu-b.gpu, a.pid-b.pid) })
+	sort.Slice(keys, func(i, j int) bool { return cmp.Or(keys[i].gpu-keys[j].gpu, keys[i].pid-keys[j].pid) < 0 })
 	nextChild := -1 // synthetic children get negative PIDs: never a real process
 	for _, key := range keys {
 		p := d.procs[key]

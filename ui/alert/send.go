@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -136,7 +136,7 @@ func Text(ev Event) string {
 // sortEvents orders a frame's events: closed first, then the most severe.
 func sortEvents(evs []Event) {
 	rank := map[string]int{Closed: 0, Worse: 1, Opened: 2}
-	slices.SortStableFunc(evs, func(a, b Event) int {
+	order := func(a, b *Event) int {
 		if c := cmp.Compare(rank[a.Kind], rank[b.Kind]); c != 0 {
 			return c
 		}
@@ -147,7 +147,8 @@ func sortEvents(evs []Event) {
 			return c
 		}
 		return strings.Compare(a.Rule, b.Rule)
-	})
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return order(&evs[i], &evs[j]) < 0 })
 }
 
 // redact keeps a webhook's secret out of messages: Slack's and most chat

@@ -206,8 +206,8 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 		opts.Kill = syscall.Kill
 	}
 	m := ui.New(opts)
-	for _, snap := range history { // diagnosed, and remembered for a recording's header
-		m = m.Push(col.Push(snap))
+	for _, f := range col.Preroll(history) { // diagnosed, and remembered for a recording's header
+		m = m.Push(f)
 	}
 	m = m.WithFrames(col.Subscribe())
 	// The sampler's clock continues from the pre-rolled history (the demo) or
@@ -215,7 +215,9 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion())
+	// ui.TermWriter writes only the cells of a line that changed, where
+	// Bubble Tea v1 rewrites the line (docs/benchmarks.md).
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(os.Stdout)))
 	err = runProgram(p, "dashboard")
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -124,7 +125,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		Speed:      f.speed,
 		Warnings:   warnings,
 	})
-	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion()}
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(os.Stdout))}
 	if path == importer.Stdin { // the log came through stdin: keys come from the terminal
 		popts = append(popts, tea.WithInputTTY())
 	}

@@ -1,0 +1,95 @@
+package docs
+
+import (
+	"bytes"
+	"compress/flate"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var updatePlaybook = flag.Bool("update-playbook", false, "rewrite docs/playbook.z from docs/playbook/*.md and docs/playbook/zh/*.md")
+
+// pagesFS is the playbook as written, for the tests that read every page;
+// TestPlaybookArchive holds the binary's copy equal to it.
+var pagesFS = os.DirFS(".")
+
+// sourcePages are the pages on disk in the archive's order: English, then
+// Chinese, each by name.
+func sourcePages(t *testing.T) (paths []string, pages map[string][]byte) {
+	t.Helper()
+	pages = map[string][]byte{}
+	for _, glob := range []string{"playbook/*.md", "playbook/zh/*.md"} {
+		names, err := filepath.Glob(filepath.FromSlash(glob))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			b, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.ToSlash(n)
+			paths = append(paths, p)
+			pages[p] = b
+		}
+	}
+	return paths, pages
+}
+
+func TestPlaybookArchive(t *testing.T) {
+	paths, pages := sourcePages(t)
+	if *updatePlaybook {
+		var head strings.Builder
+		var data bytes.Buffer
+		for _, p := range paths {
+			zw, err := flate.NewWriter(&data, flate.BestCompression)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zw.Write(pages[p])
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&head, "%s\t%d\n", p, data.Len())
+		}
+		out := append([]byte(head.String()+"\n"), data.Bytes()...)
+		if err := os.WriteFile(archiveName, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s: %d pages, %d bytes", archiveName, len(paths), len(out))
+		return // the embedded copy is the old one until the next build
+	}
+	const fix = "the playbook changed: go test ./docs -run TestPlaybookArchive -args -update-playbook"
+	index, _ := pageIndex()
+	var got []string
+	for _, p := range index {
+		got = append(got, p.path)
+		if b, ok := readPage(p.path); !ok || !bytes.Equal(b, pages[p.path]) {
+			t.Errorf("%s differs from the archive's copy; %s", p.path, fix)
+		}
+	}
+	if !slices.Equal(got, paths) {
+		t.Errorf("archive holds %v, the pages on disk are %v; %s", got, paths, fix)
+	}
+	if _, ok := readPage("playbook/no_such_rule.md"); ok {
+		t.Error("a page not in the archive was found")
+	}
+}
+
+// BenchmarkPlaybookLang is the cost of a page from the compressed archive:
+// the last Chinese page, the furthest into the stream.
+func BenchmarkPlaybookLang(b *testing.B) {
+	rules := Rules()
+	last := rules[len(rules)-1]
+	for b.Loop() {
+		if _, ok := PlaybookLang(last, "zh"); !ok {
+			b.Fatal("no page")
+		}
+	}
+}
