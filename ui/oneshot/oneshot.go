@@ -105,7 +105,7 @@ func writeGPU(b *strings.Builder, t words, g sampler.GPU, userW int) {
 		// Pasted, not fitted to a terminal: the user column is as wide as the
 		// snapshot's longest name, and the command line is whole.
 		fmt.Fprintf(b, "      %s %-7d %s %-3s %s %s  %s %s  %s\n", t.w("pid"), p.PID, i18n.Pad(user, userW), p.Type,
-			t.w("mem"), units.Compact.GiB(p.MemUsed), t.w("sm"), units.Percent(p.SMUtil, 0), cmd)
+			t.w("mem"), units.Compact.GiB(p.MemUsed), t.w("util"), units.Percent(p.SMUtil, 0), cmd)
 	}
 }
 

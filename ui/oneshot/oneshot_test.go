@@ -33,7 +33,7 @@ func TestWrite(t *testing.T) {
 		"gpu-node-17  driver 550.54.15  CUDA 12.4  2 GPUs",
 		"[0] H200           util  97%  sm  81%  tensor  n/a  mem 80.0GiB/140.0GiB",
 		"THROTTLE sw_power_cap",
-		"pid 4121    alice    C   mem 79.0GiB  sm n/a  python train.py (+2 children)",
+		"pid 4121    alice    C   mem 79.0GiB  util n/a  python train.py (+2 children)",
 		"[1] H200           LOST",
 	} {
 		if !strings.Contains(out, want) {
@@ -156,7 +156,7 @@ func TestWriteContainers(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"[inference/vllm-0/vllm] vllm serve", "[9c1e5a7b3d2f] jupyter-lab", "sm n/a  python train.py"} {
+	for _, want := range []string{"[inference/vllm-0/vllm] vllm serve", "[9c1e5a7b3d2f] jupyter-lab", "util n/a  python train.py"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
@@ -188,7 +188,7 @@ func TestWriteChinese(t *testing.T) {
 		"gpu-node-17  驱动 550.54.15  CUDA 12.4  2 张 GPU",
 		"[0] H200           利用率  97%  SM  81%  Tensor  n/a  显存 80.0GiB/140.0GiB",
 		"PCIe 收 n/a 发 n/a  降频 sw_power_cap  ECC 2 个不可纠正错误  行重映射待生效",
-		"PID 4121    alice    C   显存 79.0GiB  SM n/a  python train.py （+2 个子进程）",
+		"PID 4121    alice    C   显存 79.0GiB  利用率 n/a  python train.py （+2 个子进程）",
 		"[1] H200           丢失",
 		"主机  CPU 24%  IO 等待 1%  负载 3.0  内存 1.0GiB/2.0GiB",
 		"问题：nvml: slow",
