@@ -196,11 +196,13 @@ type findingSource struct {
 	every             time.Duration
 	tracker           findingTracker
 
-	// recorded mode
-	heads    []findingHead
-	decoded  []diagnose.Finding
-	badLines int
-	firstBad string
+	// recorded mode; repeat: this line's findings are the line before's
+	// (repeater), whose heads are still in heads when headsOK.
+	repeat, headsOK bool
+	heads           []findingHead
+	decoded         []diagnose.Finding
+	badLines        int
+	firstBad        string
 
 	// recomputed mode: the latest snapshot is observed once the next one
 	// came or at finish, so the last one gets the Tracker's Flush.
@@ -260,10 +262,16 @@ type findingHead struct {
 }
 
 func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
-	s.heads, s.decoded = s.heads[:0], s.decoded[:0]
+	if s.repeat && s.headsOK && len(raw) > 0 {
+		s.tracker.observe(at, s.decoded, raw) // the same texts, at the same places
+		return
+	}
+	s.heads, s.decoded, s.headsOK = s.heads[:0], s.decoded[:0], false
 	var texts json.RawMessage
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		s.headsOK = true
 		if err := jsonv1.Unmarshal(t, &s.heads); err != nil {
+			s.headsOK = false
 			if s.badLines == 0 {
 				s.firstBad = fmt.Sprintf("%s: %v", at.UTC().Format(time.RFC3339), err)
 			}

@@ -17,6 +17,7 @@ type File struct {
 	Format string
 	Name   string // what messages call it ("-" is "standard input")
 	rec    *record.Reader
+	repeat bool // the last entry's record.Entry.FindingsRepeat
 	imp    Stream
 	src    io.Closer
 }
@@ -82,11 +83,17 @@ func OpenFiles(paths []string) (*File, error) {
 func (f *File) Next() (sampler.Snapshot, json.RawMessage, error) {
 	if f.rec != nil {
 		e, err := f.rec.Next()
+		f.repeat = e.FindingsRepeat
 		return e.Snapshot, e.Findings, err
 	}
 	s, err := f.imp.Next()
 	return s, nil, err
 }
+
+// FindingsRepeat says the findings the last Next returned are those of the
+// snapshot before, each the same but for when it was last seen (a
+// recording's record.Entry.FindingsRepeat); false says nothing.
+func (f *File) FindingsRepeat() bool { return f.repeat }
 
 // Evidence is where each reading came from, for pasted text (nil, false
 // for recordings and logs).
