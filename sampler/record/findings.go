@@ -31,7 +31,7 @@ type findingsMemo struct {
 // is the whole list; at is the line's time.
 func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 	cur, ok := splitArray(bytes.Clone(raw)) // kept as the line before
-	if !ok { // null, or not a list: written as it is, and nothing to refer to
+	if !ok {                                // null, or not a list: written as it is, and nothing to refer to
 		m.last = nil
 		return
 	}
@@ -91,7 +91,7 @@ func (m *findingsMemo) restore(l *wireEntry) {
 	out := make([]byte, 0, len(l.Findings)+n*len(seenAt)+sumLen(m.last)+2)
 	out = append(out, '[')
 	offs := m.offs[:0] // where each finding starts in out, and ends
-	taken := 0     // findings taken from the line before
+	taken := 0         // findings taken from the line before
 	for i := range n {
 		var f []byte
 		var at []byte // the last_seen to set, if seen again
