@@ -30,8 +30,10 @@ type findingsMemo struct {
 // elide sets l's findings to those that changed and lists the others. raw
 // is the whole list; at is the line's time.
 func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
-	cur, ok := splitArray(bytes.Clone(raw)) // kept as the line before
-	if !ok {                                // null, or not a list: written as it is, and nothing to refer to
+	// A copy: its items are kept as the line before. Null, or not a list:
+	// written as it is, and nothing to refer to.
+	cur, ok := splitArray(bytes.Clone(raw))
+	if !ok {
 		m.last = nil
 		return
 	}
