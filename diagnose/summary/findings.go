@@ -196,13 +196,18 @@ type findingSource struct {
 	every             time.Duration
 	tracker           findingTracker
 
-	// recorded mode; repeat: this line's findings are the line before's
-	// (repeater), whose heads are still in heads when headsOK.
-	repeat, headsOK bool
-	heads           []findingHead
-	decoded         []diagnose.Finding
-	badLines        int
-	firstBad        string
+	// recorded mode. kept and written: this line's findings by position,
+	// those of the line before and the others (delta), whose heads are
+	// still in heads when headsOK.
+	kept     []bool
+	written  json.RawMessage
+	headsOK  bool
+	heads    []findingHead
+	fresh    []findingHead // the written findings' heads (fromDelta)
+	spare    []findingHead // the next line's heads, built beside heads
+	decoded  []diagnose.Finding
+	badLines int
+	firstBad string
 
 	// recomputed mode: the latest snapshot is observed once the next one
 	// came or at finish, so the last one gets the Tracker's Flush.
@@ -262,8 +267,8 @@ type findingHead struct {
 }
 
 func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
-	if s.repeat && s.headsOK && len(raw) > 0 {
-		s.tracker.observe(at, s.decoded, raw) // the same texts, at the same places
+	if s.headsOK && len(raw) > 0 && s.kept != nil && s.fromDelta() {
+		s.tracker.observe(at, s.decoded, raw)
 		return
 	}
 	s.heads, s.decoded, s.headsOK = s.heads[:0], s.decoded[:0], false
@@ -284,6 +289,37 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 		s.decoded = append(s.decoded, diagnose.Finding{Rule: h.Rule, Severity: h.Severity, GPU: h.GPU, PID: h.PID})
 	}
 	s.tracker.observe(at, s.decoded, texts)
+}
+
+// fromDelta sets heads and decoded from the line before's heads and this
+// line's written findings; false when they do not add up (then the whole
+// list is decoded).
+func (s *findingSource) fromDelta() bool {
+	s.fresh = s.fresh[:0]
+	if s.written != nil && jsonv1.Unmarshal(s.written, &s.fresh) != nil {
+		return false
+	}
+	heads := s.spare[:0]
+	next := 0
+	for i, k := range s.kept {
+		switch {
+		case k && i < len(s.heads):
+			heads = append(heads, s.heads[i])
+		case !k && next < len(s.fresh):
+			heads = append(heads, s.fresh[next])
+			next++
+		default:
+			return false
+		}
+	}
+	if next != len(s.fresh) {
+		return false
+	}
+	s.heads, s.spare, s.decoded = heads, s.heads, s.decoded[:0]
+	for _, h := range s.heads {
+		s.decoded = append(s.decoded, diagnose.Finding{Rule: h.Rule, Severity: h.Severity, GPU: h.GPU, PID: h.PID})
+	}
+	return true
 }
 
 // finish returns the merged findings and where they came from.

@@ -28,13 +28,13 @@ type Source interface {
 	Next() (sampler.Snapshot, json.RawMessage, error)
 }
 
-// repeater is a Source that can say the findings Next just returned are
-// those of the snapshot before, but for when each was last seen
-// (importer.File, from a recording's same_findings and seen_findings):
-// Build then takes their rules again instead of decoding them, which was
-// 15 % of a day's report (docs/benchmarks.md).
-type repeater interface {
-	FindingsRepeat() bool
+// delta is a Source that can say which findings Next just returned are
+// those at the same position the snapshot before, last_seen aside, and
+// give the others apart (importer.File, from a recording's same_findings
+// and seen_findings): Build then decodes only those, where decoding every
+// line's findings was 15 % of a day's report (docs/benchmarks.md).
+type delta interface {
+	FindingsDelta() (kept []bool, written json.RawMessage)
 }
 
 // Options say what to report on and where the data came from.
@@ -159,11 +159,14 @@ type GPU struct {
 // opts.To. It fails on a read error or when no snapshot falls in the range.
 func Build(src Source, opts Options) (*Report, error) {
 	b := newBuilder(opts)
-	rep, _ := src.(repeater)
+	dsrc, _ := src.(delta)
 	added := false // the snapshot before went to b.add
 	for {
 		s, raw, err := src.Next()
-		b.findings.repeat = added && rep != nil && rep.FindingsRepeat()
+		b.findings.kept, b.findings.written = nil, nil
+		if added && dsrc != nil {
+			b.findings.kept, b.findings.written = dsrc.FindingsDelta()
+		}
 		added = false
 		if err == io.EOF {
 			break

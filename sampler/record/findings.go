@@ -76,7 +76,7 @@ func (m *findingsMemo) restore(l *wireEntry) {
 		return
 	}
 	m.at = appendTimeText(m.at[:0], l.Time)
-	seenAt, before := m.at, len(m.last)
+	seenAt := m.at
 	// What each position takes: a listed one the finding before (kind 1,
 	// or 2 seen again), the others the next written one. Positions past
 	// what the lines hold are ignored, so a crafted list costs its length.
@@ -93,7 +93,7 @@ func (m *findingsMemo) restore(l *wireEntry) {
 	out := make([]byte, 0, len(l.Findings)+n*len(seenAt)+sumLen(m.last)+2)
 	out = append(out, '[')
 	offs := m.offs[:0] // where each finding starts in out, and ends
-	taken := 0         // findings taken from the line before
+	kept := make([]bool, 0, n)
 	for i := range n {
 		var f []byte
 		var at []byte // the last_seen to set, if seen again
@@ -108,9 +108,7 @@ func (m *findingsMemo) restore(l *wireEntry) {
 		if f == nil {
 			continue
 		}
-		if kind[i] != 0 {
-			taken++
-		}
+		kept = append(kept, kind[i] != 0)
 		if len(offs) > 0 {
 			out = append(out, ',')
 		}
@@ -133,6 +131,7 @@ func (m *findingsMemo) restore(l *wireEntry) {
 		offs = append(offs, len(out))
 		out = append(out, f...)
 		offs = append(offs, len(out))
+		kept = append(kept, false)
 	}
 	out = append(out, ']')
 	m.offs = offs
@@ -140,8 +139,7 @@ func (m *findingsMemo) restore(l *wireEntry) {
 	for i := 0; i < len(offs); i += 2 {
 		m.last = append(m.last, out[offs[i]:offs[i+1]])
 	}
-	l.Findings = out
-	l.FindingsRepeat = taken > 0 && taken == len(m.last) && taken == before
+	l.FindingsWritten, l.Findings, l.FindingsKept = l.Findings, out, kept
 }
 
 // hasFindings: the line carries findings, written or listed.

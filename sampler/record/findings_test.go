@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,10 +79,16 @@ func TestFindingsWrittenOnChangeReadBackWhole(t *testing.T) {
 				if !bytes.Equal(got[i].Findings, want[i]) {
 					t.Fatalf("line %d: findings\n%s\nwant\n%s", i+2, got[i].Findings, want[i])
 				}
-				repeat := i > 0 && (i < 3 || i > 6) && i != 13 && i != 14 && i != 16 && i != 18 &&
+				// every finding as on the line before
+				repeat := i > 0 && (i < 3 || i > 6) && i != 13 && i != 14 && i != 16 &&
 					(i != linesPerMember || name == "r.jsonl")
-				if got[i].FindingsRepeat != repeat {
-					t.Fatalf("line %d: FindingsRepeat %v, want %v", i+2, got[i].FindingsRepeat, repeat)
+				kept := got[i].FindingsKept
+				all := len(kept) > 0 && !slices.Contains(kept, false)
+				if all != repeat || all && got[i].FindingsWritten != nil {
+					t.Fatalf("line %d: kept %v, written %s; want all kept: %v", i+2, kept, got[i].FindingsWritten, repeat)
+				}
+				if i == 13 && (!slices.Equal(kept, []bool{true, false}) || string(got[i].FindingsWritten) != "["+finding("b", 1, "e2", at(13))+"]") {
+					t.Fatalf("line %d: kept %v, written %s", i+2, kept, got[i].FindingsWritten)
 				}
 			}
 			if name == "r.jsonl" {

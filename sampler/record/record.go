@@ -71,9 +71,12 @@ func HeaderFor(s sampler.Snapshot, interval time.Duration) Header {
 type Entry struct {
 	sampler.Snapshot
 	Findings json.RawMessage `json:"findings,omitempty"`
-	// FindingsRepeat, set by a Reader, says Findings are those of the
-	// entry before, each the same but for when it was last seen: a reader
-	// of the findings' rules and words need not decode them again. False
-	// says nothing.
-	FindingsRepeat bool `json:"-"`
+	// FindingsKept and FindingsWritten, set by a Reader where a line
+	// listed findings as unchanged (version 3 on): for each of Findings,
+	// whether it is the one at the same position in the entry before
+	// (last_seen aside), and the others as the line wrote them, in order.
+	// A reader of the findings' rules need decode only those. Nil says
+	// nothing.
+	FindingsKept    []bool          `json:"-"`
+	FindingsWritten json.RawMessage `json:"-"`
 }
