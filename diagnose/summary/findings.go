@@ -275,6 +275,7 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 	var texts json.RawMessage
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
 		s.headsOK = true
+		clear(s.heads[:cap(s.heads)]) // as in fromDelta
 		if err := jsonv1.Unmarshal(t, &s.heads); err != nil {
 			s.headsOK = false
 			if s.badLines == 0 {
@@ -289,37 +290,6 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 		s.decoded = append(s.decoded, diagnose.Finding{Rule: h.Rule, Severity: h.Severity, GPU: h.GPU, PID: h.PID})
 	}
 	s.tracker.observe(at, s.decoded, texts)
-}
-
-// fromDelta sets heads and decoded from the line before's heads and this
-// line's written findings; false when they do not add up (then the whole
-// list is decoded).
-func (s *findingSource) fromDelta() bool {
-	s.fresh = s.fresh[:0]
-	if s.written != nil && jsonv1.Unmarshal(s.written, &s.fresh) != nil {
-		return false
-	}
-	heads := s.spare[:0]
-	next := 0
-	for i, k := range s.kept {
-		switch {
-		case k && i < len(s.heads):
-			heads = append(heads, s.heads[i])
-		case !k && next < len(s.fresh):
-			heads = append(heads, s.fresh[next])
-			next++
-		default:
-			return false
-		}
-	}
-	if next != len(s.fresh) {
-		return false
-	}
-	s.heads, s.spare, s.decoded = heads, s.heads, s.decoded[:0]
-	for _, h := range s.heads {
-		s.decoded = append(s.decoded, diagnose.Finding{Rule: h.Rule, Severity: h.Severity, GPU: h.GPU, PID: h.PID})
-	}
-	return true
 }
 
 // finish returns the merged findings and where they came from.
