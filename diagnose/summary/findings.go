@@ -196,8 +196,15 @@ type findingSource struct {
 	every             time.Duration
 	tracker           findingTracker
 
-	// recorded mode
+	// recorded mode. kept and written: this line's findings by position,
+	// those of the line before and the others (delta), whose heads are
+	// still in heads when headsOK.
+	kept     []bool
+	written  json.RawMessage
+	headsOK  bool
 	heads    []findingHead
+	fresh    []findingHead // the written findings' heads (fromDelta)
+	spare    []findingHead // the next line's heads, built beside heads
 	decoded  []diagnose.Finding
 	badLines int
 	firstBad string
@@ -260,10 +267,17 @@ type findingHead struct {
 }
 
 func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
-	s.heads, s.decoded = s.heads[:0], s.decoded[:0]
+	if s.headsOK && len(raw) > 0 && s.kept != nil && s.fromDelta() {
+		s.tracker.observe(at, s.decoded, raw)
+		return
+	}
+	s.heads, s.decoded, s.headsOK = s.heads[:0], s.decoded[:0], false
 	var texts json.RawMessage
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		s.headsOK = true
+		clear(s.heads[:cap(s.heads)]) // as in fromDelta
 		if err := jsonv1.Unmarshal(t, &s.heads); err != nil {
+			s.headsOK = false
 			if s.badLines == 0 {
 				s.firstBad = fmt.Sprintf("%s: %v", at.UTC().Format(time.RFC3339), err)
 			}

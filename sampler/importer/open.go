@@ -14,11 +14,13 @@ import (
 // dcgmi, pasted text), detected from its content. It is the one opener
 // report, compare and the corpus read through; diagnose opens nothing.
 type File struct {
-	Format string
-	Name   string // what messages call it ("-" is "standard input")
-	rec    *record.Reader
-	imp    Stream
-	src    io.Closer
+	Format  string
+	Name    string // what messages call it ("-" is "standard input")
+	rec     *record.Reader
+	kept    []bool          // the last entry's record.Entry.FindingsKept
+	written json.RawMessage // and FindingsWritten
+	imp     Stream
+	src     io.Closer
 }
 
 // OpenFile detects the format of path ("-": standard input) and opens it for
@@ -82,11 +84,18 @@ func OpenFiles(paths []string) (*File, error) {
 func (f *File) Next() (sampler.Snapshot, json.RawMessage, error) {
 	if f.rec != nil {
 		e, err := f.rec.Next()
+		f.kept, f.written = e.FindingsKept, e.FindingsWritten
 		return e.Snapshot, e.Findings, err
 	}
 	s, err := f.imp.Next()
 	return s, nil, err
 }
+
+// FindingsDelta says which of the findings the last Next returned are
+// those at the same position the snapshot before (last_seen aside), and
+// the others as the recording wrote them (record.Entry.FindingsKept,
+// FindingsWritten); nil says nothing.
+func (f *File) FindingsDelta() ([]bool, json.RawMessage) { return f.kept, f.written }
 
 // Evidence is where each reading came from, for pasted text (nil, false
 // for recordings and logs).

@@ -2,10 +2,14 @@ package record
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -62,4 +66,82 @@ func BenchmarkDecodeEntry(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkReadFindings reads an hour of 8 GPUs whose every line has six
+// findings in force (~5 KB, as a day of the mixed demo), each seen again
+// at the line's time and one's evidence changing every 10 s: "once" as
+// the Writer writes them (findings.go), "every-line" as version 2 wrote
+// them. What the findings cost a reader (docs/benchmarks.md).
+func BenchmarkReadFindings(b *testing.B) {
+	const lines = 3600
+	for _, every := range []bool{false, true} {
+		name := map[bool]string{false: "once", true: "every-line"}[every]
+		b.Run(name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "hour.jsonl.gz")
+			w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
+			if err != nil {
+				b.Fatal(err)
+			}
+			w.everyFinding = every
+			w.DeferFlush()
+			for i := range lines {
+				s := realisticSnapshot(i)
+				var fs []string
+				for k := range 6 {
+					fs = append(fs, benchFinding(k, i/10*(k/5), s.Time))
+				}
+				if err := w.Write(Entry{Snapshot: s, Findings: json.RawMessage("[" + strings.Join(fs, ",") + "]")}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				r, err := OpenOptions(path, Options{LazyHostProcs: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for ; ; n++ {
+					if _, err := r.Next(); err == io.EOF {
+						break
+					} else if err != nil {
+						b.Fatal(err)
+					}
+				}
+				r.Close()
+				if n != lines {
+					b.Fatalf("read %d lines", n)
+				}
+			}
+			// CPU time of every goroutine: the decoding runs on all cores,
+			// and on a shared machine wall time is mostly the neighbours'.
+			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+func processCPU(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// benchFinding is a recorded finding the size of the demo's (~880 B).
+func benchFinding(k, ev int, seen time.Time) string {
+	ls, _ := json.Marshal(seen)
+	return fmt.Sprintf(`{"rule":"rule_%d","severity":"warning","gpu":%d,"pid":%d,"title":"GPU %d finding title",`+
+		`"evidence":"hw_thermal active in %d of 121 samples; temp max 91 °C (slowdown 90 °C); SM clock 1020 MHz of 1980",`+
+		`"hint":"Hardware slowdown cuts clocks by half or more: check cooling, power supply and power-brake signals now (nvidia-smi -q -d PERFORMANCE; dmesg) ([gpu-idle-handbook] §6.2)",`+
+		`"fix_id":"thermal_hw","since":"2026-05-01T12:00:00Z","last_seen":%s,"i18n":{"title":{"id":"thermal.title_hw","args":{"GPU":"%d"}},`+
+		`"evidence":[{"id":"thermal.hw","args":{"N":"%d","Reasons":"hw_thermal","Samples":"121"}},{"id":"thermal.temp","args":{"Temp":"91"}},`+
+		`{"id":"thermal.slowdown","args":{"Temp":"90"},"join":1},{"id":"thermal.clock","args":{"Clock":"1020"}},{"id":"thermal.clock_max","args":{"Max":"1980"},"join":1}]}}`,
+		k, k, 1000+k, k, ev, ls, k, ev)
 }

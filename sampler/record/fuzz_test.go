@@ -24,7 +24,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(hdr + `{"gpus":[{"index":0,"util":null,"clock_events":["idle"]}]}` + "\n{"))
 	f.Add([]byte(""))
 	f.Add([]byte(`{"gpuscope_recording":9}`))
-	f.Add(elidedRecording(f)) // same_gpus / same_procs lists
+	f.Add(elidedRecording(f)) // same_gpus / same_procs / same_findings lists
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
 			return // gzip: see above
@@ -46,7 +46,8 @@ func FuzzReader(f *testing.F) {
 }
 
 // elidedRecording is three entries as the Writer writes them: the later
-// ones list the GPUs and processes whose static fields they leave out.
+// ones list the GPUs and processes whose static fields they leave out, and
+// their findings.
 func elidedRecording(f *testing.F) []byte {
 	path := filepath.Join(f.TempDir(), "elided.jsonl")
 	w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
@@ -58,7 +59,10 @@ func elidedRecording(f *testing.F) []byte {
 		// One GPU keeps the seed small: the fuzzer minimizes every new
 		// input derived from it, and a 20 KB seed stalled it for seconds.
 		s.GPUs = s.GPUs[:1]
-		if err := w.Write(Entry{Snapshot: s}); err != nil {
+		// Findings seen again and unchanged: seen_findings, same_findings.
+		ls, _ := json.Marshal(s.Time)
+		fs := json.RawMessage(`[{"rule":"a","gpu":0,"last_seen":` + string(ls) + `},{"rule":"b","i18n":{"args":{"x":"]"}}}]`)
+		if err := w.Write(Entry{Snapshot: s, Findings: fs}); err != nil {
 			f.Fatal(err)
 		}
 	}

@@ -64,6 +64,7 @@ type Reader struct {
 	done     bool
 	slow     slowTier // slow-tier parts carried forward (see slowtier.go)
 	stat     statics  // static GPU and process fields carried forward (statics.go)
+	find     findingsMemo
 	order    OrderCheck
 }
 
@@ -236,6 +237,9 @@ func (r *Reader) complete(l *wireEntry, lineNo int) Entry {
 	} else {
 		r.slow.restore(l)
 	}
+	if r.hdr.Version >= 3 {
+		r.find.restore(l)
+	}
 	sampler.JoinProcs(&l.Snapshot)
 	for _, w := range r.order.Check(&l.Snapshot, fmt.Sprintf("line %d", lineNo)) {
 		r.warn("%s", w)
@@ -297,7 +301,7 @@ func (lp *lazyProcs) settle(j *job, mode int32) error {
 	if j.l.Host == nil || len(lp.raw) == 0 || mode == procsSkipped {
 		return nil
 	}
-	if mode == procsDecoded || j.l.Findings == nil {
+	if mode == procsDecoded || !j.l.hasFindings() {
 		return jsonv1.Unmarshal(lp.raw, &j.l.Host.Procs)
 	}
 	j.rawProcs = append([]byte(nil), lp.raw...)
@@ -310,7 +314,7 @@ func (r *Reader) settleProcs(j *job) error {
 	mode := r.pipe.procs.Load()
 	if mode == procsUndecided {
 		mode = procsDecoded
-		if j.l.Findings != nil {
+		if j.l.hasFindings() {
 			mode = procsSkipped
 		}
 		r.pipe.procs.Store(mode)

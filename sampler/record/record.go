@@ -17,8 +17,10 @@ import (
 // Version is the recording format this build writes and the newest it reads.
 // Version 2 lists the NVLink lists and topology it leaves out (same_links,
 // same_topology) where version 1 left them out silently; both read
-// (slowtier.go).
-const Version = 2
+// (slowtier.go). Version 3 writes the findings only when they change
+// (same_findings, seen_findings: findings.go); versions 1 and 2 read as
+// they were written.
+const Version = 3
 
 // Header is the first line of a recording.
 type Header struct {
@@ -69,4 +71,12 @@ func HeaderFor(s sampler.Snapshot, interval time.Duration) Header {
 type Entry struct {
 	sampler.Snapshot
 	Findings json.RawMessage `json:"findings,omitempty"`
+	// FindingsKept and FindingsWritten, set by a Reader where a line
+	// listed findings as unchanged (version 3 on): for each of Findings,
+	// whether it is the one at the same position in the entry before
+	// (last_seen aside), and the others as the line wrote them, in order.
+	// A reader of the findings' rules need decode only those. Nil says
+	// nothing.
+	FindingsKept    []bool          `json:"-"`
+	FindingsWritten json.RawMessage `json:"-"`
 }

@@ -234,7 +234,7 @@ func TestNotARecording(t *testing.T) {
 		"json":    {`{"hello":1}` + "\n", "not a gpuscope recording"},
 		"empty":   {"", "x.csv: empty file"},
 		"blank":   {"\n\n  \n", "empty file"},
-		"version": {`{"gpuscope_recording":3,"host":"h"}` + "\n", "recording format version 3 is newer"},
+		"version": {`{"gpuscope_recording":4,"host":"h"}` + "\n", "recording format version 4 is newer"},
 		"zero":    {`{"gpuscope_recording":0}` + "\n", "not a gpuscope recording"},
 	}
 	for name, c := range cases {

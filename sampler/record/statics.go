@@ -23,6 +23,11 @@ type wireEntry struct {
 	// SameTopology says the topology was (slowtier.go; version 2 on).
 	SameLinks    []int `json:"same_links,omitempty"`
 	SameTopology bool  `json:"same_topology,omitempty"`
+	// SameFindings are the positions in the findings of those as in the
+	// line before, and SeenFindings of those as there but last seen at this
+	// line's time (findings.go; version 3 on).
+	SameFindings []int `json:"same_findings,omitempty"`
+	SeenFindings []int `json:"seen_findings,omitempty"`
 	// ownGPUs: GPUs is the writer's copy, free to trim.
 	ownGPUs bool
 }

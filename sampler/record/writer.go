@@ -25,10 +25,14 @@ type Writer struct {
 	line bytes.Buffer // reused: one line is encoded here, then written at once
 	slow slowTier     // slow-tier parts already written
 	stat statics      // static GPU and process fields already written
+	find findingsMemo // the findings of the line before
 	// deferFlush: no sync block per line (DeferFlush).
 	deferFlush bool
 	// inMember counts the lines of the current gzip member (linesPerMember).
 	inMember int
+	// everyFinding writes every line's findings, as version 2 did
+	// (BenchmarkReadFindings' reference).
+	everyFinding bool
 }
 
 // linesPerMember is how many lines a gzip recording writes per gzip member
@@ -92,11 +96,14 @@ func (w *Writer) Write(e Entry) error {
 		}
 		w.gz.Reset(w.f)
 		w.inMember = 0
-		w.stat, w.slow = statics{}, slowTier{} // the member's first line is whole
+		w.stat, w.slow, w.find = statics{}, slowTier{}, findingsMemo{} // the member's first line is whole
 	}
 	w.inMember++
 	l := w.stat.elide(e)
 	w.slow.elide(&l)
+	if !w.everyFinding {
+		w.find.elide(&l, e.Findings, e.Time)
+	}
 	return w.writeLine(l)
 }
 

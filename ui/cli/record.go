@@ -39,7 +39,7 @@ func newRecordCmd(d Deps, stderr io.Writer) *cobra.Command {
 		Use:   "record -o FILE",
 		Short: "Record snapshots and findings to a JSON Lines file (.gz compresses)",
 		Long: `record writes one snapshot per line, with the findings the diagnosis showed at
-that moment, after a header line ({"gpuscope_recording": 2, ...}). Each line is
+that moment, after a header line ({"gpuscope_recording": 3, ...}). Each line is
 written whole, so a recording killed at any point (Ctrl-C, SIGTERM, even
 SIGKILL) stays readable up to its last line. With --demo the simulated clock
 runs as fast as it can (ten simulated minutes take about a second) unless
