@@ -80,7 +80,7 @@ func (l words) energyTotal(r *summary.Report) string {
 	if e == nil {
 		return ""
 	}
-	s := l.t("energy_total", "KWh", kwh(sampler.Some(e.KWh)), "GPUs", l.tr.N("gpus.count", e.GPUs))
+	s := l.t("energy_total", "KWh", kwh(sampler.Some(e.KWh)), "GPUs", l.tr.N("report.gpu_count", e.GPUs))
 	if e.Cost.OK {
 		s += l.t("cost", "Cost", money(e.Cost.V), "Price", money(e.PricePerKWh))
 	}
