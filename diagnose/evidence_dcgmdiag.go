@@ -68,6 +68,10 @@ func (e *evCtx) diag() {
 				gpu = c.GPUs[0]
 			}
 			if h := diagClassify(m.Text, gpu); h != nil {
+				if c.Category == "Health" { // a watch's log line, not a diagnostic run
+					h.title = say("evidence.health_title", "{{.Who}}: DCGM's health watch detected a {{.System}} problem", "Who", who(gpu), "System", c.Test)
+					h.conf = Text{say("evidence.health_est", "DCGM's health watch, as logged: it saw this while it watched the GPU; dcgmi health -c shows whether it persists")}
+				}
 				hits = mergeHit(hits, h, c, m.Text)
 				proved = true
 			}
@@ -218,6 +222,9 @@ func mergeHit(hits []*diagHit, h *diagHit, c sampler.DiagCheck, msg string) []*d
 	piece := say("evidence.diag_check", "dcgmi diag {{.Test}} {{.Result}}", "Test", test, "Result", res)
 	if msg != "" {
 		piece = say("evidence.diag_check_msg", "dcgmi diag {{.Test}} {{.Result}}: {{.Message}}", "Test", test, "Result", res, "Message", msg)
+	}
+	if c.Category == "Health" {
+		piece = say("evidence.health_check_msg", "DCGM health watch {{.Test}} {{.Result}}: {{.Message}}", "Test", test, "Result", res, "Message", msg)
 	}
 	for _, o := range hits {
 		if o.rule != h.rule || o.gpu != h.gpu {

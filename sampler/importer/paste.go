@@ -168,6 +168,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
+	case isDCGMHealthLine(l):
+		return kindDCGMHealth, Unknown, runWhile(ls, i, isDCGMHealthLine)
 	case isDCGMXidLine(l):
 		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
 	case cudaInitRE.MatchString(l):
