@@ -101,3 +101,14 @@ func TestDiagHealthWatchWording(t *testing.T) {
 		t.Errorf("title %q, evidence %q", fs[0].Title, fs[0].Evidence)
 	}
 }
+
+// dcgmi's NVLink state with links Down: pcie_link_degraded (the rule a
+// diag run's NvLink message gets), worded as the link state, not a run.
+func TestDiagNVLinkStatusWording(t *testing.T) {
+	fs := Evidence(diagSnap(sampler.DiagCheck{Category: "NVLink", Test: "link status", Result: "fail", GPUs: []int{1},
+		Messages: []sampler.DiagMessage{{Kind: "error", GPU: 1, Text: "GPU 1: 18 of 18 NvLink links Down"}}}))
+	if len(fs) != 1 || fs[0].Rule != RulePCIeLinkDegraded || fs[0].GPU != 1 || strings.Contains(fs[0].Title, "check") ||
+		fs[0].Evidence != "dcgmi nvlink --link-status: GPU 1: 18 of 18 NvLink links Down" {
+		t.Fatalf("got %+v", fs)
+	}
+}

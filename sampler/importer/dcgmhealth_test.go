@@ -17,3 +17,19 @@ func TestDCGMHealthLines(t *testing.T) {
 		t.Errorf("got %+v", d)
 	}
 }
+
+// dcgmi nvlink --link-status: a GPU with links Down is a failed NVLink
+// check; one whose links are up or not supported is only named.
+func TestNVLinkStatusDown(t *testing.T) {
+	in := "+----------------------+\n|  NvLink Link Status  |\n+----------------------+\nGPUs:\n    gpuId 0:\n        U U D U\n" +
+		"    gpuId 1:\n        U U U U\n    gpuId 2:\n        _ _ _ _\nNvSwitches:\n    No NvSwitches found.\n\nKey: Up=U, Down=D, Disabled=X, Not Supported=_\n"
+	snaps, _, err := readString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := snaps[len(snaps)-1]
+	if len(s.GPUs) != 3 || len(s.Node.Diag) != 1 || s.Node.Diag[0].Category != "NVLink" || s.Node.Diag[0].GPUs[0] != 0 ||
+		s.Node.Diag[0].Messages[0].Text != "GPU 0: 1 of 4 NvLink links Down" {
+		t.Errorf("got %d GPUs, %+v", len(s.GPUs), s.Node.Diag)
+	}
+}

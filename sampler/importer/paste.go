@@ -168,6 +168,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
+	case nvlStatusRun(ls, i) > 0:
+		return kindNVLinkStatus, Unknown, nvlStatusRun(ls, i)
 	case isDCGMHealthLine(l):
 		return kindDCGMHealth, Unknown, runWhile(ls, i, isDCGMHealthLine)
 	case isDCGMXidLine(l):
