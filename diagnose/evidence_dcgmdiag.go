@@ -68,6 +68,7 @@ func (e *evCtx) diag() {
 				gpu = c.GPUs[0]
 			}
 			if h := diagClassify(m.Text, gpu); h != nil {
+				notRun(h, c)
 				hits = mergeHit(hits, h, c, m.Text)
 				proved = true
 			}
@@ -82,6 +83,19 @@ func (e *evCtx) diag() {
 	}
 	for _, h := range hits {
 		e.add(h.rule, h.sev, h.gpu, h.title, h.ev, h.hint, h.conf, Use{h.gpu, "diag"})
+	}
+}
+
+// notRun words a hit whose check came from no diagnostic run: a DCGM
+// health watch's log line, or the NVLink state dcgmi reads.
+func notRun(h *diagHit, c sampler.DiagCheck) {
+	switch c.Category {
+	case "Health":
+		h.title = say("evidence.health_title", "{{.Who}}: DCGM's health watch detected a {{.System}} problem", "Who", who(h.gpu), "System", c.Test)
+		h.conf = Text{say("evidence.health_est", "DCGM's health watch, as logged: it saw this while it watched the GPU; dcgmi health -c shows whether it persists")}
+	case "NVLink":
+		h.title = say("evidence.nvlink_status_title", "{{.Who}}: NVLink link(s) down", "Who", who(h.gpu))
+		h.conf = Text{say("evidence.nvlink_status_est", "the link state DCGM read when the command ran, as pasted: a fact of that instant")}
 	}
 }
 
@@ -218,6 +232,12 @@ func mergeHit(hits []*diagHit, h *diagHit, c sampler.DiagCheck, msg string) []*d
 	piece := say("evidence.diag_check", "dcgmi diag {{.Test}} {{.Result}}", "Test", test, "Result", res)
 	if msg != "" {
 		piece = say("evidence.diag_check_msg", "dcgmi diag {{.Test}} {{.Result}}: {{.Message}}", "Test", test, "Result", res, "Message", msg)
+	}
+	switch c.Category {
+	case "Health":
+		piece = say("evidence.health_check_msg", "DCGM health watch {{.Test}} {{.Result}}: {{.Message}}", "Test", test, "Result", res, "Message", msg)
+	case "NVLink":
+		piece = say("evidence.nvlink_status_msg", "dcgmi nvlink --link-status: {{.Message}}", "Message", msg)
 	}
 	for _, o := range hits {
 		if o.rule != h.rule || o.gpu != h.gpu {

@@ -87,3 +87,28 @@ func TestDiagRepeatsMergeIntoOneFinding(t *testing.T) {
 		t.Errorf("findings %+v, want one with three messages and a 'more' mark", fs)
 	}
 }
+
+// A DCGM health watch's log line maps its message like a diag row's, but
+// says it came from the watch, not from a diagnostic run.
+func TestDiagHealthWatchWording(t *testing.T) {
+	fs := Evidence(diagSnap(sampler.DiagCheck{Category: "Health", Test: "Thermal", Result: "warn", GPUs: []int{2},
+		Messages: warnMsg(2, "Detected clocks event due to thermal violation in GPU 2. Verify that the cooling on this machine is functional")}))
+	if len(fs) != 1 || fs[0].Rule != RuleThermalThrottle || fs[0].GPU != 2 || fs[0].Severity != Warning {
+		t.Fatalf("got %+v", fs)
+	}
+	if !strings.Contains(fs[0].Title, "health watch") || strings.Contains(fs[0].Title, "diagnostic") ||
+		!strings.HasPrefix(fs[0].Evidence, "DCGM health watch Thermal warned: Detected clocks event") {
+		t.Errorf("title %q, evidence %q", fs[0].Title, fs[0].Evidence)
+	}
+}
+
+// dcgmi's NVLink state with links Down: pcie_link_degraded (the rule a
+// diag run's NvLink message gets), worded as the link state, not a run.
+func TestDiagNVLinkStatusWording(t *testing.T) {
+	fs := Evidence(diagSnap(sampler.DiagCheck{Category: "NVLink", Test: "link status", Result: "fail", GPUs: []int{1},
+		Messages: []sampler.DiagMessage{{Kind: "error", GPU: 1, Text: "GPU 1: 18 of 18 NvLink links Down"}}}))
+	if len(fs) != 1 || fs[0].Rule != RulePCIeLinkDegraded || fs[0].GPU != 1 || strings.Contains(fs[0].Title, "check") ||
+		fs[0].Evidence != "dcgmi nvlink --link-status: GPU 1: 18 of 18 NvLink links Down" {
+		t.Fatalf("got %+v", fs)
+	}
+}

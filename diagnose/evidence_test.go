@@ -67,6 +67,34 @@ func TestEvidenceSilentOnNonFaults(t *testing.T) {
 	}
 }
 
+// One table of a served model between requests (~90 % held at 0 %) with no
+// process listed: left behind or waiting for requests cannot be told
+// apart, so memory_idle_held stays unjudged; listing the process judges it.
+func TestEvidenceIdleHeldNeedsProcessList(t *testing.T) {
+	a, b := busyGPU(0, 0, 16, 250), busyGPU(1, 0, 31, 250)
+	a.MemUsed, b.MemUsed = sampler.Some(21865<<20), sampler.Some(21487<<20)
+	a.MemTotal, b.MemTotal = sampler.Some(24576<<20), sampler.Some(24576<<20)
+	if got := evRules(Evidence([]sampler.Snapshot{evSnap(0, a, b)})); strings.Contains(got, RuleMemoryIdleHeld) {
+		t.Errorf("no process listed, yet %s", got)
+	}
+	a.Procs = []sampler.GPUProc{{PID: 7, Type: "C"}}
+	if got := evRules(Evidence([]sampler.Snapshot{evSnap(0, a, b)})); !strings.Contains(got, RuleMemoryIdleHeld+":0") {
+		t.Errorf("process listed on GPU 0: got %q, want %s:0", got, RuleMemoryIdleHeld)
+	}
+}
+
+// A shared server's table: three GPUs at 100 % on little power beside idle
+// ones and no process list. Whose they are is unknown, so neither
+// launch_bound on each nor comm_bound over them is named.
+func TestEvidenceSpinningSharedServerUnjudged(t *testing.T) {
+	idle0, idle3 := busyGPU(0, 0, 69, 450), busyGPU(3, 0, 124, 450)
+	idle0.MemUsed, idle3.MemUsed = sampler.Some(1<<20), sampler.Some(1<<20)
+	snap := evSnap(0, idle0, busyGPU(1, 100, 93, 450), busyGPU(2, 100, 106, 450), idle3, busyGPU(4, 99, 118, 450))
+	if got := evRules(Evidence([]sampler.Snapshot{snap})); strings.Contains(got, RuleLaunchBound) || strings.Contains(got, RuleCommBound) {
+		t.Errorf("shared server without processes: %s", got)
+	}
+}
+
 func TestEvidenceShortSeriesWithConfidence(t *testing.T) {
 	var snaps []sampler.Snapshot
 	for i, u := range []float64{95, 5, 97, 3, 96, 4, 98, 2} {

@@ -114,6 +114,10 @@ func readSections(secs []section, o Options) []*part {
 			p = parseList(s)
 		case kindCUDAInit:
 			p = parseCUDAInit(s)
+		case kindNVLinkStatus:
+			p = parseNVLinkStatus(s)
+		case kindDCGMHealth:
+			p = parseDCGMHealth(s)
 		case kindDCGMXid:
 			p = parseDCGMXid(s, seen)
 		case kindDiag:

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -53,7 +54,9 @@ func freeIndex(gs []sampler.GPU, want int) int {
 
 // normBus reduces the spellings of a PCI address ("00000000:41:00.0",
 // "0000:41:00.0", the kernel's "PCI:0000:41:00") to "41:00": bus and
-// device, which tell GPUs apart on one node.
+// device, which tell GPUs apart on one node. A non-zero domain is kept
+// ("0018:01:00" → "18:01:00"): GB200/GH200 trays put each GPU on bus 01
+// of its own domain (sampler/importer/testdata/real/kmsg-xid149-*).
 func normBus(s string) string {
 	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "PCI:"))
 	s = strings.TrimPrefix(s, "pci:")
@@ -67,7 +70,13 @@ func normBus(s string) string {
 	if len(f) < 2 {
 		return ""
 	}
-	return f[len(f)-2] + ":" + f[len(f)-1]
+	key := f[len(f)-2] + ":" + f[len(f)-1]
+	if len(f) >= 3 {
+		if d, err := strconv.ParseUint(f[len(f)-3], 16, 32); err == nil && d != 0 {
+			key = strconv.FormatUint(d, 16) + ":" + key
+		}
+	}
+	return key
 }
 
 var (

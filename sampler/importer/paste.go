@@ -91,6 +91,11 @@ var (
 	kernelRE  = regexp.MustCompile(`NVRM:|nvidia-modeset|nvidia-nvlink|nvidia-uvm|\bkernel:|^\s*\[\s*\d+\.\d+\]`)
 	dateRE    = regexp.MustCompile(`^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4}\s*$`)
 	smiErrRE  = regexp.MustCompile(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
+	// smiErrQuotedRE: the device-handle error quoted inside a sentence
+	// ("nvidia-smi outputs the following error: Unable to determine the
+	// device handle for GPU 0000:0B:00.0: Unknown Error."); the PCI address
+	// makes it nvidia-smi's words, not prose about them.
+	smiErrQuotedRE = regexp.MustCompile(`(?i)unable to determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
 )
 
 // splitPaste cuts cleaned lines into sections of known kinds; what is none
@@ -149,8 +154,8 @@ func claim(ls []string, i int) (string, Format, int) {
 	switch {
 	case t == "":
 		return "", Unknown, 0
-	case smiErrRE.MatchString(l):
-		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) })
+	case smiErrRE.MatchString(l) || smiErrQuotedRE.MatchString(l):
+		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) || smiErrQuotedRE.MatchString(s) })
 	case (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "|")) && diagRun(ls, i) > 0: // before the nvidia-smi table: both are boxes
 		return kindDiag, Unknown, diagRun(ls, i)
 	case migRun(ls, i) > 0:
@@ -163,6 +168,10 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):
 		return kindTopo, Unknown, topoRun(ls, i)
+	case nvlStatusRun(ls, i) > 0:
+		return kindNVLinkStatus, Unknown, nvlStatusRun(ls, i)
+	case isDCGMHealthLine(l):
+		return kindDCGMHealth, Unknown, runWhile(ls, i, isDCGMHealthLine)
 	case isDCGMXidLine(l):
 		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
 	case cudaInitRE.MatchString(l):
@@ -251,7 +260,7 @@ func queryRun(ls []string, i int) int {
 // indented heading with deeper-indented "Key : value" lines under it.
 func isQueryFragment(ls []string, i int) bool {
 	l := ls[i]
-	if l == "" || l[0] != ' ' || strings.Contains(l, " : ") || strings.ContainsAny(strings.TrimSpace(l), "|+#[") {
+	if l == "" || l[0] != ' ' && !qBlockTitles[strings.TrimSpace(l)] || strings.Contains(l, " : ") || strings.ContainsAny(strings.TrimSpace(l), "|+#[") {
 		return false
 	}
 	ind := len(l) - len(strings.TrimLeft(l, " "))
@@ -264,6 +273,11 @@ func isQueryFragment(ls []string, i int) bool {
 	}
 	return false
 }
+
+// qBlockTitles are -q blocks a paste may start at column 0, cut out of the
+// report with grep -A (corpus: smi-q-fabric-insufficient-resources-*).
+var qBlockTitles = map[string]bool{"Fabric": true, "Temperature": true, "Clocks Event Reasons": true,
+	"Clocks Throttle Reasons": true, "Remapped Rows": true, "GPU Link Info": true}
 
 // isElision is an author's mark for cut text: "[...]", "...", "(snip)".
 func isElision(t string) bool {

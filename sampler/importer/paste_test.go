@@ -407,3 +407,42 @@ func TestSectionNotSentBackToThePasteReader(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// An issue template's answers: nvidia-smi -L joined on one line, and the
+// device-handle error quoted inside a sentence. Four GPUs are named and
+// the one at 0B:00 is lost.
+func TestPasteJoinedListAndQuotedHandleError(t *testing.T) {
+	in := "GPU 0: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-a) GPU 1: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-b) " +
+		"GPU 2: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-c) GPU 3: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-d)\n\n" +
+		"### Describe the bug\n\n" +
+		"Sometimes GPU 1 falls off the bus, and nvidia-smi outputs the following error: Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error.\n"
+	snaps, _, err := readString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, lost := 0, 0
+	for _, g := range snaps[len(snaps)-1].GPUs {
+		if g.UUID != "" {
+			named++
+		}
+		if g.Lost && strings.Contains(g.BusID, "0B:00") {
+			lost++
+		}
+	}
+	if named != 4 || lost != 1 {
+		t.Errorf("named %d GPUs, %d lost at 0B:00; want 4 and 1: %+v", named, lost, snaps)
+	}
+}
+
+// A -q block cut out with grep -A starts at column 0: still -q, as GPU 0.
+func TestPasteQueryBlockAtColumnZero(t *testing.T) {
+	in := "```\nFabric\n    State                             : Completed\n    Status                            : Insufficient Resources\n    CliqueId                          : 0\n```\n"
+	snaps, _, err := readString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := snaps[len(snaps)-1].GPUs
+	if len(gs) != 1 || gs[0].FabricState != "Completed" || gs[0].FabricStatus != "Insufficient Resources" {
+		t.Errorf("got %+v", gs)
+	}
+}

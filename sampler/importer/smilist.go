@@ -12,9 +12,14 @@ import (
 //
 //	GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-4b2f...)
 //	  MIG 3g.40gb     Device  0: (UUID: MIG-8a1c...)
+//
+// Issue templates' one-line fields join the GPU lines ("GPU 0: ... (UUID:
+// ...) GPU 1: ..."; corpus: unable-handle-unknown-error-4x2080ti-*): each
+// entry is a GPU.
 var (
-	listGPURE = regexp.MustCompile(`^GPU (\d+): (.+?) \(UUID: ([^)]+)\)\s*$`)
-	listMIGRE = regexp.MustCompile(`^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)]+)\)`)
+	listGPURE   = regexp.MustCompile(`^(GPU \d+: .+? \(UUID: [^)]+\)\s*)+$`)
+	listEntryRE = regexp.MustCompile(`GPU (\d+): (.+?) \(UUID: ([^)]+)\)`)
+	listMIGRE   = regexp.MustCompile(`^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)]+)\)`)
 )
 
 func isListLine(l string) bool { return listGPURE.MatchString(l) || listMIGRE.MatchString(l) }
@@ -23,10 +28,12 @@ func parseList(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
 	for i, l := range sec.lines {
-		if m := listGPURE.FindStringSubmatch(l); m != nil {
-			idx, _ := strconv.Atoi(m[1])
-			snap.GPUs = append(snap.GPUs, sampler.GPU{Index: idx, Name: m[2], UUID: m[3]})
-			p.where(idx, "name", sec.first+i)
+		if listGPURE.MatchString(l) {
+			for _, m := range listEntryRE.FindAllStringSubmatch(l, -1) {
+				idx, _ := strconv.Atoi(m[1])
+				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: idx, Name: m[2], UUID: m[3]})
+				p.where(idx, "name", sec.first+i)
+			}
 			continue
 		}
 		if m := listMIGRE.FindStringSubmatch(l); m != nil && len(snap.GPUs) > 0 {

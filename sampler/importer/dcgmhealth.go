@@ -1,0 +1,65 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// DCGM's health watches log what they detect (nv-hostengine.log, a
+// health monitor's log):
+//
+//	ERROR [..] [[Health]] Detected a WARNING in health system Thermal: 'Detected clocks event due to thermal violation in GPU 2. Verify ...
+//
+// Each line is read as a check among the node's DCGM results (category
+// "Health", the watched system as its test) carrying DCGM's message, so the
+// diagnosis maps the message as it maps a dcgmi diag table's
+// (diagnose/evidence_dcgmdiag.go). Corpus: dcgm-health-thermal-violation-*.
+var (
+	dcgmHealthRE    = regexp.MustCompile(`Detected an? (WARNING|FAILURE|ERROR) in health system ([A-Za-z]+)\s*:\s*(.+)`)
+	dcgmHealthGPURE = regexp.MustCompile(`(?i)\b(?:in|for|on) GPU (\d+)\b`)
+)
+
+const kindDCGMHealth = "DCGM health messages"
+
+func isDCGMHealthLine(s string) bool { return dcgmHealthRE.MatchString(s) }
+
+func parseDCGMHealth(sec *section) *part {
+	p := newPart(sec)
+	snap := sampler.Snapshot{}
+	for i, l := range sec.lines {
+		m := dcgmHealthRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		msg := strings.Trim(strings.TrimSpace(m[3]), "'`\"")
+		gpu := -1
+		if g := dcgmHealthGPURE.FindStringSubmatch(msg); g != nil {
+			if n, err := strconv.Atoi(g[1]); err == nil && n < maxPictureGPUs {
+				gpu = n
+			}
+		}
+		res, kind := "fail", "error"
+		if m[1] == "WARNING" {
+			res, kind = "warn", "warning"
+		}
+		c := sampler.DiagCheck{Category: "Health", Test: m[2], Result: res, Messages: []sampler.DiagMessage{{Kind: kind, GPU: gpu, Text: msg}}}
+		if gpu >= 0 {
+			c.GPUs = []int{gpu}
+			if indexOf(snap.GPUs, gpu) < 0 {
+				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: gpu})
+			}
+			p.where(gpu, "diag", sec.first+i)
+		}
+		snap.Node.Diag = append(snap.Node.Diag, c)
+	}
+	if len(snap.Node.Diag) == 0 {
+		return p.skip("no DCGM health message")
+	}
+	p.snaps = []sampler.Snapshot{snap}
+	p.note(fmt.Sprintf("%d DCGM health message(s) on %s", len(snap.Node.Diag), countGPUs(len(snap.GPUs))))
+	return p
+}
