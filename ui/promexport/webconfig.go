@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v2"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -63,7 +62,7 @@ func loadWebConfig(path string) (*webConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := yaml.UnmarshalStrict(raw, c); err != nil {
+	if err := decodeWebConfig(raw, c); err != nil {
 		return nil, fmt.Errorf("%w (keys gpuscope reads: tls_server_config, http_server_config, basic_auth_users)",
 			errors.New(strings.ReplaceAll(err.Error(), "\n", "; ")))
 	}
