@@ -94,7 +94,7 @@ func notRun(h *diagHit, c sampler.DiagCheck) {
 		h.title = say("evidence.health_title", "{{.Who}}: DCGM's health watch detected a {{.System}} problem", "Who", who(h.gpu), "System", c.Test)
 		h.conf = Text{say("evidence.health_est", "DCGM's health watch, as logged: it saw this while it watched the GPU; dcgmi health -c shows whether it persists")}
 	case "NVLink":
-		h.title = say("evidence.nvlink_status_title", "{{.Who}}: NVLink link(s) down", "Who", who(h.gpu))
+		h.title = say("evidence.nvlink_status_title", "{{.Who}}: NVLink down", "Who", who(h.gpu))
 		h.conf = Text{say("evidence.nvlink_status_est", "the link state DCGM read when the command ran, as pasted: a fact of that instant")}
 	}
 }

@@ -60,6 +60,6 @@ func parseDCGMHealth(sec *section) *part {
 		return p.skip("no DCGM health message")
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%d DCGM health message(s) on %s", len(snap.Node.Diag), countGPUs(len(snap.GPUs))))
+	p.note(fmt.Sprintf("%s on %s", sampler.Counted(len(snap.Node.Diag), "DCGM health message", "DCGM health messages"), countGPUs(len(snap.GPUs))))
 	return p
 }
