@@ -42,8 +42,13 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 		}
 	}
 	const gw = 13 // a GPU block's label column
-	for i := range r.GPUs {
+	for i := 0; i < len(r.GPUs); i++ {
 		g := &r.GPUs[i]
+		if j := unusedRun(r, i); j > i+1 {
+			fmt.Fprintf(&b, "\n%s\n", l.unusedLine(r.GPUs[i:j]))
+			i = j - 1
+			continue
+		}
 		fmt.Fprintf(&b, "\nGPU %d  %s  (%s)", g.Index, orNA(g.Name), l.tr.N("report.samples", g.Samples))
 		if g.Lost {
 			b.WriteString("  " + l.t("lost"))
