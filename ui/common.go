@@ -45,6 +45,7 @@ type data struct {
 	levels    diagnose.Levels
 	hasLevels bool
 	steps     []diagnose.Step
+	hours     diagnose.Hours // GPU time per job since the first frame (the GPU page)
 	gpuCount  int
 	migRows   int // GPU pane lines the MIG instances want (see migRows)
 	// sourceClosed: the frames ended (a replay reached its end).

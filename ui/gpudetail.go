@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,6 +184,10 @@ func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 		if h.Kind == diagnose.HolderSlurm {
 			who = c.say("gpu.holder_slurm", map[string]any{"Job": h.ID, "User": orDash(h.User)})
 		}
+		if t := c.hours.By[diagnose.HolderKey{Kind: h.Kind, Job: h.ID, User: h.User}]; t != nil && t.Held > 0 {
+			who = c.say("gpu.holder_hours", map[string]any{"Who": who, "Held": gpuHoursText(t.Held / 3600),
+				"Used": fmt.Sprintf("%.0f%%", 100*t.Used/t.Held)})
+		}
 		items = append([]string{kv("holder", who)}, items...)
 	}
 	head := st.Bold.Render(fmt.Sprintf("GPU %d  %s", g.Index, orDash(g.Name))) + st.Muted.Render("  "+orDash(g.Arch))
@@ -295,4 +300,13 @@ func (p *gpuDetailPane) procLines(g *sampler.GPU) []string {
 			units.Percent(pr.SMUtil, 0), units.Percent(h.CPU, 0), command(&r, max(10, p.w-42), true)))
 	}
 	return out
+}
+
+// gpuHoursText is GPU-hours to three figures below 10 (a few minutes of one
+// GPU is 0.05), whole above.
+func gpuHoursText(h float64) string {
+	if h < 10 {
+		return strconv.FormatFloat(h, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(h, 'f', 0, 64)
 }

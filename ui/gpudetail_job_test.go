@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,6 +18,10 @@ func TestGPUDetailNamesTheJob(t *testing.T) {
 	page := strings.Join(m.gdetail.content(), "\n")
 	if !strings.Contains(page, "held by Slurm job 4714643 (frank)") {
 		t.Errorf("GPU 6 page does not name its job:\n%s", page)
+	}
+	// 10 snapshots a second apart: 9 s held, 0.0025 GPU-hours.
+	if !regexp.MustCompile(`held by Slurm job 4714643 \(frank\): 0\.0025 GPU-h held, \d+% used`).MatchString(page) {
+		t.Errorf("GPU 6 page does not count the job's GPU-hours:\n%s", page)
 	}
 	m = press(m, "left")
 	if page = strings.Join(m.gdetail.content(), "\n"); strings.Contains(page, "held by") {

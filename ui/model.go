@@ -225,6 +225,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 	}
 	first := c.hist.len() == 0
 	c.hist.push(s)
+	c.hours.Add(&s)
 	c.window = c.hist.since(c.opts.Window)
 	diagChanged := f.Diagnosis != c.diagSrc || f.Diagnosis == nil
 	if diagChanged {

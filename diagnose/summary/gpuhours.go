@@ -3,7 +3,6 @@ package summary
 import (
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -47,60 +46,20 @@ type UserHours struct {
 // HeldByProcess is the kind of a job no scheduler named (diagnose.HeldBy).
 const HeldByProcess = diagnose.HeldByProcess
 
-// hoursAcc adds up GPUHours sample by sample.
-type hoursAcc struct {
-	last  map[int]time.Time // each GPU's previous sample
-	byKey map[string]*JobHours
-	unm   float64
-}
-
-// add takes GPU g of snapshot s: the interval since g's previous sample
-// (no more than maxSampleGap, as the energy) goes to its holder.
-func (h *hoursAcc) add(s *sampler.Snapshot, g *sampler.GPU) {
-	if h.last == nil {
-		h.last, h.byKey = map[int]time.Time{}, map[string]*JobHours{}
-	}
-	prev, seen := h.last[g.Index]
-	h.last[g.Index] = s.Time
-	dt := s.Time.Sub(prev)
-	if !seen || dt <= 0 || dt > maxSampleGap {
-		return
-	}
-	kind, job, user, ok := diagnose.HeldBy(s, g)
-	if !ok {
-		return
-	}
-	key := kind + "\x00" + job + "\x00" + user
-	jh := h.byKey[key]
-	if jh == nil {
-		jh = &JobHours{Kind: kind, Job: job, User: user}
-		h.byKey[key] = jh
-	}
-	if !slices.Contains(jh.GPUs, g.Index) {
-		jh.GPUs = append(jh.GPUs, g.Index)
-	}
-	hours := dt.Hours()
-	jh.Held += hours
-	if busy, ok := diagnose.BusyShare(g); ok {
-		jh.Used += hours * min(max(busy, 0), 100) / 100
-	} else {
-		h.unm += hours
-	}
-}
-
-// finish is the totals, jobs by GPU-hours held, and users; nil when no
-// GPU was held.
-func (h *hoursAcc) finish() *GPUHours {
-	if len(h.byKey) == 0 {
+// gpuHours is what h counted as GPU-hours: the totals, jobs by GPU-hours
+// held, and users; nil when no GPU was held.
+func gpuHours(h *diagnose.Hours) *GPUHours {
+	if len(h.By) == 0 {
 		return nil
 	}
-	t := &GPUHours{Unmeasured: h.unm}
+	t := &GPUHours{}
 	users := map[string]*UserHours{}
-	for _, j := range h.byKey {
-		slices.Sort(j.GPUs)
-		t.Jobs = append(t.Jobs, *j)
+	for k, ht := range h.By {
+		j := JobHours{Kind: k.Kind, Job: k.Job, User: k.User, GPUs: slices.Clone(ht.GPUs), Held: ht.Held / 3600, Used: ht.Used / 3600}
+		t.Jobs = append(t.Jobs, j)
 		t.Held += j.Held
 		t.Used += j.Used
+		t.Unmeasured += ht.Unmeasured / 3600
 		if j.User == "" {
 			continue
 		}
@@ -134,14 +93,10 @@ func (h *hoursAcc) finish() *GPUHours {
 
 // Hours counts GPUHours over snapshots given one by one, for a verdict
 // that is not a report (check --job).
-type Hours struct{ acc hoursAcc }
+type Hours struct{ acc diagnose.Hours }
 
 // Add counts every GPU of s.
-func (h *Hours) Add(s *sampler.Snapshot) {
-	for i := range s.GPUs {
-		h.acc.add(s, &s.GPUs[i])
-	}
-}
+func (h *Hours) Add(s *sampler.Snapshot) { h.acc.Add(s) }
 
-// Result is what was counted; nil when no GPU was held. Call it once.
-func (h *Hours) Result() *GPUHours { return h.acc.finish() }
+// Result is what was counted; nil when no GPU was held.
+func (h *Hours) Result() *GPUHours { return gpuHours(&h.acc) }

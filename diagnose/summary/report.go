@@ -228,7 +228,7 @@ type builder struct {
 	gpus     map[int]*gpuAcc
 	findings findingSource
 	jobs     jobEnergy
-	hours    hoursAcc
+	hours    diagnose.Hours
 	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
 	topoGPUs []sampler.GPU
 }
@@ -255,8 +255,8 @@ func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
 			b.gpus[g.Index] = a
 		}
 		b.jobs.add(&s, g, a.add(s.Time, g))
-		b.hours.add(&s, g)
 	}
+	b.hours.Add(&s)
 	return b.findings.add(s, raw)
 }
 
@@ -311,7 +311,7 @@ func (b *builder) finish() *Report {
 	}
 	r.Energy = energyTotal(r.GPUs, b.opts.PricePerKWh)
 	b.jobs.finish(r.Energy)
-	r.GPUHours = b.hours.finish()
+	r.GPUHours = gpuHours(&b.hours)
 	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
 	r.Sections = b.opts.Sections
 	r.Topology = topologyOf(b.topo, b.topoGPUs)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/stat"
 )
@@ -19,9 +20,8 @@ const (
 	histStep = 0.5
 	histBins = int(100/histStep) + 1
 	// maxSampleGap: a longer interval between two samples is a pause in the
-	// log, not time spent in the state of the next sample (far
-	// above the tools' 1 s default interval and any sane -l/-d setting).
-	maxSampleGap = 60 * time.Second
+	// log (diagnose.MaxSampleGap, the one bound for every face).
+	maxSampleGap = diagnose.MaxSampleGap
 )
 
 // hist is a fixed-bin histogram of a 0-100 % reading with an exact mean.

@@ -9,7 +9,6 @@ package promexport
 
 import (
 	"sync"
-	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
@@ -30,8 +29,7 @@ type State struct {
 	findings []diagnose.Finding
 	ok       bool
 	xids     map[string]*xidCount // by GPU UUID, else "#index"
-	jobs     map[jobKey]*jobTime  // GPU time per job (jobs.go)
-	gpuSeen  map[string]time.Time // each GPU's previous snapshot, by gpuKey
+	jobs     diagnose.Hours       // GPU time per job (jobs.go)
 }
 
 // xidCount is one GPU's Xid history as the two name sets need it.

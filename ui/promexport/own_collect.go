@@ -70,18 +70,18 @@ func (o *ownFamilies) collect(sc *scrape, st *State, snap *sampler.Snapshot, fin
 		}
 	}
 	times := st.jobTimes()
-	keys := make([]jobKey, 0, len(times))
+	keys := make([]diagnose.HolderKey, 0, len(times))
 	for k := range times {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { // sort.Slice: no generic instantiation in the binary
 		a, b := keys[i], keys[j]
-		return a.kind+"\x00"+a.job+"\x00"+a.user < b.kind+"\x00"+b.job+"\x00"+b.user
+		return a.Kind+"\x00"+a.Job+"\x00"+a.User < b.Kind+"\x00"+b.Job+"\x00"+b.User
 	})
 	for _, k := range keys { // in order: a scrape is the same bytes for the same state
 		t := times[k]
-		sc.of(o.jobHeld).add(t.held, host, k.kind, k.job, k.user)
-		sc.of(o.jobUsed).add(t.used, host, k.kind, k.job, k.user)
+		sc.of(o.jobHeld).add(t.Held, host, k.Kind, k.Job, k.User)
+		sc.of(o.jobUsed).add(t.Used, host, k.Kind, k.Job, k.User)
 	}
 	for _, f := range findings {
 		labels := newLabelSet(host, f.Rule, f.Severity.String(), itoa(f.GPU), itoa(f.PID))
