@@ -24,19 +24,21 @@ type File struct {
 }
 
 // OpenFile detects the format of path ("-": standard input) and opens it for
-// streaming, for report and compare: a recording's stored findings are kept
-// (and the host processes of the lines that carry them left undecoded, which
-// those findings already judged). The input is read once, from a peeked
-// prefix, so a pipe, /dev/stdin or a shell's <(...) works like a file.
-func OpenFile(path string) (*File, error) { return open(nil, path, true) }
+// streaming, for report and compare: a recording's stored findings are kept.
+// Its host processes are decoded too, though those findings judged them:
+// the energy and GPU-hours by job group ranks by their parent and name the
+// user from them (record.Options.LazyHostProcs would leave them out). The
+// input is read once, from a peeked prefix, so a pipe, /dev/stdin or a
+// shell's <(...) works like a file.
+func OpenFile(path string) (*File, error) { return open(nil, path) }
 
 // OpenSnapshots opens path as OpenFile does, for diagnosing it again (replay,
 // check --from): every snapshot decoded whole. src, when not nil, is path
 // already opened (the spool's cancellable standard input behind its byte
 // counter); the File closes it.
-func OpenSnapshots(src io.ReadCloser, path string) (*File, error) { return open(src, path, false) }
+func OpenSnapshots(src io.ReadCloser, path string) (*File, error) { return open(src, path) }
 
-func open(src io.ReadCloser, path string, storedFindings bool) (*File, error) {
+func open(src io.ReadCloser, path string) (*File, error) {
 	if src == nil {
 		var err error
 		if src, err = OpenSource(path, nil); err != nil {
@@ -54,7 +56,7 @@ func open(src io.ReadCloser, path string, storedFindings bool) (*File, error) {
 		// A recording's reader checks order itself, with line numbers.
 		return &File{Format: string(format), Name: name, imp: checkedStream(stream), src: src}, nil
 	}
-	r, err := record.NewReader(br, name, record.Options{LazyHostProcs: storedFindings})
+	r, err := record.NewReader(br, name, record.Options{})
 	if err != nil {
 		src.Close()
 		return nil, err
