@@ -54,14 +54,21 @@ func mergeOwnProcs(snap *Snapshot, src ProcSource, now time.Time) {
 // allPIDs are the PIDs NVML listed on every GPU and MIG instance.
 func allPIDs(gpus []GPU) []int {
 	var pids []int
-	for _, g := range gpus {
-		for _, p := range g.Procs {
+	for i := range gpus {
+		pids = append(pids, gpus[i].PIDs()...)
+	}
+	return pids
+}
+
+// PIDs are the PIDs NVML listed on g and its MIG instances.
+func (g *GPU) PIDs() []int {
+	var pids []int
+	for _, p := range g.Procs {
+		pids = append(pids, p.PID)
+	}
+	for _, m := range g.MIGDevices {
+		for _, p := range m.Procs {
 			pids = append(pids, p.PID)
-		}
-		for _, m := range g.MIGDevices {
-			for _, p := range m.Procs {
-				pids = append(pids, p.PID)
-			}
 		}
 	}
 	return pids

@@ -102,16 +102,7 @@ func (km keyMap) helpOrder(o offered) []key.Binding {
 	if o.noGPU {
 		// No driver: the panel and the host pane, with nothing to move
 		// to, open, sort or filter; what still acts is the clock and the way out.
-		if !o.replay {
-			rows = append(rows, km.Pause)
-		}
-		if o.record {
-			rows = append(rows, km.Record)
-		}
-		if o.interval {
-			rows = append(rows, km.Slower)
-		}
-		return append(rows, km.Help, km.Quit)
+		return km.clockAndExit(rows, o)
 	}
 	if r := km.Replay; o.replay {
 		rows = append(rows, r.Play, r.StepBack, r.JumpBack, r.Start, r.Slower)
@@ -121,6 +112,12 @@ func (km keyMap) helpOrder(o offered) []key.Binding {
 		rows = append(rows, km.Term)
 	}
 	rows = append(rows, km.Back, km.Sort, km.ComputeOnly, km.ToggleFindings)
+	return km.clockAndExit(rows, o)
+}
+
+// clockAndExit ends every help list: pause, recording and the interval
+// where they act, then help and quit.
+func (km keyMap) clockAndExit(rows []key.Binding, o offered) []key.Binding {
 	if !o.replay {
 		rows = append(rows, km.Pause)
 	}

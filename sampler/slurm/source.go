@@ -80,7 +80,7 @@ func (s *Source) Allocations(now time.Time, snap *sampler.Snapshot) map[int]samp
 	}
 	for gi := range snap.GPUs {
 		g := &snap.GPUs[gi]
-		for _, pid := range gpuPIDs(g) {
+		for _, pid := range g.PIDs() {
 			job, user := s.processJob(pid)
 			if job == "" {
 				continue
@@ -96,19 +96,6 @@ func (s *Source) Allocations(now time.Time, snap *sampler.Snapshot) map[int]samp
 		}
 	}
 	return out
-}
-
-func gpuPIDs(g *sampler.GPU) []int {
-	var pids []int
-	for _, p := range g.Procs {
-		pids = append(pids, p.PID)
-	}
-	for _, m := range g.MIGDevices {
-		for _, p := range m.Procs {
-			pids = append(pids, p.PID)
-		}
-	}
-	return pids
 }
 
 // processJob reads the job of pid: its environment (readable by its owner

@@ -120,19 +120,7 @@ func showSettings(ss []config.Setting, tr *i18n.Tr) string {
 	for _, s := range ss {
 		w = max(w, len(strings.TrimPrefix(s.Key, "keys."))+3+len(s.Value))
 	}
-	var b strings.Builder
-	inKeys := false
-	for _, s := range ss {
-		key := s.Key
-		if k, ok := strings.CutPrefix(key, "keys."); ok {
-			if !inKeys {
-				b.WriteString("\n[keys]\n")
-				inKeys = true
-			}
-			key = k
-		}
-		line := key + " = " + s.Value
-		fmt.Fprintf(&b, "%s  # %s\n", i18n.Pad(line, w), tr.T("config.from."+s.From, map[string]any{"By": s.By}))
-	}
-	return b.String()
+	return config.Format(ss, func(s config.Setting, line string) string {
+		return i18n.Pad(line, w) + "  # " + tr.T("config.from."+s.From, map[string]any{"By": s.By})
+	})
 }

@@ -242,9 +242,16 @@ const Template = `# gpuscope settings (docs/user-guide.md, "Config file").
 
 // Encode writes f as TOML: every key (Settings), [keys] last.
 func Encode(f File) string {
+	return Format(Settings(f, nil, func(string) (string, string) { return FromDefault, "" }), nil)
+}
+
+// Format writes settings as TOML, [keys] last. With annotate, each line
+// ends in a comment (`config show`: where its value came from), the
+// comments aligned by pad (a width in terminal cells).
+func Format(ss []Setting, annotate func(s Setting, line string) string) string {
 	var b strings.Builder
 	inKeys := false
-	for _, st := range Settings(f, nil, func(string) (string, string) { return FromDefault, "" }) {
+	for _, st := range ss {
 		key := st.Key
 		if k, ok := strings.CutPrefix(key, "keys."); ok {
 			if !inKeys {
@@ -253,7 +260,11 @@ func Encode(f File) string {
 			}
 			key = k
 		}
-		fmt.Fprintf(&b, "%s = %s\n", key, st.Value)
+		line := key + " = " + st.Value
+		if annotate != nil {
+			line = annotate(st, line)
+		}
+		b.WriteString(line + "\n")
 	}
 	return b.String()
 }

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
@@ -20,11 +20,7 @@ func (l words) energyJobs(r *summary.Report) (idle string, lines []string) {
 		if j.Command != "" {
 			job += " (" + j.Command + ")"
 		}
-		gpus := make([]string, len(j.GPUs))
-		for i, g := range j.GPUs {
-			gpus[i] = fmt.Sprint(g)
-		}
-		lines = append(lines, l.t("energy_job", "KWh", kwh(sampler.Some(j.KWh)), "Job", job, "User", orNA(j.User), "GPUs", strings.Join(gpus, ", ")))
+		lines = append(lines, l.t("energy_job", "KWh", kwh(sampler.Some(j.KWh)), "Job", job, "User", orNA(j.User), "GPUs", gpuList(j.GPUs)))
 	}
 	if len(e.Users) > 0 {
 		users := make([]string, len(e.Users))
@@ -34,4 +30,13 @@ func (l words) energyJobs(r *summary.Report) (idle string, lines []string) {
 		lines = append(lines, l.t("energy_users", "Users", strings.Join(users, ", ")))
 	}
 	return l.t("energy_idle", "KWh", kwh(sampler.Some(e.IdleKWh))), lines
+}
+
+// gpuList is a job's GPUs by index: "0, 1, 5".
+func gpuList(gpus []int) string {
+	parts := make([]string, len(gpus))
+	for i, g := range gpus {
+		parts[i] = strconv.Itoa(g)
+	}
+	return strings.Join(parts, ", ")
 }

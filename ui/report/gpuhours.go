@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
@@ -22,12 +21,8 @@ func (l words) gpuHours(r *summary.Report) (total string, lines []string) {
 	}
 	total = l.t("gpu_hours_total", "Held", hours(h.Held), "Used", hours(h.Used), "Share", units.Percent(share, 0))
 	for _, j := range h.Jobs {
-		gpus := make([]string, len(j.GPUs))
-		for i, g := range j.GPUs {
-			gpus[i] = fmt.Sprint(g)
-		}
 		lines = append(lines, l.t("gpu_hours_job", "Held", hours(j.Held), "Used", hours(j.Used),
-			"Kind", l.t("held_by."+j.Kind), "Job", j.Job, "User", orNA(j.User), "GPUs", strings.Join(gpus, ", ")))
+			"Kind", l.t("held_by."+j.Kind), "Job", j.Job, "User", orNA(j.User), "GPUs", gpuList(j.GPUs)))
 	}
 	if len(h.Users) > 0 {
 		users := make([]string, len(h.Users))
