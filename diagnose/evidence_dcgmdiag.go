@@ -18,6 +18,10 @@ var (
 	hintDiagNVLink = fix{"diag_nvlink", "nvidia-smi nvlink -s -i <GPU> shows each link's state: a link down on a board that has NVLink " +
 		"needs a GPU reset, then a field diagnostic if it stays down (DCGM's advice); on a system without NVLink the " +
 		"check expects links that do not exist: dcgmi diag -p pcie.gpu_nvlinks_expected_up=<N> sets how many it expects"}
+	hintNCCLNVLink = fix{"nccl_nvlink", "nvidia-smi -q -i <GPU> | grep -A6 Fabric shows the GPU's NVLink fabric State and Status, and " +
+		"nvidia-smi nvlink -s -i <GPU> each link; check the fabric manager (systemctl status nvidia-fabricmanager); a bad NVLink " +
+		"state clears with a GPU reset or a reboot, then nccl-tests all_reduce_perf -g <GPUs> confirms it (dcgmi diag tests one " +
+		"GPU at a time and does not run NVLink SHARP); NCCL_NVLS_ENABLE=0 lets jobs run without NVLS meanwhile"}
 	hintDiagBusy = fix{"diag_busy", "Find what holds the GPU: nvidia-smi lists its processes, and Compute M. \"E. Process\" lets only one " +
 		"in (CUDA's cudaErrorDevicesUnavailable); stop it or run the diagnostic when the GPU is free; if nothing holds " +
 		"it, reset the GPU (nvidia-smi -r) and restart DCGM, as the message says"}
@@ -96,6 +100,10 @@ func notRun(h *diagHit, c sampler.DiagCheck) {
 	case "NVLink":
 		h.title = say("evidence.nvlink_status_title", "{{.Who}}: NVLink down", "Who", who(h.gpu))
 		h.conf = Text{say("evidence.nvlink_status_est", "the link state DCGM read when the command ran, as pasted: a fact of that instant")}
+	case "NCCL": // sampler/importer/ncclwarn.go: a job's NCCL warning about NVLink
+		h.title = say("evidence.nccl_nvlink_title", "{{.Who}}: NCCL could not use NVLink", "Who", who(h.gpu))
+		h.conf = Text{say("evidence.nccl_nvlink_est", "NCCL's warning from the job, as pasted: what the job hit when it set up its NVLink transport; dcgmi diag may pass on the same node")}
+		h.hint = hintNCCLNVLink
 	}
 }
 
@@ -238,6 +246,8 @@ func mergeHit(hits []*diagHit, h *diagHit, c sampler.DiagCheck, msg string) []*d
 		piece = say("evidence.health_check_msg", "DCGM health watch {{.Test}} {{.Result}}: {{.Message}}", "Test", test, "Result", res, "Message", msg)
 	case "NVLink":
 		piece = say("evidence.nvlink_status_msg", "dcgmi nvlink --link-status: {{.Message}}", "Message", msg)
+	case "NCCL":
+		piece = say("evidence.nccl_warn_msg", "NCCL WARN: {{.Message}}", "Message", msg)
 	}
 	for _, o := range hits {
 		if o.rule != h.rule || o.gpu != h.gpu {

@@ -112,3 +112,20 @@ func TestDiagNVLinkStatusWording(t *testing.T) {
 		t.Fatalf("got %+v", fs)
 	}
 }
+
+// A job's NCCL warning about NVLink (sampler/importer/ncclwarn.go):
+// pcie_link_degraded on the GPU NCCL names, worded as what the job hit,
+// with NCCL's message and a first fix that does not send the reader back
+// to dcgmi diag, which does not exercise NVLS.
+func TestDiagNCCLNVLinkWording(t *testing.T) {
+	msg := "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 401 'the operation cannot be performed in the present state'."
+	fs := Evidence(diagSnap(sampler.DiagCheck{Category: "NCCL", Test: "NVLink", Result: "fail", GPUs: []int{5},
+		Messages: []sampler.DiagMessage{{Kind: "error", GPU: 5, Text: msg}}}))
+	if len(fs) != 1 || fs[0].Rule != RulePCIeLinkDegraded || fs[0].GPU != 5 || fs[0].Severity != Warning {
+		t.Fatalf("got %+v", fs)
+	}
+	if !strings.Contains(fs[0].Title, "NCCL") || strings.Contains(fs[0].Title, "DCGM") || fs[0].Evidence != "NCCL WARN: "+msg ||
+		fs[0].FixID != "nccl_nvlink" {
+		t.Errorf("title %q, evidence %q, fix %q", fs[0].Title, fs[0].Evidence, fs[0].FixID)
+	}
+}

@@ -109,7 +109,7 @@ func readSections(secs []section, o Options) []*part {
 		case kindKernel:
 			p = parseKernel(s, seen)
 		case kindSMIError:
-			p = parseSMIErrors(s, containerCommand(secs[:i]))
+			p = parseSMIErrors(s, containerCommand(secs[:i]), hypervisorSeen(secs))
 		case kindList:
 			p = parseList(s)
 		case kindCUDAInit:
@@ -120,6 +120,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseDCGMHealth(s)
 		case kindDCGMXid:
 			p = parseDCGMXid(s, seen)
+		case kindNCCLWarn:
+			p = parseNCCLWarn(s)
 		case kindDiag:
 			p = parseDiag(s)
 		case kindMIG:

@@ -2,11 +2,11 @@ package importer
 
 import (
 	"os"
-
-	"github.com/gpuscope/gpuscope/sampler"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // pasteSeeds are the corpus of real outputs plus this package's fixtures.
@@ -65,7 +65,7 @@ func FuzzSections(f *testing.F) {
 		if len(lines) == 0 {
 			return
 		}
-		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG} {
+		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG, kindNCCLWarn} {
 			sec := section{kind: kind, first: 1, lines: lines}
 			_ = readSections([]section{sec}, Options{}.withDefaults(""))
 		}

@@ -156,9 +156,12 @@ func kernelTime(l string) time.Time {
 // Error", also "for GPU 3: 00000000:41:00.0: GPU is lost".
 var smiErrIdxRE = regexp.MustCompile(`(?i)for gpu\s*(\d{1,2})\s*:\s`)
 
-func parseSMIErrors(sec *section, inContainer string) *part {
+func parseSMIErrors(sec *section, inContainer, guest string) *part {
 	p := newPart(sec)
 	if q := containerLost(sec, inContainer); q != nil {
+		return q
+	}
+	if q := guestUnreachable(sec, guest); q != nil {
 		return q
 	}
 	snap := sampler.Snapshot{}

@@ -174,6 +174,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindDCGMHealth, Unknown, runWhile(ls, i, isDCGMHealthLine)
 	case isDCGMXidLine(l):
 		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
+	case isNCCLWarnLine(l):
+		return kindNCCLWarn, Unknown, runWhile(ls, i, isNCCLWarnLine)
 	case cudaInitRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case kernelRE.MatchString(l):
