@@ -1,0 +1,255 @@
+package timeline
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+
+	"github.com/gpuscope/gpuscope/sampler/trace"
+)
+
+// stream is what the Builder counts of the GPU events it lets go, instead
+// of keeping them: the sums that need no order as each comes (kernels,
+// copies, steps), and through a bounded heap by start the ones HTA reads
+// in time order (the merged busy intervals, each stream's gaps, the idle's
+// causes). docs/ARCHITECTURE.md, "Reading a trace", has the design.
+type stream struct {
+	kern    kernelAcc
+	copies  Copies
+	perStep stepAcc
+	kept    int // GPU events analysed
+	counted bool
+	maxLTS  float64 // the latest launch among them
+
+	order   orderHeap
+	seq     int64
+	popped  float64 // the start of the last event read in time order
+	all     mergeAcc
+	comp    mergeAcc
+	comm    mergeAcc
+	overlap overlapAcc
+	streams map[int32]*streamAcc
+	causes  Causes
+	gapsTo  float64 // the idle's causes are read up to here
+
+	loaderIv []interval // the DataLoader's ranges, merged and sorted
+	syncEnds []span     // the sync calls by end
+
+	late lateness
+}
+
+// lateness counts what came later than the bounded queue and heap could
+// wait for: each makes the figures approximate (Rank.Approximate).
+type lateness struct {
+	order     int // GPU events started before one already read in time order
+	joins     int // launches that came after their event was let go
+	steps     int // steps that began before a kernel already placed
+	cpu       int // DataLoader ranges and syncs that came after their gap was read
+	undecided int // events let go before their launch or step was known
+	// undecidedLTS is the latest launch among them, undecidedBare how many
+	// had none: at the end these say whether the guess could have been wrong.
+	undecidedLTS  float64
+	undecidedBare int
+}
+
+func newStream() stream {
+	return stream{streams: map[int32]*streamAcc{}, popped: math.Inf(-1), gapsTo: math.Inf(-1),
+		late: lateness{undecidedLTS: math.Inf(-1)}}
+}
+
+// maxOrdered bounds the heap that puts the GPU events in time order. Real
+// Kineto traces write each stream's events in order (docs/benchmarks.md).
+const maxOrdered = 1 << 16
+
+// take counts one analysed GPU event, in the trace's order.
+func (b *Builder) take(g gpuEvent) {
+	b.kept++
+	if g.launched {
+		if !b.counted || g.lts > b.maxLTS {
+			b.maxLTS = g.lts
+		}
+		b.counted = true
+	}
+	cl := b.classOf(g.name)
+	b.kern.add(b, g, cl)
+	b.addCopy(g)
+	b.perStep.add(b, g, cl)
+	heap.Push(&b.order, ordered{g, b.seq})
+	b.seq++
+	if b.order.Len() > maxOrdered {
+		b.inOrder(heap.Pop(&b.order).(ordered).g)
+	}
+}
+
+// flush ends the trace: every held event is decided and read in order.
+func (b *Builder) flush() {
+	b.drain(true)
+	for b.order.Len() > 0 {
+		b.inOrder(heap.Pop(&b.order).(ordered).g)
+	}
+	if v, ok := b.all.close(); ok {
+		b.all.last = v.end
+	}
+	if v, ok := b.comp.close(); ok {
+		b.overlap.comp = append(b.overlap.comp, v)
+	}
+	if v, ok := b.comm.close(); ok {
+		b.overlap.comm = append(b.overlap.comm, v)
+	}
+	b.overlap.step(math.Inf(1), math.Inf(1))
+}
+
+// inOrder reads one event in order of start.
+func (b *Builder) inOrder(g gpuEvent) {
+	if g.ts < b.popped {
+		b.late.order++
+	}
+	b.popped = max(b.popped, g.ts)
+	v := interval{g.ts, g.end}
+	if c, ok := b.all.add(v); ok {
+		b.gap(interval{c.end, v.start})
+	}
+	cl := b.classOf(g.name)
+	switch cl.typ {
+	case Compute:
+		if c, ok := b.comp.add(v); ok {
+			b.overlap.comp = append(b.overlap.comp, c)
+		}
+	case Comm:
+		if c, ok := b.comm.add(v); ok {
+			b.overlap.comm = append(b.overlap.comm, c)
+		}
+	}
+	b.overlap.step(b.comp.next(b.popped), b.comm.next(b.popped))
+	s := b.streams[g.stream]
+	if s == nil {
+		s = &streamAcc{st: StreamIdle{Stream: int(g.stream)}}
+		b.streams[g.stream] = s
+	}
+	s.add(g, cl.typ == Compute)
+}
+
+type ordered struct {
+	g   gpuEvent
+	seq int64 // the order taken: equal starts keep it, as a stable sort
+}
+
+type orderHeap []ordered
+
+func (h orderHeap) Len() int { return len(h) }
+func (h orderHeap) Less(i, j int) bool {
+	return cmp.Or(cmp.Compare(h[i].g.ts, h[j].g.ts), cmp.Compare(h[i].seq, h[j].seq)) < 0
+}
+func (h orderHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *orderHeap) Push(x any)   { *h = append(*h, x.(ordered)) }
+func (h *orderHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// mergeAcc is merge (breakdown.go) over intervals that come in order of
+// start: the open interval, and the total of those closed.
+type mergeAcc struct {
+	cur         interval
+	open        bool
+	total       float64
+	first, last float64
+}
+
+// add extends the open interval or closes it, returning the closed one.
+func (m *mergeAcc) add(v interval) (interval, bool) {
+	if m.open && v.start <= m.cur.end {
+		m.cur.end = max(m.cur.end, v.end)
+		return interval{}, false
+	}
+	c, ok := m.close()
+	if !ok {
+		m.first = v.start
+	}
+	m.cur, m.open = v, true
+	return c, ok
+}
+
+func (m *mergeAcc) close() (interval, bool) {
+	if !m.open {
+		return interval{}, false
+	}
+	m.open = false
+	m.total += m.cur.end - m.cur.start
+	m.last = m.cur.end
+	return m.cur, true
+}
+
+// next is the earliest start an interval closed later can have.
+func (m *mergeAcc) next(pos float64) float64 {
+	if m.open {
+		return m.cur.start
+	}
+	return pos
+}
+
+// overlapAcc is overlap (breakdown.go) of the communication and computation
+// intervals as they close: the same pairs in the same order, so the same sum.
+// An interval that no later one of the other kind can reach leaves at once.
+type overlapAcc struct {
+	comm, comp []interval
+	t          float64
+}
+
+// step compares what both sides hold; compNext and commNext are the
+// earliest starts still to close on each side.
+func (o *overlapAcc) step(compNext, commNext float64) {
+	for {
+		switch {
+		case len(o.comm) > 0 && len(o.comp) > 0:
+			a, c := o.comm[0], o.comp[0]
+			if lo, hi := max(a.start, c.start), min(a.end, c.end); hi > lo {
+				o.t += hi - lo
+			}
+			if a.end < c.end {
+				o.comm = o.comm[1:]
+			} else {
+				o.comp = o.comp[1:]
+			}
+		case len(o.comm) > 0 && o.comm[0].end < compNext:
+			o.comm = o.comm[1:]
+		case len(o.comp) > 0 && o.comp[0].end < commNext:
+			o.comp = o.comp[1:]
+		default:
+			return
+		}
+	}
+}
+
+// streamAcc is one stream's idle by cause, its events read in order.
+type streamAcc struct {
+	st      StreamIdle
+	prevEnd float64
+	seen    bool
+}
+
+func (s *streamAcc) add(k gpuEvent, compute bool) {
+	if compute {
+		s.st.ComputeUS += k.end - k.ts
+	}
+	if s.seen {
+		gap := k.ts - s.prevEnd
+		switch {
+		case k.launched && k.lts > s.prevEnd:
+			s.st.HostWaitUS += gap
+		case gap < kernelWaitUS:
+			s.st.KernelWaitUS += gap
+		default:
+			s.st.OtherUS += gap
+		}
+	}
+	s.prevEnd, s.seen = k.end, true
+}
+
+func (b *Builder) addCopy(g gpuEvent) {
+	if g.kind == trace.Memcpy {
+		b.copies.add(b.names[g.name], g)
+	}
+}
