@@ -76,7 +76,7 @@ func (b *Builder) Rank(meta trace.Meta) Rank {
 }
 
 // approximate is how many events came later than the bounded queue and
-// heap could wait for (lateness); 0 when every figure is exact.
+// buffer could wait for (lateness); 0 when every figure is exact.
 func (b *Builder) approximate() int {
 	l := b.late
 	n := l.order + l.joins + l.steps + l.cpu

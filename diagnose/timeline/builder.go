@@ -43,7 +43,7 @@ type launch struct {
 // Builder collects one rank's events. It keeps no list of the GPU events:
 // each is held only until its launch and the step it belongs to are known
 // (queue.go), then counted into the figures that need no order and, through
-// a bounded reorder heap, into those read in time order (stream.go). What it
+// a bounded buffer sorted by start, into those read in time order (stream.go). What it
 // keeps is the CPU ranges it needs (steps, syncs, DataLoader ops), which grow
 // with the steps, not with the kernels.
 type Builder struct {

@@ -2,15 +2,15 @@ package timeline
 
 import (
 	"cmp"
-	"container/heap"
 	"math"
+	"slices"
 
 	"github.com/gpuscope/gpuscope/sampler/trace"
 )
 
 // stream is what the Builder counts of the GPU events it lets go, instead
 // of keeping them: the sums that need no order as each comes (kernels,
-// copies, steps), and through a bounded heap by start the ones HTA reads
+// copies, steps), and through a bounded buffer sorted by start the ones HTA reads
 // in time order (the merged busy intervals, each stream's gaps, the idle's
 // causes). docs/ARCHITECTURE.md, "Reading a trace", has the design.
 type stream struct {
@@ -21,16 +21,19 @@ type stream struct {
 	counted bool
 	maxLTS  float64 // the latest launch among them
 
-	order   orderHeap
-	seq     int64
-	popped  float64 // the start of the last event read in time order
-	all     mergeAcc
-	comp    mergeAcc
-	comm    mergeAcc
-	overlap overlapAcc
-	streams map[int32]*streamAcc
-	causes  Causes
-	gapsTo  float64 // the idle's causes are read up to here
+	// order is the events not yet read in time order: sorted and read
+	// half at a time, so an event may come up to maxOrdered/2 events late.
+	order    []ordered
+	unsorted bool
+	seq      int64
+	popped   float64 // the start of the last event read in time order
+	all      mergeAcc
+	comp     mergeAcc
+	comm     mergeAcc
+	overlap  overlapAcc
+	streams  map[int32]*streamAcc
+	causes   Causes
+	gapsTo   float64 // the idle's causes are read up to here
 
 	loaderIv []interval // the DataLoader's ranges, merged and sorted
 	syncEnds []span     // the sync calls by end
@@ -38,7 +41,7 @@ type stream struct {
 	late lateness
 }
 
-// lateness counts what came later than the bounded queue and heap could
+// lateness counts what came later than the bounded queue and buffer could
 // wait for: each makes the figures approximate (Rank.Approximate).
 type lateness struct {
 	order     int // GPU events started before one already read in time order
@@ -57,7 +60,7 @@ func newStream() stream {
 		late: lateness{undecidedLTS: math.Inf(-1)}}
 }
 
-// maxOrdered bounds the heap that puts the GPU events in time order. Real
+// maxOrdered bounds the buffer that puts the GPU events in time order. Real
 // Kineto traces write each stream's events in order (docs/benchmarks.md).
 const maxOrdered = 1 << 16
 
@@ -74,19 +77,34 @@ func (b *Builder) take(g gpuEvent) {
 	b.kern.add(b, g, cl)
 	b.addCopy(g)
 	b.perStep.add(b, g, cl)
-	heap.Push(&b.order, ordered{g, b.seq})
+	o := ordered{g, b.seq}
 	b.seq++
-	if b.order.Len() > maxOrdered {
-		b.inOrder(heap.Pop(&b.order).(ordered).g)
+	if n := len(b.order); n > 0 && o.less(b.order[n-1]) {
+		b.unsorted = true
 	}
+	b.order = append(b.order, o)
+	if len(b.order) >= maxOrdered {
+		b.emit(maxOrdered / 2)
+	}
+}
+
+// emit sorts the buffer (a trace mostly in order costs one pass) and reads
+// its first n events in order, keeping the rest to sort with those to come.
+func (b *Builder) emit(n int) {
+	if b.unsorted {
+		slices.SortFunc(b.order, func(x, y ordered) int { return cmp.Or(cmp.Compare(x.g.ts, y.g.ts), cmp.Compare(x.seq, y.seq)) })
+		b.unsorted = false
+	}
+	for _, o := range b.order[:n] {
+		b.inOrder(o.g)
+	}
+	b.order = b.order[:copy(b.order, b.order[n:])]
 }
 
 // flush ends the trace: every held event is decided and read in order.
 func (b *Builder) flush() {
 	b.drain(true)
-	for b.order.Len() > 0 {
-		b.inOrder(heap.Pop(&b.order).(ordered).g)
-	}
+	b.emit(len(b.order))
 	if v, ok := b.all.close(); ok {
 		b.all.last = v.end
 	}
@@ -134,20 +152,7 @@ type ordered struct {
 	seq int64 // the order taken: equal starts keep it, as a stable sort
 }
 
-type orderHeap []ordered
-
-func (h orderHeap) Len() int { return len(h) }
-func (h orderHeap) Less(i, j int) bool {
-	return cmp.Or(cmp.Compare(h[i].g.ts, h[j].g.ts), cmp.Compare(h[i].seq, h[j].seq)) < 0
-}
-func (h orderHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *orderHeap) Push(x any)   { *h = append(*h, x.(ordered)) }
-func (h *orderHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+func (o ordered) less(p ordered) bool { return o.g.ts < p.g.ts || o.g.ts == p.g.ts && o.seq < p.seq }
 
 // mergeAcc is merge (breakdown.go) over intervals that come in order of
 // start: the open interval, and the total of those closed.
