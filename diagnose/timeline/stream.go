@@ -109,10 +109,10 @@ func (b *Builder) flush() {
 		b.all.last = v.end
 	}
 	if v, ok := b.comp.close(); ok {
-		b.overlap.comp = append(b.overlap.comp, v)
+		b.overlap.comp.push(v)
 	}
 	if v, ok := b.comm.close(); ok {
-		b.overlap.comm = append(b.overlap.comm, v)
+		b.overlap.comm.push(v)
 	}
 	b.overlap.step(math.Inf(1), math.Inf(1))
 }
@@ -131,11 +131,11 @@ func (b *Builder) inOrder(g gpuEvent) {
 	switch cl.typ {
 	case Compute:
 		if c, ok := b.comp.add(v); ok {
-			b.overlap.comp = append(b.overlap.comp, c)
+			b.overlap.comp.push(c)
 		}
 	case Comm:
 		if c, ok := b.comm.add(v); ok {
-			b.overlap.comm = append(b.overlap.comm, c)
+			b.overlap.comm.push(c)
 		}
 	}
 	b.overlap.step(b.comp.next(b.popped), b.comm.next(b.popped))
@@ -199,29 +199,46 @@ func (m *mergeAcc) next(pos float64) float64 {
 // intervals as they close: the same pairs in the same order, so the same sum.
 // An interval that no later one of the other kind can reach leaves at once.
 type overlapAcc struct {
-	comm, comp []interval
+	comm, comp ivQueue
 	t          float64
 }
+
+// ivQueue is a queue of intervals that reuses its array.
+type ivQueue struct {
+	v    []interval
+	head int
+}
+
+func (q *ivQueue) push(v interval) {
+	if q.head > 0 && q.head*2 >= len(q.v) {
+		q.v, q.head = q.v[:copy(q.v, q.v[q.head:])], 0
+	}
+	q.v = append(q.v, v)
+}
+
+func (q *ivQueue) len() int        { return len(q.v) - q.head }
+func (q *ivQueue) first() interval { return q.v[q.head] }
+func (q *ivQueue) drop()           { q.head++ }
 
 // step compares what both sides hold; compNext and commNext are the
 // earliest starts still to close on each side.
 func (o *overlapAcc) step(compNext, commNext float64) {
 	for {
 		switch {
-		case len(o.comm) > 0 && len(o.comp) > 0:
-			a, c := o.comm[0], o.comp[0]
+		case o.comm.len() > 0 && o.comp.len() > 0:
+			a, c := o.comm.first(), o.comp.first()
 			if lo, hi := max(a.start, c.start), min(a.end, c.end); hi > lo {
 				o.t += hi - lo
 			}
 			if a.end < c.end {
-				o.comm = o.comm[1:]
+				o.comm.drop()
 			} else {
-				o.comp = o.comp[1:]
+				o.comp.drop()
 			}
-		case len(o.comm) > 0 && o.comm[0].end < compNext:
-			o.comm = o.comm[1:]
-		case len(o.comp) > 0 && o.comp[0].end < commNext:
-			o.comp = o.comp[1:]
+		case o.comm.len() > 0 && o.comm.first().end < compNext:
+			o.comm.drop()
+		case o.comp.len() > 0 && o.comp.first().end < commNext:
+			o.comp.drop()
 		default:
 			return
 		}
