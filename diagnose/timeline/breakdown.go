@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"cmp"
 	"regexp"
 	"slices"
 )
@@ -36,46 +35,6 @@ const kernelWaitUS = 30
 
 // interval is [start, end) in µs.
 type interval struct{ start, end float64 }
-
-// merge is the union of intervals, sorted ([hta-docs] §Temporal breakdown:
-// merge_kernel_intervals).
-func merge(iv []interval) []interval {
-	slices.SortFunc(iv, func(a, b interval) int { return cmp.Compare(a.start, b.start) })
-	out := iv[:0]
-	for _, v := range iv {
-		if n := len(out); n > 0 && v.start <= out[n-1].end {
-			out[n-1].end = max(out[n-1].end, v.end)
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-func total(iv []interval) float64 {
-	t := 0.0
-	for _, v := range iv {
-		t += v.end - v.start
-	}
-	return t
-}
-
-// overlap is the length of the intersection of two merged interval lists.
-func overlap(a, b []interval) float64 {
-	t, i, j := 0.0, 0, 0
-	for i < len(a) && j < len(b) {
-		lo, hi := max(a[i].start, b[j].start), min(a[i].end, b[j].end)
-		if hi > lo {
-			t += hi - lo
-		}
-		if a[i].end < b[j].end {
-			i++
-		} else {
-			j++
-		}
-	}
-	return t
-}
 
 // Breakdown is the temporal breakdown of one rank's GPU time.
 type Breakdown struct {

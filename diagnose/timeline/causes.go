@@ -76,15 +76,20 @@ func (b *Builder) addLoader(l span) {
 	if i > 0 && v.start <= iv[i-1].end {
 		i--
 		v.start = iv[i].start
-		v.end = max(v.end, iv[i].end)
-		iv = slices.Delete(iv, i, i+1)
 	}
 	n := i
 	for n < len(iv) && iv[n].start <= v.end {
 		v.end = max(v.end, iv[n].end)
 		n++
 	}
-	b.loaderIv = slices.Replace(iv, i, n, v)
+	if n == i {
+		iv = append(iv, interval{})
+		copy(iv[i+1:], iv[i:])
+	} else {
+		iv = append(iv[:i+1], iv[n:]...)
+	}
+	iv[i] = v
+	b.loaderIv = iv
 }
 
 // addSync keeps a sync call, and by end for the gaps; one that returned
@@ -95,7 +100,7 @@ func (b *Builder) addSync(s span) {
 		b.late.cpu++
 	}
 	i, _ := slices.BinarySearchFunc(b.syncEnds, s.end, func(x span, t float64) int { return cmp.Compare(x.end, t) })
-	b.syncEnds = slices.Insert(b.syncEnds, i, s)
+	b.syncEnds = insertSpan(b.syncEnds, i, s)
 }
 
 // stepAcc counts the kernels launched inside a step as they come, against
@@ -134,4 +139,12 @@ func (c *Causes) perStep(b *Builder, steps []span) {
 	}
 	n := float64(len(steps))
 	c.SyncsPerStep, c.KernelsPerStep, c.ComputePerStepUS = float64(syncs)/n, float64(b.perStep.kernels)/n, b.perStep.stepComp/n
+}
+
+// insertSpan is slices.Insert of one span, without a generic copy of it.
+func insertSpan(s []span, i int, x span) []span {
+	s = append(s, span{})
+	copy(s[i+1:], s[i:])
+	s[i] = x
+	return s
 }

@@ -138,7 +138,7 @@ func (b *Builder) addStep(s span) {
 	for i < len(b.byStart) && b.byStart[i].ts == s.ts {
 		i++ // after equal starts, as a stable sort of the trace's order puts it
 	}
-	b.byStart = slices.Insert(b.byStart, i, s)
+	b.byStart = insertSpan(b.byStart, i, s)
 	b.drain(false)
 }
 

@@ -1,9 +1,8 @@
 package timeline
 
 import (
-	"cmp"
 	"math"
-	"slices"
+	"sort"
 
 	"github.com/gpuscope/gpuscope/sampler/trace"
 )
@@ -92,7 +91,9 @@ func (b *Builder) take(g gpuEvent) {
 // its first n events in order, keeping the rest to sort with those to come.
 func (b *Builder) emit(n int) {
 	if b.unsorted {
-		slices.SortFunc(b.order, func(x, y ordered) int { return cmp.Or(cmp.Compare(x.g.ts, y.g.ts), cmp.Compare(x.seq, y.seq)) })
+		// sort's one copy, not a generic one (the binary's size): only an
+		// out-of-order trace pays for it.
+		sort.Slice(b.order, func(i, j int) bool { return b.order[i].less(b.order[j]) })
 		b.unsorted = false
 	}
 	for _, o := range b.order[:n] {
