@@ -66,6 +66,7 @@ type Builder struct {
 	launchRing []int64
 	launchNext int
 	evicted    int64
+	gaveUp     corrSet           // events let go unlaunched before the trace's end
 	pending    map[int64][]int64 // absolute queue positions (queue.go)
 	recent     map[int64]launch
 	ring       []int64 // recent's keys, oldest first once full
@@ -179,6 +180,9 @@ func (b *Builder) joinLaunch(corr int64, l launch) {
 		b.remember(corr, l)
 		b.drain(false)
 		return
+	}
+	if b.gaveUp.take(corr) {
+		b.late.joins++ // its event left the queue unlaunched when the queue was full
 	}
 	b.keepLaunch(corr, l)
 }

@@ -93,3 +93,27 @@ func TestLaterThanTheWindowIsCounted(t *testing.T) {
 		t.Errorf("a step after the kernel it holds: %d approximate, want 1", r.Approximate)
 	}
 }
+
+// Kernels waiting for launches that do not come fill the queue; past its
+// bound the oldest go unlaunched, and a launch that comes after its kernel
+// went is counted, not dropped in silence.
+func TestQueueFullLetsGoAndCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("adds half a million kernels")
+	}
+	b := New()
+	n := maxQueued + 100
+	for i := range n {
+		b.Add(trace.Event{Kind: trace.Kernel, Name: "k", TS: float64(i) * 2, Dur: 1, Corr: int64(i + 1), Stream: 7})
+	}
+	for i := range 10 {
+		b.Add(trace.Event{Kind: trace.Runtime, Name: "cudaLaunchKernel", TS: float64(i)*2 - 1, Dur: 1, Corr: int64(i + 1)})
+	}
+	r := b.Rank(trace.Meta{})
+	if r.Approximate != 10 || r.Kernels.Count != n {
+		t.Errorf("%d approximate, %d kernels; want the 10 late launches counted and all %d kernels", r.Approximate, r.Kernels.Count, n)
+	}
+	if len(b.pending) != 0 {
+		t.Errorf("%d kernels still wait for a launch after the trace's end", len(b.pending))
+	}
+}
