@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,4 +171,31 @@ func firstCorpusFile(t *testing.T) string {
 		t.Fatal("no corpus table")
 	}
 	return filepath.Base(m[0])
+}
+
+// A GPU event written later than the analysis' bounded window can wait
+// for (diagnose/timeline, docs/ARCHITECTURE.md "Reading a trace") makes the
+// figures read in time order approximate, and the report says so.
+func TestReportTraceSaysWhenApproximate(t *testing.T) {
+	var js strings.Builder
+	js.WriteString(`{"traceEvents": [`)
+	for i := range 70000 {
+		fmt.Fprintf(&js, `{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": %d, "dur": 1, "args": {"device": 0, "stream": 7}},`, 10+2*i)
+	}
+	js.WriteString(`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5, "dur": 1, "args": {"device": 0, "stream": 7}}]}`)
+	path := filepath.Join(t.TempDir(), "late.json")
+	if err := os.WriteFile(path, []byte(js.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"report", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "1 events came later than the analysis' window") {
+		t.Errorf("the report does not say its figures are approximate:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"report", "--format", "json", path}, &out, &errb); code != 0 || !strings.Contains(out.String(), `"approximate_events": 1`) {
+		t.Errorf("exit %d, the JSON lacks approximate_events: %s", code, out.String())
+	}
 }

@@ -39,33 +39,51 @@ type Rank struct {
 	// writes none, so it cannot be set beside a recording.
 	From time.Time `json:"from,omitzero"`
 	To   time.Time `json:"to,omitzero"`
+	// Approximate counts the events that came later than the analysis'
+	// bounded window could wait for (queue.go, stream.go): the figures that
+	// depend on them are approximate. 0 on every real trace measured.
+	Approximate int `json:"approximate_events,omitempty"`
 }
 
 // Rank computes the figures of what was added. meta is the trace's own
 // header (rank, devices).
+//
+// It ends the rank's trace: events added after it are not counted.
 func (b *Builder) Rank(meta trace.Meta) Rank {
-	gpu := b.analysed()
-	r := Rank{Rank: meta.Rank, GPU: b.mainDevice(), Filtered: b.stepNames() >= 2, Analysed: len(gpu)}
+	b.flush()
+	r := Rank{Rank: meta.Rank, GPU: b.mainDevice(), Filtered: b.stepNames() >= 2, Analysed: b.kept}
 	for _, d := range meta.Devices {
 		if d.ID == r.GPU {
 			r.Device, r.ComputeMajor = d.Name, d.ComputeMajor
 		}
 	}
-	var busy []interval
-	r.Breakdown, busy = b.breakdown(gpu)
-	if base := meta.BaseTimeNanoseconds; base != 0 && len(busy) > 0 {
-		r.From = time.Unix(0, base+int64(busy[0].start*1000)).UTC()
-		r.To = time.Unix(0, base+int64(busy[len(busy)-1].end*1000)).UTC()
+	r.Breakdown = b.breakdown()
+	if base := meta.BaseTimeNanoseconds; base != 0 && b.kept > 0 {
+		r.From = time.Unix(0, base+int64(b.all.first*1000)).UTC()
+		r.To = time.Unix(0, base+int64(b.all.last*1000)).UTC()
 	}
-	r.Idle = b.idleByStream(gpu)
-	r.Kernels = b.kernels(gpu)
-	r.Copies = b.copies(gpu)
+	r.Idle = b.idleByStream()
+	r.Kernels = b.kern.kernels()
+	r.Copies = b.copies
 	r.Syncs = b.syncStats()
 	steps := b.completeSteps()
 	r.Loader = b.loader(steps)
 	r.Steps, r.StepMedianUS = b.stepList(steps)
-	r.Causes = b.causes(gpu, busy, steps)
+	r.Causes = b.causes
+	r.Causes.perStep(b, steps)
+	r.Approximate = b.approximate()
 	return r
+}
+
+// approximate is how many events came later than the bounded queue and
+// buffer could wait for (lateness); 0 when every figure is exact.
+func (b *Builder) approximate() int {
+	l := b.late
+	n := l.order + l.joins + l.steps + l.cpu
+	if l.undecided > 0 && ((b.filtering() && l.undecidedBare > 0) || (len(b.steps) >= 2 && l.undecidedLTS >= b.last)) {
+		n += l.undecided
+	}
+	return n
 }
 
 func (b *Builder) stepNames() int {

@@ -40,12 +40,19 @@ type launch struct {
 	ts, dur float64
 }
 
-// Builder collects one rank's events. What it keeps grows with the GPU
-// events and launches, not with the CPU operators, which are most of a trace.
+// Builder collects one rank's events. It keeps no list of the GPU events:
+// each is held only until its launch and the step it belongs to are known
+// (queue.go), then counted into the figures that need no order and, through
+// a bounded buffer sorted by start, into those read in time order (stream.go). What it
+// keeps is the CPU ranges it needs (steps, syncs, DataLoader ops), which grow
+// with the steps, not with the kernels.
 type Builder struct {
 	names []string
 	ids   map[string]int32
-	gpu   []gpuEvent
+	// gpuSeen counts the GPU events added, kept or not.
+	gpuSeen int
+	queue
+	stream
 	// launches are runtime calls not yet joined to a GPU event, pending
 	// the GPU events (their indices) not yet joined to a launch: whichever
 	// half of a pair comes first waits here, so both hold only the pairs
@@ -53,21 +60,33 @@ type Builder struct {
 	// under one correlation id, so joined launches stay in recent, the
 	// last recentLaunches of them, for the graph's later kernels.
 	launches map[int64]launch
-	pending  map[int64][]int32
-	recent   map[int64]launch
-	ring     []int64 // recent's keys, oldest first once full
-	next     int
-	steps    []span
-	syncs    []span
-	loaders  []span
-	callers  []span // ops that synchronise inside (aten::item…), for the sync calls' callers
-	devices  map[int]int
-	classes  []*class // by name id, filled on first use (classes.go)
+	// launchRing bounds launches: runtime calls that queue nothing on the
+	// GPU (cudaEventRecord, a sync) still carry a correlation id, and would
+	// otherwise stay to the end. evicted is the largest id pushed out.
+	launchRing []int64
+	launchNext int
+	evicted    int64
+	gaveUp     corrSet           // events let go unlaunched before the trace's end
+	pending    map[int64][]int64 // absolute queue positions (queue.go)
+	recent     map[int64]launch
+	ring       []int64 // recent's keys, oldest first once full
+	next       int
+	steps      []span
+	byStart    []span // steps sorted by start, for inStep while streaming
+	stepIDs    map[int32]bool
+	last       float64 // the latest step's start
+	syncs      []span
+	loaders    []span
+	callers    []span        // ops that synchronise inside (aten::item…), for the sync calls' callers
+	outer      map[int64]int // by thread, the last caller kept (addCaller)
+	devices    map[int]int
+	classes    []*class // by name id, filled on first use (classes.go)
 }
 
 // New is an empty builder.
 func New() *Builder {
-	return &Builder{ids: map[string]int32{}, launches: map[int64]launch{}, pending: map[int64][]int32{}, devices: map[int]int{}}
+	return &Builder{ids: map[string]int32{}, launches: map[int64]launch{}, pending: map[int64][]int64{}, devices: map[int]int{},
+		stepIDs: map[int32]bool{}, stream: newStream()}
 }
 
 func (b *Builder) intern(s string) int32 {
@@ -84,30 +103,33 @@ func (b *Builder) intern(s string) int32 {
 func (b *Builder) Add(e trace.Event) error {
 	switch {
 	case e.Kind.GPU():
-		g := gpuEvent{ts: e.TS, end: e.End(), bytes: e.Bytes, stream: int32(e.Stream), name: b.intern(e.Name), kind: e.Kind}
-		b.joinGPU(&g, e.Corr)
-		b.gpu = append(b.gpu, g)
+		h := held{g: gpuEvent{ts: e.TS, end: e.End(), bytes: e.Bytes, stream: int32(e.Stream), name: b.intern(e.Name), kind: e.Kind}, corr: e.Corr}
+		b.joinGPU(&h)
+		b.queue.items = append(b.queue.items, h)
+		b.gpuSeen++
 		b.devices[e.Device]++
+		b.drain(false)
 	case e.Kind == trace.Runtime || e.Kind == trace.Driver:
 		if e.Corr != 0 {
 			b.joinLaunch(e.Corr, launch{e.TS, e.Dur})
 		}
 		if isSync(e.Name) {
-			b.syncs = append(b.syncs, b.span(e))
+			b.addSync(b.span(e))
 		}
 	case e.Kind == trace.ProfilerStep:
-		b.steps = append(b.steps, b.span(e))
+		b.addStep(b.span(e))
 	case isLoader(e.Name):
-		b.loaders = append(b.loaders, b.span(e))
+		b.addLoader(b.span(e))
 	case isSyncCaller(e.Name):
-		b.callers = append(b.callers, b.span(e))
+		b.addCaller(b.span(e))
 	}
 	return nil
 }
 
-// joinGPU gives g its launch if that came first, else leaves g waiting
-// for it (g is about to be appended to b.gpu).
-func (b *Builder) joinGPU(g *gpuEvent, corr int64) {
+// joinGPU gives h its launch if that came first, else leaves h waiting
+// for it (h is about to be appended to the queue).
+func (b *Builder) joinGPU(h *held) {
+	corr := h.corr
 	if corr == 0 {
 		return
 	}
@@ -116,10 +138,11 @@ func (b *Builder) joinGPU(g *gpuEvent, corr int64) {
 		b.remember(corr, l)
 	}
 	if l, ok := b.recent[corr]; ok {
-		g.attach(l)
+		h.g.attach(l)
 		return
 	}
-	b.pending[corr] = append(b.pending[corr], int32(len(b.gpu)))
+	h.waiting = true
+	b.pending[corr] = append(b.pending[corr], b.queue.next())
 }
 
 // recentLaunches bounds the joined launches kept for a graph's later
@@ -147,11 +170,40 @@ func (b *Builder) remember(corr int64, l launch) {
 func (b *Builder) joinLaunch(corr int64, l launch) {
 	if idx, ok := b.pending[corr]; ok {
 		for _, i := range idx {
-			b.gpu[i].attach(l)
+			if h := b.queue.at(i); h != nil {
+				h.g.attach(l)
+				h.waiting = false
+			} else {
+				b.late.joins++ // its event already left the queue unlaunched
+			}
 		}
 		delete(b.pending, corr)
 		b.remember(corr, l)
+		b.drain(false)
 		return
+	}
+	if b.gaveUp.take(corr) {
+		b.late.joins++ // its event left the queue unlaunched when the queue was full
+	}
+	b.keepLaunch(corr, l)
+}
+
+// maxLaunches bounds the launches waiting for their GPU event: Kineto
+// writes a launch right after its kernel, so few are ever in flight; the
+// rest are calls with no GPU event.
+const maxLaunches = 1 << 16
+
+func (b *Builder) keepLaunch(corr int64, l launch) {
+	if len(b.launchRing) < maxLaunches {
+		b.launchRing = append(b.launchRing, corr)
+	} else {
+		old := b.launchRing[b.launchNext]
+		if _, ok := b.launches[old]; ok {
+			delete(b.launches, old)
+			b.evicted = max(b.evicted, old)
+		}
+		b.launchRing[b.launchNext] = corr
+		b.launchNext = (b.launchNext + 1) % maxLaunches
 	}
 	b.launches[corr] = l
 }
@@ -185,4 +237,20 @@ func isSyncCaller(name string) bool {
 // multi-process "_MultiProcessingDataLoaderIter" ([torch-tb-profiler]).
 func isLoader(name string) bool {
 	return strings.Contains(name, "DataLoader") && strings.Contains(name, "__next__")
+}
+
+// addCaller keeps a sync-making operator, unless it runs inside the last
+// one kept on its thread (aten::_local_scalar_dense inside aten::item,
+// aten::copy_ inside aten::to): a sync inside it is inside that one too,
+// and callerOf names the outermost. A large trace has one of these every
+// few kernels; the nested half is not kept.
+func (b *Builder) addCaller(s span) {
+	if i, ok := b.outer[s.tid]; ok && b.callers[i].ts <= s.ts && s.end <= b.callers[i].end {
+		return
+	}
+	if b.outer == nil {
+		b.outer = map[int64]int{}
+	}
+	b.callers = append(b.callers, s)
+	b.outer[s.tid] = len(b.callers) - 1
 }

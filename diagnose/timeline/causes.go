@@ -28,74 +28,123 @@ type Causes struct {
 	ComputePerStepUS float64 `json:"compute_per_step_us"`
 }
 
-func (b *Builder) causes(gpu []gpuEvent, busy []interval, steps []span) Causes {
-	var c Causes
-	var loaders []interval
-	for _, l := range b.loaders {
-		loaders = append(loaders, interval{l.ts, l.end})
+// gap reads the idle's causes in one gap between the merged busy
+// intervals, which come in order: the loop over the gaps of HTA's
+// breakdown, with the DataLoader's ranges and the syncs kept sorted as they
+// come (addLoader, addSync) instead of sorted at the end.
+func (b *Builder) gap(gap interval) {
+	c := &b.causes
+	lo := 0.0
+	j, _ := slices.BinarySearchFunc(b.loaderIv, gap.start, func(v interval, t float64) int {
+		if v.end <= t {
+			return -1
+		}
+		return 1
+	})
+	for m := j; m < len(b.loaderIv) && b.loaderIv[m].start < gap.end; m++ {
+		lo += min(b.loaderIv[m].end, gap.end) - max(b.loaderIv[m].start, gap.start)
 	}
-	loaders = merge(loaders)
-	syncs := slices.Clone(b.syncs)
-	slices.SortFunc(syncs, func(a, b span) int { return cmp.Compare(a.end, b.end) })
-	j, k := 0, 0
-	for i := 1; i < len(busy); i++ {
-		gap := interval{busy[i-1].end, busy[i].start}
-		lo := 0.0
-		for j < len(loaders) && loaders[j].end <= gap.start {
-			j++
+	c.DuringLoaderUS += lo
+	k, _ := slices.BinarySearchFunc(b.syncEnds, gap.start, func(s span, t float64) int {
+		if s.end < t {
+			return -1
 		}
-		for m := j; m < len(loaders) && loaders[m].start < gap.end; m++ {
-			lo += min(loaders[m].end, gap.end) - max(loaders[m].start, gap.start)
-		}
-		c.DuringLoaderUS += lo
-		for k < len(syncs) && syncs[k].end < gap.start {
-			k++
-		}
-		waited := false
-		for m := k; m < len(syncs) && syncs[m].end <= gap.end; m++ {
-			waited = waited || syncs[m].ts < gap.start
-		}
-		if waited {
-			c.AfterSyncUS += gap.end - gap.start - lo
+		return 1
+	})
+	waited := false
+	for m := k; m < len(b.syncEnds) && b.syncEnds[m].end <= gap.end; m++ {
+		waited = waited || b.syncEnds[m].ts < gap.start
+	}
+	if waited {
+		c.AfterSyncUS += gap.end - gap.start - lo
+	}
+	b.gapsTo = gap.end
+}
+
+// addLoader keeps a DataLoader range, and merged among the others for the
+// gaps; one that began in a gap already read came too late for it.
+func (b *Builder) addLoader(l span) {
+	b.loaders = append(b.loaders, l)
+	if l.ts < b.gapsTo {
+		b.late.cpu++
+	}
+	v := interval{l.ts, l.end}
+	iv := b.loaderIv
+	i, _ := slices.BinarySearchFunc(iv, v.start, func(x interval, t float64) int { return cmp.Compare(x.start, t) })
+	// v joins the one before if it starts within it, and swallows those
+	// after that start within it: merge's union, kept as it grows.
+	if i > 0 && v.start <= iv[i-1].end {
+		i--
+		v.start = iv[i].start
+	}
+	n := i
+	for n < len(iv) && iv[n].start <= v.end {
+		v.end = max(v.end, iv[n].end)
+		n++
+	}
+	if n == i {
+		iv = append(iv, interval{})
+		copy(iv[i+1:], iv[i:])
+	} else {
+		iv = append(iv[:i+1], iv[n:]...)
+	}
+	iv[i] = v
+	b.loaderIv = iv
+}
+
+// addSync keeps a sync call, and by end for the gaps; one that returned
+// into a gap already read came too late for it.
+func (b *Builder) addSync(s span) {
+	b.syncs = append(b.syncs, s)
+	if s.end <= b.gapsTo {
+		b.late.cpu++
+	}
+	i, _ := slices.BinarySearchFunc(b.syncEnds, s.end, func(x span, t float64) int { return cmp.Compare(x.end, t) })
+	b.syncEnds = insertSpan(b.syncEnds, i, s)
+}
+
+// stepAcc counts the kernels launched inside a step as they come, against
+// the steps known then: in a Kineto trace they all come first.
+type stepAcc struct {
+	comp, stepComp float64
+	kernels        int
+}
+
+func (a *stepAcc) add(b *Builder, g gpuEvent, cl class) {
+	if g.kind != trace.Kernel {
+		return
+	}
+	if cl.typ == Compute {
+		a.comp += g.end - g.ts
+	}
+	if g.launched && inStep(b.byStart, g.lts) {
+		a.kernels++
+		if cl.typ == Compute {
+			a.stepComp += g.end - g.ts
 		}
 	}
-	c.perStep(b, gpu, steps)
-	return c
 }
 
 // perStep counts the syncs and kernels begun inside the complete steps.
-func (c *Causes) perStep(b *Builder, gpu []gpuEvent, steps []span) {
-	comp := 0.0
-	for _, g := range gpu {
-		if g.kind == trace.Kernel && b.classOf(g.name).typ == Compute {
-			comp += g.end - g.ts
-		}
-	}
-	c.ComputePerStepUS = comp
+func (c *Causes) perStep(b *Builder, steps []span) {
+	c.ComputePerStepUS = b.perStep.comp
 	if len(steps) == 0 {
 		return
 	}
-	inStep := func(ts float64) bool {
-		i, found := slices.BinarySearchFunc(steps, ts, func(s span, t float64) int { return cmp.Compare(s.ts, t) })
-		if found {
-			return true
-		}
-		return i > 0 && ts < steps[i-1].end
-	}
-	syncs, kernels, stepComp := 0, 0, 0.0
+	syncs := 0
 	for _, s := range b.syncs {
-		if inStep(s.ts) {
+		if inStep(steps, s.ts) {
 			syncs++
 		}
 	}
-	for _, g := range gpu {
-		if g.launched && g.kind == trace.Kernel && inStep(g.lts) {
-			kernels++
-			if b.classOf(g.name).typ == Compute {
-				stepComp += g.end - g.ts
-			}
-		}
-	}
 	n := float64(len(steps))
-	c.SyncsPerStep, c.KernelsPerStep, c.ComputePerStepUS = float64(syncs)/n, float64(kernels)/n, stepComp/n
+	c.SyncsPerStep, c.KernelsPerStep, c.ComputePerStepUS = float64(syncs)/n, float64(b.perStep.kernels)/n, b.perStep.stepComp/n
+}
+
+// insertSpan is slices.Insert of one span, without a generic copy of it.
+func insertSpan(s []span, i int, x span) []span {
+	s = append(s, span{})
+	copy(s[i+1:], s[i:])
+	s[i] = x
+	return s
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler/stat"
-	"github.com/gpuscope/gpuscope/sampler/trace"
 )
 
 // SyncStat is one synchronising call and where it came from.
@@ -131,28 +130,21 @@ func (b *Builder) loader(steps []span) *Loader {
 	return l
 }
 
-func (b *Builder) copies(gpu []gpuEvent) Copies {
-	var c Copies
-	for _, g := range gpu {
-		if g.kind != trace.Memcpy {
-			continue
-		}
-		name := b.names[g.name]
-		switch {
-		case strings.HasPrefix(name, "Memcpy HtoD"):
-			c.H2DBytes += g.bytes
-			c.H2DUS += g.end - g.ts
-		case strings.HasPrefix(name, "Memcpy DtoH"):
-			c.D2HBytes += g.bytes
-			c.D2HUS += g.end - g.ts
-		default:
-			continue
-		}
-		if strings.Contains(name, "Pageable") {
-			c.PageableBytes += g.bytes
-		}
+// add counts one memcpy of that name.
+func (c *Copies) add(name string, g gpuEvent) {
+	switch {
+	case strings.HasPrefix(name, "Memcpy HtoD"):
+		c.H2DBytes += g.bytes
+		c.H2DUS += g.end - g.ts
+	case strings.HasPrefix(name, "Memcpy DtoH"):
+		c.D2HBytes += g.bytes
+		c.D2HUS += g.end - g.ts
+	default:
+		return
 	}
-	return c
+	if strings.Contains(name, "Pageable") {
+		c.PageableBytes += g.bytes
+	}
 }
 
 func (b *Builder) stepList(steps []span) ([]Step, float64) {

@@ -35,7 +35,17 @@ func TestLaunchesJoinAndLeaveNothingBehind(t *testing.T) {
 	rt(4, 55)
 	k(5, 70) // never launched in this trace
 	want := map[float64]float64{10: 0, 20: 15, 40: 30, 45: 30, 50: 30, 60: 55, 61: 55}
-	for _, g := range b.gpu {
+	var gpu []gpuEvent // those counted, still in the order heap, and the one waiting
+	for _, o := range b.order {
+		gpu = append(gpu, o.g)
+	}
+	for _, h := range b.queue.items[b.queue.head:] {
+		gpu = append(gpu, h.g)
+	}
+	if len(gpu) != 8 {
+		t.Fatalf("%d GPU events held, want 8", len(gpu))
+	}
+	for _, g := range gpu {
 		lts, ok := want[g.ts]
 		if ok != g.launched || (ok && (g.lts != lts || g.ldur != 5)) {
 			t.Errorf("kernel at %v: launched %v at %v (%v µs); want %v at %v", g.ts, g.launched, g.lts, g.ldur, ok, lts)

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"sort"
 
-	"github.com/gpuscope/gpuscope/sampler/stat"
 	"github.com/gpuscope/gpuscope/sampler/trace"
 )
 
@@ -54,67 +53,76 @@ var (
 	tensorCoreName = regexp.MustCompile(`(?i)hmma|884|1688|16816|xmma|tensorop|wgmma|nvjet|bf16|f16|tf32|_s16|i8816`)
 )
 
-func (b *Builder) kernels(gpu []gpuEvent) Kernels {
-	k := Kernels{TypeUS: map[string]float64{}}
-	byName := map[int32]*KernelStat{}
-	// Sized once: appending to millions grows each slice five times over
-	// its final size in copies, which is what a large trace's peak RSS is.
-	durs, delays, launchDurs := make([]float64, 0, len(gpu)), make([]float64, 0, len(gpu)), make([]float64, 0, len(gpu))
-	all, short := 0.0, 0
-	for _, g := range gpu {
-		name, d := b.names[g.name], g.end-g.ts
-		cl := b.classOf(g.name)
-		typ := cl.typ
-		all += d
-		k.TypeUS[typ] += d
-		s := byName[g.name]
-		if s == nil {
-			s = &KernelStat{Name: name, Type: typ}
-			byName[g.name] = s
-		}
-		s.Count++
-		s.TotalUS += d
-		if g.kind != trace.Kernel {
-			continue
-		}
-		durs = append(durs, d)
-		if g.launched {
-			k.LaunchCPU += g.ldur
-			k.LaunchGPU += d
-			delays = append(delays, g.ts-g.lts)
-			launchDurs = append(launchDurs, g.ldur)
-			if d < g.ldur {
-				short++
-			}
-		}
-		if cl.matmul {
-			k.MatmulUS += d
-			if cl.tensorCore {
-				k.TensorCoreUS += d
-			}
+// kernelAcc is Kernels summed as the events come: a map keyed by name for
+// the top kernels and bounded distributions for the medians (dist.go).
+type kernelAcc struct {
+	k                        Kernels
+	byName                   map[int32]*KernelStat
+	durs, delays, launchDurs dist
+	all                      float64
+	under10, under50, short  int
+}
+
+func (a *kernelAcc) add(b *Builder, g gpuEvent, cl class) {
+	if a.byName == nil {
+		a.byName, a.k.TypeUS = map[int32]*KernelStat{}, map[string]float64{}
+	}
+	k := &a.k
+	d := g.end - g.ts
+	a.all += d
+	k.TypeUS[cl.typ] += d
+	s := a.byName[g.name]
+	if s == nil {
+		s = &KernelStat{Name: b.names[g.name], Type: cl.typ}
+		a.byName[g.name] = s
+	}
+	s.Count++
+	s.TotalUS += d
+	if g.kind != trace.Kernel {
+		return
+	}
+	a.durs.add(d)
+	if d < 10 {
+		a.under10++
+	}
+	if d < 50 {
+		a.under50++
+	}
+	if g.launched {
+		k.LaunchCPU += g.ldur
+		k.LaunchGPU += d
+		a.delays.add(g.ts - g.lts)
+		a.launchDurs.add(g.ldur)
+		if d < g.ldur {
+			a.short++
 		}
 	}
-	k.Count = len(durs)
-	for _, d := range durs {
-		if d < 10 {
-			k.Under10++
-		}
-		if d < 50 {
-			k.Under50++
+	if cl.matmul {
+		k.MatmulUS += d
+		if cl.tensorCore {
+			k.TensorCoreUS += d
 		}
 	}
+}
+
+func (a *kernelAcc) kernels() Kernels {
+	k := a.k
+	if k.TypeUS == nil {
+		k.TypeUS = map[string]float64{}
+	}
+	k.Count = a.durs.n
 	if k.Count > 0 {
-		k.Under10, k.Under50 = 100*k.Under10/float64(k.Count), 100*k.Under50/float64(k.Count)
-		k.MedianUS = stat.Percentile(durs, 50)
+		k.Under10, k.Under50 = 100*float64(a.under10)/float64(k.Count), 100*float64(a.under50)/float64(k.Count)
+		k.MedianUS = a.durs.percentile(50)
 	}
-	if len(delays) > 0 {
-		k.LaunchDelayMedianUS = stat.Percentile(delays, 50)
-		k.LaunchMedianUS = stat.Percentile(launchDurs, 50)
-		k.ShortShare = 100 * float64(short) / float64(len(launchDurs))
+	if a.delays.n > 0 {
+		k.LaunchDelayMedianUS = a.delays.percentile(50)
+		k.LaunchMedianUS = a.launchDurs.percentile(50)
+		k.ShortShare = 100 * float64(a.short) / float64(a.launchDurs.n)
 	}
-	for _, s := range byName {
-		if all > 0 {
-			s.Share = 100 * s.TotalUS / all
+	for _, s := range a.byName {
+		if a.all > 0 {
+			s.Share = 100 * s.TotalUS / a.all
 		}
 		k.Top = append(k.Top, *s)
 	}

@@ -68,3 +68,37 @@ func TestNsysExportAnalysedAsKinetoTrace(t *testing.T) {
 		}
 	}
 }
+
+// An export larger than the analysis' window (72,000 launches, more than
+// the launches kept in flight; 72,000 kernels with their copies, more than
+// the order buffer holds) still agrees with the Kineto trace, and neither
+// is approximate: the nsys reader interleaves its tables by start as
+// Kineto does (sampler/trace/nsys_order.go).
+func TestLargeNsysExportWithinTheWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes an export of 72,000 kernels")
+	}
+	dir := t.TempDir()
+	evs := nsystest.Workload(6, 12000)
+	kineto := filepath.Join(dir, "run.json")
+	f, err := os.Create(kineto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nsystest.WriteKineto(f, evs); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	path := filepath.Join(dir, "run.sqlite")
+	if err := nsystest.WriteNsys(path, evs, true); err != nil {
+		t.Fatal(err)
+	}
+	want, kr := reportOf(t, kineto)
+	got, nr := reportOf(t, path)
+	if a, b := kr.Ranks[0].Approximate, nr.Ranks[0].Approximate; a != 0 || b != 0 {
+		t.Errorf("approximate events: Kineto %d, nsys %d; want none", a, b)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the nsys export's report differs from the Kineto trace's:\nnsys:\n%.3000s\nkineto:\n%.3000s", got, want)
+	}
+}

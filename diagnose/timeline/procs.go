@@ -37,7 +37,7 @@ func (p *Procs) Add(e trace.Event) error {
 func (p *Procs) Ranks(meta trace.Meta) []Rank {
 	var procs []int64
 	for proc, b := range p.by {
-		if len(b.gpu) > 0 || len(p.by) == 1 {
+		if b.gpuSeen > 0 || len(p.by) == 1 {
 			procs = append(procs, proc)
 		}
 	}

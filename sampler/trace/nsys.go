@@ -22,8 +22,8 @@ var nsysTables = []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUN
 	"CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "TARGET_INFO_SESSION_START_TIME"}
 
 // ReadNsys reads the Nsight Systems SQLite export at path, calling yield
-// for each event (table by table, rows in table order), and checks that it
-// has GPU activity.
+// for each event (the tables side by side, by start: nsys_order.go), and
+// checks that it has GPU activity.
 func ReadNsys(path string, yield func(Event) error) (Meta, error) {
 	db, err := sqlite.Open(path)
 	if err != nil {
@@ -60,13 +60,12 @@ func readNsys(db *sqlite.DB, yield func(Event) error) (Meta, error) {
 		return m, errors.New("not an Nsight Systems export: a SQLite database without its tables (StringIds, CUPTI_ACTIVITY_KIND_KERNEL…); export a report with `nsys export --type sqlite REPORT.nsys-rep`")
 	}
 	r := &nsysReader{db: db, strs: map[int64]string{}, texts: map[string]string{}, copyNames: map[[3]int64]string{}, apis: map[int64]string{}, m: &m, yield: yield}
-	steps := []func() error{r.stringIds, r.sessionStart, r.devices, r.enums, r.runtime, r.nvtx, r.kernels, r.memcpys, r.memsets, r.syncs}
-	for _, step := range steps {
+	for _, step := range []func() error{r.stringIds, r.sessionStart, r.devices, r.enums} {
 		if err := step(); err != nil {
 			return m, err
 		}
 	}
-	return m, nil
+	return m, r.byStart([]func(*nsysReader) error{(*nsysReader).runtime, (*nsysReader).nvtx, (*nsysReader).kernels, (*nsysReader).memcpys, (*nsysReader).memsets, (*nsysReader).syncs})
 }
 
 func hasAny(db *sqlite.DB, names []string) bool {

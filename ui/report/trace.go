@@ -34,6 +34,9 @@ func (l words) trace(w io.Writer, r *timeline.Report) error {
 		k := &r.Ranks[i]
 		fmt.Fprintf(&b, "\n%s  %s\n", l.rankName(k.Rank), filepath.Base(k.File))
 		fmt.Fprintf(&b, "  %s%s\n", l.label("trace_device", lw), l.t("trace_device_line", "Device", orNA(k.Device), "GPU", k.GPU, "Events", k.Analysed))
+		if k.Approximate > 0 { // the bounded window of diagnose/timeline (docs/ARCHITECTURE.md)
+			fmt.Fprintf(&b, "  %s%s\n", l.label("trace_approx", lw), l.t("trace_approx_line", "N", k.Approximate))
+		}
 		if len(k.Steps) > 0 {
 			fmt.Fprintf(&b, "  %s%s\n", l.label("trace_steps_label", lw), l.tr.N("report.trace_steps", len(k.Steps), map[string]any{"Median": timeline.Dur(k.StepMedianUS)}))
 		}
