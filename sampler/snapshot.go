@@ -115,8 +115,12 @@ type GPU struct {
 	Temp         Metric `json:"temp,omitzero"`          // °C
 	MemTemp      Metric `json:"mem_temp,omitzero"`      // °C, the HBM/GDDR sensor
 	TempSlowdown Metric `json:"temp_slowdown,omitzero"` // °C, slow tier
-	Power        Metric `json:"power,omitzero"`         // W
-	PowerLimit   Metric `json:"power_limit,omitzero"`   // W, enforced
+	// TempMaxOp is the GPU's maximum operating temperature (-q "GPU Max
+	// Operating Temp"): the driver slows the clocks to stay under it; on
+	// laptops and tuned boards it can sit far below the slowdown tier.
+	TempMaxOp  Metric `json:"temp_max_op,omitzero"` // °C
+	Power      Metric `json:"power,omitzero"`       // W
+	PowerLimit Metric `json:"power_limit,omitzero"` // W, enforced
 	// Energy is the board's energy counter in joules since the driver
 	// loaded (Volta+): it only grows, so a rate of it is the mean power.
 	Energy Metric `json:"energy,omitzero"`

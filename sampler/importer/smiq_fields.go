@@ -27,6 +27,8 @@ var qMetrics = map[string]qMetric{
 	"utilization/decoder":                         {"dec_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.DecUtil }, false},
 	"temperature/gpu current temp":                {"temp", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }, false},
 	"temperature/gpu slowdown temp":               {"temp_slowdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false},
+	"temperature/gpu max operating temp":          {"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false},
+	"temperature/max operating temp":              {"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false},
 	"power readings/power draw":                   {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
 	"gpu power readings/power draw":               {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
 	"gpu power readings/instantaneous power draw": {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, true},

@@ -56,6 +56,7 @@ type xmlGPU struct {
 	Temp struct {
 		GPU      string `xml:"gpu_temp"`
 		Slowdown string `xml:"gpu_temp_slow_threshold"`
+		MaxOp    string `xml:"gpu_temp_max_gpu_threshold"`
 	} `xml:"temperature"`
 	Power    xmlPower `xml:"power_readings"`
 	GPUPower xmlPower `xml:"gpu_power_readings"`
