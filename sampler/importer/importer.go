@@ -8,6 +8,7 @@ package importer
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -100,7 +101,7 @@ func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
 		s, err := newPaste([]textInput{{lines: ls}}, name, o)
 		if err != nil {
 			if what := foreignTool(head); what != "" { // say what it is, not how to fix a CSV
-				return nil, Unknown, fmt.Errorf("%s: %s; gpuscope reads NVIDIA's NVML tools' output (%s)", name, what, recognisedAll)
+				return nil, Unknown, errors.New(foreignRefusal(name, what))
 			}
 			return nil, Unknown, fmt.Errorf("%w%s", err, csvHint(head))
 		}
