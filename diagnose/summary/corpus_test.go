@@ -268,6 +268,14 @@ read), a lost GPU the cut table does not show, memory_pressure on a container's 
 now (in sample since): the 2x5090 server and the lost 2080 Ti quoted in a sentence (both right after the
 changes, 8/8).
 
+After batch 3, the accuracy issue's known wrong files (all in sample, no corpus file added): the MX330 at
+its 57 C max operating temperature now reads -q's limit and gets thermal_throttle; the lost 2080 Ti is
+placed on the GPU the sentence names (4 GPUs, not 5); and one table's full memory bar is no longer
+memory_pressure without a compute process listed unless under 256 MiB is free (a framework that reserves
+memory at start reads the same), so the container's TensorFlow job, the 2080 Ti 22G server and the V100
+guide turn right while the 2 GB desktop card at 61 MiB free keeps it. A listed TensorFlow, JAX or serving
+process gets memory_preallocated (info) instead; no corpus file shows one yet.
+
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the
