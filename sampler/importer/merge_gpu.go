@@ -168,7 +168,8 @@ func fillStatic(dst, src *sampler.GPU) {
 	for _, m := range [...]struct{ d, s *sampler.Metric }{
 		{&dst.MemTotal, &src.MemTotal}, {&dst.PowerLimit, &src.PowerLimit}, {&dst.SMClockMax, &src.SMClockMax},
 		{&dst.MemClockMax, &src.MemClockMax}, {&dst.PCIeGenMax, &src.PCIeGenMax}, {&dst.PCIeWidthMax, &src.PCIeWidthMax},
-		{&dst.TempSlowdown, &src.TempSlowdown}, {&dst.TempMaxOp, &src.TempMaxOp}, {&dst.NUMANode, &src.NUMANode},
+		{&dst.TempSlowdown, &src.TempSlowdown}, {&dst.TempMaxOp, &src.TempMaxOp},
+		{&dst.TempTarget, &src.TempTarget}, {&dst.TempShutdown, &src.TempShutdown}, {&dst.NUMANode, &src.NUMANode},
 	} {
 		if !m.d.OK {
 			*m.d = *m.s

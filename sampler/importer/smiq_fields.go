@@ -29,6 +29,8 @@ var qMetrics = map[string]qMetric{
 	"temperature/gpu slowdown temp":               {"temp_slowdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false},
 	"temperature/gpu max operating temp":          {"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false},
 	"temperature/max operating temp":              {"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false},
+	"temperature/gpu target temperature":          {"temp_target", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempTarget }, false},
+	"temperature/gpu shutdown temp":               {"temp_shutdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempShutdown }, false},
 	"power readings/power draw":                   {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
 	"gpu power readings/power draw":               {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
 	"gpu power readings/instantaneous power draw": {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, true},

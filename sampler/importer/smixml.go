@@ -140,6 +140,7 @@ func (x *smiXML) convert(g *xmlGPU, index int) sampler.GPU {
 		EncUtil: v(g.Util.Enc, plain), DecUtil: v(g.Util.Dec, plain),
 		MemUsed: v(g.FB.Used, memory), MemTotal: v(g.FB.Total, memory),
 		Temp: v(g.Temp.GPU, plain), TempSlowdown: v(g.Temp.Slowdown, plain), TempMaxOp: v(g.Temp.MaxOp, plain),
+		TempTarget: v(g.Temp.Target, plain), TempShutdown: v(g.Temp.Shutdown, plain),
 		Fan: v(g.Fan, plain), PState: v(g.PState, pstate),
 		SMClock: v(first(g.Clocks.SM, g.Clocks.Graphics), plain), MemClock: v(g.Clocks.Mem, plain),
 		SMClockMax: v(first(g.MaxClocks.SM, g.MaxClocks.Graphics), plain), MemClockMax: v(g.MaxClocks.Mem, plain),
