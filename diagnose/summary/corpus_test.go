@@ -268,7 +268,7 @@ read), a lost GPU the cut table does not show, memory_pressure on a container's 
 now (in sample since): the 2x5090 server and the lost 2080 Ti quoted in a sentence (both right after the
 changes, 8/8).
 
-After batch 3, the accuracy issue's known wrong files (all in sample, no corpus file added): the MX330 at
+After batch 3, the known wrong files listed above (all in sample, no corpus file added): the MX330 at
 its 57 C max operating temperature now reads -q's limit and gets thermal_throttle; the lost 2080 Ti is
 placed on the GPU the sentence names (4 GPUs, not 5); and one table's full memory bar is no longer
 memory_pressure without a compute process listed unless under 256 MiB is free (a framework that reserves
