@@ -274,7 +274,8 @@ placed on the GPU the sentence names (4 GPUs, not 5); and one table's full memor
 memory_pressure without a compute process listed unless under 256 MiB is free (a framework that reserves
 memory at start reads the same), so the container's TensorFlow job, the 2080 Ti 22G server and the V100
 guide turn right while the 2 GB desktop card at 61 MiB free keeps it. A listed TensorFlow, JAX or serving
-process gets memory_preallocated (info) instead; no corpus file shows one yet.
+process gets memory_preallocated (info) instead; no corpus file shows one yet. The stuck 2xM40 horovod job,
+whose GPU 1 row the index cut after its GPU-Util, now reads both GPUs spinning: comm_bound, not launch_bound.
 
 `
 
