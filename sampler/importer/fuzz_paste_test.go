@@ -34,8 +34,8 @@ func FuzzPaste(f *testing.F) {
 		lines := strings.Split(string(data), "\n")
 		s, err := newPaste([]textInput{{lines: lines}}, "fuzz", Options{}.withDefaults(""))
 		if err != nil {
-			if what := foreignTool(data); what != "" && strings.Contains(foreignRefusal("fuzz", what), "\n") {
-				t.Fatalf("refusal of %q is not one line", what)
+			if r := foreignTool(data, "fuzz"); r != nil && strings.Contains(r.Error(), "\n") {
+				t.Fatalf("refusal of %q is not one line", r.Kind)
 			}
 			return
 		}
