@@ -77,6 +77,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	for i := range e.last.GPUs {
 		if g := &e.last.GPUs[i]; !g.VGPUGuest() { // a guest sees no board power, clocks or link
 			e.busy(g)
+			e.maxOpTemp(g)
 		}
 	}
 	e.fabric()

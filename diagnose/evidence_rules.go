@@ -23,18 +23,7 @@ var (
 
 // memory: nearly full memory; memory held while the GPU is idle.
 func (e *evCtx) memory(g *sampler.GPU) {
-	if g.MemUsed.OK && g.MemTotal.OK && g.MemTotal.V > 0 {
-		if pct := 100 * g.MemUsed.V / g.MemTotal.V; pct >= evMemFull {
-			sev := Info
-			if pct >= memVeryFull {
-				sev = Warning
-			}
-			e.add(RuleMemoryPressure, sev, g.Index, say("memory_pressure.title", "GPU {{.GPU}} memory {{.Pct}} full", "GPU", g.Index, "Pct", f0(pct)+"%"),
-				Text{say("evidence.mem_used", "{{.Used}} of {{.Total}} used", "Used", gbytes(g.MemUsed.V), "Total", gbytes(g.MemTotal.V))}, hintMemPressure,
-				e.oneShot(say("evidence.mem_slow", "memory use changes slowly, so one reading is fair evidence")),
-				Use{g.Index, "mem_used"})
-		}
-	}
+	e.memoryFull(g)
 	if len(e.snaps) >= evSeriesMin || !idleHolding(g) {
 		return // a series is judged by series(), which sees every sample
 	}

@@ -30,6 +30,7 @@ func evRules(fs []Finding) string {
 func TestEvidenceOneSnapshotFacts(t *testing.T) {
 	full := busyGPU(0, 80, 500, 700)
 	full.MemUsed = sampler.Some(79 << 30)
+	full.Procs = []sampler.GPUProc{{PID: 9, Type: "C", Host: &sampler.Proc{PID: 9, Name: "python"}}}
 	ecc := busyGPU(1, 80, 500, 700)
 	ecc.ECCUncorrected = sampler.Some(2)
 	spin := busyGPU(2, 100, 100, 700)

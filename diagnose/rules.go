@@ -85,6 +85,7 @@ const (
 	RuleHostWait           = "host_wait"
 	RuleVGPUUnlicensed     = "vgpu_unlicensed"
 	RuleContainerGPULost   = "container_gpu_lost"
+	RuleMemoryPreallocated = "memory_preallocated"
 )
 
 // Article sections, shortened for the table below.
@@ -168,6 +169,11 @@ var Rules = []RuleInfo{
 	// performance question, as fabric_manager; only pasted text shows it.
 	{ID: RuleContainerGPULost, Title: "Container lost its GPUs: NVML cannot open the devices (device cgroup reset)",
 		Refs: book + " §5.2 §7.1", Node: true, Scope: ScopeEvidence, Immediate: true, Steps: []int{7}},
+	// A full memory bar held by a framework that reserves memory at start
+	// (TensorFlow, JAX, vLLM): said as what it is, in memory_pressure's
+	// step, so a paste that shows it is not read as pressure.
+	{ID: RuleMemoryPreallocated, Title: "Memory reserved up front by a framework (TensorFlow, JAX, vLLM): not pressure",
+		Refs: book + " §6.1", Scope: ScopeEvidence, Steps: []int{7}},
 }
 
 // gpuCheck is the function of each ScopeGPU and ScopeWorkload rule

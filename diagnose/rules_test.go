@@ -13,7 +13,8 @@ func TestRulesTable(t *testing.T) {
 	want := []string{"input_starved", "io_bound", "launch_bound", "sync_stall", "copy_bound", "memory_bandwidth_bound",
 		"tensor_cores_idle", "memory_idle_held", "allocated_idle", "memory_pressure", "load_imbalance", "straggler", "comm_bound",
 		"gpu_contention", "power_capped", "thermal_throttle", "pcie_link_degraded", "pcie_errors", "xid_error",
-		"ecc_errors", "serving_underfilled", "fabric_manager", "host_wait", "vgpu_unlicensed", "container_gpu_lost"}
+		"ecc_errors", "serving_underfilled", "fabric_manager", "host_wait", "vgpu_unlicensed", "container_gpu_lost",
+		"memory_preallocated"}
 	if len(Rules) != len(want) {
 		t.Fatalf("%d rules, want %d", len(Rules), len(want))
 	}

@@ -115,6 +115,14 @@ type GPU struct {
 	Temp         Metric `json:"temp,omitzero"`          // °C
 	MemTemp      Metric `json:"mem_temp,omitzero"`      // °C, the HBM/GDDR sensor
 	TempSlowdown Metric `json:"temp_slowdown,omitzero"` // °C, slow tier
+	// TempMaxOp is the GPU's maximum operating temperature (-q "GPU Max
+	// Operating Temp"): the driver slows the clocks to stay under it; on
+	// laptops and tuned boards it can sit far below the slowdown tier.
+	TempMaxOp Metric `json:"temp_max_op,omitzero"` // °C
+	// TempTarget is the GPU Boost target a user or the board set (-q "GPU
+	// Target Temperature", GeForce/RTX): clocks come down to hold it.
+	TempTarget   Metric `json:"temp_target,omitzero"`   // °C
+	TempShutdown Metric `json:"temp_shutdown,omitzero"` // °C, the board powers off
 	Power        Metric `json:"power,omitzero"`         // W
 	PowerLimit   Metric `json:"power_limit,omitzero"`   // W, enforced
 	// Energy is the board's energy counter in joules since the driver

@@ -280,6 +280,15 @@ sees the hypervisor was called a lost GPU (now refused with that reason when the
 looking for its hypervisor: sampler/importer/vmguest.go). Left: two rows of a stalled 8xA100 fine-tune (0 %, ~3 GB
 held, no process list), which one cut table cannot tell from a served model between requests.
 
+After batch 3, the known wrong files listed above (all in sample, no corpus file added): the MX330 at
+its 57 C max operating temperature now reads -q's limit and gets thermal_throttle; the lost 2080 Ti is
+placed on the GPU the sentence names (4 GPUs, not 5); and one table's full memory bar is no longer
+memory_pressure without a compute process listed unless under 256 MiB is free (a framework that reserves
+memory at start reads the same), so the container's TensorFlow job, the 2080 Ti 22G server and the V100
+guide turn right while the 2 GB desktop card at 61 MiB free keeps it. A listed TensorFlow, JAX or serving
+process gets memory_preallocated (info) instead; no corpus file shows one yet. The stuck 2xM40 horovod job,
+whose GPU 1 row the index cut after its GPU-Util, now reads both GPUs spinning: comm_bound, not launch_bound.
+
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -43,3 +43,37 @@ func TestForeignCorpusRefusedByTool(t *testing.T) {
 		}
 	}
 }
+
+// The host's process monitors and a bare Python traceback, pasted where
+// nvidia-smi's output belongs, are refused by what they are, with what to
+// pass instead; a traceback beside an nvidia-smi table is not called one.
+func TestHostTextRefusedByName(t *testing.T) {
+	top := "top - 14:02:11 up 12 days,  3:41,  2 users,  load average: 8.12, 7.90, 7.55\n" +
+		"Tasks: 412 total,   3 running, 409 sleeping,   0 stopped,   0 zombie\n\n" +
+		"    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n" +
+		" 123456 alice     20   0   45.2g  12.1g 512000 R 100.0   2.3 120:01.22 python\n"
+	htop := "    PID USER       PRI  NI  VIRT   RES   SHR S  CPU% MEM%   TIME+  Command\n" +
+		"   4242 bob         20   0 30.1G 9812M  402M R 101.  4.1  3h02:11 python train.py\n"
+	ps := "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" +
+		"carol       9001 99.8  2.1 4561234 987654 ?     Rl   10:01 512:00 python train.py --gpus 8\n"
+	tb := "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n    model.cuda()\n" +
+		"RuntimeError: CUDA error: an illegal memory access was encountered\n"
+	for name, c := range map[string]struct{ in, want, todo string }{
+		"top":       {top, "a process list (top, htop or ps", "run nvidia-smi"},
+		"htop":      {htop, "a process list (top, htop or ps", "run nvidia-smi"},
+		"ps":        {ps, "a process list (top, htop or ps", "run nvidia-smi"},
+		"traceback": {tb, "a Python traceback without nvidia-smi output", "dmesg"},
+	} {
+		_, _, err := NewStream(strings.NewReader(c.in), name+".txt", Options{Start: fixedStart})
+		if err == nil || !strings.Contains(err.Error(), name+".txt: "+c.want) || !strings.Contains(err.Error(), c.todo) ||
+			strings.Contains(err.Error(), "noheader") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err %v; want one line naming %q with what to pass instead", name, err, c.want)
+		}
+	}
+	cut := "+-----------------------------------------------------------------------------+\n" +
+		"| NVIDIA-SMI 580.65.06              Driver Version: 580.65.06      CUDA Version: 13.0     |\n" + tb
+	_, _, err := NewStream(strings.NewReader(cut), "cut.txt", Options{Start: fixedStart})
+	if err != nil && strings.Contains(err.Error(), "traceback") {
+		t.Errorf("a traceback beside an nvidia-smi header was refused as a bare traceback: %v", err)
+	}
+}

@@ -20,6 +20,9 @@ func pasteSeeds(f *testing.F) {
 		}
 	}
 	f.Add([]byte(table418))
+	// Host text refused by name (foreign.go): top, a bare traceback.
+	f.Add([]byte("top - 14:02:11 up 12 days,  3:41,  2 users,  load average: 8.12\n    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM\n"))
+	f.Add([]byte("Traceback (most recent call last):\n  File \"t.py\", line 1\nRuntimeError: CUDA error\n"))
 }
 
 // FuzzPaste feeds arbitrary text to the section reader and every section
@@ -31,6 +34,9 @@ func FuzzPaste(f *testing.F) {
 		lines := strings.Split(string(data), "\n")
 		s, err := newPaste([]textInput{{lines: lines}}, "fuzz", Options{}.withDefaults(""))
 		if err != nil {
+			if r := foreignTool(data, "fuzz"); r != nil && strings.Contains(r.Error(), "\n") {
+				t.Fatalf("refusal of %q is not one line", r.Kind)
+			}
 			return
 		}
 		ev := s.(Evidence)

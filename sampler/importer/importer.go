@@ -99,8 +99,8 @@ func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
 		}
 		s, err := newPaste([]textInput{{lines: ls}}, name, o)
 		if err != nil {
-			if what := foreignTool(head); what != "" { // say what it is, not how to fix a CSV
-				return nil, Unknown, fmt.Errorf("%s: %s; gpuscope reads NVIDIA's NVML tools' output (%s)", name, what, recognisedAll)
+			if r := foreignTool(head, name); r != nil { // say what it is, not how to fix a CSV
+				return nil, Unknown, r
 			}
 			return nil, Unknown, fmt.Errorf("%w%s", err, csvHint(head))
 		}

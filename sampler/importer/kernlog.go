@@ -156,6 +156,12 @@ func kernelTime(l string) time.Time {
 // Error", also "for GPU 3: 00000000:41:00.0: GPU is lost".
 var smiErrIdxRE = regexp.MustCompile(`(?i)for gpu\s*(\d{1,2})\s*:\s`)
 
+// The error quoted in a sentence that names the GPU by index: "the GPU 1
+// falls out of the bus, and nvidia-smi outputs ... Unable to determine the
+// device handle for GPU 0000:0B:00.0" (corpus: unable-handle-unknown-
+// error-4x2080ti-*, whose nvidia-smi -L gives no bus ids).
+var proseLostIdxRE = regexp.MustCompile(`(?i)\bgpu\s*#?(\d{1,2})\s+(?:has\s+|had\s+)?(?:falls?|fell|fallen|drops?|dropped)\s+(?:off|out\s+of)\s+the\s+bus`)
+
 func parseSMIErrors(sec *section, inContainer, guest string) *part {
 	p := newPart(sec)
 	if q := containerLost(sec, inContainer); q != nil {
@@ -172,6 +178,8 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		}
 		g := sampler.GPU{Index: -1 - len(snap.GPUs), BusID: tblBusRE.FindString(l), Lost: true}
 		if m := smiErrIdxRE.FindStringSubmatch(l); m != nil {
+			g.Index, _ = strconv.Atoi(m[1])
+		} else if m := proseLostIdxRE.FindStringSubmatch(l); m != nil {
 			g.Index, _ = strconv.Atoi(m[1])
 		}
 		p.where(g.Index, "lost", sec.first+i)

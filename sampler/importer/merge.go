@@ -186,7 +186,11 @@ func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map
 		m := map[int]int{}
 		for _, s := range p.snaps {
 			for _, g := range s.GPUs {
+				key := g.Index
 				j := matchGPU(st.GPUs, g)
+				if j < 0 && g.Lost && g.Index < 0 {
+					g.Index = lostSlot(st.GPUs, g.Index)
+				}
 				switch {
 				case j < 0 && len(st.GPUs) >= maxPictureGPUs:
 					pic.warnOnce("section %d: more than %d GPUs on one node; the rest ignored", p.no, maxPictureGPUs)
@@ -197,7 +201,7 @@ func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map
 				default:
 					fillGPU(&st.GPUs[j], &g, true)
 				}
-				m[g.Index] = j
+				m[key] = j
 			}
 			fillString(&st.Node.Driver, s.Node.Driver)
 			fillString(&st.Node.CUDA, s.Node.CUDA)
@@ -227,7 +231,11 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 			continue
 		}
 		if k < 0 {
-			idx := freeIndex(last.GPUs, sg.Index)
+			want := sg.Index
+			if sg.Lost && want < 0 {
+				want = lostSlot(last.GPUs, want)
+			}
+			idx := freeIndex(last.GPUs, want)
 			for i := range pic.snaps {
 				pic.snaps[i].GPUs = append(pic.snaps[i].GPUs, sampler.GPU{Index: idx})
 			}

@@ -38,6 +38,30 @@ func matchGPU(gs []sampler.GPU, g sampler.GPU) int {
 	return -1
 }
 
+// lostSlot places a GPU nvidia-smi reports lost by bus id alone: a
+// listing that names GPUs 0, 2 and 3 skipped the one it could not reach,
+// so a single gap is its index (one physical GPU, not an extra one).
+// Without exactly one gap it keeps its unknown index.
+func lostSlot(gs []sampler.GPU, unknown int) int {
+	hi, n := -1, 0
+	seen := map[int]bool{}
+	for _, g := range gs {
+		if g.Index >= 0 && !seen[g.Index] {
+			seen[g.Index] = true
+			hi, n = max(hi, g.Index), n+1
+		}
+	}
+	if hi+1-n != 1 {
+		return unknown
+	}
+	for i := 0; i <= hi; i++ {
+		if !seen[i] {
+			return i
+		}
+	}
+	return unknown
+}
+
 // freeIndex is want when no GPU has it, else one past the highest.
 func freeIndex(gs []sampler.GPU, want int) int {
 	hi := -1
@@ -144,7 +168,8 @@ func fillStatic(dst, src *sampler.GPU) {
 	for _, m := range [...]struct{ d, s *sampler.Metric }{
 		{&dst.MemTotal, &src.MemTotal}, {&dst.PowerLimit, &src.PowerLimit}, {&dst.SMClockMax, &src.SMClockMax},
 		{&dst.MemClockMax, &src.MemClockMax}, {&dst.PCIeGenMax, &src.PCIeGenMax}, {&dst.PCIeWidthMax, &src.PCIeWidthMax},
-		{&dst.TempSlowdown, &src.TempSlowdown}, {&dst.NUMANode, &src.NUMANode},
+		{&dst.TempSlowdown, &src.TempSlowdown}, {&dst.TempMaxOp, &src.TempMaxOp},
+		{&dst.TempTarget, &src.TempTarget}, {&dst.TempShutdown, &src.TempShutdown}, {&dst.NUMANode, &src.NUMANode},
 	} {
 		if !m.d.OK {
 			*m.d = *m.s

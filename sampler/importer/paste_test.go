@@ -420,17 +420,44 @@ func TestPasteJoinedListAndQuotedHandleError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named, lost := 0, 0
-	for _, g := range snaps[len(snaps)-1].GPUs {
+	gs := snaps[len(snaps)-1].GPUs
+	named, lost := 0, -1
+	for _, g := range gs {
 		if g.UUID != "" {
 			named++
 		}
 		if g.Lost && strings.Contains(g.BusID, "0B:00") {
-			lost++
+			lost = g.Index
 		}
 	}
-	if named != 4 || lost != 1 {
-		t.Errorf("named %d GPUs, %d lost at 0B:00; want 4 and 1: %+v", named, lost, snaps)
+	// The sentence names GPU 1: the lost GPU is one of the four listed,
+	// not a fifth (the listing gives no bus id to match it by).
+	if len(gs) != 4 || named != 4 || lost != 1 {
+		t.Errorf("%d GPUs, %d named, lost at 0B:00 is GPU %d; want 4, 4 and GPU 1: %+v", len(gs), named, lost, gs)
+	}
+}
+
+// The listing skipped the GPU it could not reach and the device-handle
+// error comes apart from it (here after the author's words): the
+// listing's one gap is that GPU, so the node has four GPUs, not five.
+func TestPasteListGapIsTheLostGPU(t *testing.T) {
+	in := "$ nvidia-smi -L\nGPU 0: Tesla V100-SXM2-16GB (UUID: GPU-a)\n" +
+		"GPU 2: Tesla V100-SXM2-16GB (UUID: GPU-c)\nGPU 3: Tesla V100-SXM2-16GB (UUID: GPU-d)\n\n" +
+		"One of them is missing and nvidia-smi says:\n\n" +
+		"Unable to determine the device handle for GPU 0000:3B:00.0: Unknown Error\n"
+	snaps, _, err := readString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := snaps[len(snaps)-1].GPUs
+	lost := -1
+	for _, g := range gs {
+		if g.Lost {
+			lost = g.Index
+		}
+	}
+	if len(gs) != 4 || lost != 1 {
+		t.Errorf("%d GPUs, lost GPU %d; want 4 with GPU 1 lost: %+v", len(gs), lost, gs)
 	}
 }
 

@@ -174,7 +174,9 @@ func readTableGPULine(tg *tableGPU, cells []string, no int) {
 	case tblUtilNARE.MatchString(c2):
 		g.ComputeMode = computeMode(tblUtilNARE.FindStringSubmatch(c2)[1])
 		tg.lines["util"] = no
-	case tblVGPUUtilRE.MatchString(c2) && tblBusRE.MatchString(c1): // nvidia-smi vgpu: a bare "3%"
+	case tblVGPUUtilRE.MatchString(c2) && (tblBusRE.MatchString(c1) || tblMemRE.MatchString(c1)):
+		// nvidia-smi vgpu's bare "3%", or a GPU row cut after its GPU-Util
+		// (the compute mode lost: corpus smi-table-cut-2xm40-*).
 		g.Util = num(tblVGPUUtilRE.FindStringSubmatch(c2)[1])
 		tg.lines["util"] = no
 	case c2 == "Enabled" || c2 == "Disabled":

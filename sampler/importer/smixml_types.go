@@ -56,6 +56,9 @@ type xmlGPU struct {
 	Temp struct {
 		GPU      string `xml:"gpu_temp"`
 		Slowdown string `xml:"gpu_temp_slow_threshold"`
+		MaxOp    string `xml:"gpu_temp_max_gpu_threshold"`
+		Target   string `xml:"gpu_target_temperature"`
+		Shutdown string `xml:"gpu_temp_max_threshold"`
 	} `xml:"temperature"`
 	Power    xmlPower `xml:"power_readings"`
 	GPUPower xmlPower `xml:"gpu_power_readings"`

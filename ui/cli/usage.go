@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/safe"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 )
 
 // errorLang is the language of cmd's error line: its --lang when it has
@@ -52,6 +54,10 @@ func usageLine(cmd *cobra.Command, err error, ue usageError) string {
 func runtimeLine(cmd *cobra.Command, err error) string {
 	msg := safe.Text(err.Error()) // may quote a file's contents
 	tr := words(cmd, errorLang(cmd))
+	var ref *importer.Refusal
+	if errors.As(err, &ref) && msg == safe.Text(ref.Error()) {
+		return refusalLine(tr, ref)
+	}
 	id := "error.line"
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -60,4 +66,16 @@ func runtimeLine(cmd *cobra.Command, err error) string {
 		id = "error.permission"
 	}
 	return tr.T(id, map[string]any{"Err": msg})
+}
+
+// refusalLine is a refused non-NVML text's one line in the reader's
+// language: what it is ("refuse.<kind>"), what gpuscope reads, and what to
+// pass instead ("refuse.<kind>_todo"); the formats' names stay commands.
+func refusalLine(tr *i18n.Tr, r *importer.Refusal) string {
+	args := map[string]any{"Name": safe.Text(r.Name), "What": tr.T("refuse." + r.Kind), "Formats": r.Formats()}
+	if r.Todo == "" {
+		return tr.T("refuse.line", args)
+	}
+	args["Todo"] = tr.T("refuse." + r.Kind + "_todo")
+	return tr.T("refuse.line_todo", args)
 }

@@ -1,0 +1,78 @@
+package diagnose
+
+import (
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// evMemEdge: free memory below this is the allocation edge whoever holds
+// the rest. Frameworks that reserve memory up front leave more: TensorFlow
+// keeps 225 MiB to 1.5 GiB for the system (gpu_device.cc MinSystemMemory),
+// vLLM's gpu_memory_utilization 0.9 leaves a tenth, JAX's default
+// preallocation a quarter.
+const evMemEdge = 256 << 20
+
+// preallocMarkers name processes whose memory use is a reservation made at
+// start, not what they hold in tensors: the serving stacks (serverMarkers)
+// and the training frameworks that take the card unless told not to
+// (TensorFlow without allow_growth, JAX with XLA_PYTHON_CLIENT_PREALLOCATE).
+var preallocMarkers = append([]string{"tensorflow", "jax"}, serverMarkers...)
+
+var hintPrealloc = fix{"prealloc", "Read the framework's own allocator for what is in use: TensorFlow " +
+	"tf.config.experimental.get_memory_info('GPU:0') (TF_FORCE_GPU_ALLOW_GROWTH=true allocates as needed); JAX " +
+	"jax.devices()[0].memory_stats() (XLA_PYTHON_CLIENT_PREALLOCATE=false, or XLA_PYTHON_CLIENT_MEM_FRACTION); vLLM and " +
+	"other servers: the KV-cache usage in their log or metrics (--gpu-memory-utilization sets the share). Only an " +
+	"out-of-memory error in the job's log is pressure ([gpu-idle-handbook] §6.1)"}
+
+// memoryFull judges one reading of a nearly full memory bar. Under
+// evMemEdge free it is pressure whoever holds the rest. A listed process
+// that reserves memory up front makes it that reservation, said as such
+// (memory_preallocated). With no compute process listed one reading cannot
+// tell the two apart and nothing is said (a container's job, a served
+// model between requests, a guide's example: corpus smi-table-titanx-384-*,
+// smi-table-2080ti22g-*, smi-table-collapsed-4xv100-*).
+func (e *evCtx) memoryFull(g *sampler.GPU) {
+	if !g.MemUsed.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
+		return
+	}
+	pct := 100 * g.MemUsed.V / g.MemTotal.V
+	if pct < evMemFull {
+		return
+	}
+	used := say("evidence.mem_used", "{{.Used}} of {{.Total}} used", "Used", gbytes(g.MemUsed.V), "Total", gbytes(g.MemTotal.V))
+	edge := g.MemTotal.V-g.MemUsed.V-g.MemReserved.Or(0) < evMemEdge
+	who, compute := preallocator(g)
+	switch {
+	case !edge && who != "":
+		e.add(RuleMemoryPreallocated, Info, g.Index, say("evidence.prealloc_title", "GPU {{.GPU}} memory {{.Pct}} reserved up front by {{.Who}}",
+			"GPU", g.Index, "Pct", f0(pct)+"%", "Who", who),
+			Text{used, say("evidence.prealloc", "{{.Who}} reserves memory when it starts, whatever its tensors need: a full bar is its reservation, not pressure", "Who", who)},
+			hintPrealloc, e.oneShot(say("evidence.prealloc_est", "nvidia-smi counts what the allocator reserved; only the framework knows what is in use")),
+			Use{g.Index, "mem_used"}, Use{g.Index, "procs"})
+	case edge || compute:
+		sev := Info
+		if pct >= memVeryFull {
+			sev = Warning
+		}
+		est := say("evidence.mem_slow", "memory use changes slowly, so one reading is fair evidence")
+		if !edge {
+			est = say("evidence.mem_maybe_reserved", "a framework that reserves memory at start (TensorFlow, JAX, vLLM) reads the same: its allocator stats tell")
+		}
+		e.add(RuleMemoryPressure, sev, g.Index, say("memory_pressure.title", "GPU {{.GPU}} memory {{.Pct}} full", "GPU", g.Index, "Pct", f0(pct)+"%"),
+			Text{used}, hintMemPressure, e.oneShot(est), Use{g.Index, "mem_used"})
+	}
+}
+
+// preallocator names the first listed process that reserves memory up
+// front; compute says whether any compute process is listed at all.
+func preallocator(g *sampler.GPU) (who string, compute bool) {
+	for _, p := range g.Procs {
+		compute = compute || p.Type != "G" // "C", "C+G", or not said
+		if p.Host == nil || who != "" {
+			continue
+		}
+		if containsAny(p.Host.Name, preallocMarkers) || containsAny(p.Host.Cmdline, preallocMarkers) {
+			who = p.Host.Name
+		}
+	}
+	return who, compute
+}

@@ -1,0 +1,45 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// One reading of a full memory bar: pressure at the allocation edge
+// whoever holds it; a framework that reserves memory at start is said to
+// be that, not pressure; with no compute process listed nothing is said
+// (the corpus' container job, loaded model and guide example).
+func TestEvidenceFullMemory(t *testing.T) {
+	gib := float64(1 << 30)
+	full := func(idx int, usedGiB, totalGiB float64, procs ...sampler.GPUProc) sampler.GPU {
+		g := busyGPU(idx, 14, 74, 250)
+		g.MemUsed, g.MemTotal, g.Procs = sampler.Some(usedGiB*gib), sampler.Some(totalGiB*gib), procs
+		return g
+	}
+	proc := func(name, typ string) sampler.GPUProc {
+		return sampler.GPUProc{PID: 7, Type: typ, Host: &sampler.Proc{PID: 7, Name: name}}
+	}
+	for _, c := range []struct {
+		name string
+		g    sampler.GPU
+		want string
+	}{
+		{"no process, headroom", full(0, 11.37, 11.92), ""},
+		{"no process, at the edge", full(0, 1.89, 1.95), "memory_pressure:0"},
+		{"graphics only, headroom", full(0, 11.4, 11.92, proc("Xorg", "G")), ""},
+		{"python", full(0, 11.4, 11.92, proc("python", "C")), "memory_pressure:0"},
+		{"vllm", full(0, 76, 80, proc("VLLM::EngineCore", "C")), "memory_preallocated:0"},
+		{"tensorflow serving", full(0, 76, 80, proc("/usr/bin/tensorflow_model_server", "C")), "memory_preallocated:0"},
+		{"vllm at the edge", full(0, 79.9, 80, proc("vllm", "C")), "memory_pressure:0"},
+	} {
+		fs := Evidence([]sampler.Snapshot{evSnap(0, c.g)})
+		if got := evRules(fs); got != c.want {
+			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)
+		}
+		if c.want == "memory_preallocated:0" && (fs[0].Severity != Info || !strings.Contains(fs[0].Hint, "allocator") || fs[0].FixID != "prealloc") {
+			t.Errorf("%s: %+v; want an info finding pointing at the framework's allocator", c.name, fs[0])
+		}
+	}
+}
