@@ -33,6 +33,13 @@ var (
 	isoStampRE  = regexp.MustCompile(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
 )
 
+// maskedXidRE: an Xid line whose poster hid the PCI address
+// ("Xid (PCI:...): 145"); its GPU is known only as "the one whose address
+// is masked", maskedBus. Corpus: dmesg-xid145-xid137-masked-pci-*.
+var maskedXidRE = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?(?:\.{3}|…|[xX*]{4}:[xX*]{2}:[xX*]{2}(?:\.[xX*])?|<[^>]*>)\):\s*(\d+)`)
+
+const maskedBus = "masked"
+
 func parseKernel(sec *section, seen map[string]bool) *part {
 	p := newPart(sec)
 	byBus := map[string]*sampler.GPU{}
@@ -49,7 +56,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		order = append(order, k)
 		return g
 	}
-	xids, lost, sxids, initFail, dups := 0, 0, 0, 0, 0
+	xids, lost, sxids, initFail, dups, masked := 0, 0, 0, 0, 0, 0
 	// A bug report copies the same message from /var/log/messages, the
 	// journal and dmesg (sections of their own): seen, shared by the
 	// sections of one input, counts each message once.
@@ -80,6 +87,19 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			}
 			p.where(g.Index, "xids", no)
 			xids++
+			continue
+		}
+		if m := maskedXidRE.FindStringSubmatch(l); m != nil {
+			// All masked lines go to one GPU: the paste cannot tell them
+			// apart, and one unnamed GPU is all it shows for certain.
+			code, _ := strconv.ParseUint(m[1], 10, 64)
+			g := gpu(maskedBus)
+			g.BusID = ""
+			g.Xids = append(g.Xids, sampler.Xid{Time: at, Code: code})
+			g.Lost = g.Lost || code == 79
+			p.where(g.Index, "xids", no)
+			xids++
+			masked++
 			continue
 		}
 		if m := offBusRE.FindStringSubmatch(l); m != nil {
@@ -125,6 +145,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	if dups > 0 {
 		p.note(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once")
+	}
+	if masked > 0 {
+		p.note(sampler.Counted(masked, "Xid line", "Xid lines") + " with the PCI address masked: read as one GPU whose address the paste hides")
 	}
 	if initFail > 0 {
 		p.note(countGPUs(initFail) + " the driver failed to initialise (RmInitAdapter failed)")

@@ -208,6 +208,22 @@ func TestKernelXidLines(t *testing.T) {
 	}
 }
 
+// A poster who masks the PCI address ("Xid (PCI:...)") still shows an Xid:
+// it is read on one GPU whose address is unknown, not skipped.
+func TestKernelXidMaskedAddress(t *testing.T) {
+	in := "kernel: NVRM: Xid (PCI:...): 145, RLW_RXPIPE Nonfatal XC0 i0 Link 11 (...)\n" +
+		"kernel: NVRM: Xid (PCI:...): 137, RLW_RXPIPE interrupt hit on link 11 on GPU0: PRIV Error\n" +
+		"[ 5.0] NVRM: Xid (PCI:xxxx:xx:xx): 79, pid=1, GPU has fallen off the bus.\n"
+	snaps, ev := readPaste(t, in)
+	g := snaps[0].GPUs
+	if len(g) != 1 || g[0].BusID != "" || len(g[0].Xids) != 3 || g[0].Xids[0].Code != 145 || g[0].Xids[2].Code != 79 || !g[0].Lost {
+		t.Fatalf("read %+v", g)
+	}
+	if !strings.Contains(strings.Join(ev.Sections(), "\n"), "PCI address masked") {
+		t.Errorf("sections do not say the address was masked: %v", ev.Sections())
+	}
+}
+
 // Several outputs in one paste (a table, topo -m, then dmon) merge into one
 // picture: the dmon series is the timeline, the table and topology fill in
 // names, limits and links.
