@@ -143,7 +143,12 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 	now := time.Now()
 	var history []sampler.Snapshot
 	if s.simulated {
-		history = sampler.Preroll(s.Sampler, s.start, now, f.interval)
+		// At most one snapshot a second: the charts and the diagnosis keep
+		// no more (ui/history.go, diagnose.Options.Thin), and at 100 ms the
+		// 1,200 snapshots cost the start ~0.5 s of CPU and ~40 MB
+		// (docs/benchmarks.md, "The dashboard's cost while it watches,
+		// 2026-12-07").
+		history = sampler.Preroll(s.Sampler, s.start, now, max(f.interval, time.Second))
 	}
 	if f.once {
 		var snap sampler.Snapshot
