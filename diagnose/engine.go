@@ -40,6 +40,13 @@ type Options struct {
 	// most one evaluation stands for in the Engine's hysteresis (EvalEvery
 	// when zero). A report over a day runs them every 10 s.
 	Every time.Duration
+	// Thin keeps in a Tracker's window only the snapshots it evaluates,
+	// about one per stride: at --interval 100ms the rules then see what
+	// they see at 1 s (the interval docs/diagnosis-accuracy.md measures), where the
+	// full window held ten times the snapshots, cost ten times the CPU per
+	// evaluation and ~50 MB (docs/benchmarks.md, "The dashboard's cost
+	// while it watches, 2026-12-07"). The live collector's default.
+	Thin bool
 }
 
 func (o Options) withDefaults() Options {

@@ -69,6 +69,7 @@ type Tracker struct {
 	fresh  func() evaluator // a new engine: at start and when replay scrubs back
 	every  time.Duration
 	views  bool
+	thin   bool // Options.Thin
 	// viewOrders keep the series the levels and checklists read sorted
 	// between evaluations, as the Engine's orders do for the rules: without
 	// them those views cost as much as the rules (docs/benchmarks.md,
@@ -87,7 +88,7 @@ type evaluator interface {
 func NewTracker(opts Options) *Tracker {
 	opts = opts.withDefaults()
 	fresh := func() evaluator { return NewEngine(opts) }
-	return &Tracker{hist: History{Span: opts.Window}, engine: fresh(), fresh: fresh, every: opts.Every}
+	return &Tracker{hist: History{Span: opts.Window}, engine: fresh(), fresh: fresh, every: opts.Every, thin: opts.Thin}
 }
 
 // NewViewTracker also computes the three levels and checklists of every GPU
@@ -165,6 +166,9 @@ func (t *Tracker) ObserveHistory(snaps []sampler.Snapshot) []Frame {
 }
 
 func (t *Tracker) diagnose(s sampler.Snapshot) *Diagnosis {
+	if t.thin && t.last != nil && !s.Time.Before(t.last.At) && s.Time.Sub(t.last.At) < t.every-evalSlack {
+		return t.last // inside the stride: neither evaluated nor kept
+	}
 	window := t.hist.Push(s)
 	if t.last != nil {
 		if s.Time.Before(t.last.At) { // replay scrubbed back: start over

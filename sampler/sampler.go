@@ -59,7 +59,20 @@ type Sampler struct {
 	// interval takes effect at once instead of after the old one.
 	changedOnce sync.Once
 	changed     chan struct{}
+	host        *Host     // the newest host reading (HostEvery)
+	hostAt      time.Time // when it was read
 }
+
+// HostEvery is how often Tick reads the host: faster ticks (--interval
+// 100ms) share the newest reading, which holds every GPU process of theirs.
+// A live host reading walks /proc (1.4–2.2 ms with ~1,000 processes,
+// docs/benchmarks.md), and its rates are steadier over a second; the GPU
+// readings are what a fast interval is for. hostSlack lets a 1 s tick that
+// arrives a little early still read.
+const (
+	HostEvery = time.Second
+	hostSlack = 50 * time.Millisecond
+)
 
 // Interval bounds accepted by SetInterval and the --interval flag.
 const (
@@ -131,23 +144,57 @@ func (s *Sampler) Tick(now time.Time) Snapshot {
 			mergeOwnProcs(&snap, s.Procs, now)
 		}()
 	}
+	shared := false
 	if s.Host != nil {
-		func() {
-			defer recoverInto(&snap.Problems, "host source")
-			host, err := s.Host.Sample(now, gpuPIDs(snap.GPUs))
-			if err != nil {
-				snap.Problems = append(snap.Problems, fmt.Sprintf("host: %v", err))
-			}
-			snap.Host = host
-		}()
+		pids := gpuPIDs(snap.GPUs)
+		if shared = s.hostFresh(now, pids); shared {
+			snap.Host = s.host
+		} else {
+			func() {
+				defer recoverInto(&snap.Problems, "host source")
+				host, err := s.Host.Sample(now, pids)
+				if err != nil {
+					snap.Problems = append(snap.Problems, fmt.Sprintf("host: %v", err))
+				}
+				snap.Host = host
+				s.host, s.hostAt = host, now
+				if err != nil {
+					s.host = nil // read again next tick
+				}
+			}()
+		}
 	}
 	func() {
 		defer recoverInto(&snap.Problems, "joining processes")
 		JoinProcs(&snap)
-		AttributePods(&snap, s.PodOf)
+		if shared {
+			// The shared reading's processes were named when it was read,
+			// and earlier snapshots (on screen) hold it: only the GPUs' pods.
+			host := snap.Host
+			snap.Host = nil
+			AttributePods(&snap, s.PodOf)
+			snap.Host = host
+		} else {
+			AttributePods(&snap, s.PodOf)
+		}
 		AttributeJobs(now, &snap, s.Jobs)
 	}()
 	return snap
+}
+
+// hostFresh says whether the newest host reading serves a tick at now
+// whose GPU processes are pids: read less than HostEvery ago, and holding
+// each of them.
+func (s *Sampler) hostFresh(now time.Time, pids []int) bool {
+	if s.host == nil || now.Before(s.hostAt) || now.Sub(s.hostAt) >= HostEvery-hostSlack {
+		return false
+	}
+	for _, pid := range pids {
+		if _, ok := s.host.Procs[pid]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Loop ticks until ctx ends, handing each snapshot to fn in this goroutine.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Palette names colours by what they mean, not by hue. An empty colour means
@@ -89,11 +90,27 @@ func Build(name string, colorful bool) (Styles, error) {
 	return fromPalette(name, p), nil
 }
 
+// termColor is c, a palette colour, as the terminal's colour profile
+// draws it, converted once here: lipgloss converts a "#rrggbb" colour for
+// a 256- or 16-colour terminal (tmux, screen, the Linux console) on every
+// Render, searching the palette for the nearest (6 % of the dashboard's
+// CPU at --interval 100ms: docs/benchmarks.md, "The dashboard's cost while
+// it watches, 2026-12-07"). A true-colour or colourless profile keeps c.
+func termColor(c string) lipgloss.TerminalColor {
+	switch tc := lipgloss.ColorProfile().Color(c).(type) {
+	case termenv.ANSI256Color:
+		return lipgloss.ANSIColor(tc)
+	case termenv.ANSIColor:
+		return lipgloss.ANSIColor(tc)
+	}
+	return lipgloss.Color(c)
+}
+
 func fromPalette(name string, p Palette) Styles {
 	fg := func(c string) lipgloss.Style {
 		s := lipgloss.NewStyle()
 		if c != "" {
-			s = s.Foreground(lipgloss.Color(c))
+			s = s.Foreground(termColor(c))
 		}
 		return s
 	}
@@ -102,7 +119,7 @@ func fromPalette(name string, p Palette) Styles {
 		if c == "" {
 			return s.Reverse(true)
 		}
-		return s.Background(lipgloss.Color(c)).Foreground(lipgloss.Color(p.Badge))
+		return s.Background(termColor(c)).Foreground(termColor(p.Badge))
 	}
 	colorful := p != Palette{}
 	s := Styles{

@@ -97,3 +97,30 @@ func must(s Styles, err error) Styles {
 	}
 	return s
 }
+
+// On a 256-colour terminal the styles carry the palette's colours already
+// converted (termColor), and draw what lipgloss's own conversion of the
+// "#rrggbb" colour draws, on every render.
+func TestColoursConvertedOnceDrawTheSame(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	for _, name := range Names() {
+		s, err := Build(name, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, c := range map[string]string{"Warn": s.Palette.Warn, "Muted": s.Palette.Muted, "Accent": s.Palette.Accent} {
+			if c == "" {
+				continue
+			}
+			got := map[string]lipgloss.Style{"Warn": s.Warn, "Muted": s.Muted, "Accent": s.Accent}[what].Render("x")
+			want := lipgloss.NewStyle().Foreground(lipgloss.Color(c)).Render("x")
+			if got != want {
+				t.Errorf("%s %s (%s): %q, lipgloss converting each render draws %q", name, what, c, got, want)
+			}
+			if _, hex := s.Warn.GetForeground().(lipgloss.Color); hex && name != "mono" {
+				t.Errorf("%s: Warn's colour is still %v, converted on every render", name, s.Warn.GetForeground())
+			}
+		}
+	}
+}

@@ -95,3 +95,20 @@ func BenchmarkPushHistory120(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHoursAdd is what the dashboard adds to each frame for the GPU
+// page's GPU-hours (ui.Model.Push: diagnose.Hours.Add, HeldBy's look at
+// each GPU's processes), per snapshot of the mixed demo's 8 GPUs.
+func BenchmarkHoursAdd(b *testing.B) {
+	snaps := snapshots(b, time.Second)
+	var h diagnose.Hours
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		h.Add(&snaps[i%len(snaps)])
+		i++
+		if i%len(snaps) == 0 {
+			h = diagnose.Hours{}
+		}
+	}
+}

@@ -20,7 +20,8 @@ import (
 // Options configure a Collector.
 type Options struct {
 	// Tracker is the one diagnosis (nil: diagnose.NewViewTracker with the
-	// defaults, the dashboard's). `record` passes diagnose.NewTracker,
+	// defaults and a thinned window, diagnose.Options.Thin: the
+	// dashboard's). `record` passes diagnose.NewTracker,
 	// without levels and checklists: it writes only the findings, and those
 	// were 22 % of recording a day (-cpuprofile, docs/benchmarks.md).
 	Tracker *diagnose.Tracker
@@ -54,7 +55,7 @@ type Collector struct {
 func New(s *sampler.Sampler, opts Options) *Collector {
 	t := opts.Tracker
 	if t == nil {
-		t = diagnose.NewViewTracker(diagnose.Options{})
+		t = diagnose.NewViewTracker(diagnose.Options{Thin: true})
 	}
 	return &Collector{s: s, tracker: t, sinks: opts.Sinks}
 }

@@ -143,7 +143,12 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 	now := time.Now()
 	var history []sampler.Snapshot
 	if s.simulated {
-		history = sampler.Preroll(s.Sampler, s.start, now, f.interval)
+		// At most one snapshot a second: the charts and the diagnosis keep
+		// no more (ui/history.go, diagnose.Options.Thin), and at 100 ms the
+		// 1,200 snapshots cost the start ~0.5 s of CPU and ~40 MB
+		// (docs/benchmarks.md, "The dashboard's cost while it watches,
+		// 2026-12-07").
+		history = sampler.Preroll(s.Sampler, s.start, now, max(f.interval, time.Second))
 	}
 	if f.once {
 		var snap sampler.Snapshot
@@ -170,13 +175,10 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 	return runTUI(ctx, s.Sampler, history, s.badge, f, styles, stderr)
 }
 
-// frameRate caps repaints. Bubble Tea v1 flushes the screen on a ticker
-// whatever the data rate, and each wake-up costs CPU; panes re-render only
-// on new data, a key or a resize, so most frames compare an unchanged
-// string. The first frame also waits for the first tick. 15 fps costs no
-// more CPU than 10 and paints the first frame sooner, where 20 costs a
-// fifth more CPU (measured side by side: docs/benchmarks.md, "Commands");
-// a key's echo within 67 ms reads as instant.
+// frameRate caps repaints: ui.Painter writes a frame when the model
+// changed (a snapshot, a key, a resize), at most frameRate a second, where
+// Bubble Tea v1's renderer woke on a ticker at that rate whatever changed
+// (runPainted). A key's echo within 67 ms reads as instant.
 const frameRate = 15
 
 // runTUI starts the collector (sampling and the one diagnosis, in one
@@ -215,10 +217,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	// ui.TermWriter writes only the cells of a line that changed, where
-	// Bubble Tea v1 rewrites the line (docs/benchmarks.md).
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(os.Stdout)))
-	err = runProgram(p, "dashboard")
+	err = runPainted(m)
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
 	if notify != nil {

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/charmbracelet/x/ansi"
@@ -29,6 +30,12 @@ var Langs = []string{"en", "zh"}
 type Tr struct {
 	lang string
 	loc  *goi18n.Localizer
+	// words caches T of a message without fields (a pane's title, a
+	// label): the dashboard asks for them on every frame, and go-i18n
+	// looks each up afresh (7 % of the CPU at --interval 100ms,
+	// docs/benchmarks.md, "The dashboard's cost while it watches,
+	// 2026-12-07"). id → string; safe for concurrent use.
+	words sync.Map
 }
 
 // For returns the messages of lang ("en", "zh", or a locale such as
@@ -106,10 +113,23 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 	if t == nil {
 		return id
 	}
+	if len(data) == 0 {
+		if w, ok := t.words.Load(id); ok {
+			return w.(string)
+		}
+		w := t.localize(id, nil)
+		t.words.Store(id, w)
+		return w
+	}
+	return t.localize(id, data[0])
+}
+
+// localize is T without the cache.
+func (t *Tr) localize(id string, data map[string]any) string {
 	cfg := &goi18n.LocalizeConfig{MessageID: id}
-	if len(data) > 0 {
-		cfg.TemplateData = data[0]
-		switch n := data[0]["Count"].(type) {
+	if data != nil {
+		cfg.TemplateData = data
+		switch n := data["Count"].(type) {
 		case int, int64:
 			cfg.PluralCount = n
 		case uint64: // error counters; go-i18n reads signed numbers only

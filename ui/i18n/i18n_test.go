@@ -137,3 +137,26 @@ func BenchmarkNew(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWord is one of the words a frame asks for (a pane's title),
+// cached after the first lookup (Tr.words).
+func BenchmarkWord(b *testing.B) {
+	tr := For("zh")
+	for b.Loop() {
+		tr.T("pane.why_idle")
+	}
+}
+
+// A word asked for twice is the same, and a message with fields is not
+// cached under its id.
+func TestWordCached(t *testing.T) {
+	tr := For("en")
+	if a, b := tr.T("pane.why_idle"), tr.T("pane.why_idle"); a != b || a == "pane.why_idle" {
+		t.Errorf("pane.why_idle: %q then %q", a, b)
+	}
+	one := tr.T("findings.count", map[string]any{"Count": 1})
+	two := tr.T("findings.count", map[string]any{"Count": 2})
+	if one == two {
+		t.Errorf("findings.count gave %q for 1 and 2", one)
+	}
+}
