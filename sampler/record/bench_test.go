@@ -62,7 +62,7 @@ func BenchmarkDecodeEntry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}} // as the pipeline does
-		if err := decodeEntry(line, &e, nil); err != nil {
+		if err := decodeEntry(line, &e); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -102,7 +102,7 @@ func BenchmarkReadFindings(b *testing.B) {
 			b.ResetTimer()
 			cpu0 := processCPU(b)
 			for b.Loop() {
-				r, err := OpenOptions(path, Options{LazyHostProcs: true})
+				r, err := Open(path)
 				if err != nil {
 					b.Fatal(err)
 				}
