@@ -58,12 +58,13 @@ func startPipeline(lines *lineReader, gpuHint int) *pipeline {
 	work := make(chan *job, window)
 	for range workers {
 		go func() {
+			var s scanner
 			for j := range work {
 				if !j.blank {
 					if gpuHint > 0 {
 						j.l.GPUs = make([]sampler.GPU, 0, gpuHint)
 					}
-					j.perr = decodeEntry(j.line, &j.l) // copies what it keeps
+					j.perr = decodeLine(&s, j.line, &j.l) // copies what it keeps
 					if cap(j.line) <= maxSpareBytes {
 						select {
 						case p.spare <- j.line[:0]:
