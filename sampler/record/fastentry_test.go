@@ -151,6 +151,7 @@ func FuzzFastDecode(f *testing.F) {
 	f.Add([]byte(`{"host":{"cpus":[],"cpu":null,"procs":{"7":{"pid":7,"ppid":1,"state":"S","rss":8.5e+09,"children":[8]}}}}`))
 	f.Add([]byte(`{"gpus":[{"index":0,"pod":{"name":"p"},"na":{"fan":"x"},"procs":[{"pid":1,"type":"C","sm_util":3}]}]}`))
 	f.Add([]byte(`{"time":"2026-05-01T12:00:00Z","gpus":[{"index":0,"util":-0.5e-3,"clock_events":[]}],"host":{"cpus":[1,2.5]}}`))
+	f.Add([]byte(`{"seq":12,"gpus":[{"index":-12,"mem_used":-0.0}],"same_gpus":[-1,123456789012345678,1234567890123456789]}`))
 	f.Add([]byte(strings.Repeat(`{"findings":[`, 3)))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		fe, ge, ok, err := decodeBoth(t, line)

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -99,15 +100,19 @@ func (s *scanner) more(n *int, end byte) bool {
 // unknown, reordered or differently cased name is refused (the general
 // decoder then takes the line).
 func (s *scanner) key(order []string, at *int) string {
-	k := s.rawString()
-	if s.bad || !s.expect(':') {
+	if s.peek() != '"' {
 		s.bad = true
 		return ""
 	}
+	// Compared where it lies: a name followed by its closing quote is
+	// the whole key, as no name holds a quote or a backslash.
+	b := s.b[s.i+1:]
 	for j := *at + 1; j < len(order); j++ {
-		if order[j] == string(k) {
+		if k := order[j]; len(b) > len(k) && b[len(k)] == '"' && string(b[:len(k)]) == k {
 			*at = j
-			return order[j]
+			s.i += len(k) + 2
+			s.expect(':')
+			return k
 		}
 	}
 	s.bad = true
@@ -174,8 +179,23 @@ func (s *scanner) integer(lo, hi int64) int64 {
 		s.bad = true
 		return 0
 	}
-	v, err := strconv.ParseInt(string(t), 10, 64)
-	if err != nil || v < lo || v > hi {
+	var v int64
+	if d, neg := bytes.CutPrefix(t, []byte{'-'}); len(d) <= 18 {
+		// 18 digits cannot overflow an int64: summed here, strconv
+		// was a tenth of the reading's CPU (processes' PIDs and parents).
+		for _, c := range d {
+			v = v*10 + int64(c-'0')
+		}
+		if neg {
+			v = -v
+		}
+	} else {
+		var err error
+		if v, err = strconv.ParseInt(string(t), 10, 64); err != nil {
+			s.bad = true
+		}
+	}
+	if v < lo || v > hi {
 		s.bad = true
 	}
 	return v
