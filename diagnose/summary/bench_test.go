@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"runtime/debug"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/importer"
 )
 
 // The budget (docs/benchmarks.md): a 24-hour recording of 8 GPUs at 1 s
@@ -126,4 +129,50 @@ func BenchmarkReportRecording(b *testing.B) {
 			b.Fatalf("report of %d GPUs, want the demo's 8", len(r.GPUs))
 		}
 	}
+}
+
+// BenchmarkCompareRecording reports GPUSCOPE_BENCH_RECORDING once ("one")
+// and as both sides of a compare ("pair", summary.BuildPair), with the
+// collector paced as report and compare pace it (ui/cli/readgc.go): the
+// figure is cpu-ns/op, pair's against one's (compare ≤ one report, issue
+// "Cost"; docs/benchmarks.md, "Recordings: a line read without reflection").
+func BenchmarkCompareRecording(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(800))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(120 << 20))
+	for _, pair := range []bool{false, true} {
+		b.Run(map[bool]string{false: "one", true: "pair"}[pair], func(b *testing.B) {
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				if !pair {
+					if _, err := buildFile(path, Options{}); err != nil {
+						b.Fatal(err)
+					}
+					continue
+				}
+				fb, fa, err := importer.OpenPair(path, path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _, err = BuildPair(fb, fa, Options{})
+				fb.Close()
+				fa.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+func processCPU(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -27,9 +27,8 @@ type File struct {
 // streaming, for report and compare: a recording's stored findings are kept.
 // Its host processes are decoded too, though those findings judged them:
 // the energy and GPU-hours by job group ranks by their parent and name the
-// user from them (record.Options.LazyHostProcs would leave them out). The
-// input is read once, from a peeked prefix, so a pipe, /dev/stdin or a
-// shell's <(...) works like a file.
+// user from them. The input is read once, from a peeked prefix, so a pipe,
+// /dev/stdin or a shell's <(...) works like a file.
 func OpenFile(path string) (*File, error) { return open(nil, path) }
 
 // OpenSnapshots opens path as OpenFile does, for diagnosing it again (replay,

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -52,19 +54,30 @@ func BenchmarkRead(b *testing.B) {
 }
 
 // BenchmarkDecodeEntry decodes one realistic 8-GPU line: the per-line cost
-// behind BenchmarkRead, quick enough to profile.
+// behind BenchmarkRead, quick enough to profile. "line" is decodeEntry (the
+// fast reader, fastentry.go), "general" the general decoder it falls back
+// to, side by side in one run on a shared machine.
 func BenchmarkDecodeEntry(b *testing.B) {
 	line, err := json.Marshal(Entry{Snapshot: realisticSnapshot(3)})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(line)))
-	b.ReportAllocs()
-	for b.Loop() {
-		e := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}} // as the pipeline does
-		if err := decodeEntry(line, &e, nil); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name   string
+		decode func([]byte, *wireEntry) error
+	}{{"line", decodeEntry}, {"general", func(t []byte, l *wireEntry) error { return jsonv1.Unmarshal(t, l) }}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			cpu0 := processCPU(b)
+			for b.Loop() {
+				e := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}} // as the pipeline does
+				if err := c.decode(line, &e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
 	}
 }
 
@@ -102,7 +115,7 @@ func BenchmarkReadFindings(b *testing.B) {
 			b.ResetTimer()
 			cpu0 := processCPU(b)
 			for b.Loop() {
-				r, err := OpenOptions(path, Options{LazyHostProcs: true})
+				r, err := Open(path)
 				if err != nil {
 					b.Fatal(err)
 				}

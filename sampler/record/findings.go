@@ -142,11 +142,6 @@ func (m *findingsMemo) restore(l *wireEntry) {
 	l.FindingsWritten, l.Findings, l.FindingsKept = l.Findings, out, kept
 }
 
-// hasFindings: the line carries findings, written or listed.
-func (l *wireEntry) hasFindings() bool {
-	return l.Findings != nil || len(l.SameFindings)+len(l.SeenFindings) > 0
-}
-
 func (m *findingsMemo) elem(i int) []byte {
 	if i < len(m.last) {
 		return m.last[i]

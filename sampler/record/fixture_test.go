@@ -2,6 +2,8 @@ package record
 
 import (
 	"fmt"
+	"os"
+	"testing"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -45,4 +47,19 @@ func realisticSnapshot(i int) sampler.Snapshot {
 	s.Host = &sampler.Host{CPUs: make([]float64, 32), CPU: sampler.Some(35.5), IOWait: sampler.Some(1.5),
 		Load1: sampler.Some(12), MemTotal: sampler.Some(2e12), MemUsed: sampler.Some(4e11)}
 	return s
+}
+
+func readWith(t *testing.T, path string, o Options) []Entry {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := NewReader(f, path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return readAll(t, r)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -23,9 +22,6 @@ type pipeline struct {
 	// a replay's allocated bytes, and the garbage collector's work (run
 	// about once per 13 MB allocated at this heap size) follows those bytes.
 	spare chan []byte
-	// procs is the fate of host processes under Options.LazyHostProcs
-	// (procsSkipped), set by Next at the first entry.
-	procs atomic.Int32
 }
 
 // job is one line on its way through the pipeline.
@@ -38,7 +34,6 @@ type job struct {
 	skips      []string // gzip members skipped while reading it (lineReader.skips)
 	l          wireEntry
 	perr       error
-	rawProcs   []byte        // host processes left undecoded for Next (LazyHostProcs)
 	ready      chan struct{} // closed once decoded
 }
 
@@ -56,26 +51,20 @@ const (
 // gpuHint is the header's GPU count: each entry's GPU slice is allocated at
 // that size up front instead of grown by the decoder (4, 6, 9: ~2.5x the
 // bytes of a 1 KB GPU struct per line).
-func startPipeline(lines *lineReader, gpuHint int, lazyHostProcs bool) *pipeline {
+func startPipeline(lines *lineReader, gpuHint int) *pipeline {
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
 	window := workers * jobsPerWorker
 	p := &pipeline{order: make(chan *job, window), quit: make(chan struct{}), spare: make(chan []byte, 2*window)}
 	work := make(chan *job, window)
 	for range workers {
 		go func() {
-			var lazy *lazyProcs
-			if lazyHostProcs {
-				lazy = newLazyProcs()
-			}
+			var s scanner
 			for j := range work {
 				if !j.blank {
 					if gpuHint > 0 {
 						j.l.GPUs = make([]sampler.GPU, 0, gpuHint)
 					}
-					j.perr = decodeEntry(j.line, &j.l, lazy) // copies what it keeps
-					if lazy != nil && j.perr == nil {
-						j.perr = lazy.settle(j, p.procs.Load())
-					}
+					j.perr = decodeLine(&s, j.line, &j.l) // copies what it keeps
 					if cap(j.line) <= maxSpareBytes {
 						select {
 						case p.spare <- j.line[:0]:

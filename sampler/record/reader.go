@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -18,12 +16,6 @@ import (
 
 // Options change how strict a Reader is.
 type Options struct {
-	// LazyHostProcs leaves the host processes of lines that carry findings
-	// undecoded (Host.Procs nil): a report of a recording takes its stored
-	// findings and never looks at them, and decoding that map was 27 % of
-	// a 24 h report's CPU (-cpuprofile, docs/benchmarks.md). Lines without
-	// findings (the reader's caller re-diagnoses those) get them as usual.
-	LazyHostProcs bool
 	// bufBytes overrides readBufBytes (tests): FuzzReader's inputs are a few
 	// KB, and zeroing two 256 KiB buffers was most of an exec's 0.9 ms.
 	bufBytes int
@@ -150,7 +142,7 @@ func (r *Reader) Header() Header { return r.hdr }
 // (Warnings counts them), and only a file with no readable line is an error.
 func (r *Reader) Next() (Entry, error) {
 	if r.pipe == nil && !r.done {
-		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint), r.opts.LazyHostProcs)
+		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint))
 	}
 	for !r.done {
 		j, ok := <-r.pipe.order
@@ -164,9 +156,6 @@ func (r *Reader) Next() (Entry, error) {
 			if len(r.members) < maxWarnings {
 				r.members = append(r.members, w)
 			}
-		}
-		if r.opts.LazyHostProcs && !j.blank && j.perr == nil {
-			j.perr = r.settleProcs(j)
 		}
 		if j.readErr != nil && j.readErr != io.EOF {
 			if errors.Is(j.readErr, errLineTooLong) {
@@ -255,13 +244,16 @@ func (r *Reader) finish() {
 	}
 }
 
-// decodeEntry decodes one line. It uses the encoding/json (v1) semantics
-// on the v2 implementation, about twice as fast to decode, whether or not
-// the binary was built with GOEXPERIMENT=jsonv2 (docs/benchmarks.md). With
-// lazy, the host processes are set aside in lazy.raw instead of decoded
-// (see Options.LazyHostProcs), and decoded only if the line carries no
-// findings.
-func decodeEntry(text []byte, l *wireEntry, lazy *lazyProcs) error {
+// decodeEntry decodes one line into l, fresh but for its empty GPU
+// slice. The line as the recorder writes it is read by fastEntry; any
+// other (another writer's order, escapes, unknown fields, damage) by the
+// general decoder: the encoding/json (v1) semantics on the v2
+// implementation, about twice as fast to decode, whether or not the binary
+// was built with GOEXPERIMENT=jsonv2 (docs/benchmarks.md).
+func decodeEntry(text []byte, l *wireEntry) error { return decodeLine(&scanner{}, text, l) }
+
+// decodeLine is decodeEntry with a decoding goroutine's own scanner.
+func decodeLine(s *scanner, text []byte, l *wireEntry) error {
 	t := bytes.TrimLeft(text, " \t\r")
 	if len(t) == 0 || t[0] != '{' {
 		return errors.New("the line is not a JSON object")
@@ -272,83 +264,17 @@ func decodeEntry(text []byte, l *wireEntry, lazy *lazyProcs) error {
 	if err := checkShape(text); err != nil {
 		return err
 	}
-	if lazy == nil {
-		return jsonv1.Unmarshal(text, l)
-	}
-	lazy.raw = lazy.raw[:0]
-	if err := jsonv2.Unmarshal(text, l, jsonv1.DefaultOptionsV1(), lazy.opts); err != nil {
-		return err
-	}
-	return nil
-}
-
-// The fate of host processes under Options.LazyHostProcs, decided by the
-// first entry (the report decides from it whether it takes the recorded
-// findings or re-diagnoses): all skipped, or all decoded, so that the
-// static fields carried from line to line (statics.go) stay whole.
-const (
-	procsUndecided int32 = iota
-	procsSkipped
-	procsDecoded
-)
-
-// settle is what a decoding goroutine does with the host processes
-// decodeEntry set aside: nothing once they are skipped, decode them once
-// they are decoded; before the first entry decided, a line without
-// findings decodes them (the likelier need) and one with findings keeps
-// them raw for the reader (Reader.settleProcs).
-func (lp *lazyProcs) settle(j *job, mode int32) error {
-	if j.l.Host == nil || len(lp.raw) == 0 || mode == procsSkipped {
+	gpus := l.GPUs
+	if fastEntry(s, text, l) {
 		return nil
 	}
-	if mode == procsDecoded || !j.l.hasFindings() {
-		return jsonv1.Unmarshal(lp.raw, &j.l.Host.Procs)
+	// What fastEntry read is dropped, its GPUs too: the general decoder
+	// would decode into the elements left in the slice's capacity.
+	*l = wireEntry{}
+	if gpus != nil {
+		l.GPUs = make([]sampler.GPU, 0, cap(gpus))
 	}
-	j.rawProcs = append([]byte(nil), lp.raw...)
-	return nil
-}
-
-// settleProcs applies the first entry's decision (see procsSkipped) to
-// entry j, in file order.
-func (r *Reader) settleProcs(j *job) error {
-	mode := r.pipe.procs.Load()
-	if mode == procsUndecided {
-		mode = procsDecoded
-		if j.l.hasFindings() {
-			mode = procsSkipped
-		}
-		r.pipe.procs.Store(mode)
-	}
-	if j.l.Host == nil {
-		return nil
-	}
-	if mode == procsSkipped {
-		j.l.Host.Procs = nil
-		return nil
-	}
-	if j.rawProcs == nil {
-		return nil
-	}
-	raw := j.rawProcs
-	j.rawProcs = nil
-	return jsonv1.Unmarshal(raw, &j.l.Host.Procs)
-}
-
-// lazyProcs is one decoding goroutine's state for Options.LazyHostProcs:
-// the options that divert Host.Procs into raw.
-type lazyProcs struct {
-	raw  []byte
-	opts jsonv2.Options
-}
-
-func newLazyProcs() *lazyProcs {
-	lp := &lazyProcs{}
-	lp.opts = jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *map[int]*sampler.Proc) error {
-		v, err := dec.ReadValue()
-		lp.raw = append(lp.raw, v...)
-		return err
-	}))
-	return lp
+	return jsonv1.Unmarshal(text, l)
 }
 
 // Warnings lists what was tolerated so far: a torn last line, skipped lines.

@@ -80,6 +80,7 @@ export).`,
 				}
 				return writeReport(stdout, format, tr, r)
 			}
+			defer readingGC(d.Getenv)()
 			traces, stats, others, err := traceInputs(args)
 			if err != nil {
 				return err
@@ -192,6 +193,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 			if args[0] == importer.Stdin && args[1] == importer.Stdin {
 				return usagef("compare_stdin_twice", "compare - -: standard input can be read once; give one of the two as a file")
 			}
+			defer readingGC(d.Getenv)()
 			fb, fa, err := importer.OpenPair(args[0], args[1])
 			if err != nil {
 				return err
