@@ -1,7 +1,6 @@
 package promsource
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuscope/gpuscope/sampler/promtext"
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 // BenchmarkDirectScrape is one scrape of a gpuscope serve answer for 8
@@ -40,41 +39,25 @@ func BenchmarkRingHour(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var samples []scraped
-	present := map[string]bool{}
-	_ = promtext.Parse(bytes.NewReader(body), func(s promtext.Sample) error {
-		if _, ok := seriesRoles[s.Name]; ok {
-			m := metric{metricNameLabel: s.Name, "instance": "a:1"}
-			for _, l := range s.Labels {
-				m[l.Name] = l.Value
-			}
-			samples, present[s.Name] = append(samples, scraped{m: m, v: s.Value, name: s.Name}), true
-		}
-		return nil
-	})
-	kept := samples[:0]
-	for _, s := range samples {
-		if bestPresent(s.name, present) {
-			kept = append(kept, s)
-		}
-	}
+	targets, _ := ParseTargets("a:1")
+	kept := scrapeBody(b, body)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	r := newScrapeRing()
+	r := newScrapeRing(targets[0].Instance)
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range 3600 {
-		r.add(t0.Add(time.Duration(i)*time.Second), "a:1", kept)
+		r.add(t0.Add(time.Duration(i)*time.Second), kept)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	now := t0.Add(3600 * time.Second)
 	for b.Loop() {
-		r.snapshots(keyOf(kept[0].m), now.Add(-4*time.Minute), nil)
+		r.snapshots(fleetsnap.NodeKey{Instance: targets[0].Instance}, now.Add(-4*time.Minute), nil)
 	}
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc), "bytes/node")
 	b.ReportMetric(float64(len(r.scrapes)), "scrapes/node")
-	b.ReportMetric(float64(len(kept)), "series/scrape")
+	b.ReportMetric(float64(len(kept.vals)), "series/scrape")
 	runtime.KeepAlive(r)
 }
 
@@ -89,14 +72,12 @@ func BenchmarkDirectFleetHour(b *testing.B) {
 	defer srv.Close()
 	targets, _ := ParseTargets(strings.TrimPrefix(srv.URL, "http://"))
 	d := NewDirect(targets, time.Second, "")
-	d.scrape(context.Background(), targets[0])
+	kept := scrapeBody(b, body)
 	n := d.nodes[targets[0].Instance]
-	kept := n.ring.latest()
 	t0 := time.Now().Add(-time.Hour)
-	n.ring = newScrapeRing()
-	n.first = t0
+	n.first, n.tried = t0, true
 	for i := range 3600 {
-		n.ring.add(t0.Add(time.Duration(i)*time.Second), targets[0].Instance, kept)
+		n.ring.add(t0.Add(time.Duration(i)*time.Second), kept)
 	}
 	opts := Options{}.withDefaults()
 	for b.Loop() {
@@ -104,4 +85,16 @@ func BenchmarkDirectFleetHour(b *testing.B) {
 			b.Fatalf("%+v", f)
 		}
 	}
+}
+
+// scrapeBody is what fetch files of one answer.
+func scrapeBody(b *testing.B, body []byte) *scrapeBatch {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
+	defer srv.Close()
+	targets, _ := ParseTargets(strings.TrimPrefix(srv.URL, "http://"))
+	batch, err := NewDirect(targets, time.Second, "").fetch(context.Background(), targets[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	return batch
 }

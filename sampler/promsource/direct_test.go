@@ -2,9 +2,11 @@ package promsource
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,13 +18,13 @@ import (
 // The ring keeps every scrape of the last FineSpan, one per CoarseStep
 // back to Horizon, nothing older: two hours of 1 s scrapes end as ~300.
 func TestRingBounds(t *testing.T) {
-	r := newScrapeRing()
+	r := newScrapeRing("a:1")
 	t0 := time.Unix(1_700_000_000, 0)
 	m := metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "instance": "a:1"}
 	var now time.Time
 	for i := range 7200 {
 		now = t0.Add(time.Duration(i) * time.Second)
-		r.add(now, "a:1", []scraped{{m: m, v: float64(i)}})
+		r.add(now, batchOf(scraped{m: m, v: float64(i)}))
 	}
 	fine, old := 0, 0
 	var prevOld time.Time
@@ -41,8 +43,8 @@ func TestRingBounds(t *testing.T) {
 			fine++
 		}
 	}
-	if fine != 181 || old < 100 || old > 120 || len(r.series) != 1 {
-		t.Errorf("%d recent and %d older scrapes of %d series; want 181, ~114, 1", fine, old, len(r.series))
+	if fine != 181 || old < 100 || old > 120 || len(r.sets) != 1 || &r.scrapes[0].series[0] != &r.scrapes[len(r.scrapes)-1].series[0] {
+		t.Errorf("%d recent and %d older scrapes of %d label sets; want 181, ~114, 1 and one layout shared", fine, old, len(r.sets))
 	}
 	if span := r.span(now); span < Horizon-CoarseStep || span > Horizon {
 		t.Errorf("span %s, want about the hour", span)
@@ -52,30 +54,47 @@ func TestRingBounds(t *testing.T) {
 // A refresh faster than fineStep is thinned too: the ring's size does not
 // grow with --interval.
 func TestRingFastRefresh(t *testing.T) {
-	r := newScrapeRing()
+	r := newScrapeRing("a:1")
 	t0 := time.Unix(1_700_000_000, 0)
 	m := metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "instance": "a:1"}
 	var now time.Time
 	for i := range 36000 {
 		now = t0.Add(time.Duration(i) * 100 * time.Millisecond)
-		r.add(now, "a:1", []scraped{{m: m, v: float64(i)}})
+		r.add(now, batchOf(scraped{m: m, v: float64(i)}))
 	}
 	if n := len(r.scrapes); n < 450 || n > 490 || !r.scrapes[n-1].at.Equal(now) {
 		t.Errorf("%d scrapes kept of an hour at 100 ms, want ~361+114, the newest included", n)
 	}
 }
 
-// Processes come and go: the series table forgets those no scrape holds.
+// Processes come and go: the label sets no scrape holds are forgotten.
 func TestRingCompacts(t *testing.T) {
-	r := newScrapeRing()
+	r := newScrapeRing("a:1")
 	t0 := time.Unix(1_700_000_000, 0)
-	for i := range maxSeries + 10 {
+	for i := range maxSets + 10 {
 		m := metric{metricNameLabel: "gpuscope_process_gpu_memory_bytes", "gpu": "0", "pid": string(rune('a'+i%26)) + strings.Repeat("x", i/26)}
-		r.add(t0.Add(time.Duration(i)*2*time.Hour), "a:1", []scraped{{m: m, v: 1}})
+		r.add(t0.Add(time.Duration(i)*2*time.Hour), batchOf(scraped{m: m, v: 1}))
 	}
-	if len(r.series) > 20 || len(r.latest()) != 1 {
-		t.Errorf("%d series held for %d scrapes", len(r.series), len(r.scrapes))
+	if l := r.latest(nil); len(r.sets) > 20 || len(l) != 1 || l[0].m["pid"] != string(rune('a'+(maxSets+9)%26))+strings.Repeat("x", (maxSets+9)/26) {
+		t.Errorf("%d label sets held for %d scrapes, latest %v", len(r.sets), len(r.scrapes), l)
 	}
+}
+
+// batchOf files samples as fetch does, their labels written as an
+// exporter writes them.
+func batchOf(samples ...scraped) *scrapeBatch {
+	b := &scrapeBatch{}
+	for _, s := range samples {
+		var ls []string
+		for _, k := range slices.Sorted(maps.Keys(s.m)) {
+			if k != metricNameLabel && k != "instance" {
+				ls = append(ls, k+`="`+strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s.m[k])+`"`)
+			}
+		}
+		b.sets = append(b.sets, strings.Join(ls, ","))
+		b.vals = append(b.vals, batchVal{name: nameIDs[s.m[metricNameLabel]], set: int32(len(b.sets) - 1), v: s.v})
+	}
+	return b
 }
 
 func gpuAtTime(at time.Time, util, used, energy, ecc float64) sampler.Snapshot {
@@ -207,8 +226,8 @@ func TestDirectFleet(t *testing.T) {
 		t.Errorf("span %s, want the seconds since the first scrape", f.Span)
 	}
 	// A gpuscope node answers both name sets; one is kept.
-	if r := d.nodes[instance(own)].ring; len(r.series) > 400 {
-		t.Errorf("%d series kept from one gpuscope serve answer, want one name set", len(r.series))
+	if r := d.nodes[instance(own)].ring; len(r.scrapes[0].series) > 400 {
+		t.Errorf("%d series kept from one gpuscope serve answer, want one name set", len(r.scrapes[0].series))
 	}
 	snaps, err := d.NodeHistory(ctx, fleetsnap.NodeKey{Instance: instance(own)}, time.Now().Add(-time.Minute), time.Now(), time.Second)
 	if err != nil || len(snaps) < 2 {

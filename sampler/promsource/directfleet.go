@@ -34,6 +34,16 @@ var figureSeries = func() map[string]bool {
 	return out
 }()
 
+// latestRead is what build reads of a node's newest scrape: its GPUs (by
+// their utilisation's labels) and its exporter's own findings.
+func latestRead(name string) bool {
+	switch name {
+	case "gpuscope_build_info", "gpuscope_finding", "gpuscope_finding_since_timestamp_seconds":
+		return true
+	}
+	return isUtil(name)
+}
+
 // build is the fleet from the kept scrapes at now.
 func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 	f := fleetsnap.Fleet{At: now}
@@ -44,7 +54,7 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 		n := d.nodes[t.Instance]
 		key := fleetsnap.NodeKey{Instance: t.Instance}
 		n.mu.Lock()
-		latest := n.ring.latest()
+		latest := n.ring.latest(latestRead)
 		snaps := n.ring.snapshots(key, now.Add(-Horizon), figureSeries)
 		if n.err == "" {
 			span = min(span, now.Sub(n.first))
