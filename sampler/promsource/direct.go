@@ -54,6 +54,12 @@ func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // nodes are scraped directly, as Prometheus does, not through $HTTP_PROXY
+	if len(targets) > tr.MaxIdleConns {
+		// Scraped in turn, more targets than the pool keeps idle evict
+		// each other's connections before they are used again: each would
+		// only hold its buffers and two goroutines (~25 KB) until evicted.
+		tr.DisableKeepAlives = true
+	}
 	d := &Direct{targets: targets, timeout: timeout, jobLabel: jobLabel, nodes: map[string]*directNode{},
 		hc: &http.Client{Transport: tr}}
 	for _, t := range targets {
@@ -144,10 +150,10 @@ func (d *Direct) fetch(ctx context.Context, t Target) (*scrapeBatch, error) {
 		id := nameIDs[string(name)]
 		set, ok := sets[string(labels)]
 		if !ok {
-			if len(b.sets) == maxSets {
-				return fmt.Errorf("more than %d label sets", maxSets)
-			}
 			text := string(labels)
+			if b.pairs += pairsIn(text); len(b.sets) == maxSets || b.pairs > maxSets {
+				return fmt.Errorf("more than %d label sets or labels", maxSets)
+			}
 			set = int32(len(b.sets))
 			b.sets = append(b.sets, text)
 			sets[text] = set

@@ -43,8 +43,8 @@ func TestRingBounds(t *testing.T) {
 			fine++
 		}
 	}
-	if fine != 181 || old < 100 || old > 120 || len(r.sets) != 1 || &r.scrapes[0].series[0] != &r.scrapes[len(r.scrapes)-1].series[0] {
-		t.Errorf("%d recent and %d older scrapes of %d label sets; want 181, ~114, 1 and one layout shared", fine, old, len(r.sets))
+	if fine != 181 || old < 100 || old > 120 || r.sets.len() != 1 || &r.scrapes[0].series[0] != &r.scrapes[len(r.scrapes)-1].series[0] {
+		t.Errorf("%d recent and %d older scrapes of %d label sets; want 181, ~114, 1 and one layout shared", fine, old, r.sets.len())
 	}
 	if span := r.span(now); span < Horizon-CoarseStep || span > Horizon {
 		t.Errorf("span %s, want about the hour", span)
@@ -75,8 +75,8 @@ func TestRingCompacts(t *testing.T) {
 		m := metric{metricNameLabel: "gpuscope_process_gpu_memory_bytes", "gpu": "0", "pid": string(rune('a'+i%26)) + strings.Repeat("x", i/26)}
 		r.add(t0.Add(time.Duration(i)*2*time.Hour), batchOf(scraped{m: m, v: 1}))
 	}
-	if l := r.latest(nil); len(r.sets) > 20 || len(l) != 1 || l[0].m["pid"] != string(rune('a'+(maxSets+9)%26))+strings.Repeat("x", (maxSets+9)/26) {
-		t.Errorf("%d label sets held for %d scrapes, latest %v", len(r.sets), len(r.scrapes), l)
+	if l := r.latest(nil); r.sets.len() > 20 || len(l) != 1 || l[0].m["pid"] != string(rune('a'+(maxSets+9)%26))+strings.Repeat("x", (maxSets+9)/26) {
+		t.Errorf("%d label sets held for %d scrapes, latest %v", r.sets.len(), len(r.scrapes), l)
 	}
 }
 
@@ -92,6 +92,7 @@ func batchOf(samples ...scraped) *scrapeBatch {
 			}
 		}
 		b.sets = append(b.sets, strings.Join(ls, ","))
+		b.pairs += len(ls)
 		b.vals = append(b.vals, batchVal{name: nameIDs[s.m[metricNameLabel]], set: int32(len(b.sets) - 1), v: s.v})
 	}
 	return b

@@ -60,7 +60,7 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 			span = min(span, now.Sub(n.first))
 		}
 		for _, s := range latest {
-			if isUtil(s.m[metricNameLabel]) {
+			if isUtil(s.name) {
 				b.gpu(s.m)
 			}
 		}
@@ -88,12 +88,12 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 func directFindings(latest []scraped) (gpuscope bool, out []fleetsnap.Finding) {
 	since := map[string]time.Time{}
 	for _, s := range latest {
-		if s.m[metricNameLabel] == "gpuscope_finding_since_timestamp_seconds" {
+		if s.name == "gpuscope_finding_since_timestamp_seconds" {
 			since[findingID(s.m)] = time.UnixMilli(int64(s.v * 1e3))
 		}
 	}
 	for _, s := range latest {
-		switch s.m[metricNameLabel] {
+		switch s.name {
 		case "gpuscope_build_info":
 			gpuscope = true
 		case "gpuscope_finding":

@@ -171,7 +171,7 @@ func isUtil(name string) bool {
 
 // series files one stream by its name's role.
 func (h *historyBuilder) series(ss *sampleStream) {
-	name := ss.Metric[metricNameLabel]
+	name := ss.seriesName()
 	r, ok := seriesRoles[name]
 	switch {
 	case !ok:

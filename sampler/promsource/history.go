@@ -109,7 +109,7 @@ func (h *historyBuilder) gpuSeries(field int, ss *sampleStream) {
 	if !ok || isMIG(ss.Metric) {
 		return
 	}
-	name := string(ss.Metric[metricNameLabel])
+	name := ss.seriesName()
 	fl := gpuFields[field]
 	rank, scale := fl.rank(name), scaleOf(name)
 	for _, p := range ss.Values {

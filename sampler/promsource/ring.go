@@ -1,11 +1,8 @@
 package promsource
 
 import (
-	"slices"
-	"strings"
+	"math"
 	"time"
-
-	"github.com/gpuscope/gpuscope/sampler/promtext"
 )
 
 // scrapeRing is one target's recent scrapes, which stand in for the
@@ -20,8 +17,7 @@ import (
 // dropped. docs/benchmarks.md, "`--nodes` over 1,000 targets".
 type scrapeRing struct {
 	instance string
-	sets     []string // label sets: the text between a line's braces
-	bySet    []uint16 // sets' indices in the order of their text
+	sets     labelSets
 	scrapes  []scrapeRec
 }
 
@@ -31,14 +27,15 @@ type seriesRef struct{ name, set uint16 }
 type scrapeRec struct {
 	at     time.Time
 	series []seriesRef // each value's series; shared by scrapes of one layout
-	vals   []float64   // in that order
+	vals   packed      // in that order
 }
 
 // scrapeBatch is one scrape as fetch files it: each label text once, and
 // the kept samples.
 type scrapeBatch struct {
-	sets []string
-	vals []batchVal
+	sets  []string
+	pairs int // at most how many label pairs sets hold
+	vals  []batchVal
 }
 
 type batchVal struct {
@@ -57,42 +54,38 @@ const (
 	// fineStep thins the last FineSpan at a faster refresh than 2 a second
 	// (--interval 100ms): 360 recent scrapes at most.
 	fineStep = 500 * time.Millisecond
-	// maxSets bounds the label sets a ring holds (processes come and go);
-	// a seriesRef numbers them in 16 bits.
+	// maxSets bounds the label sets and pairs a ring holds (processes come
+	// and go) and one scrape brings; both are numbered in 16 bits.
 	maxSets = 20000
 )
 
 func newScrapeRing(instance string) *scrapeRing { return &scrapeRing{instance: instance} }
 
-// set is text's index in sets, added if new.
-func (r *scrapeRing) set(text string) uint16 {
-	i, found := slices.BinarySearchFunc(r.bySet, text, func(j uint16, t string) int { return strings.Compare(r.sets[j], t) })
-	if found {
-		return r.bySet[i]
-	}
-	j := uint16(len(r.sets))
-	r.sets = append(r.sets, text)
-	r.bySet = slices.Insert(r.bySet, i, j)
-	return j
-}
-
 // add files one scrape taken at at and drops what the bounds no longer
 // keep.
 func (r *scrapeRing) add(at time.Time, b *scrapeBatch) {
+	if r.sets.len()+len(b.sets) > math.MaxUint16 || len(r.sets.pairs)+b.pairs > math.MaxUint16 {
+		// Only an exporter whose labels change at every scrape (fetch
+		// bounds one scrape's) gets here: its history is dropped rather
+		// than a series misnumbered.
+		*r = scrapeRing{instance: r.instance}
+	}
 	setOf := make([]uint16, len(b.sets))
 	for i, text := range b.sets {
-		setOf[i] = r.set(text)
+		setOf[i] = r.sets.index(text)
 	}
-	rec := scrapeRec{at: at, vals: make([]float64, len(b.vals))}
+	rec := scrapeRec{at: at}
 	var prev []seriesRef
 	if n := len(r.scrapes); n > 0 {
 		prev = r.scrapes[n-1].series
 	}
 	same := len(prev) == len(b.vals)
+	var vals packed
 	for i, v := range b.vals {
-		rec.vals[i] = v.v
+		vals = appendValue(vals, v.v)
 		same = same && prev[i] == seriesRef{v.name, setOf[v.set]}
 	}
+	rec.vals = append(packed(make([]byte, 0, len(vals))), vals...) // no spare capacity kept
 	if rec.series = prev; !same {
 		rec.series = make([]seriesRef, len(b.vals))
 		for i, v := range b.vals {
@@ -127,15 +120,15 @@ func (r *scrapeRing) trim(now time.Time) {
 	}
 	clear(r.scrapes[len(out):])
 	r.scrapes = out
-	if len(r.sets) > maxSets {
+	if r.sets.len() > maxSets || len(r.sets.pairs) > maxSets {
 		r.compact()
 	}
 }
 
-// compact drops the label sets no kept scrape holds.
+// compact drops the label sets and pairs no kept scrape holds.
 func (r *scrapeRing) compact() {
 	setTo := map[uint16]uint16{}
-	var sets []string
+	var sets labelSets
 	done := map[*seriesRef]bool{} // layouts renumbered already: scrapes share them
 	for si := range r.scrapes {
 		lay := r.scrapes[si].series
@@ -146,32 +139,34 @@ func (r *scrapeRing) compact() {
 		for i, ref := range lay {
 			ns, ok := setTo[ref.set]
 			if !ok {
-				ns = uint16(len(sets))
+				ns = sets.index(r.sets.text(ref.set))
 				setTo[ref.set] = ns
-				sets = append(sets, r.sets[ref.set])
 			}
 			lay[i].set = ns
 		}
 	}
 	r.sets = sets
-	r.bySet = make([]uint16, len(sets))
-	for i := range r.bySet {
-		r.bySet[i] = uint16(i)
-	}
-	slices.SortFunc(r.bySet, func(a, b uint16) int { return strings.Compare(sets[a], sets[b]) })
 }
 
-// metricOf is a series' label set as a server would hold it; values are
-// substrings of the kept text.
-func (r *scrapeRing) metricOf(ref seriesRef) metric {
-	ls, _ := promtext.Labels(r.sets[ref.set]) // ParseRaw checked them
-	m := make(metric, len(ls)+2)
-	for _, l := range ls {
-		m[l.Name] = l.Value
+// setMetric is label set i as a server would hold it, without a series
+// name: built once a read into built (by set) and shared by the set's
+// series (a GPU's forty fields), read only. Names and values are
+// substrings of the kept pairs, so what the fleet keeps of them (a GPU's
+// UUID and model) holds no copy.
+func (r *scrapeRing) setMetric(built []metric, i uint16) metric {
+	if m := built[i]; m != nil {
+		return m
+	}
+	pairs := r.sets.setPairs(i)
+	m := make(metric, len(pairs)+1)
+	for _, p := range pairs {
+		name, value := pairLabel(r.sets.pairs[p])
+		m[name] = value
 	}
 	// The target names the node, as Prometheus's labels would.
-	m[metricNameLabel], m["instance"] = seriesNames[ref.name], r.instance
+	m["instance"] = r.instance
 	delete(m, "job")
+	built[i] = m
 	return m
 }
 
@@ -180,29 +175,32 @@ func (r *scrapeRing) metricOf(ref seriesRef) metric {
 // wanted.
 func (r *scrapeRing) streams(from time.Time, only map[string]bool) []*sampleStream {
 	byRef := map[seriesRef]*sampleStream{}
+	built := make([]metric, r.sets.len())
 	var out []*sampleStream
 	for _, s := range r.scrapes {
 		if s.at.Before(from) {
 			continue
 		}
 		t := promTime(s.at.UnixMilli())
-		for i, ref := range s.series {
+		s.vals.each(func(i int, v float64) {
+			ref := s.series[i]
 			ss := byRef[ref]
 			if ss == nil {
 				if only != nil && !only[seriesNames[ref.name]] {
-					continue
+					return
 				}
-				ss = &sampleStream{Metric: r.metricOf(ref)}
+				ss = &sampleStream{Metric: r.setMetric(built, ref.set), name: seriesNames[ref.name]}
 				byRef[ref] = ss
 				out = append(out, ss)
 			}
-			ss.Values = append(ss.Values, samplePair{t, s.vals[i]})
-		}
+			ss.Values = append(ss.Values, samplePair{t, v})
+		})
 	}
 	return out
 }
 
-// scraped is one series of the newest scrape: its name, labels and value.
+// scraped is one series of the newest scrape: its name, labels (shared
+// by the set's series, read only) and value.
 type scraped struct {
 	m    metric
 	v    float64
@@ -216,12 +214,14 @@ func (r *scrapeRing) latest(keep func(name string) bool) []scraped {
 		return nil
 	}
 	s := r.scrapes[len(r.scrapes)-1]
+	built := make([]metric, r.sets.len())
 	var out []scraped
-	for i, ref := range s.series {
+	s.vals.each(func(i int, v float64) {
+		ref := s.series[i]
 		if name := seriesNames[ref.name]; keep == nil || keep(name) {
-			out = append(out, scraped{m: r.metricOf(ref), v: s.vals[i], name: name})
+			out = append(out, scraped{m: r.setMetric(built, ref.set), v: v, name: name})
 		}
-	}
+	})
 	return out
 }
 
