@@ -27,6 +27,9 @@ type Direct struct {
 	jobLabel string
 	hc       *http.Client
 	nodes    map[string]*directNode // by Target.Instance
+	// batches are reused: a scrape's samples are filed (copied) in the
+	// ring, and a thousand targets would allocate a thousand batches.
+	batches sync.Pool
 }
 
 type directNode struct {
@@ -62,8 +65,9 @@ func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct
 	}
 	d := &Direct{targets: targets, timeout: timeout, jobLabel: jobLabel, nodes: map[string]*directNode{},
 		hc: &http.Client{Transport: tr}}
+	layouts := &layoutCache{}
 	for _, t := range targets {
-		d.nodes[t.Instance] = &directNode{ring: newScrapeRing(t.Instance)}
+		d.nodes[t.Instance] = &directNode{ring: newScrapeRing(t.Instance, layouts)}
 	}
 	return d
 }
@@ -115,6 +119,8 @@ func (d *Direct) scrape(ctx context.Context, t Target) {
 		n.first = at
 	}
 	n.ring.add(at, batch)
+	batch.reset() // its texts are not held while it waits
+	d.batches.Put(batch)
 }
 
 func (d *Direct) fetch(ctx context.Context, t Target) (*scrapeBatch, error) {
@@ -143,12 +149,15 @@ func (d *Direct) fetch(ctx context.Context, t Target) (*scrapeBatch, error) {
 	body := &io.LimitedReader{R: resp.Body, N: MaxScrape + 1}
 	// Each label text is copied once a scrape (a GPU's labels are shared
 	// by all its fields' lines), nothing else is held a line.
-	b := &scrapeBatch{}
-	sets := map[string]int32{}
-	present := make([]bool, len(seriesNames))
+	b, _ := d.batches.Get().(*scrapeBatch)
+	if b == nil {
+		b = &scrapeBatch{index: map[string]int32{}, present: make([]bool, len(seriesNames))}
+	}
+	b.reset()
+	present := b.present
 	err = promtext.ParseRaw(body, wanted, func(name, labels []byte, v float64, _ int64) error {
 		id := nameIDs[string(name)]
-		set, ok := sets[string(labels)]
+		set, ok := b.index[string(labels)]
 		if !ok {
 			text := string(labels)
 			if b.pairs += pairsIn(text); len(b.sets) == maxSets || b.pairs > maxSets {
@@ -156,7 +165,7 @@ func (d *Direct) fetch(ctx context.Context, t Target) (*scrapeBatch, error) {
 			}
 			set = int32(len(b.sets))
 			b.sets = append(b.sets, text)
-			sets[text] = set
+			b.index[text] = set
 		}
 		b.vals = append(b.vals, batchVal{name: id, set: set, v: v})
 		present[id] = true

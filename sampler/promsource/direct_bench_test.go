@@ -44,7 +44,7 @@ func BenchmarkRingHour(b *testing.B) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	r := newScrapeRing(targets[0].Instance)
+	r := newScrapeRing(targets[0].Instance, nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range 3600 {
 		r.add(t0.Add(time.Duration(i)*time.Second), kept)
@@ -85,16 +85,4 @@ func BenchmarkDirectFleetHour(b *testing.B) {
 			b.Fatalf("%+v", f)
 		}
 	}
-}
-
-// scrapeBody is what fetch files of one answer.
-func scrapeBody(b *testing.B, body []byte) *scrapeBatch {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
-	defer srv.Close()
-	targets, _ := ParseTargets(strings.TrimPrefix(srv.URL, "http://"))
-	batch, err := NewDirect(targets, time.Second, "").fetch(context.Background(), targets[0])
-	if err != nil {
-		b.Fatal(err)
-	}
-	return batch
 }

@@ -18,7 +18,7 @@ import (
 // The ring keeps every scrape of the last FineSpan, one per CoarseStep
 // back to Horizon, nothing older: two hours of 1 s scrapes end as ~300.
 func TestRingBounds(t *testing.T) {
-	r := newScrapeRing("a:1")
+	r := newScrapeRing("a:1", nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	m := metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "instance": "a:1"}
 	var now time.Time
@@ -54,7 +54,7 @@ func TestRingBounds(t *testing.T) {
 // A refresh faster than fineStep is thinned too: the ring's size does not
 // grow with --interval.
 func TestRingFastRefresh(t *testing.T) {
-	r := newScrapeRing("a:1")
+	r := newScrapeRing("a:1", nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	m := metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "instance": "a:1"}
 	var now time.Time
@@ -69,7 +69,7 @@ func TestRingFastRefresh(t *testing.T) {
 
 // Processes come and go: the label sets no scrape holds are forgotten.
 func TestRingCompacts(t *testing.T) {
-	r := newScrapeRing("a:1")
+	r := newScrapeRing("a:1", nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range maxSets + 10 {
 		m := metric{metricNameLabel: "gpuscope_process_gpu_memory_bytes", "gpu": "0", "pid": string(rune('a'+i%26)) + strings.Repeat("x", i/26)}
@@ -260,5 +260,33 @@ func TestParseTargets(t *testing.T) {
 	_, err = ParseTargetFile("n.txt", []byte("a:1\nb\n"))
 	if te, ok := err.(*TargetError); !ok || te.Line != 2 || te.File != "n.txt" || te.Target != "b" {
 		t.Errorf("%v, want line 2 of n.txt", err)
+	}
+}
+
+// Rings of one fleet share a layout while their nodes answer alike, and
+// one ring's compaction leaves the others' as they were.
+func TestRingsShareLayouts(t *testing.T) {
+	c := &layoutCache{}
+	a, b := newScrapeRing("a:1", c), newScrapeRing("b:1", c)
+	t0 := time.Unix(1_700_000_000, 0)
+	util := func(gpu string, v float64) scraped {
+		return scraped{m: metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": gpu}, v: v}
+	}
+	// Each first saw a GPU the other did not (set 0), then both answer
+	// GPUs 0 and 1 (sets 1 and 2): one layout.
+	a.add(t0, batchOf(util("9", 1)))
+	b.add(t0, batchOf(util("8", 1)))
+	now := t0.Add(90 * time.Minute)
+	a.add(now, batchOf(util("0", 1), util("1", 2)))
+	b.add(now, batchOf(util("0", 3), util("1", 4)))
+	if &a.scrapes[len(a.scrapes)-1].series[0] != &b.scrapes[len(b.scrapes)-1].series[0] {
+		t.Fatal("two nodes answering alike hold two layouts")
+	}
+	a.compact() // GPU 9 is gone from a: its sets renumber, b's must not
+	if got := b.latest(nil); len(got) != 2 || got[0].m["gpu"] != "0" || got[1].m["gpu"] != "1" || got[1].v != 4 {
+		t.Errorf("b after a's compaction: %v", got)
+	}
+	if got := a.latest(nil); len(got) != 2 || got[0].m["gpu"] != "0" || got[1].v != 2 || a.sets.len() != 2 {
+		t.Errorf("a after its compaction: %v, %d sets", got, a.sets.len())
 	}
 }

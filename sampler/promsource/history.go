@@ -173,6 +173,7 @@ func (h *historyBuilder) snapshots() map[fleetsnap.NodeKey][]sampler.Snapshot {
 				idx = append(idx, i)
 			}
 			slices.Sort(idx)
+			snap.GPUs = make([]sampler.GPU, 0, len(idx))
 			for _, i := range idx {
 				g := d.gpus[i]
 				if prevXid[i] == nil {

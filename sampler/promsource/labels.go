@@ -1,8 +1,9 @@
 package promsource
 
 import (
-	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 	"strconv"
+
+	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
 
 func keyOf(m metric) fleetsnap.NodeKey {

@@ -25,6 +25,13 @@ type labelSets struct {
 
 func (l *labelSets) len() int { return len(l.ends) }
 
+// clip drops the spare room appends left: most rings add sets at their
+// first scrape only.
+func (l *labelSets) clip() {
+	l.pairs, l.byPair, l.refs = slices.Clone(l.pairs), slices.Clone(l.byPair), slices.Clone(l.refs)
+	l.ends, l.bySet, l.scratch = slices.Clone(l.ends), slices.Clone(l.bySet), nil
+}
+
 // setPairs is set i's pairs' indices.
 func (l *labelSets) setPairs(i uint16) []uint16 {
 	from := uint32(0)

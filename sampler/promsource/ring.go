@@ -2,6 +2,8 @@ package promsource
 
 import (
 	"math"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -18,6 +20,7 @@ import (
 type scrapeRing struct {
 	instance string
 	sets     labelSets
+	layouts  *layoutCache // shared by the fleet's rings; nil: none
 	scrapes  []scrapeRec
 }
 
@@ -36,6 +39,20 @@ type scrapeBatch struct {
 	sets  []string
 	pairs int // at most how many label pairs sets hold
 	vals  []batchVal
+	// fetch's: sets by text, and the names the scrape holds (seriesNames)
+	index   map[string]int32
+	present []bool
+	// add's room: the values packed and their layout before they are kept
+	packed packed
+	layout []seriesRef
+}
+
+// reset empties b for the next scrape, its room kept.
+func (b *scrapeBatch) reset() {
+	clear(b.sets)
+	b.sets, b.pairs, b.vals = b.sets[:0], 0, b.vals[:0]
+	clear(b.index)
+	clear(b.present)
 }
 
 type batchVal struct {
@@ -59,7 +76,9 @@ const (
 	maxSets = 20000
 )
 
-func newScrapeRing(instance string) *scrapeRing { return &scrapeRing{instance: instance} }
+func newScrapeRing(instance string, layouts *layoutCache) *scrapeRing {
+	return &scrapeRing{instance: instance, layouts: layouts}
+}
 
 // add files one scrape taken at at and drops what the bounds no longer
 // keep.
@@ -68,11 +87,15 @@ func (r *scrapeRing) add(at time.Time, b *scrapeBatch) {
 		// Only an exporter whose labels change at every scrape (fetch
 		// bounds one scrape's) gets here: its history is dropped rather
 		// than a series misnumbered.
-		*r = scrapeRing{instance: r.instance}
+		*r = scrapeRing{instance: r.instance, layouts: r.layouts}
 	}
+	sets := r.sets.len()
 	setOf := make([]uint16, len(b.sets))
 	for i, text := range b.sets {
 		setOf[i] = r.sets.index(text)
+	}
+	if r.sets.len() > sets {
+		r.sets.clip()
 	}
 	rec := scrapeRec{at: at}
 	var prev []seriesRef
@@ -80,20 +103,48 @@ func (r *scrapeRing) add(at time.Time, b *scrapeBatch) {
 		prev = r.scrapes[n-1].series
 	}
 	same := len(prev) == len(b.vals)
-	var vals packed
+	b.packed, b.layout = b.packed[:0], b.layout[:0]
 	for i, v := range b.vals {
-		vals = appendValue(vals, v.v)
-		same = same && prev[i] == seriesRef{v.name, setOf[v.set]}
+		ref := seriesRef{v.name, setOf[v.set]}
+		b.packed = appendValue(b.packed, v.v)
+		b.layout = append(b.layout, ref)
+		same = same && prev[i] == ref
 	}
-	rec.vals = append(packed(make([]byte, 0, len(vals))), vals...) // no spare capacity kept
+	rec.vals = slices.Clone(b.packed) // no spare capacity kept
 	if rec.series = prev; !same {
-		rec.series = make([]seriesRef, len(b.vals))
-		for i, v := range b.vals {
-			rec.series[i] = seriesRef{v.name, setOf[v.set]}
-		}
+		rec.series = r.layouts.intern(b.layout)
 	}
 	r.scrapes = append(r.scrapes, rec)
 	r.trim(at)
+}
+
+// layoutCache lets the rings of one fleet share their layouts: a thousand
+// nodes of one exporter version answer the same series in the same order,
+// numbered alike (label sets are numbered as they first appear), and hold
+// one layout (~1.2 KB) instead of a thousand. It remembers the last few:
+// no map grows with the fleet.
+type layoutCache struct {
+	mu     sync.Mutex
+	recent [8][]seriesRef
+	next   int
+}
+
+// intern is a layout equal to l (its own copy when new): read only.
+func (c *layoutCache) intern(l []seriesRef) []seriesRef {
+	if c == nil {
+		return slices.Clone(l)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.recent {
+		if slices.Equal(r, l) {
+			return r
+		}
+	}
+	own := slices.Clone(l)
+	c.recent[c.next] = own
+	c.next = (c.next + 1) % len(c.recent)
+	return own
 }
 
 // trim keeps the scrapes of the last FineSpan fineStep apart, one per
@@ -129,22 +180,30 @@ func (r *scrapeRing) trim(now time.Time) {
 func (r *scrapeRing) compact() {
 	setTo := map[uint16]uint16{}
 	var sets labelSets
-	done := map[*seriesRef]bool{} // layouts renumbered already: scrapes share them
+	// Layouts are shared (by this ring's scrapes, and the fleet's rings):
+	// renumbered into copies, each once.
+	done := map[*seriesRef][]seriesRef{}
 	for si := range r.scrapes {
-		lay := r.scrapes[si].series
-		if len(lay) == 0 || done[&lay[0]] {
+		old := r.scrapes[si].series
+		if len(old) == 0 {
 			continue
 		}
-		done[&lay[0]] = true
-		for i, ref := range lay {
-			ns, ok := setTo[ref.set]
-			if !ok {
-				ns = sets.index(r.sets.text(ref.set))
-				setTo[ref.set] = ns
+		lay, ok := done[&old[0]]
+		if !ok {
+			lay = slices.Clone(old)
+			for i, ref := range lay {
+				ns, ok := setTo[ref.set]
+				if !ok {
+					ns = sets.index(r.sets.text(ref.set))
+					setTo[ref.set] = ns
+				}
+				lay[i].set = ns
 			}
-			lay[i].set = ns
+			done[&old[0]] = lay
 		}
+		r.scrapes[si].series = lay
 	}
+	sets.clip()
 	r.sets = sets
 }
 
