@@ -1,9 +1,8 @@
 package promsource
 
 import (
-	"strconv"
-
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
+	"strconv"
 )
 
 func keyOf(m metric) fleetsnap.NodeKey {
