@@ -1,8 +1,10 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -20,7 +22,8 @@ import (
 // scrapeFleet is benchNodes dcgm-exporter targets served from this
 // process: one listener a node on loopback (a target is named by its
 // host:port), each answering the dcgm-exporter text of 8 H200s in
-// sampler/promtext/testdata with its own host name and GPU UUIDs.
+// sampler/promtext/testdata with its own host name and GPU UUIDs, gzipped
+// when asked as dcgm-exporter does.
 type scrapeFleet struct {
 	targets string // the --nodes file, one host:port a line
 	list    []promsource.Target
@@ -53,8 +56,15 @@ func serveScrapeFleet(tb testing.TB, nodes int) scrapeFleet {
 		}
 		node := byPort[tcp.Port]
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		var out io.Writer = w
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") { // as dcgm-exporter's promhttp does
+			w.Header().Set("Content-Encoding", "gzip")
+			gz := gzip.NewWriter(w)
+			defer gz.Close()
+			out = gz
+		}
 		_, _ = strings.NewReplacer(`Hostname="gpu-node-57"`, fmt.Sprintf(`Hostname="gpu-%04d"`, node),
-			`UUID="GPU-`, fmt.Sprintf(`UUID="GPU-%04d-`, node)).WriteString(w, text)
+			`UUID="GPU-`, fmt.Sprintf(`UUID="GPU-%04d-`, node)).WriteString(out, text)
 	})}
 	for _, l := range lns {
 		go func() { _ = srv.Serve(l) }()

@@ -57,6 +57,7 @@ func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // nodes are scraped directly, as Prometheus does, not through $HTTP_PROXY
+	tr.WriteBufferSize = 1 << 10 // a GET of a few headers; 4 KB a connection by default
 	if len(targets) > tr.MaxIdleConns {
 		// Scraped in turn, more targets than the pool keeps idle evict
 		// each other's connections before they are used again: each would
