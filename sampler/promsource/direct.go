@@ -42,8 +42,11 @@ type directNode struct {
 
 // scrapers is how many targets are scraped at a time: enough that targets
 // that do not answer (each holds its scraper for the timeout) leave the
-// others scraped; each costs a connection and a line buffer while it runs.
-const scrapers = 256
+// others scraped, few enough that what each holds while it runs (a
+// connection, its goroutines, a gzip window, a line buffer) stays small:
+// 256 peaked 4-5 MB higher over 1,000 targets and scraped them no faster
+// (docs/benchmarks.md, "`--nodes` over 1,000 targets").
+const scrapers = 128
 
 // MaxScrape bounds one answer: dcgm-exporter's for 8 GPUs is ~80 KB,
 // gpuscope serve's ~140 KB.
@@ -57,7 +60,8 @@ func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // nodes are scraped directly, as Prometheus does, not through $HTTP_PROXY
-	tr.WriteBufferSize = 1 << 10 // a GET of a few headers; 4 KB a connection by default
+	// A GET of a few headers: not the 4 KB a connection of the default.
+	tr.WriteBufferSize = 1 << 10
 	if len(targets) > tr.MaxIdleConns {
 		// Scraped in turn, more targets than the pool keeps idle evict
 		// each other's connections before they are used again: each would

@@ -51,6 +51,7 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 	b := newFleetBuilder()
 	b.jobLabel = d.jobLabel
 	span := Horizon
+	var scratch gpuScratch
 	for _, t := range d.targets {
 		n := d.nodes[t.Instance]
 		key := fleetsnap.NodeKey{Instance: t.Instance}
@@ -75,7 +76,7 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 		for _, idx := range b.order[key] {
 			accs[idx] = &figureAcc{}
 		}
-		n.ring.eachGPU(now.Add(-Horizon), func(at time.Time, g *sampler.GPU) {
+		n.ring.eachGPU(now.Add(-Horizon), &scratch, func(at time.Time, g *sampler.GPU) {
 			if a := accs[g.Index]; a != nil {
 				a.add(g, at, now)
 			}

@@ -28,15 +28,13 @@ var figureField = func() []int {
 // builds no label map, stream or snapshot: a refresh of a thousand nodes
 // reads an hour of each (docs/benchmarks.md, "`--nodes` over 1,000
 // targets"). f's GPU is reused after it returns.
-func (r *scrapeRing) eachGPU(from time.Time, f func(at time.Time, g *sampler.GPU)) {
-	type setGPU struct {
-		read  bool
-		gpu   int // -1: not one physical GPU's series
-		model string
+func (r *scrapeRing) eachGPU(from time.Time, scratch *gpuScratch, f func(at time.Time, g *sampler.GPU)) {
+	if scratch == nil {
+		scratch = &gpuScratch{}
 	}
-	sets := make([]setGPU, r.sets.len())
+	scratch.reset(r.sets.len())
 	gpuOfSet := func(i uint16) *setGPU {
-		s := &sets[i]
+		s := &scratch.sets[i]
 		if s.read {
 			return s
 		}
@@ -57,14 +55,7 @@ func (r *scrapeRing) eachGPU(from time.Time, f func(at time.Time, g *sampler.GPU
 		}
 		return s
 	}
-	type gpuState struct {
-		at                 gpuAt
-		ranks              []int // by gpuFields' index: which name filled the field
-		prevXid, prevTotal sampler.Metric
-		inScrape           bool
-	}
-	gpus := map[int]*gpuState{}
-	var inScrape []int
+	inScrape := scratch.inScrape[:0]
 	for _, s := range r.scrapes {
 		if s.at.Before(from) {
 			continue
@@ -80,11 +71,7 @@ func (r *scrapeRing) eachGPU(from time.Time, f func(at time.Time, g *sampler.GPU
 			if set.gpu < 0 {
 				return
 			}
-			g := gpus[set.gpu]
-			if g == nil {
-				g = &gpuState{ranks: make([]int, len(gpuFields))}
-				gpus[set.gpu] = g
-			}
+			g := scratch.state(set.gpu)
 			if !g.inScrape {
 				g.inScrape = true
 				g.at = gpuAt{g: sampler.GPU{Index: set.gpu}}
@@ -107,10 +94,63 @@ func (r *scrapeRing) eachGPU(from time.Time, f func(at time.Time, g *sampler.GPU
 		at := time.UnixMilli(s.at.UnixMilli())
 		slices.Sort(inScrape)
 		for _, idx := range inScrape {
-			g := gpus[idx]
+			g := scratch.gpus[idx]
 			finishGPU(&g.at, &g.prevXid, &g.prevTotal, at)
 			f(at, &g.at.g)
 			g.inScrape = false
 		}
 	}
+	scratch.inScrape = inScrape
+}
+
+// gpuScratch is eachGPU's room, reused from one node to the next: a fleet
+// refresh reads a thousand.
+type gpuScratch struct {
+	sets     []setGPU
+	gpus     map[int]*gpuState
+	free     []*gpuState
+	inScrape []int
+}
+
+// setGPU is what a label set says of a GPU.
+type setGPU struct {
+	read  bool
+	gpu   int // -1: not one physical GPU's series
+	model string
+}
+
+// gpuState is one GPU's snapshot being assembled, and its Xid counters
+// from the scrape before.
+type gpuState struct {
+	at                 gpuAt
+	ranks              []int // by gpuFields' index: which name filled the field
+	prevXid, prevTotal sampler.Metric
+	inScrape           bool
+}
+
+func (s *gpuScratch) reset(sets int) {
+	s.sets = slices.Grow(s.sets[:0], sets)[:sets]
+	clear(s.sets)
+	if s.gpus == nil {
+		s.gpus = map[int]*gpuState{}
+	}
+	for _, g := range s.gpus {
+		s.free = append(s.free, g)
+	}
+	clear(s.gpus)
+}
+
+func (s *gpuScratch) state(idx int) *gpuState {
+	if g := s.gpus[idx]; g != nil {
+		return g
+	}
+	var g *gpuState
+	if n := len(s.free); n > 0 {
+		g, s.free = s.free[n-1], s.free[:n-1]
+		g.prevXid, g.prevTotal, g.inScrape = sampler.Metric{}, sampler.Metric{}, false
+	} else {
+		g = &gpuState{ranks: make([]int, len(gpuFields))}
+	}
+	s.gpus[idx] = g
+	return g
 }

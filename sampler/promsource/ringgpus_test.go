@@ -30,6 +30,7 @@ func scrapeBody(tb testing.TB, body []byte) *scrapeBatch {
 // read from the snapshots the ring rebuilds, for both exporters' answers
 // over two hours of scrapes with gaps, counter resets and changing Xids.
 func TestEachGPUMatchesSnapshots(t *testing.T) {
+	var scratch gpuScratch // reused from one node to the next, as build does
 	for _, file := range []string{"dcgm-exporter.prom", "gpuscope-serve.prom"} {
 		body, err := os.ReadFile("../promtext/testdata/" + file)
 		if err != nil {
@@ -60,7 +61,7 @@ func TestEachGPUMatchesSnapshots(t *testing.T) {
 		key := fleetsnap.NodeKey{Instance: "a:1"}
 		snaps := r.snapshots(key, now.Add(-Horizon), figureSeries)
 		accs := map[int]*figureAcc{}
-		r.eachGPU(now.Add(-Horizon), func(at time.Time, g *sampler.GPU) {
+		r.eachGPU(now.Add(-Horizon), &scratch, func(at time.Time, g *sampler.GPU) {
 			if accs[g.Index] == nil {
 				accs[g.Index] = &figureAcc{}
 			}
