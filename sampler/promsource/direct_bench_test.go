@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gpuscope/gpuscope/sampler/fleetsnap"
 )
@@ -41,24 +42,37 @@ func BenchmarkRingHour(b *testing.B) {
 	}
 	targets, _ := ParseTargets("a:1")
 	kept := scrapeBody(b, body)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
 	r := newScrapeRing(targets[0].Instance, nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	for i := range 3600 {
 		r.add(t0.Add(time.Duration(i)*time.Second), kept)
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
 	now := t0.Add(3600 * time.Second)
 	for b.Loop() {
 		r.snapshots(fleetsnap.NodeKey{Instance: targets[0].Instance}, now.Add(-4*time.Minute), nil)
 	}
-	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc), "bytes/node")
+	b.ReportMetric(float64(ringBytes(r)), "bytes/node")
 	b.ReportMetric(float64(len(r.scrapes)), "scrapes/node")
 	b.ReportMetric(float64(len(kept.vals)), "series/scrape")
 	runtime.KeepAlive(r)
+}
+
+// ringBytes is what r holds, counted from its slices (a heap difference
+// is blurred by the collector's timing).
+func ringBytes(r *scrapeRing) int {
+	n := cap(r.scrapes) * int(unsafe.Sizeof(scrapeRec{}))
+	layouts := map[*seriesRef]bool{}
+	for _, s := range r.scrapes {
+		n += cap(s.vals)
+		if len(s.series) > 0 && !layouts[&s.series[0]] {
+			layouts[&s.series[0]] = true
+			n += cap(s.series) * int(unsafe.Sizeof(seriesRef{}))
+		}
+	}
+	for _, p := range r.sets.pairs {
+		n += int(unsafe.Sizeof(p)) + len(p)
+	}
+	return n + 2*(cap(r.sets.refs)+cap(r.sets.byPair)+cap(r.sets.bySet)) + 4*cap(r.sets.ends)
 }
 
 // BenchmarkDirectFleetHour is one refresh's figures for one node with an
