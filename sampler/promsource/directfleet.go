@@ -124,21 +124,9 @@ func directFindings(latest []scraped) (gpuscope bool, out []fleetsnap.Finding) {
 // that was down.
 const maxGap = 2 * CoarseStep
 
-// gpuFigures fills g from its GPU's snapshots (oldest first, the last
-// hour at most): the latest readings, and each windowed figure over the
-// part of its window the snapshots cover.
-func gpuFigures(g *fleetsnap.GPU, snaps []sampler.Snapshot, now time.Time, opts Options) {
-	var a figureAcc
-	for i := range snaps {
-		if gg := gpuIn(&snaps[i], g.Index); gg != nil {
-			a.add(gg, snaps[i].Time, now)
-		}
-	}
-	a.finish(g, now, opts)
-}
-
-// figureAcc is one GPU's figures as its readings arrive, oldest first:
-// from snapshots (gpuFigures) or straight from the ring (build).
+// figureAcc is one GPU's figures as its readings arrive, oldest first,
+// straight from the ring (build; the tests hold them equal to the figures
+// over the snapshots the ring rebuilds, gpuFigures).
 type figureAcc struct {
 	seen                    bool
 	util, memUsed, memTotal sampler.Metric // the latest readings
@@ -222,15 +210,6 @@ func (a *figureAcc) finish(g *fleetsnap.GPU, now time.Time, opts Options) {
 	if a.smN > 0 {
 		g.SMActiveMean = sampler.Some(a.smSum / float64(a.smN))
 	}
-}
-
-func gpuIn(s *sampler.Snapshot, idx int) *sampler.GPU {
-	for i := range s.GPUs {
-		if s.GPUs[i].Index == idx {
-			return &s.GPUs[i]
-		}
-	}
-	return nil
 }
 
 // idleHeld is Source.idleHeld's test on one reading: idle (util < 10%)

@@ -84,3 +84,25 @@ func TestEachGPUMatchesSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// gpuFigures fills g from its GPU's snapshots (oldest first, the last
+// hour at most): the latest readings, and each windowed figure over the
+// part of its window the snapshots cover. The reference eachGPU is held to.
+func gpuFigures(g *fleetsnap.GPU, snaps []sampler.Snapshot, now time.Time, opts Options) {
+	var a figureAcc
+	for i := range snaps {
+		if gg := gpuIn(&snaps[i], g.Index); gg != nil {
+			a.add(gg, snaps[i].Time, now)
+		}
+	}
+	a.finish(g, now, opts)
+}
+
+func gpuIn(s *sampler.Snapshot, idx int) *sampler.GPU {
+	for i := range s.GPUs {
+		if s.GPUs[i].Index == idx {
+			return &s.GPUs[i]
+		}
+	}
+	return nil
+}
