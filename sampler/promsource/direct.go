@@ -89,7 +89,7 @@ func (d *Direct) URL() string {
 	return strings.Join(names, ", ")
 }
 
-// scrapeAll scrapes every target at once (a few hundred at a time).
+// scrapeAll scrapes every target at once (scrapers at a time).
 func (d *Direct) scrapeAll(ctx context.Context) {
 	var wg sync.WaitGroup
 	next := make(chan Target)
