@@ -183,6 +183,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadStats -fuzztime 30s ./sampler/trace/
 	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./sampler/promtext/
 	$(GO) test -run '^$$' -fuzz FuzzOpenAndScan -fuzztime 30s ./sampler/sqlite/
 	$(GO) test -run '^$$' -fuzz FuzzGPUSelect -fuzztime 30s ./sampler/
 	$(GO) test -run '^$$' -fuzz FuzzParseRequest -fuzztime 30s ./sampler/procsock/

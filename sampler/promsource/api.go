@@ -84,6 +84,17 @@ func clip(b []byte) string {
 type sampleStream struct {
 	Metric metric       `json:"metric"`
 	Values []samplePair `json:"values"`
+	// name is the series' name where Metric, shared by the series of one
+	// label set, holds none (the scrape ring's streams).
+	name string
+}
+
+// seriesName is the stream's series name.
+func (ss *sampleStream) seriesName() string {
+	if ss.name != "" {
+		return ss.name
+	}
+	return ss.Metric[metricNameLabel]
 }
 
 // validLabelName: [a-zA-Z_][a-zA-Z0-9_]* ([prometheus-data-model] §Metric

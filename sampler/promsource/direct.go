@@ -27,6 +27,9 @@ type Direct struct {
 	jobLabel string
 	hc       *http.Client
 	nodes    map[string]*directNode // by Target.Instance
+	// batches are reused: a scrape's samples are filed (copied) in the
+	// ring, and a thousand targets would allocate a thousand batches.
+	batches sync.Pool
 }
 
 type directNode struct {
@@ -37,32 +40,13 @@ type directNode struct {
 	first time.Time // the first scrape that answered: how far back history can reach
 }
 
-// scraped is one kept sample of one scrape. A fresh scrape carries its
-// series as key (its name and labels as the exporter wrote them, the same
-// from one scrape to the next) and labels; the ring builds m only for a
-// series it has not seen (most scrapes bring none).
-type scraped struct {
-	m      metric
-	v      float64
-	name   string
-	key    string
-	labels []promtext.Label
-}
-
-// metricOf is the series' label set as a server would hold it.
-func (s *scraped) metricOf(instance string) metric {
-	if s.m != nil {
-		return s.m
-	}
-	m := make(metric, len(s.labels)+2)
-	for _, l := range s.labels {
-		m[l.Name] = l.Value
-	}
-	// The target names the node, as Prometheus's labels would.
-	m[metricNameLabel], m["instance"] = s.name, instance
-	delete(m, "job")
-	return m
-}
+// scrapers is how many targets are scraped at a time: enough that targets
+// that do not answer (each holds its scraper for the timeout) leave the
+// others scraped, few enough that what each holds while it runs (a
+// connection, its goroutines, a gzip window, a line buffer) stays small:
+// 256 peaked 4-5 MB higher over 1,000 targets and scraped them no faster
+// (docs/benchmarks.md, "`--nodes` over 1,000 targets").
+const scrapers = 128
 
 // MaxScrape bounds one answer: dcgm-exporter's for 8 GPUs is ~80 KB,
 // gpuscope serve's ~140 KB.
@@ -76,10 +60,19 @@ func NewDirect(targets []Target, timeout time.Duration, jobLabel string) *Direct
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // nodes are scraped directly, as Prometheus does, not through $HTTP_PROXY
+	// A GET of a few headers: not the 4 KB a connection of the default.
+	tr.WriteBufferSize = 1 << 10
+	if len(targets) > tr.MaxIdleConns {
+		// Scraped in turn, more targets than the pool keeps idle evict
+		// each other's connections before they are used again: each would
+		// only hold its buffers and two goroutines (~25 KB) until evicted.
+		tr.DisableKeepAlives = true
+	}
 	d := &Direct{targets: targets, timeout: timeout, jobLabel: jobLabel, nodes: map[string]*directNode{},
 		hc: &http.Client{Transport: tr}}
+	layouts := &layoutCache{}
 	for _, t := range targets {
-		d.nodes[t.Instance] = &directNode{ring: newScrapeRing()}
+		d.nodes[t.Instance] = &directNode{ring: newScrapeRing(t.Instance, layouts)}
 	}
 	return d
 }
@@ -96,25 +89,27 @@ func (d *Direct) URL() string {
 	return strings.Join(names, ", ")
 }
 
-// scrapeAll scrapes every target at once (a few hundred at a time).
+// scrapeAll scrapes every target at once (scrapers at a time).
 func (d *Direct) scrapeAll(ctx context.Context) {
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, 256)
-	for _, t := range d.targets {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			d.scrape(ctx, t)
-		}()
+	next := make(chan Target)
+	for range min(len(d.targets), scrapers) {
+		wg.Go(func() {
+			for t := range next {
+				d.scrape(ctx, t)
+			}
+		})
 	}
+	for _, t := range d.targets {
+		next <- t
+	}
+	close(next)
 	wg.Wait()
 }
 
 // scrape reads one target and files what it answered, or why not.
 func (d *Direct) scrape(ctx context.Context, t Target) {
-	samples, err := d.fetch(ctx, t)
+	batch, err := d.fetch(ctx, t)
 	at := time.Now()
 	n := d.nodes[t.Instance]
 	n.mu.Lock()
@@ -128,10 +123,12 @@ func (d *Direct) scrape(ctx context.Context, t Target) {
 	if n.first.IsZero() {
 		n.first = at
 	}
-	n.ring.add(at, t.Instance, samples)
+	n.ring.add(at, batch)
+	batch.reset() // its texts are not held while it waits
+	d.batches.Put(batch)
 }
 
-func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
+func (d *Direct) fetch(ctx context.Context, t Target) (*scrapeBatch, error) {
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.URL, nil)
@@ -155,17 +152,28 @@ func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
 		return nil, fmt.Errorf("%s answered %s", t.URL, resp.Status)
 	}
 	body := &io.LimitedReader{R: resp.Body, N: MaxScrape + 1}
-	var out []scraped
-	present := map[string]bool{}
-	var key strings.Builder
-	err = promtext.ParseNames(body, wanted, func(s promtext.Sample) error {
-		key.Reset()
-		key.WriteString(s.Name)
-		for _, l := range s.Labels {
-			key.WriteString("\x00" + l.Name + "\x00" + l.Value)
+	// Each label text is copied once a scrape (a GPU's labels are shared
+	// by all its fields' lines), nothing else is held a line.
+	b, _ := d.batches.Get().(*scrapeBatch)
+	if b == nil {
+		b = &scrapeBatch{index: map[string]int32{}, present: make([]bool, len(seriesNames))}
+	}
+	b.reset()
+	present := b.present
+	err = promtext.ParseRaw(body, wanted, func(name, labels []byte, v float64, _ int64) error {
+		id := nameIDs[string(name)]
+		set, ok := b.index[string(labels)]
+		if !ok {
+			text := string(labels)
+			if b.pairs += pairsIn(text); len(b.sets) == maxSets || b.pairs > maxSets {
+				return fmt.Errorf("more than %d label sets or labels", maxSets)
+			}
+			set = int32(len(b.sets))
+			b.sets = append(b.sets, text)
+			b.index[text] = set
 		}
-		out = append(out, scraped{v: s.Value, name: s.Name, key: key.String(), labels: s.Labels})
-		present[s.Name] = true
+		b.vals = append(b.vals, batchVal{name: id, set: set, v: v})
+		present[id] = true
 		return nil
 	})
 	if body.N <= 0 {
@@ -174,18 +182,19 @@ func (d *Direct) fetch(ctx context.Context, t Target) ([]scraped, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.URL, err)
 	}
-	kept := out[:0]
-	for _, s := range out {
-		if bestPresent(s.name, present) {
-			kept = append(kept, s)
+	kept := b.vals[:0]
+	gpus := false
+	for _, v := range b.vals {
+		if bestPresent(v.name, present) {
+			kept = append(kept, v)
+			gpus = gpus || isUtil(seriesNames[v.name])
 		}
 	}
-	for _, s := range kept {
-		if isUtil(s.name) {
-			return kept, nil
-		}
+	if !gpus {
+		return nil, fmt.Errorf("%s answered without GPU series: not a gpuscope serve or dcgm-exporter endpoint?", t.URL)
 	}
-	return nil, fmt.Errorf("%s answered without GPU series: not a gpuscope serve or dcgm-exporter endpoint?", t.URL)
+	b.vals = kept
+	return b, nil
 }
 
 // NodesHistory is the snapshots of keys' nodes from from on, as kept.
@@ -242,7 +251,7 @@ func (r *scrapeRing) snapshots(key fleetsnap.NodeKey, from time.Time, only map[s
 	return snaps
 }
 
-func wanted(name string) bool {
-	_, ok := seriesRoles[name]
+func wanted(name []byte) bool {
+	_, ok := nameIDs[string(name)]
 	return ok
 }

@@ -2,9 +2,11 @@ package promsource
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,13 +18,13 @@ import (
 // The ring keeps every scrape of the last FineSpan, one per CoarseStep
 // back to Horizon, nothing older: two hours of 1 s scrapes end as ~300.
 func TestRingBounds(t *testing.T) {
-	r := newScrapeRing()
+	r := newScrapeRing("a:1", nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	m := metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "instance": "a:1"}
 	var now time.Time
 	for i := range 7200 {
 		now = t0.Add(time.Duration(i) * time.Second)
-		r.add(now, "a:1", []scraped{{m: m, v: float64(i)}})
+		r.add(now, batchOf(scraped{m: m, v: float64(i)}))
 	}
 	fine, old := 0, 0
 	var prevOld time.Time
@@ -41,8 +43,8 @@ func TestRingBounds(t *testing.T) {
 			fine++
 		}
 	}
-	if fine != 181 || old < 100 || old > 120 || len(r.series) != 1 {
-		t.Errorf("%d recent and %d older scrapes of %d series; want 181, ~114, 1", fine, old, len(r.series))
+	if fine != 181 || old < 100 || old > 120 || r.sets.len() != 1 || &r.scrapes[0].series[0] != &r.scrapes[len(r.scrapes)-1].series[0] {
+		t.Errorf("%d recent and %d older scrapes of %d label sets; want 181, ~114, 1 and one layout shared", fine, old, r.sets.len())
 	}
 	if span := r.span(now); span < Horizon-CoarseStep || span > Horizon {
 		t.Errorf("span %s, want about the hour", span)
@@ -52,30 +54,48 @@ func TestRingBounds(t *testing.T) {
 // A refresh faster than fineStep is thinned too: the ring's size does not
 // grow with --interval.
 func TestRingFastRefresh(t *testing.T) {
-	r := newScrapeRing()
+	r := newScrapeRing("a:1", nil)
 	t0 := time.Unix(1_700_000_000, 0)
 	m := metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "instance": "a:1"}
 	var now time.Time
 	for i := range 36000 {
 		now = t0.Add(time.Duration(i) * 100 * time.Millisecond)
-		r.add(now, "a:1", []scraped{{m: m, v: float64(i)}})
+		r.add(now, batchOf(scraped{m: m, v: float64(i)}))
 	}
 	if n := len(r.scrapes); n < 450 || n > 490 || !r.scrapes[n-1].at.Equal(now) {
 		t.Errorf("%d scrapes kept of an hour at 100 ms, want ~361+114, the newest included", n)
 	}
 }
 
-// Processes come and go: the series table forgets those no scrape holds.
+// Processes come and go: the label sets no scrape holds are forgotten.
 func TestRingCompacts(t *testing.T) {
-	r := newScrapeRing()
+	r := newScrapeRing("a:1", nil)
 	t0 := time.Unix(1_700_000_000, 0)
-	for i := range maxSeries + 10 {
+	for i := range maxSets + 10 {
 		m := metric{metricNameLabel: "gpuscope_process_gpu_memory_bytes", "gpu": "0", "pid": string(rune('a'+i%26)) + strings.Repeat("x", i/26)}
-		r.add(t0.Add(time.Duration(i)*2*time.Hour), "a:1", []scraped{{m: m, v: 1}})
+		r.add(t0.Add(time.Duration(i)*2*time.Hour), batchOf(scraped{m: m, v: 1}))
 	}
-	if len(r.series) > 20 || len(r.latest()) != 1 {
-		t.Errorf("%d series held for %d scrapes", len(r.series), len(r.scrapes))
+	if l := r.latest(nil); r.sets.len() > 20 || len(l) != 1 || l[0].m["pid"] != string(rune('a'+(maxSets+9)%26))+strings.Repeat("x", (maxSets+9)/26) {
+		t.Errorf("%d label sets held for %d scrapes, latest %v", r.sets.len(), len(r.scrapes), l)
 	}
+}
+
+// batchOf files samples as fetch does, their labels written as an
+// exporter writes them.
+func batchOf(samples ...scraped) *scrapeBatch {
+	b := &scrapeBatch{}
+	for _, s := range samples {
+		var ls []string
+		for _, k := range slices.Sorted(maps.Keys(s.m)) {
+			if k != metricNameLabel && k != "instance" {
+				ls = append(ls, k+`="`+strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s.m[k])+`"`)
+			}
+		}
+		b.sets = append(b.sets, strings.Join(ls, ","))
+		b.pairs += len(ls)
+		b.vals = append(b.vals, batchVal{name: nameIDs[s.m[metricNameLabel]], set: int32(len(b.sets) - 1), v: s.v})
+	}
+	return b
 }
 
 func gpuAtTime(at time.Time, util, used, energy, ecc float64) sampler.Snapshot {
@@ -207,8 +227,8 @@ func TestDirectFleet(t *testing.T) {
 		t.Errorf("span %s, want the seconds since the first scrape", f.Span)
 	}
 	// A gpuscope node answers both name sets; one is kept.
-	if r := d.nodes[instance(own)].ring; len(r.series) > 400 {
-		t.Errorf("%d series kept from one gpuscope serve answer, want one name set", len(r.series))
+	if r := d.nodes[instance(own)].ring; len(r.scrapes[0].series) > 400 {
+		t.Errorf("%d series kept from one gpuscope serve answer, want one name set", len(r.scrapes[0].series))
 	}
 	snaps, err := d.NodeHistory(ctx, fleetsnap.NodeKey{Instance: instance(own)}, time.Now().Add(-time.Minute), time.Now(), time.Second)
 	if err != nil || len(snaps) < 2 {
@@ -240,5 +260,33 @@ func TestParseTargets(t *testing.T) {
 	_, err = ParseTargetFile("n.txt", []byte("a:1\nb\n"))
 	if te, ok := err.(*TargetError); !ok || te.Line != 2 || te.File != "n.txt" || te.Target != "b" {
 		t.Errorf("%v, want line 2 of n.txt", err)
+	}
+}
+
+// Rings of one fleet share a layout while their nodes answer alike, and
+// one ring's compaction leaves the others' as they were.
+func TestRingsShareLayouts(t *testing.T) {
+	c := &layoutCache{}
+	a, b := newScrapeRing("a:1", c), newScrapeRing("b:1", c)
+	t0 := time.Unix(1_700_000_000, 0)
+	util := func(gpu string, v float64) scraped {
+		return scraped{m: metric{metricNameLabel: "DCGM_FI_DEV_GPU_UTIL", "gpu": gpu}, v: v}
+	}
+	// Each first saw a GPU the other did not (set 0), then both answer
+	// GPUs 0 and 1 (sets 1 and 2): one layout.
+	a.add(t0, batchOf(util("9", 1)))
+	b.add(t0, batchOf(util("8", 1)))
+	now := t0.Add(90 * time.Minute)
+	a.add(now, batchOf(util("0", 1), util("1", 2)))
+	b.add(now, batchOf(util("0", 3), util("1", 4)))
+	if &a.scrapes[len(a.scrapes)-1].series[0] != &b.scrapes[len(b.scrapes)-1].series[0] {
+		t.Fatal("two nodes answering alike hold two layouts")
+	}
+	a.compact() // GPU 9 is gone from a: its sets renumber, b's must not
+	if got := b.latest(nil); len(got) != 2 || got[0].m["gpu"] != "0" || got[1].m["gpu"] != "1" || got[1].v != 4 {
+		t.Errorf("b after a's compaction: %v", got)
+	}
+	if got := a.latest(nil); len(got) != 2 || got[0].m["gpu"] != "0" || got[1].v != 2 || a.sets.len() != 2 {
+		t.Errorf("a after its compaction: %v, %d sets", got, a.sets.len())
 	}
 }

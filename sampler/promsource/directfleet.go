@@ -19,8 +19,9 @@ func (d *Direct) Fleet(ctx context.Context, _ time.Time, opts Options) (fleetsna
 	return d.build(time.Now(), opts.withDefaults()), nil
 }
 
-// figureSeries are the series gpuFigures reads: each refresh rebuilds an
-// hour of them per node, not the processes and the host.
+// figureSeries are the series gpuFigures reads: each refresh reads an
+// hour of them per node (scrapeRing.eachGPU), not the processes and the
+// host.
 var figureSeries = func() map[string]bool {
 	out := map[string]bool{}
 	for _, names := range [][]string{utilNames, memUsedNames, memTotalNames, powerNames, energyNames, smActiveNames,
@@ -34,23 +35,33 @@ var figureSeries = func() map[string]bool {
 	return out
 }()
 
+// latestRead is what build reads of a node's newest scrape: its GPUs (by
+// their utilisation's labels) and its exporter's own findings.
+func latestRead(name string) bool {
+	switch name {
+	case "gpuscope_build_info", "gpuscope_finding", "gpuscope_finding_since_timestamp_seconds":
+		return true
+	}
+	return isUtil(name)
+}
+
 // build is the fleet from the kept scrapes at now.
 func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 	f := fleetsnap.Fleet{At: now}
 	b := newFleetBuilder()
 	b.jobLabel = d.jobLabel
 	span := Horizon
+	var scratch gpuScratch
 	for _, t := range d.targets {
 		n := d.nodes[t.Instance]
 		key := fleetsnap.NodeKey{Instance: t.Instance}
 		n.mu.Lock()
-		latest := n.ring.latest()
-		snaps := n.ring.snapshots(key, now.Add(-Horizon), figureSeries)
+		latest := n.ring.latest(latestRead)
 		if n.err == "" {
 			span = min(span, now.Sub(n.first))
 		}
 		for _, s := range latest {
-			if isUtil(s.m[metricNameLabel]) {
+			if isUtil(s.name) {
 				b.gpu(s.m)
 			}
 		}
@@ -61,9 +72,18 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 		}
 		node.Up, node.DownReason = n.tried && n.err == "", n.err
 		node.Gpuscope, node.Findings = directFindings(latest)
+		accs := make(map[int]*figureAcc, len(b.order[key]))
+		for _, idx := range b.order[key] {
+			accs[idx] = &figureAcc{}
+		}
+		n.ring.eachGPU(now.Add(-Horizon), &scratch, func(at time.Time, g *sampler.GPU) {
+			if a := accs[g.Index]; a != nil {
+				a.add(g, at, now)
+			}
+		})
 		n.mu.Unlock()
 		for _, idx := range b.order[key] {
-			gpuFigures(b.gpus[gpuRef{key, idx}], snaps, now, opts)
+			accs[idx].finish(b.gpus[gpuRef{key, idx}], now, opts)
 		}
 	}
 	if span < Horizon {
@@ -78,12 +98,12 @@ func (d *Direct) build(now time.Time, opts Options) fleetsnap.Fleet {
 func directFindings(latest []scraped) (gpuscope bool, out []fleetsnap.Finding) {
 	since := map[string]time.Time{}
 	for _, s := range latest {
-		if s.m[metricNameLabel] == "gpuscope_finding_since_timestamp_seconds" {
+		if s.name == "gpuscope_finding_since_timestamp_seconds" {
 			since[findingID(s.m)] = time.UnixMilli(int64(s.v * 1e3))
 		}
 	}
 	for _, s := range latest {
-		switch s.m[metricNameLabel] {
+		switch s.name {
 		case "gpuscope_build_info":
 			gpuscope = true
 		case "gpuscope_finding":
@@ -104,96 +124,92 @@ func directFindings(latest []scraped) (gpuscope bool, out []fleetsnap.Finding) {
 // that was down.
 const maxGap = 2 * CoarseStep
 
-// gpuFigures fills g from its GPU's snapshots (oldest first, the last
-// hour at most): the latest readings, and each windowed figure over the
-// part of its window the snapshots cover.
-func gpuFigures(g *fleetsnap.GPU, snaps []sampler.Snapshot, now time.Time, opts Options) {
-	var (
-		last                     *sampler.GPU
-		prevEnergy, prevECC      sampler.Metric
-		joules                   float64
-		energyPts                int
-		utilSum, smSum           float64
-		utilN, smN               int
-		longFrom                 time.Time // start of the current unbroken idle-held run
-		prevAt                   time.Time
-		idleHeldNow, watchedLong bool
-	)
-	for i := range snaps {
-		s := &snaps[i]
-		gg := gpuIn(s, g.Index)
-		if gg == nil {
-			continue
-		}
-		last = gg
-		if e := gg.Energy; e.OK {
-			if prevEnergy.OK {
-				if d := e.V - prevEnergy.V; d >= 0 {
-					joules += d
-				} else {
-					joules += e.V // a reset: the counter restarted from 0
-				}
-			}
-			prevEnergy = e
-			energyPts++
-		}
-		if len(gg.Xids) > 0 {
-			g.Xid = true
-		}
-		if e := gg.ECCUncorrected; e.OK {
-			if prevECC.OK && e.V > prevECC.V {
-				g.ECC = true
-			}
-			prevECC = e
-		}
-		if now.Sub(s.Time) <= fleetsnap.MeanWindow {
-			if gg.Util.OK {
-				utilSum, utilN = utilSum+gg.Util.V, utilN+1
-			}
-			if gg.SMActive.OK {
-				smSum, smN = smSum+gg.SMActive.V, smN+1
-			}
-		}
-		held := idleHeld(gg)
-		gap := !prevAt.IsZero() && s.Time.Sub(prevAt) > maxGap
-		if idleHeldNow && !gap {
-			g.IdleHeldHours += s.Time.Sub(prevAt).Hours()
-		}
-		if !held || gap || longFrom.IsZero() {
-			longFrom = time.Time{}
-			if held {
-				longFrom = s.Time
-			}
-		}
-		idleHeldNow, prevAt = held, s.Time
-	}
-	if last == nil {
-		return
-	}
-	watchedLong = !longFrom.IsZero() && now.Sub(longFrom) >= time.Duration(0.9*float64(opts.IdleFor))
-	g.IdleHeldLong = idleHeldNow && watchedLong
-	g.Util, g.MemUsed, g.MemTotal, g.Power = last.Util, last.MemUsed, last.MemTotal, last.Power
-	if g.Model == "" {
-		g.Model = last.Name
-	}
-	if energyPts >= 2 {
-		g.EnergyKWh = sampler.Some(joules / joulesPerKWh)
-	}
-	if utilN > 0 {
-		g.UtilMean = sampler.Some(utilSum / float64(utilN))
-	}
-	if smN > 0 {
-		g.SMActiveMean = sampler.Some(smSum / float64(smN))
-	}
+// figureAcc is one GPU's figures as its readings arrive, oldest first,
+// straight from the ring (build; the tests hold them equal to the figures
+// over the snapshots the ring rebuilds, gpuFigures).
+type figureAcc struct {
+	seen                    bool
+	util, memUsed, memTotal sampler.Metric // the latest readings
+	power                   sampler.Metric
+	model                   string
+	prevEnergy, prevECC     sampler.Metric
+	joules                  float64
+	energyPts               int
+	utilSum, smSum          float64
+	utilN, smN              int
+	longFrom                time.Time // start of the current unbroken idle-held run
+	prevAt                  time.Time
+	idleHeldNow, xid, ecc   bool
+	idleHeldHours           float64
 }
 
-func gpuIn(s *sampler.Snapshot, idx int) *sampler.GPU {
-	for i := range s.GPUs {
-		if s.GPUs[i].Index == idx {
-			return &s.GPUs[i]
+func (a *figureAcc) add(gg *sampler.GPU, at, now time.Time) {
+	a.seen = true
+	a.util, a.memUsed, a.memTotal, a.power, a.model = gg.Util, gg.MemUsed, gg.MemTotal, gg.Power, gg.Name
+	if e := gg.Energy; e.OK {
+		if a.prevEnergy.OK {
+			if d := e.V - a.prevEnergy.V; d >= 0 {
+				a.joules += d
+			} else {
+				a.joules += e.V // a reset: the counter restarted from 0
+			}
+		}
+		a.prevEnergy = e
+		a.energyPts++
+	}
+	if len(gg.Xids) > 0 {
+		a.xid = true
+	}
+	if e := gg.ECCUncorrected; e.OK {
+		if a.prevECC.OK && e.V > a.prevECC.V {
+			a.ecc = true
+		}
+		a.prevECC = e
+	}
+	if now.Sub(at) <= fleetsnap.MeanWindow {
+		if gg.Util.OK {
+			a.utilSum, a.utilN = a.utilSum+gg.Util.V, a.utilN+1
+		}
+		if gg.SMActive.OK {
+			a.smSum, a.smN = a.smSum+gg.SMActive.V, a.smN+1
 		}
 	}
-	return nil
+	held := idleHeld(gg)
+	gap := !a.prevAt.IsZero() && at.Sub(a.prevAt) > maxGap
+	if a.idleHeldNow && !gap {
+		a.idleHeldHours += at.Sub(a.prevAt).Hours()
+	}
+	if !held || gap || a.longFrom.IsZero() {
+		a.longFrom = time.Time{}
+		if held {
+			a.longFrom = at
+		}
+	}
+	a.idleHeldNow, a.prevAt = held, at
+}
+
+func (a *figureAcc) finish(g *fleetsnap.GPU, now time.Time, opts Options) {
+	g.Xid = g.Xid || a.xid
+	g.ECC = g.ECC || a.ecc
+	g.IdleHeldHours += a.idleHeldHours
+	if !a.seen {
+		return
+	}
+	watchedLong := !a.longFrom.IsZero() && now.Sub(a.longFrom) >= time.Duration(0.9*float64(opts.IdleFor))
+	g.IdleHeldLong = a.idleHeldNow && watchedLong
+	g.Util, g.MemUsed, g.MemTotal, g.Power = a.util, a.memUsed, a.memTotal, a.power
+	if g.Model == "" {
+		g.Model = a.model
+	}
+	if a.energyPts >= 2 {
+		g.EnergyKWh = sampler.Some(a.joules / joulesPerKWh)
+	}
+	if a.utilN > 0 {
+		g.UtilMean = sampler.Some(a.utilSum / float64(a.utilN))
+	}
+	if a.smN > 0 {
+		g.SMActiveMean = sampler.Some(a.smSum / float64(a.smN))
+	}
 }
 
 // idleHeld is Source.idleHeld's test on one reading: idle (util < 10%)

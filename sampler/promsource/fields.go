@@ -1,6 +1,8 @@
 package promsource
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -130,17 +132,29 @@ var seriesRoles = func() map[string]seriesRole {
 	return out
 }()
 
-// bestPresent reports whether name is its field's first spelling among
-// the names a scrape holds: a gpuscope serve answers both name sets, and
-// the ring keeps one (the one History's ranking would take).
-func bestPresent(name string, present map[string]bool) bool {
-	r := seriesRoles[name]
+// seriesNames numbers seriesRoles' names (sorted), so that a kept series
+// holds its name in two bytes; nameIDs is the reverse.
+var seriesNames, nameIDs = func() ([]string, map[string]uint16) {
+	names := slices.Sorted(maps.Keys(seriesRoles))
+	ids := make(map[string]uint16, len(names))
+	for i, n := range names {
+		ids[n] = uint16(i)
+	}
+	return names, ids
+}()
+
+// bestPresent reports whether the series name (seriesNames' index) is its
+// field's first spelling among the names a scrape holds (present, by the
+// same index): a gpuscope serve answers both name sets, and the ring keeps
+// one (the one History's ranking would take).
+func bestPresent(name uint16, present []bool) bool {
+	r := seriesRoles[seriesNames[name]]
 	if r.gpuField < 0 {
 		return true
 	}
 	for _, n := range gpuFields[r.gpuField].names {
-		if present[n] {
-			return n == name
+		if present[nameIDs[n]] {
+			return n == seriesNames[name]
 		}
 	}
 	return true
@@ -157,7 +171,7 @@ func isUtil(name string) bool {
 
 // series files one stream by its name's role.
 func (h *historyBuilder) series(ss *sampleStream) {
-	name := ss.Metric[metricNameLabel]
+	name := ss.seriesName()
 	r, ok := seriesRoles[name]
 	switch {
 	case !ok:

@@ -119,8 +119,12 @@ func (b *fleetBuilder) finish() []fleetsnap.Node {
 	for key, n := range b.nodes {
 		idx := b.order[key]
 		slices.Sort(idx)
+		n.GPUs = make([]fleetsnap.GPU, 0, len(idx))
 		for _, i := range idx {
 			g := b.gpus[gpuRef{key, i}]
+			// Copied: the builder's own is dropped at once, so 8,000 GPUs
+			// are not held twice while the fleet is assembled.
+			delete(b.gpus, gpuRef{key, i})
 			n.GPUs = append(n.GPUs, *g)
 			n.WasteGPUHours += g.IdleHeldHours
 			n.EnergyKWh += g.EnergyKWh.Or(0)

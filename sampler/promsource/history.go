@@ -109,7 +109,7 @@ func (h *historyBuilder) gpuSeries(field int, ss *sampleStream) {
 	if !ok || isMIG(ss.Metric) {
 		return
 	}
-	name := string(ss.Metric[metricNameLabel])
+	name := ss.seriesName()
 	fl := gpuFields[field]
 	rank, scale := fl.rank(name), scaleOf(name)
 	for _, p := range ss.Values {
@@ -173,6 +173,7 @@ func (h *historyBuilder) snapshots() map[fleetsnap.NodeKey][]sampler.Snapshot {
 				idx = append(idx, i)
 			}
 			slices.Sort(idx)
+			snap.GPUs = make([]sampler.GPU, 0, len(idx))
 			for _, i := range idx {
 				g := d.gpus[i]
 				if prevXid[i] == nil {

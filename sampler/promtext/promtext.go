@@ -11,10 +11,8 @@
 package promtext
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -43,75 +41,43 @@ func Parse(r io.Reader, each func(Sample) error) error {
 // ParseNames is Parse for the samples whose name keep accepts (nil: all):
 // the others' labels are not read, nor checked.
 func ParseNames(r io.Reader, keep func(name string) bool, each func(Sample) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimLeft(sc.Text(), " \t")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if keep != nil && !keep(line[:nameEnd(line, true)]) {
-			continue
-		}
-		s, err := parseLine(line)
-		if err != nil {
-			return fmt.Errorf("line %d: %w", n, err)
-		}
-		if err := each(s); err != nil {
-			return err
-		}
+	var keepRaw func([]byte) bool
+	if keep != nil {
+		keepRaw = func(name []byte) bool { return keep(string(name)) }
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading the exposition: %w", err)
-	}
-	return nil
+	return ParseRaw(r, keepRaw, func(name, labels []byte, v float64, ts int64) error {
+		s := Sample{Name: string(name), Value: v, TimestampMs: ts}
+		if len(labels) > 0 {
+			var err error
+			if s.Labels, err = Labels(string(labels)); err != nil {
+				return err // ParseRaw checked them: not reached
+			}
+		}
+		return each(s)
+	})
 }
 
-func parseLine(line string) (Sample, error) {
-	var s Sample
-	i := nameEnd(line, true)
-	if i == 0 {
-		return s, fmt.Errorf("want a metric name, got %q", clip(line))
+// Labels reads the text between a sample's braces, as ParseRaw gives it:
+// `a="b",c="d"`. Values without escapes are substrings of text.
+func Labels(text string) ([]Label, error) {
+	out, rest, err := parseLabels(text, true)
+	if err == nil && rest != "" {
+		err = fmt.Errorf("want the end of the labels, got %q", clip(rest))
 	}
-	s.Name, line = line[:i], line[i:]
-	labels := false
-	if rest := strings.TrimLeft(line, " \t"); strings.HasPrefix(rest, "{") {
-		var err error
-		s.Labels, line, err = parseLabels(rest[1:])
-		if err != nil {
-			return s, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		labels = true // `a{}0` is a sample: expfmt needs no space after the brace
-	}
-	if line == "" || (!labels && line[0] != ' ' && line[0] != '\t') {
-		return s, fmt.Errorf("%s: want a space and a value", s.Name)
-	}
-	fields := strings.Fields(line)
-	if len(fields) < 1 || len(fields) > 2 {
-		return s, fmt.Errorf("%s: want a value and at most a timestamp, got %q", s.Name, clip(line))
-	}
-	v, err := strconv.ParseFloat(fields[0], 64) // NaN, +Inf, -Inf as the format writes them
-	if err != nil {
-		return s, fmt.Errorf("%s: value %q is not a number", s.Name, clip(fields[0]))
-	}
-	s.Value = v
-	if len(fields) == 2 {
-		ts, err := strconv.ParseInt(fields[1], 10, 64)
-		if err != nil {
-			return s, fmt.Errorf("%s: timestamp %q is not milliseconds", s.Name, clip(fields[1]))
-		}
-		s.TimestampMs = ts
-	}
-	return s, nil
+	return out, err
 }
 
-// parseLabels reads `a="b",c="d"}` (after the brace) and returns the rest.
-func parseLabels(s string) ([]Label, string, error) {
+// parseLabels reads `a="b",c="d"}` (after the brace) and returns the rest;
+// whole: the text ends where the brace would be (Labels).
+func parseLabels(s string, whole bool) ([]Label, string, error) {
 	var out []Label
 	for {
 		s = strings.TrimLeft(s, " \t")
 		if strings.HasPrefix(s, "}") {
 			return out, s[1:], nil
+		}
+		if whole && s == "" {
+			return out, "", nil
 		}
 		i := nameEnd(s, false)
 		if i == 0 {
@@ -140,7 +106,7 @@ func parseLabels(s string) ([]Label, string, error) {
 		switch {
 		case strings.HasPrefix(s, ","):
 			s = s[1:]
-		case strings.HasPrefix(s, "}"):
+		case strings.HasPrefix(s, "}"), whole && s == "":
 		default:
 			return nil, "", fmt.Errorf("label %s: want , or } after its value", name)
 		}
@@ -182,7 +148,7 @@ func unquote(s string) (string, string, error) {
 
 // nameEnd is the length of the metric (colons allowed) or label name at
 // the start of s: [a-zA-Z_:][a-zA-Z0-9_:]*.
-func nameEnd(s string, metric bool) int {
+func nameEnd[T string | []byte](s T, metric bool) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (metric && c == ':') || (i > 0 && c >= '0' && c <= '9')

@@ -182,3 +182,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// ParseRaw holds no string or label slice per line: a scrape of 328 lines
+// costs its scanner's buffer and little else (docs/benchmarks.md,
+// "`--nodes` over 1,000 targets").
+func TestParseRawAllocs(t *testing.T) {
+	in := readSeed(t, "dcgm-exporter.prom")
+	lines := 0
+	allocs := testing.AllocsPerRun(5, func() {
+		lines = 0
+		err := ParseRaw(strings.NewReader(in), nil, func(_, labels []byte, _ float64, _ int64) error {
+			if len(labels) > 0 {
+				lines++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if lines != 328 || allocs > 5 {
+		t.Errorf("%d lines read with %v allocations, want 328 lines and at most 5", lines, allocs)
+	}
+}
+
+// Labels reads what ParseRaw gives between the braces.
+func TestLabels(t *testing.T) {
+	got, err := Labels(` a="b" , c="d\"e\\\n",`)
+	if err != nil || len(got) != 2 || got[0] != (Label{"a", "b"}) || got[1] != (Label{"c", "d\"e\\\n"}) {
+		t.Errorf("%q, %v", got, err)
+	}
+	if l, err := Labels(""); err != nil || l != nil {
+		t.Errorf("no labels: %v, %v", l, err)
+	}
+	for _, bad := range []string{`a="b"} x`, `a="b" c="d"`, `a=b`, `a="b",a="c"`} {
+		if _, err := Labels(bad); err == nil {
+			t.Errorf("%q read", bad)
+		}
+	}
+}
