@@ -1,8 +1,10 @@
 package docs
 
 import (
+	"bytes"
 	"compress/flate"
 	_ "embed" // playbook.z
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -13,14 +15,8 @@ import (
 // `go test ./docs -run TestPlaybookArchive -args -update-playbook`
 // (TestPlaybookArchive holds it equal to the pages). The pages as plain
 // files cost the release binary ~186 KB, compressed ~100 KB
-// (docs/benchmarks.md "What each dependency costs"). Each page is its own
-// DEFLATE stream, so one page inflates alone when asked for (tens of µs;
-// BenchmarkPlaybookLang) and nothing is kept between calls; one stream for
-// all would save 30 KB more but cost every page a millisecond.
-//
-// The file is an index, one line per page: its path, a tab, the end of its
-// stream in the data (the previous page's end is its start); an empty line;
-// then the pages' streams one after another.
+// (docs/benchmarks.md "What each dependency costs"). ui/i18n ships its
+// message files the same way (ui/i18n/words.z).
 //
 //go:embed playbook.z
 var playbookZ string
@@ -28,20 +24,34 @@ var playbookZ string
 // archiveName is the archive's file under docs/.
 const archiveName = "playbook.z"
 
-// archivePage is one page's place in the archive's data.
-type archivePage struct {
+// Archive is files compressed one DEFLATE stream each, so one file
+// inflates alone when asked for (tens of µs; BenchmarkPlaybookLang) and
+// nothing is kept between calls; one stream for all would save 30 KB more
+// but cost every file a millisecond.
+//
+// Its form: an index, one line per file: its path, a tab, the end of its
+// stream in the data (the previous file's end is its start); an empty
+// line; then the files' streams one after another.
+type Archive struct {
+	files []archiveFile
+	data  string
+}
+
+// archiveFile is one file's place in the archive's data.
+type archiveFile struct {
 	path       string
 	start, end int
 }
 
-// pageIndex lists the archive's pages in order. The archive is the build's
-// own, so a damaged one is a broken build (TestPlaybookArchive): the index
-// ends where it stops making sense.
-func pageIndex() (pages []archivePage, data string) {
-	head, data, ok := strings.Cut(playbookZ, "\n\n")
+// OpenArchive reads z's index. The archive is the build's own, so a
+// damaged one is a broken build (its test): the index ends where it stops
+// making sense.
+func OpenArchive(z string) Archive {
+	head, data, ok := strings.Cut(z, "\n\n")
 	if !ok {
-		return nil, ""
+		return Archive{}
 	}
+	var a Archive
 	start := 0
 	for line := range strings.SplitSeq(head, "\n") {
 		path, end, _ := strings.Cut(line, "\t")
@@ -49,21 +59,29 @@ func pageIndex() (pages []archivePage, data string) {
 		if err != nil || e < start || e > len(data) {
 			break
 		}
-		pages = append(pages, archivePage{path, start, e})
+		a.files = append(a.files, archiveFile{path, start, e})
 		start = e
 	}
-	return pages, data
+	a.data = data
+	return a
 }
 
-// readPage is the page at path ("playbook/RULE.md"), or false.
-func readPage(path string) ([]byte, bool) {
-	pages, data := pageIndex()
-	for _, p := range pages {
-		if p.path != path {
+// Paths lists the archive's files in order.
+func (a Archive) Paths() []string {
+	out := make([]string, len(a.files))
+	for i, f := range a.files {
+		out[i] = f.path
+	}
+	return out
+}
+
+// Read is the file at path, or false.
+func (a Archive) Read(path string) ([]byte, bool) {
+	for _, f := range a.files {
+		if f.path != path {
 			continue
 		}
-		zr := flate.NewReader(strings.NewReader(data[p.start:p.end]))
-		b, err := io.ReadAll(zr)
+		b, err := io.ReadAll(flate.NewReader(strings.NewReader(a.data[f.start:f.end])))
 		if err != nil {
 			return nil, false
 		}
@@ -71,3 +89,30 @@ func readPage(path string) ([]byte, bool) {
 	}
 	return nil, false
 }
+
+// WriteArchive is the archive of the files at paths, in that order, with
+// contents[path] each.
+func WriteArchive(paths []string, contents map[string][]byte) ([]byte, error) {
+	var head strings.Builder
+	var data bytes.Buffer
+	for _, p := range paths {
+		zw, err := flate.NewWriter(&data, flate.BestCompression)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := zw.Write(contents[p]); err != nil {
+			return nil, err
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&head, "%s\t%d\n", p, data.Len())
+	}
+	return append([]byte(head.String()+"\n"), data.Bytes()...), nil
+}
+
+// playbook is the embedded playbook.
+func playbook() Archive { return OpenArchive(playbookZ) }
+
+// readPage is the page at path ("playbook/RULE.md"), or false.
+func readPage(path string) ([]byte, bool) { return playbook().Read(path) }

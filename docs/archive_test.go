@@ -2,13 +2,10 @@ package docs
 
 import (
 	"bytes"
-	"compress/flate"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -45,20 +42,10 @@ func sourcePages(t *testing.T) (paths []string, pages map[string][]byte) {
 func TestPlaybookArchive(t *testing.T) {
 	paths, pages := sourcePages(t)
 	if *updatePlaybook {
-		var head strings.Builder
-		var data bytes.Buffer
-		for _, p := range paths {
-			zw, err := flate.NewWriter(&data, flate.BestCompression)
-			if err != nil {
-				t.Fatal(err)
-			}
-			zw.Write(pages[p])
-			if err := zw.Close(); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(&head, "%s\t%d\n", p, data.Len())
+		out, err := WriteArchive(paths, pages)
+		if err != nil {
+			t.Fatal(err)
 		}
-		out := append([]byte(head.String()+"\n"), data.Bytes()...)
 		if err := os.WriteFile(archiveName, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -66,12 +53,10 @@ func TestPlaybookArchive(t *testing.T) {
 		return // the embedded copy is the old one until the next build
 	}
 	const fix = "the playbook changed: go test ./docs -run TestPlaybookArchive -args -update-playbook"
-	index, _ := pageIndex()
-	var got []string
-	for _, p := range index {
-		got = append(got, p.path)
-		if b, ok := readPage(p.path); !ok || !bytes.Equal(b, pages[p.path]) {
-			t.Errorf("%s differs from the archive's copy; %s", p.path, fix)
+	got := playbook().Paths()
+	for _, p := range got {
+		if b, ok := readPage(p); !ok || !bytes.Equal(b, pages[p]) {
+			t.Errorf("%s differs from the archive's copy; %s", p, fix)
 		}
 	}
 	if !slices.Equal(got, paths) {

@@ -57,9 +57,8 @@ func IsChinese(lang string) bool {
 // show them order them by diagnose.Rules, the one rule order.
 func Rules() []string {
 	var out []string
-	pages, _ := pageIndex()
-	for _, p := range pages {
-		if name, ok := strings.CutPrefix(p.path, "playbook/"); ok && !strings.Contains(name, "/") {
+	for _, p := range playbook().Paths() {
+		if name, ok := strings.CutPrefix(p, "playbook/"); ok && !strings.Contains(name, "/") {
 			out = append(out, strings.TrimSuffix(name, ".md"))
 		}
 	}

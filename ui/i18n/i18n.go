@@ -6,21 +6,58 @@
 package i18n
 
 import (
-	"embed"
+	_ "embed" // words.z
 	"fmt"
 	"io/fs"
 	"maps"
+	"path"
 	"strings"
 	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/gpuscope/gpuscope/docs"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 )
 
-//go:embed *.toml
-var files embed.FS
+// The message files ship compressed as words.z, one DEFLATE stream each
+// (docs.Archive, as the playbook): as plain files they cost the release
+// binary 131 KB. `go test ./ui/i18n -run TestWordsArchive -args
+// -update-words` writes it from the *.toml beside it, and the test holds
+// the two equal.
+//
+//go:embed words.z
+var wordsZ string
+
+// files are the embedded message files.
+var files = catalogue{docs.OpenArchive(wordsZ)}
+
+// catalogue is the message files by name.
+type catalogue struct{ a docs.Archive }
+
+// ReadFile is the file name's bytes.
+func (c catalogue) ReadFile(name string) ([]byte, error) {
+	if b, ok := c.a.Read(name); ok {
+		return b, nil
+	}
+	return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+}
+
+// Glob names the files matching pattern (path.Match's), in order.
+func (c catalogue) Glob(pattern string) ([]string, error) {
+	var out []string
+	for _, n := range c.a.Paths() {
+		ok, err := path.Match(pattern, n)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
 
 // Langs are the languages the interface speaks.
 var Langs = []string{"en", "zh"}
@@ -66,16 +103,20 @@ func build(lang string) (*Tr, error) {
 	// English always (the fallback), the chosen
 	// language's files besides: parsing the Chinese too would double the
 	// ~5 ms this costs every start in English.
-	names, err := fs.Glob(files, "*.en.toml") // active: the panes; findings, report: see their heads
+	names, err := files.Glob("*.en.toml") // active: the panes; findings, report: see their heads
 	if err != nil {
 		return nil, fmt.Errorf("i18n: %w", err)
 	}
 	if tag != "en" {
-		more, _ := fs.Glob(files, "*."+tag+".toml")
+		more, _ := files.Glob("*." + tag + ".toml")
 		names = append(names, more...)
 	}
 	for _, f := range names {
-		if _, err := b.LoadMessageFileFS(files, f); err != nil {
+		buf, err := files.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("i18n: %w", err)
+		}
+		if _, err := b.ParseMessageFileBytes(buf, f); err != nil {
 			return nil, fmt.Errorf("i18n: %s: %w", f, err)
 		}
 	}

@@ -2,7 +2,6 @@ package i18n
 
 import (
 	"fmt"
-	"io/fs"
 	"maps"
 	"regexp"
 	"slices"
@@ -61,7 +60,7 @@ func TestCatalogues(t *testing.T) {
 		m    map[string]string
 		glob string
 	}{{en, "*.en.toml"}, {zh, "*.zh.toml"}} {
-		names, _ := fs.Glob(files, lang.glob)
+		names, _ := files.Glob(lang.glob)
 		for _, name := range names {
 			for id, s := range load(t, name) {
 				if _, dup := lang.m[id]; dup {

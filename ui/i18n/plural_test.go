@@ -23,7 +23,7 @@ var oneMany = regexp.MustCompile(`(^|[^\d.])1 [A-Za-z-]*[^s\W]s\b`)
 // "(es)": the English catalogues, the findings' and doctor's templates,
 // and the string literals of every package below main.
 func TestNoEitherNumber(t *testing.T) {
-	names, _ := fs.Glob(files, "*.en.toml")
+	names, _ := files.Glob("*.en.toml")
 	for _, name := range names {
 		for id, s := range load(t, name) {
 			if eitherNumber.MatchString(s) {
@@ -62,7 +62,7 @@ func TestNoEitherNumber(t *testing.T) {
 func TestCountsOfOne(t *testing.T) {
 	en := For("en")
 	all := map[string]string{}
-	names, _ := fs.Glob(files, "*.en.toml")
+	names, _ := files.Glob("*.en.toml")
 	for _, name := range names {
 		maps.Copy(all, load(t, name))
 	}
