@@ -13,9 +13,15 @@ func (s *findingSource) fromDelta() bool {
 	// Cleared: the decoder fills reused elements in place, and a field a
 	// finding leaves out must read as zero, not as another line's.
 	s.fresh = s.fresh[:0]
-	clear(s.fresh[:cap(s.fresh)])
-	if s.written != nil && jsonv1.Unmarshal(s.written, &s.fresh) != nil {
-		return false
+	if s.written != nil {
+		var ok bool
+		if s.fresh, ok = readHeads(s.written, s.fresh); !ok {
+			s.fresh = s.fresh[:0]
+			clear(s.fresh[:cap(s.fresh)])
+			if jsonv1.Unmarshal(s.written, &s.fresh) != nil {
+				return false
+			}
+		}
 	}
 	heads := s.spare[:0]
 	next := 0

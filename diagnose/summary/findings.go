@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/importer"
 )
 
 // defaultDiagnoseEvery: when findings are recomputed, the one Tracker runs
@@ -73,10 +74,25 @@ type trackedFinding struct {
 	uses  []diagnose.Use // the latest sighting's readings, for Lines
 }
 
-// textRef is one finding of one recorded line: raw[i].
+// textRef is one finding of one recorded line: the i-th of its list.
 type textRef struct {
-	raw json.RawMessage
-	i   int
+	lineText
+	i int
+}
+
+// lineText is a recorded line's findings: raw, or list where the reader
+// handed them on unbuilt (importer.File.NextList).
+type lineText struct {
+	raw  json.RawMessage
+	list *importer.Findings
+}
+
+// text is the list's text; nil for none.
+func (l lineText) text() json.RawMessage {
+	if l.raw == nil && l.list != nil {
+		return l.list.Text()
+	}
+	return l.raw
 }
 
 // findingTracker merges the findings open at successive observations.
@@ -89,7 +105,7 @@ type findingTracker struct {
 // observe merges the findings open at one instant. texts, when set, is the
 // line open was read from: then open carries no texts, and the latest
 // sighting's are read from it by sorted.
-func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts json.RawMessage) {
+func (t *findingTracker) observe(at time.Time, open []diagnose.Finding, texts lineText) {
 	if t.byKey == nil {
 		t.byKey = map[diagnose.Key]*trackedFinding{}
 	}
@@ -136,17 +152,17 @@ func (t *findingTracker) sorted(where func(int, string) string) []Finding {
 	out := make([]Finding, 0, len(t.byKey))
 	lines := map[*byte][]diagnose.Finding{} // each recorded line read once
 	for _, tf := range t.byKey {
-		if r := tf.texts; r.raw != nil {
-			full, ok := lines[&r.raw[0]]
+		if raw := tf.texts.text(); raw != nil {
+			full, ok := lines[&raw[0]]
 			if !ok {
 				full = nil
-				if jsonv1.Unmarshal(r.raw, &full) != nil {
+				if jsonv1.Unmarshal(raw, &full) != nil {
 					full = nil // its head read, so only its texts are lost
 				}
-				lines[&r.raw[0]] = full
+				lines[&raw[0]] = full
 			}
-			if r.i < len(full) {
-				f := &full[r.i]
+			if tf.texts.i < len(full) {
+				f := &full[tf.texts.i]
 				tf.f.wordsOf(f)
 			}
 		}
@@ -234,22 +250,22 @@ func (s *findingSource) observe(snap sampler.Snapshot) *diagnose.Diagnosis {
 // warm feeds a snapshot before the range to the diagnosis, so the window
 // and the hysteresis reach back before From; a recording's (raw findings
 // present) needs none.
-func (s *findingSource) warm(snap sampler.Snapshot, raw json.RawMessage) {
-	if raw == nil {
+func (s *findingSource) warm(snap sampler.Snapshot, raw json.RawMessage, list *importer.Findings) {
+	if raw == nil && list == nil {
 		s.observe(snap)
 	}
 }
 
-func (s *findingSource) add(snap sampler.Snapshot, raw json.RawMessage) error {
+func (s *findingSource) add(snap sampler.Snapshot, raw lineText) error {
 	if !s.decided {
-		s.decided, s.recorded = true, raw != nil
+		s.decided, s.recorded = true, raw.raw != nil || raw.list != nil
 	}
 	if s.recorded {
 		s.addRecorded(snap.Time, raw)
 		return nil
 	}
 	if s.pending {
-		s.tracker.observe(s.lastAt, s.lastFs, nil)
+		s.tracker.observe(s.lastAt, s.lastFs, lineText{})
 	}
 	s.pending, s.lastAt, s.lastFs = true, snap.Time, s.observe(snap).Findings
 	return nil
@@ -266,11 +282,12 @@ type findingHead struct {
 	PID      int               `json:"pid"`
 }
 
-func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
-	if s.headsOK && len(raw) > 0 && s.kept != nil && s.fromDelta() {
-		s.tracker.observe(at, s.decoded, raw)
+func (s *findingSource) addRecorded(at time.Time, line lineText) {
+	if s.headsOK && (len(line.raw) > 0 || line.list != nil) && s.kept != nil && s.fromDelta() {
+		s.tracker.observe(at, s.decoded, line)
 		return
 	}
+	raw := line.text()
 	s.heads, s.decoded, s.headsOK = s.heads[:0], s.decoded[:0], false
 	var texts json.RawMessage
 	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
@@ -289,7 +306,7 @@ func (s *findingSource) addRecorded(at time.Time, raw json.RawMessage) {
 	for _, h := range s.heads {
 		s.decoded = append(s.decoded, diagnose.Finding{Rule: h.Rule, Severity: h.Severity, GPU: h.GPU, PID: h.PID})
 	}
-	s.tracker.observe(at, s.decoded, texts)
+	s.tracker.observe(at, s.decoded, lineText{raw: texts})
 }
 
 // finish returns the merged findings and where they came from.
@@ -298,7 +315,7 @@ func (s *findingSource) finish(where func(int, string) string) ([]Finding, strin
 		return s.tracker.sorted(nil), "recording"
 	}
 	if s.pending {
-		s.tracker.observe(s.lastAt, s.diag.Flush().Findings, nil)
+		s.tracker.observe(s.lastAt, s.diag.Flush().Findings, lineText{})
 		s.pending = false
 	}
 	return s.tracker.sorted(where), "recomputed"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/importer"
 )
 
 // Source yields snapshots in time order, each with the findings a recording
@@ -35,6 +36,14 @@ type Source interface {
 // line's findings was 15 % of a day's report (docs/benchmarks.md).
 type delta interface {
 	FindingsDelta() (kept []bool, written json.RawMessage)
+}
+
+// lister is a Source that can hand a line's findings as a list whose text
+// is built only when asked (importer.File.NextList): building it on every
+// line was a day's report's largest allocation (docs/benchmarks.md,
+// "Recordings: the findings handed on").
+type lister interface {
+	NextList() (sampler.Snapshot, json.RawMessage, *importer.Findings, error)
 }
 
 // Options say what to report on and where the data came from.
@@ -163,9 +172,18 @@ type GPU struct {
 func Build(src Source, opts Options) (*Report, error) {
 	b := newBuilder(opts)
 	dsrc, _ := src.(delta)
+	lsrc, _ := src.(lister)
 	added := false // the snapshot before went to b.add
 	for {
-		s, raw, err := src.Next()
+		var s sampler.Snapshot
+		var raw json.RawMessage
+		var list *importer.Findings
+		var err error
+		if lsrc != nil {
+			s, raw, list, err = lsrc.NextList()
+		} else {
+			s, raw, err = src.Next()
+		}
 		b.findings.kept, b.findings.written = nil, nil
 		if added && dsrc != nil {
 			b.findings.kept, b.findings.written = dsrc.FindingsDelta()
@@ -179,14 +197,14 @@ func Build(src Source, opts Options) (*Report, error) {
 		}
 		if !opts.From.IsZero() && s.Time.Before(opts.From) {
 			if opts.From.Sub(s.Time) <= diagnose.DefaultWindow {
-				b.findings.warm(s, raw) // the diagnosis window reaches back before From
+				b.findings.warm(s, raw, list) // the diagnosis window reaches back before From
 			}
 			continue
 		}
 		if !opts.To.IsZero() && s.Time.After(opts.To) {
 			break // sources are in time order: nothing later is in range
 		}
-		if err := b.add(s, raw); err != nil {
+		if err := b.add(s, lineText{raw, list}); err != nil {
 			return nil, err
 		}
 		added = true
@@ -237,7 +255,7 @@ func newBuilder(o Options) *builder {
 	return &builder{opts: o, gpus: map[int]*gpuAcc{}, findings: newFindingSource(o.DiagnoseEvery)}
 }
 
-func (b *builder) add(s sampler.Snapshot, raw json.RawMessage) error {
+func (b *builder) add(s sampler.Snapshot, raw lineText) error {
 	if b.samples == 0 {
 		b.from = s.Time
 	}

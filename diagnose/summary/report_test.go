@@ -203,7 +203,7 @@ func TestSourceErrorCarriesFile(t *testing.T) {
 func TestUnreadableRecordedFindingsWarn(t *testing.T) {
 	var fs findingSource = newFindingSource(0)
 	s := sampler.Snapshot{Time: summarytest.Start}
-	if err := fs.add(s, []byte(`{"not":"a list"}`)); err != nil {
+	if err := fs.add(s, lineText{raw: []byte(`{"not":"a list"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	got, from := fs.finish(nil)
@@ -219,7 +219,7 @@ func TestOldRecordingsFixFindsItsID(t *testing.T) {
 	s := sampler.Snapshot{Time: summarytest.Start}
 	old := `[{"rule":"sync_stall","severity":"warning","gpu":0,"pid":0,"title":"t","evidence":"e","hint":` +
 		strconv.Quote(diagnose.FirstFix("sync")) + `}]`
-	if err := fs.add(s, []byte(old)); err != nil {
+	if err := fs.add(s, lineText{raw: []byte(old)}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := fs.finish(nil); len(got) != 1 || got[0].FixID != "sync" {

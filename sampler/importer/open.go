@@ -17,7 +17,8 @@ type File struct {
 	Format  string
 	Name    string // what messages call it ("-" is "standard input")
 	rec     *record.Reader
-	kept    []bool          // the last entry's record.Entry.FindingsKept
+	list    *Findings       // the last entry's record.Entry.FindingsList
+	kept    []bool          // its FindingsKept
 	written json.RawMessage // and FindingsWritten
 	imp     Stream
 	src     io.Closer
@@ -55,7 +56,7 @@ func open(src io.ReadCloser, path string) (*File, error) {
 		// A recording's reader checks order itself, with line numbers.
 		return &File{Format: string(format), Name: name, imp: checkedStream(stream), src: src}, nil
 	}
-	r, err := record.NewReader(br, name, record.Options{})
+	r, err := record.NewReader(br, name, record.Options{FindingsOnDemand: true})
 	if err != nil {
 		src.Close()
 		return nil, err
@@ -83,13 +84,28 @@ func OpenFiles(paths []string) (*File, error) {
 // Next is the next snapshot and, for a recording, the findings stored
 // beside it (nil for other tools' outputs).
 func (f *File) Next() (sampler.Snapshot, json.RawMessage, error) {
+	s, raw, list, err := f.NextList()
+	if list != nil {
+		raw = list.Text()
+	}
+	return s, raw, err
+}
+
+// Findings is a recording line's findings list, its text built on demand
+// (record.Findings).
+type Findings = record.Findings
+
+// NextList is Next, but findings a recording's line listed as unchanged
+// come as list, raw nil: list.Text is what Next returns, built only when
+// asked (a report reads the text of a few lines only).
+func (f *File) NextList() (sampler.Snapshot, json.RawMessage, *Findings, error) {
 	if f.rec != nil {
 		e, err := f.rec.Next()
-		f.kept, f.written = e.FindingsKept, e.FindingsWritten
-		return e.Snapshot, e.Findings, err
+		f.list, f.kept, f.written = e.FindingsList, e.FindingsKept, e.FindingsWritten
+		return e.Snapshot, e.Findings, e.FindingsList, err
 	}
 	s, err := f.imp.Next()
-	return s, nil, err
+	return s, nil, nil, err
 }
 
 // FindingsDelta says which of the findings the last Next returned are

@@ -85,12 +85,17 @@ func BenchmarkDecodeEntry(b *testing.B) {
 // findings in force (~5 KB, as a day of the mixed demo), each seen again
 // at the line's time and one's evidence changing every 10 s: "once" as
 // the Writer writes them (findings.go), "every-line" as version 2 wrote
-// them. What the findings cost a reader (docs/benchmarks.md).
+// them; "on-demand" written once and read as report reads them, the list
+// left unbuilt (Options.FindingsOnDemand). What the findings cost a reader
+// (docs/benchmarks.md).
 func BenchmarkReadFindings(b *testing.B) {
 	const lines = 3600
-	for _, every := range []bool{false, true} {
-		name := map[bool]string{false: "once", true: "every-line"}[every]
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name            string
+		every, onDemand bool
+	}{{"once", false, false}, {"every-line", true, false}, {"on-demand", false, true}} {
+		every := c.every
+		b.Run(c.name, func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "hour.jsonl.gz")
 			w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
 			if err != nil {
@@ -115,7 +120,7 @@ func BenchmarkReadFindings(b *testing.B) {
 			b.ResetTimer()
 			cpu0 := processCPU(b)
 			for b.Loop() {
-				r, err := Open(path)
+				r, err := OpenOptions(path, Options{FindingsOnDemand: c.onDemand})
 				if err != nil {
 					b.Fatal(err)
 				}

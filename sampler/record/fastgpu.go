@@ -109,6 +109,12 @@ func gpuMetric(g *sampler.GPU, k string) *sampler.Metric {
 		return &g.MemTemp
 	case "temp_slowdown":
 		return &g.TempSlowdown
+	case "temp_max_op":
+		return &g.TempMaxOp
+	case "temp_target":
+		return &g.TempTarget
+	case "temp_shutdown":
+		return &g.TempShutdown
 	case "power":
 		return &g.Power
 	case "power_limit":

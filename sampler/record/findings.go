@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"time"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -20,11 +21,76 @@ import (
 // nothing here knows their fields but last_seen (sampler does not import
 // diagnose, docs/ARCHITECTURE.md).
 type findingsMemo struct {
-	last [][]byte // the findings of the line before, one JSON object each
-	// reused from line to line by restore
-	kind []byte
-	offs []int
-	at   []byte
+	last [][]byte // the writer's: the findings of the line before, one JSON object each
+	// The reader's: the findings of the line before, the value handed
+	// out with them and its kept list, and a buffer reused by restore.
+	items []findingItem
+	list  *Findings
+	kept  []bool
+	kind  []byte
+}
+
+// Findings is one line's findings list as a Reader holds it: each
+// finding's text where a line wrote it, with the last_seen lines since
+// put in. Building the list as one text on every line was a day's report's
+// largest allocation (565 MB, docs/benchmarks.md, "Recordings: the findings
+// handed on"); a report needs the text of a few lines only.
+type Findings struct {
+	items []findingItem
+	text  []byte // Text's, once built
+}
+
+// findingItem is one finding: its text as written, and the last_seen to
+// put in it (nil: none).
+type findingItem struct{ text, seen []byte }
+
+// Text is the list as the line's findings member, same_findings and
+// seen_findings resolved: what Entry.Findings holds when the reader was not
+// asked to leave it to this (Options.FindingsOnDemand). It is built once.
+func (f *Findings) Text() json.RawMessage {
+	if f.text == nil {
+		f.text = appendItems(make([]byte, 0, 2+itemsLen(f.items)), f.items)
+	}
+	return f.text
+}
+
+// Len is the number of findings.
+func (f *Findings) Len() int { return len(f.items) }
+
+func appendItems(out []byte, items []findingItem) []byte {
+	out = append(out, '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		s, e, ok := 0, 0, false
+		if it.seen != nil {
+			s, e, ok = stringValue(it.text, "last_seen")
+		}
+		if ok {
+			out = append(append(append(out, it.text[:s]...), it.seen...), it.text[e:]...)
+		} else {
+			out = append(out, it.text...)
+		}
+	}
+	return append(out, ']')
+}
+
+func itemsLen(items []findingItem) int {
+	n := 0
+	for _, it := range items {
+		n += len(it.text) + len(it.seen) + 1
+	}
+	return n
+}
+
+func allSame(kind []byte) bool {
+	for _, k := range kind {
+		if k != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // elide sets l's findings to those that changed and lists the others. raw
@@ -63,24 +129,26 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 
 // restore puts back the findings l lists, from the line before, and
 // remembers this line's. A listed position the reader has no finding for
-// (the line before was damaged and skipped) is left out.
-func (m *findingsMemo) restore(l *wireEntry) {
+// (the line before was damaged and skipped) is left out. With onDemand the
+// list is not built as text: l.FindingsList holds it (Findings).
+func (m *findingsMemo) restore(l *wireEntry, onDemand bool) {
 	same, seen := l.SameFindings, l.SeenFindings
 	l.SameFindings, l.SeenFindings = nil, nil
 	rest, ok := splitArray(l.Findings)
 	if len(same)+len(seen) == 0 {
-		m.last = rest
-		if !ok {
-			m.last = nil
+		m.items, m.list = nil, nil
+		if ok {
+			m.items = make([]findingItem, len(rest))
+			for i, f := range rest {
+				m.items[i].text = f
+			}
 		}
 		return
 	}
-	m.at = appendTimeText(m.at[:0], l.Time)
-	seenAt := m.at
 	// What each position takes: a listed one the finding before (kind 1,
 	// or 2 seen again), the others the next written one. Positions past
 	// what the lines hold are ignored, so a crafted list costs its length.
-	n := min(len(rest)+len(same)+len(seen), len(rest)+len(m.last))
+	n := min(len(rest)+len(same)+len(seen), len(rest)+len(m.items))
 	kind := append(m.kind[:0], make([]byte, n)...)
 	m.kind = kind
 	for k, list := range [][]int{same, seen} {
@@ -90,63 +158,44 @@ func (m *findingsMemo) restore(l *wireEntry) {
 			}
 		}
 	}
-	out := make([]byte, 0, len(l.Findings)+n*len(seenAt)+sumLen(m.last)+2)
-	out = append(out, '[')
-	offs := m.offs[:0] // where each finding starts in out, and ends
-	kept := make([]bool, 0, n)
+	if onDemand && m.list != nil && len(rest) == 0 && n == len(m.items) && allSame(kind) {
+		// Nothing changed, last_seen included: the same value handed on.
+		l.FindingsWritten, l.Findings, l.FindingsKept, l.FindingsList = l.Findings, nil, m.kept, m.list
+		return
+	}
+	var seenAt []byte // the line's time, where a finding was seen again
+	if len(seen) > 0 {
+		seenAt = appendTimeText(nil, l.Time)
+	}
+	items := make([]findingItem, 0, n+len(rest))
+	kept := make([]bool, 0, n+len(rest))
 	for i := range n {
-		var f []byte
-		var at []byte // the last_seen to set, if seen again
+		var it findingItem
 		switch {
-		case kind[i] == 1:
-			f = m.elem(i)
-		case kind[i] == 2:
-			f, at = m.elem(i), seenAt
-		case len(rest) > 0:
-			f, rest = rest[0], rest[1:]
-		}
-		if f == nil {
+		case kind[i] == 0 && len(rest) > 0:
+			it.text, rest = rest[0], rest[1:]
+		case kind[i] == 0 || i >= len(m.items):
 			continue
+		case kind[i] == 1:
+			it = m.items[i]
+		default:
+			it = findingItem{m.items[i].text, seenAt}
 		}
+		items = append(items, it)
 		kept = append(kept, kind[i] != 0)
-		if len(offs) > 0 {
-			out = append(out, ',')
-		}
-		offs = append(offs, len(out))
-		s, e, ok := 0, 0, false
-		if at != nil {
-			s, e, ok = stringValue(f, "last_seen")
-		}
-		if ok {
-			out = append(append(append(out, f[:s]...), at...), f[e:]...)
-		} else {
-			out = append(out, f...)
-		}
-		offs = append(offs, len(out))
 	}
 	for _, f := range rest { // positions the lists did not account for
-		if len(offs) > 0 {
-			out = append(out, ',')
-		}
-		offs = append(offs, len(out))
-		out = append(out, f...)
-		offs = append(offs, len(out))
+		items = append(items, findingItem{text: f})
 		kept = append(kept, false)
 	}
-	out = append(out, ']')
-	m.offs = offs
-	m.last = m.last[:0]
-	for i := 0; i < len(offs); i += 2 {
-		m.last = append(m.last, out[offs[i]:offs[i+1]])
+	m.items, m.kept = items, kept
+	m.list = &Findings{items: items}
+	l.FindingsWritten, l.FindingsKept = l.Findings, kept
+	if onDemand {
+		l.Findings, l.FindingsList = nil, m.list
+	} else {
+		l.Findings = m.list.Text()
 	}
-	l.FindingsWritten, l.Findings, l.FindingsKept = l.Findings, out, kept
-}
-
-func (m *findingsMemo) elem(i int) []byte {
-	if i < len(m.last) {
-		return m.last[i]
-	}
-	return nil
 }
 
 // seenAgain: cur is last but for its last_seen, which is seenAt.
@@ -191,12 +240,4 @@ func appendElem(list, f []byte) []byte {
 		list = append(list, ',')
 	}
 	return append(list, f...)
-}
-
-func sumLen(fs [][]byte) int {
-	n := 0
-	for _, f := range fs {
-		n += len(f)
-	}
-	return n
 }

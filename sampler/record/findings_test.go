@@ -91,6 +91,26 @@ func TestFindingsWrittenOnChangeReadBackWhole(t *testing.T) {
 					t.Fatalf("line %d: kept %v, written %s", i+2, kept, got[i].FindingsWritten)
 				}
 			}
+			// Left to FindingsList, the same text, and the same value
+			// handed on while nothing changed (lines 12 to 14).
+			lazy := readWith(t, path, Options{FindingsOnDemand: true})
+			for i := range want {
+				l := lazy[i]
+				text := l.Findings
+				if l.FindingsList != nil {
+					if l.Findings != nil {
+						t.Fatalf("line %d: both Findings and FindingsList", i+2)
+					}
+					text = l.FindingsList.Text()
+				}
+				if !bytes.Equal(text, want[i]) || (l.FindingsList != nil) != (got[i].FindingsKept != nil) ||
+					!slices.Equal(l.FindingsKept, got[i].FindingsKept) || !bytes.Equal(l.FindingsWritten, got[i].FindingsWritten) {
+					t.Fatalf("line %d on demand: findings\n%s\nwant\n%s", i+2, text, want[i])
+				}
+				if handed := i > 0 && l.FindingsList != nil && l.FindingsList == lazy[i-1].FindingsList; handed != (i >= 10 && i <= 12) {
+					t.Fatalf("line %d: list handed on from the line before: %v", i+2, handed)
+				}
+			}
 			if name == "r.jsonl" {
 				text, _ := os.ReadFile(path)
 				lines := strings.Split(string(text), "\n")

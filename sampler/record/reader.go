@@ -19,6 +19,11 @@ type Options struct {
 	// bufBytes overrides readBufBytes (tests): FuzzReader's inputs are a few
 	// KB, and zeroing two 256 KiB buffers was most of an exec's 0.9 ms.
 	bufBytes int
+	// FindingsOnDemand leaves a line's findings, where it listed some as
+	// unchanged, to Entry.FindingsList instead of building them as text
+	// in Entry.Findings on every line (report, which reads the text of a
+	// few lines only).
+	FindingsOnDemand bool
 }
 
 // Limits: a snapshot with thousands of processes is a few MB (ten
@@ -227,7 +232,7 @@ func (r *Reader) complete(l *wireEntry, lineNo int) Entry {
 		r.slow.restore(l)
 	}
 	if r.hdr.Version >= 3 {
-		r.find.restore(l)
+		r.find.restore(l, r.opts.FindingsOnDemand)
 	}
 	sampler.JoinProcs(&l.Snapshot)
 	for _, w := range r.order.Check(&l.Snapshot, fmt.Sprintf("line %d", lineNo)) {

@@ -79,4 +79,10 @@ type Entry struct {
 	// nothing.
 	FindingsKept    []bool          `json:"-"`
 	FindingsWritten json.RawMessage `json:"-"`
+	// FindingsList, set by a Reader opened with Options.FindingsOnDemand
+	// where a line listed findings as unchanged, holds the whole list in
+	// Findings' place (Findings is then nil; FindingsList.Text builds it).
+	// It is the same value as the entry before's while nothing changed,
+	// last_seen included.
+	FindingsList *Findings `json:"-"`
 }
