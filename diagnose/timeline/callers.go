@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math"
-	"slices"
+	"sort"
 )
 
 // callers keeps the sync-making operators (aten::item, aten::to,
@@ -78,13 +78,15 @@ func (t *callerThread) add(c callerOp) int {
 		}
 	}
 	n := len(t.tail)
-	t.tail = slices.DeleteFunc(t.tail, func(k callerOp) bool { return c.encloses(k.ts, k.end()) })
+	t.tail = dropEnclosed(t.tail, func(k callerOp) bool { return c.encloses(k.ts, k.end()) })
 	dropped := n - len(t.tail)
 	i := len(t.tail)
 	for i > 0 && outer(c, t.tail[i-1]) {
 		i--
 	}
-	t.tail = slices.Insert(t.tail, i, c)
+	t.tail = append(t.tail, c)
+	copy(t.tail[i+1:], t.tail[i:])
+	t.tail[i] = c
 	if len(t.tail) > callerTail {
 		t.encode(t.tail[0])
 		t.tail = t.tail[:copy(t.tail, t.tail[1:])]
@@ -177,11 +179,9 @@ func (cs *callers) of(syncs []span) []int32 {
 	for i := range out {
 		out[i], idx[i] = -1, int32(i)
 	}
-	slices.SortStableFunc(idx, func(a, b int32) int {
-		if c := cmp.Compare(syncs[a].tid, syncs[b].tid); c != 0 {
-			return c
-		}
-		return cmp.Compare(syncs[a].ts, syncs[b].ts)
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, b := syncs[idx[i]], syncs[idx[j]]
+		return a.tid < b.tid || a.tid == b.tid && cmp.Less(a.ts, b.ts)
 	})
 	for lo := 0; lo < len(idx); {
 		hi := lo + 1
@@ -215,7 +215,7 @@ func (t *callerThread) resolve(syncs []span, idx []int32, out []int32) {
 	k := 0
 	place := func(k int) {
 		s := syncs[idx[k]]
-		active = slices.DeleteFunc(active, func(c callerOp) bool { return c.end() < minEnd[k] })
+		active = dropEnclosed(active, func(c callerOp) bool { return c.end() < minEnd[k] })
 		best := -1
 		for j, c := range active {
 			if c.encloses(s.ts, s.end) && (best < 0 || outer(c, active[best])) {
@@ -254,10 +254,22 @@ func (t *callerThread) sorted(yield func(callerOp) bool) {
 	}
 	var all []callerOp
 	t.each(func(c callerOp) bool { all = append(all, c); return true })
-	slices.SortStableFunc(all, func(a, b callerOp) int { return cmp.Compare(a.ts, b.ts) })
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ts < all[j].ts })
 	for _, c := range all {
 		if !yield(c) {
 			return
 		}
 	}
+}
+
+// dropEnclosed is slices.DeleteFunc without a generic copy of it (the
+// binary's size).
+func dropEnclosed(s []callerOp, drop func(callerOp) bool) []callerOp {
+	out := s[:0]
+	for _, c := range s {
+		if !drop(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
