@@ -45,7 +45,8 @@ type launch struct {
 // (queue.go), then counted into the figures that need no order and, through
 // a bounded buffer sorted by start, into those read in time order (stream.go). What it
 // keeps is the CPU ranges it needs (steps, syncs, DataLoader ops), which grow
-// with the steps, not with the kernels.
+// with the steps, not with the kernels, and the sync-making operators, a few
+// bytes each (callers.go).
 type Builder struct {
 	names []string
 	ids   map[string]int32

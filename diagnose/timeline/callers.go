@@ -10,11 +10,11 @@ import (
 // callers keeps the sync-making operators (aten::item, aten::to,
 // aten::copy_…) that name a sync call's caller. Kineto writes every CPU
 // operator before the first sync, so none can be let go while the trace is
-// read; a large trace has one every few kernels (docs/benchmarks.md, "Sync
-// callers kept compact"). So each thread keeps only the outermost of the
-// operators it has seen recently (a sync inside an inner one is inside the
-// outer one, and the outer is the one named), and encodes the others in a
-// few bytes each into fixed-size chunks that are never copied to grow.
+// read; a large trace has one every few kernels (docs/benchmarks.md,
+// "Sync-making operators kept compact"). So each thread keeps only the
+// outermost of the operators it has seen recently (a sync inside an inner
+// one is inside the outer one, and the outer is the one named), and encodes
+// those in a few bytes each into chunks that are never copied to grow.
 type callers struct {
 	threads map[int64]*callerThread
 	kept    int // operators encoded or in a tail

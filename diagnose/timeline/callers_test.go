@@ -1,9 +1,11 @@
 package timeline
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler/trace"
@@ -110,6 +112,50 @@ func TestSyncCallerIsTheOutermost(t *testing.T) {
 	}
 }
 
+// FuzzSyncCallers: operators and syncs at any time and of any duration a
+// damaged trace could hold (NaN, ±Inf, negative), in any order: each sync
+// is named the outermost operator that encloses it, as outermostCaller
+// finds over every operator fed. A record is 9 bytes: what (an operator's
+// name or a sync; the thread), then the start and duration as float32 bits.
+func FuzzSyncCallers(f *testing.F) {
+	rec := func(what byte, ts, dur float32) []byte {
+		b := []byte{what}
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(ts))
+		return binary.LittleEndian.AppendUint32(b, math.Float32bits(dur))
+	}
+	f.Add(slices.Concat(rec(2, 10, 5), rec(1, 8, 10), rec(7, 12, 1), rec(3, 12, 1)))
+	f.Add(slices.Concat(rec(1, 8, 10), rec(2, 8, 10), rec(7, 9, 0), rec(17, 9, 0)))
+	f.Add(slices.Concat(rec(1, float32(math.NaN()), 10), rec(2, 0, float32(math.Inf(1))), rec(7, 5, -3), rec(7, float32(math.NaN()), 1), rec(4, 1e30, 0.1)))
+	names := []string{"aten::to", "aten::copy_", "aten::item", "aten::_local_scalar_dense", "aten::nonzero", "aten::_to_copy"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ops, syncs []trace.Event
+		b := New()
+		for ; len(data) >= 9 && len(ops)+len(syncs) < 2000; data = data[9:] {
+			e := trace.Event{TID: int64(data[0] >> 4 & 1),
+				TS:  float64(math.Float32frombits(binary.LittleEndian.Uint32(data[1:]))),
+				Dur: float64(math.Float32frombits(binary.LittleEndian.Uint32(data[5:])))}
+			if w := int(data[0] & 15); w < len(names) {
+				e.Kind, e.Name = trace.CPUOp, names[w]
+				ops = append(ops, e)
+			} else {
+				e.Kind, e.Name = trace.Runtime, "cudaStreamSynchronize"
+				syncs = append(syncs, e)
+			}
+			b.Add(e)
+		}
+		got := b.callers.of(b.syncs)
+		for i, s := range syncs {
+			name := ""
+			if got[i] >= 0 {
+				name = b.names[got[i]]
+			}
+			if want := outermostCaller(ops, s); name != want {
+				t.Fatalf("sync %d at %v (%v µs) on thread %d: caller %q, want %q", i, s.TS, s.Dur, s.TID, name, want)
+			}
+		}
+	})
+}
+
 // Times read back as the same floats, from the ns they are stored in or
 // from their bits.
 func FuzzCallerTime(f *testing.F) {
@@ -183,8 +229,8 @@ func TestNestedCallersNotKept(t *testing.T) {
 	}
 }
 
-// BenchmarkCallerMemory holds docs/benchmarks.md's figure ("Sync callers
-// kept compact"): the heap held per sync-making operator, a million of
+// BenchmarkCallerMemory holds docs/benchmarks.md's figure ("Sync-making
+// operators kept compact"): the heap held per sync-making operator, a million of
 // them as the ResNet-50 trace writes them.
 func BenchmarkCallerMemory(b *testing.B) {
 	const n = 1_000_000
