@@ -78,7 +78,7 @@ func (t *callerThread) add(c callerOp) int {
 		}
 	}
 	n := len(t.tail)
-	t.tail = dropEnclosed(t.tail, func(k callerOp) bool { return c.encloses(k.ts, k.end()) })
+	t.tail = dropIf(t.tail, func(k callerOp) bool { return c.encloses(k.ts, k.end()) })
 	dropped := n - len(t.tail)
 	i := len(t.tail)
 	for i > 0 && outer(c, t.tail[i-1]) {
@@ -215,7 +215,7 @@ func (t *callerThread) resolve(syncs []span, idx []int32, out []int32) {
 	k := 0
 	place := func(k int) {
 		s := syncs[idx[k]]
-		active = dropEnclosed(active, func(c callerOp) bool { return c.end() < minEnd[k] })
+		active = dropIf(active, func(c callerOp) bool { return c.end() < minEnd[k] })
 		best := -1
 		for j, c := range active {
 			if c.encloses(s.ts, s.end) && (best < 0 || outer(c, active[best])) {
@@ -262,9 +262,9 @@ func (t *callerThread) sorted(yield func(callerOp) bool) {
 	}
 }
 
-// dropEnclosed is slices.DeleteFunc without a generic copy of it (the
+// dropIf is slices.DeleteFunc without a generic copy of it (the
 // binary's size).
-func dropEnclosed(s []callerOp, drop func(callerOp) bool) []callerOp {
+func dropIf(s []callerOp, drop func(callerOp) bool) []callerOp {
 	out := s[:0]
 	for _, c := range s {
 		if !drop(c) {
