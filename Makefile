@@ -190,6 +190,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseRequest -fuzztime 30s ./sampler/procsock/
 	$(GO) test -run '^$$' -fuzz FuzzWebYAML -fuzztime 30s ./ui/promexport/
 	$(GO) test -run '^$$' -fuzz FuzzStrips -fuzztime 30s ./diagnose/timeline/
+	$(GO) test -run '^$$' -fuzz FuzzSyncCallers -fuzztime 30s ./diagnose/timeline/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -45,7 +45,8 @@ type launch struct {
 // (queue.go), then counted into the figures that need no order and, through
 // a bounded buffer sorted by start, into those read in time order (stream.go). What it
 // keeps is the CPU ranges it needs (steps, syncs, DataLoader ops), which grow
-// with the steps, not with the kernels.
+// with the steps, not with the kernels, and the sync-making operators, a few
+// bytes each (callers.go).
 type Builder struct {
 	names []string
 	ids   map[string]int32
@@ -77,8 +78,7 @@ type Builder struct {
 	last       float64 // the latest step's start
 	syncs      []span
 	loaders    []span
-	callers    []span        // ops that synchronise inside (aten::item…), for the sync calls' callers
-	outer      map[int64]int // by thread, the last caller kept (addCaller)
+	callers    callers // ops that synchronise inside (aten::item…), for the sync calls' callers (callers.go)
 	devices    map[int]int
 	classes    []*class // by name id, filled on first use (classes.go)
 }
@@ -121,7 +121,7 @@ func (b *Builder) Add(e trace.Event) error {
 	case isLoader(e.Name):
 		b.addLoader(b.span(e))
 	case isSyncCaller(e.Name):
-		b.addCaller(b.span(e))
+		b.callers.add(e.TID, callerOp{e.TS, e.Dur, b.intern(e.Name)})
 	}
 	return nil
 }
@@ -237,20 +237,4 @@ func isSyncCaller(name string) bool {
 // multi-process "_MultiProcessingDataLoaderIter" ([torch-tb-profiler]).
 func isLoader(name string) bool {
 	return strings.Contains(name, "DataLoader") && strings.Contains(name, "__next__")
-}
-
-// addCaller keeps a sync-making operator, unless it runs inside the last
-// one kept on its thread (aten::_local_scalar_dense inside aten::item,
-// aten::copy_ inside aten::to): a sync inside it is inside that one too,
-// and callerOf names the outermost. A large trace has one of these every
-// few kernels; the nested half is not kept.
-func (b *Builder) addCaller(s span) {
-	if i, ok := b.outer[s.tid]; ok && b.callers[i].ts <= s.ts && s.end <= b.callers[i].end {
-		return
-	}
-	if b.outer == nil {
-		b.outer = map[int64]int{}
-	}
-	b.callers = append(b.callers, s)
-	b.outer[s.tid] = len(b.callers) - 1
 }

@@ -48,10 +48,13 @@ type Step struct {
 }
 
 func (b *Builder) syncStats() []SyncStat {
-	slices.SortFunc(b.callers, func(a, b span) int { return cmp.Compare(a.ts, b.ts) })
+	callers := b.callers.of(b.syncs)
 	by := map[[2]string]*SyncStat{}
-	for _, s := range b.syncs {
-		key := [2]string{b.names[s.name], b.callerOf(s)}
+	for i, s := range b.syncs {
+		key := [2]string{b.names[s.name], ""}
+		if c := callers[i]; c >= 0 {
+			key[1] = b.names[c]
+		}
 		st := by[key]
 		if st == nil {
 			st = &SyncStat{Name: key[0], Caller: key[1]}
@@ -73,28 +76,6 @@ func (b *Builder) syncStats() []SyncStat {
 	sort.Slice(out, func(i, j int) bool { return order(&out[i], &out[j]) < 0 })
 	return out
 }
-
-// callerOf is the outermost sync-making operator on the same thread that
-// encloses the call: aten::item over its aten::_local_scalar_dense. The
-// callers are sorted by start (syncStats); it looks back a bounded number of
-// them, as those operators do not nest deeply.
-func (b *Builder) callerOf(s span) string {
-	i, _ := slices.BinarySearchFunc(b.callers, s.ts, func(c span, t float64) int { return cmp.Compare(c.ts, t+1e-9) })
-	best := -1
-	for j := i - 1; j >= 0 && j >= i-callerLookBack; j-- {
-		if c := b.callers[j]; c.tid == s.tid && c.ts <= s.ts && s.end <= c.end {
-			best = j
-		}
-	}
-	if best < 0 {
-		return ""
-	}
-	return b.names[b.callers[best].name]
-}
-
-// callerLookBack bounds callerOf's scan (our choice: far more than the
-// operators between an aten::to and the sync it makes).
-const callerLookBack = 64
 
 // completeSteps are the ProfilerSteps HTA analyses: all but the last when
 // there are two or more ([hta-docs] §Trace filtering).

@@ -24,6 +24,22 @@ var opNames = []string{"aten::cudnn_convolution", "aten::add_", "aten::cudnn_bat
 // Write writes a trace of steps ProfilerSteps with kernels kernels each
 // and returns the bytes written.
 func Write(w io.Writer, steps, kernels int) (int64, error) {
+	return WriteWith(w, steps, kernels, Options{})
+}
+
+// Options add to the trace Write writes.
+type Options struct {
+	// Syncs adds the sync-making operators of TensorBoard's ResNet-50
+	// trace with its DataLoader on the main thread (sampler/trace/testdata,
+	// 0.11 of them a GPU event): after every 18th kernel an aten::to
+	// around its aten::copy_, the child written first as that trace does;
+	// and at each step's end an aten::item whose cudaStreamSynchronize
+	// waits for the GPU.
+	Syncs bool
+}
+
+// WriteWith is Write with the options.
+func WriteWith(w io.Writer, steps, kernels int, o Options) (int64, error) {
 	cw := &countWriter{w: w}
 	bw := bufio.NewWriterSize(cw, 1<<20)
 	fmt.Fprintf(bw, `{
@@ -71,9 +87,26 @@ func Write(w io.Writer, steps, kernels int) (int64, error) {
 			sep()
 			fmt.Fprintf(bw, `  {"ph": "X", "cat": "kernel", "name": "%s", "pid": 0, "tid": %d, "ts": %.3f, "dur": %.3f, "args": {"External id": %d, "queued": 0, "device": 0, "context": 1, "stream": %d, "correlation": %d, "registers per thread": 64, "shared memory": 16384, "blocks per SM": 3.878788, "warps per SM": 15.515152, "grid": [512, 1, 1], "block": [128, 1, 1], "est. achieved occupancy %%": 25}}`,
 				kernelNames[i], stream, ts+8, float64(2+i*3), ext, stream, corr)
+			if o.Syncs && k%18 == 17 {
+				sep()
+				fmt.Fprintf(bw, `  {"ph": "X", "cat": "cpu_op", "name": "aten::copy_", "pid": %d, "tid": %d, "ts": %.3f, "dur": 1.500, "args": {"External id": %d}}`, pid, tid, ts+9.5, ext+1)
+				sep()
+				fmt.Fprintf(bw, `  {"ph": "X", "cat": "cpu_op", "name": "aten::to", "pid": %d, "tid": %d, "ts": %.3f, "dur": 2.500, "args": {"External id": %d}}`, pid, tid, ts+9.2, ext)
+				ext += 2
+			}
 			ts += 12
 			corr++
 			ext++
+		}
+		if o.Syncs {
+			sep()
+			fmt.Fprintf(bw, `  {"ph": "X", "cat": "cpu_op", "name": "aten::_local_scalar_dense", "pid": %d, "tid": %d, "ts": %.3f, "dur": 38.000, "args": {"External id": %d}}`, pid, tid, ts+6, ext+1)
+			sep()
+			fmt.Fprintf(bw, `  {"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": %d, "tid": %d, "ts": %.3f, "dur": 40.000, "args": {"External id": %d}}`, pid, tid, ts+5, ext)
+			sep()
+			fmt.Fprintf(bw, `  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": %d, "tid": %d, "ts": %.3f, "dur": 30.000, "args": {"External id": %d, "cbid": 131, "correlation": %d}}`, pid, tid, ts+10, ext+1, corr)
+			corr++
+			ext += 2
 		}
 		ts = stepStart + stepDur + 5
 	}
