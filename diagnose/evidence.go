@@ -74,6 +74,9 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	for _, i := range e.collective(e.noSpin) {
 		e.noSpin[i] = true
 	}
+	for _, i := range e.waitingRanks(e.noSpin) {
+		e.noSpin[i] = true
+	}
 	for i := range e.last.GPUs {
 		if g := &e.last.GPUs[i]; !g.VGPUGuest() { // a guest sees no board power, clocks or link
 			e.busy(g)
