@@ -45,6 +45,9 @@ type Node struct {
 	// ContainerError is nvidia-smi's NVML failure inside a container the
 	// input shows (the message and the command that ran it), "" for none.
 	ContainerError string `json:"container_error,omitempty"`
+	// FabricError is the fabric manager's failure the input shows (its
+	// log's, its service's or its start script's line), "" for none.
+	FabricError string `json:"fabric_error,omitempty"`
 	// ProcsFrom names where the GPU processes came from when not from
 	// NVML: the socket of `gpuscope serve --proc-socket` (inside a
 	// container, this container's processes only; Sampler.Procs).

@@ -114,6 +114,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseList(s)
 		case kindCUDAInit:
 			p = parseCUDAInit(s)
+		case kindFabricManager:
+			p = parseFabricLog(s, noSwitch(secs))
 		case kindNVLinkStatus:
 			p = parseNVLinkStatus(s)
 		case kindDCGMHealth:
