@@ -84,6 +84,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		}
 	}
 	e.fabric()
+	e.sliceOOM()
 	e.containerLost()
 	e.diag()
 	e.multiGPU()

@@ -55,6 +55,10 @@ type Node struct {
 	// Diag is a DCGM diagnostic run (`dcgmi diag`) the input holds, one
 	// entry per test result; nil for none.
 	Diag []DiagCheck `json:"diag,omitempty"`
+	// SliceOOM are allocations a GPU-sharing layer refused over a
+	// container's memory limit (HAMi-core's "Device 0 OOM used / limit");
+	// nil for none.
+	SliceOOM []SliceOOM `json:"slice_oom,omitempty"`
 }
 
 // SourceError explains why a source could not start, for a human.

@@ -210,6 +210,7 @@ func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map
 			fillString(&st.Node.ContainerError, s.Node.ContainerError)
 			fillString(&st.Node.FabricError, s.Node.FabricError)
 			st.Node.Diag = append(st.Node.Diag, s.Node.Diag...)
+			st.Node.SliceOOM = append(st.Node.SliceOOM, s.Node.SliceOOM...)
 			if st.Topology == nil {
 				st.Topology = s.Topology
 			}
@@ -260,6 +261,7 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 		fillString(&n.FabricError, st.Node.FabricError)
 		if i == len(pic.snaps)-1 { // a diag run's verdicts are events of the paste, like Xids
 			n.Diag = append(n.Diag, st.Node.Diag...)
+			n.SliceOOM = append(n.SliceOOM, st.Node.SliceOOM...)
 		}
 		if pic.snaps[i].Topology == nil {
 			pic.snaps[i].Topology = st.Topology

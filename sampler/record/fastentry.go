@@ -143,6 +143,8 @@ func (s *scanner) node(nd *sampler.Node) {
 			nd.ProcsFrom = s.str()
 		case "diag":
 			s.other(&nd.Diag)
+		case "slice_oom":
+			s.other(&nd.SliceOOM)
 		default:
 			s.bad = true
 		}
