@@ -62,6 +62,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		e.health(g)
+		e.infoROM(g)
 		e.vgpuLicense(g)
 		if g.VGPUHost() {
 			continue // its processes are VMs holding their vGPU's share by design

@@ -159,6 +159,9 @@ type GPU struct {
 	ECCCorrected   Metric `json:"ecc_corrected,omitzero"`   // volatile, count
 	RemapPending   bool   `json:"remap_pending,omitempty"`
 	RemapFailed    bool   `json:"remap_failed,omitempty"`
+	// InfoROMCorrupt: nvidia-smi warned that the board's infoROM (where
+	// the driver keeps its ECC and retired-page records) is corrupted.
+	InfoROMCorrupt bool   `json:"inforom_corrupt,omitempty"`
 	RemappedRows   Metric `json:"remapped_rows,omitzero"` // both kinds
 	// The rows remapped for correctable and for uncorrectable errors
 	// (nvmlDeviceGetRemappedRows; n/a in recordings made before the split).

@@ -20,7 +20,7 @@ import (
 func fullSnapshot() sampler.Snapshot {
 	s := realisticSnapshot(5)
 	g := &s.GPUs[1]
-	g.Lost, g.RemapPending, g.RemapFailed, g.MIG = true, true, true, true
+	g.Lost, g.RemapPending, g.RemapFailed, g.InfoROMCorrupt, g.MIG = true, true, true, true, true
 	g.Pod = sampler.Pod{Namespace: "ns", Name: "trainer-0", Container: "main"}
 	g.Job, g.Owner, g.FabricState, g.FabricStatus = "1234", "alice", "completed", "success"
 	g.Virtualization, g.License = "None", "unlicensed"
