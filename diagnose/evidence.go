@@ -62,6 +62,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		e.health(g)
+		e.infoROM(g)
 		e.vgpuLicense(g)
 		if g.VGPUHost() {
 			continue // its processes are VMs holding their vGPU's share by design
@@ -74,6 +75,9 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	for _, i := range e.collective(e.noSpin) {
 		e.noSpin[i] = true
 	}
+	for _, i := range e.waitingRanks(e.noSpin) {
+		e.noSpin[i] = true
+	}
 	for i := range e.last.GPUs {
 		if g := &e.last.GPUs[i]; !g.VGPUGuest() { // a guest sees no board power, clocks or link
 			e.busy(g)
@@ -81,6 +85,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		}
 	}
 	e.fabric()
+	e.sliceOOM()
 	e.containerLost()
 	e.diag()
 	e.multiGPU()

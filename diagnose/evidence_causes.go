@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -21,6 +22,11 @@ var (
 		"nvidia-fabricmanager; its version must match the driver's (nv-fabricmanager --version vs nvidia-smi); read " +
 		"/var/log/fabricmanager.log if it fails; in a VM given one GPU of an NVSwitch board the host must set the " +
 		"fabric up ([fabric-manager]; [cuda-runtime-errors])"}
+	hintFabricFailed = fix{"fabric_failed", "The fabric manager started and failed: read its error (journalctl -u nvidia-fabricmanager, " +
+		"/var/log/fabricmanager.log); a version mismatch needs the nvidia-fabricmanager package of the driver's exact version " +
+		"(nv-fabricmanager --version vs nvidia-smi); a rejected option or configuration value is fixed in " +
+		"/usr/share/nvidia/nvswitch/fabricmanager.cfg or the service's start arguments (NVLink 5 systems also need NVLSM); " +
+		"then systemctl restart nvidia-fabricmanager and check nvidia-smi -q | grep -A2 Fabric shows Completed ([fabric-manager])"}
 	hintContentionSnapshot = fix{"contention_snapshot", "Several jobs share this GPU: nvidia-smi pmon -c 10 shows each one's share; end the stale " +
 		"one or move a job to a free GPU (CUDA_VISIBLE_DEVICES), or partition with MIG/MPS ([gpu-idle-handbook] §8.1 §5.1)"}
 )
@@ -191,6 +197,10 @@ func (e *evCtx) fabric() {
 			"State", g.FabricState, "Status", orNA(g.FabricStatus)))
 		uses = append(uses, Use{g.Index, "fabric_state"})
 	}
+	if f := e.last.Node.FabricError; f != "" && !switchless(e.last) {
+		ev = append(ev, say("evidence.fabric_failed", "the fabric manager failed: {{.Line}}", "Line", f))
+		uses = append(uses, Use{-1, "fabric_error"})
+	}
 	if c := e.last.Node.CUDAError; c != "" {
 		ev = append(ev, say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c))
 		uses = append(uses, Use{-1, "cuda_error"})
@@ -198,9 +208,28 @@ func (e *evCtx) fabric() {
 	if len(ev) == 0 {
 		return
 	}
+	hint := hintFabric
+	if e.last.Node.FabricError != "" {
+		hint = hintFabricFailed
+	}
 	e.add(RuleFabricManager, Critical, -1, say("evidence.fabric_title", "NVSwitch fabric not initialised: CUDA cannot start until the fabric manager runs"),
-		ev, hintFabric, nil, uses...)
+		ev, hint, nil, uses...)
 }
+
+// switchless: every GPU the input shows is a board no NVSwitch system
+// carries (GeForce, TITAN, Quadro, RTX workstation cards; the fabric
+// manager guide lists the NVSwitch systems, [fabric-manager]), so a fabric
+// manager failing there has nothing to manage and stops nothing.
+func switchless(s *sampler.Snapshot) bool {
+	for i := range s.GPUs {
+		if !consumerBoardRE.MatchString(s.GPUs[i].Name) {
+			return false
+		}
+	}
+	return len(s.GPUs) > 0
+}
+
+var consumerBoardRE = regexp.MustCompile(`(?i)\b(geforce|titan|quadro|rtx)\b`)
 
 func orNA(s string) string {
 	if s == "" {

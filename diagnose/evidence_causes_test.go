@@ -124,3 +124,27 @@ func TestEvidenceContainerLostGPUs(t *testing.T) {
 	}
 	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0, busyGPU(0, 0, 60, 700))}), RuleContainerGPULost, -1)
 }
+
+// The fabric manager's own failure line is the fabric finding, with the
+// fix for a manager that started and failed (its error, its version, its
+// configuration), quoting the line.
+func TestEvidenceFabricManagerFailed(t *testing.T) {
+	s := evSnap(0)
+	s.Node.FabricError = "nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 don't match with driver version 530.41.03."
+	f := requireRule(t, Evidence([]sampler.Snapshot{s}), RuleFabricManager, -1)
+	if f.Severity != Critical || f.FixID != hintFabricFailed.id || !strings.Contains(f.Evidence, "530.41.03") {
+		t.Errorf("finding %s %s: %q", f.Severity, f.FixID, f.Evidence)
+	}
+}
+
+// A fabric manager failing beside GeForce or workstation boards, which no
+// NVSwitch system carries, stops nothing.
+func TestEvidenceFabricManagerFailedWithoutNVSwitch(t *testing.T) {
+	g := busyGPU(0, 0, 15, 120)
+	g.Name = "NVIDIA GeForce RTX 4090"
+	s := evSnap(0, g)
+	s.Node.FabricError = "Job for nvidia-fabricmanager.service failed because the control process exited with error code."
+	forbidRule(t, Evidence([]sampler.Snapshot{s}), RuleFabricManager, -1)
+	s.GPUs[0].Name = "NVIDIA H100 80GB HBM3"
+	requireRule(t, Evidence([]sampler.Snapshot{s}), RuleFabricManager, -1)
+}

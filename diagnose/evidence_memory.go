@@ -76,3 +76,26 @@ func preallocator(g *sampler.GPU) (who string, compute bool) {
 	}
 	return who, compute
 }
+
+// hintSliceOOM: the limit is the container's slice, so the card's size and
+// the usual fixes for a full card are beside the point.
+var hintSliceOOM = fix{"mem_slice", "The pod's GPU memory slice is full, not the card: raise the pod's limit (resources.limits " +
+	"nvidia.com/gpumem in MiB, or nvidia.com/gpumem-percentage) or lower the job's need (a smaller batch or model, " +
+	"gradient checkpointing); HAMi-core refuses any allocation over the limit however much memory the card has free " +
+	"(nvidia-smi inside the pod shows the slice as the total)"}
+
+// sliceOOM: a GPU-sharing layer refused an allocation over the
+// container's memory limit (sampler.SliceOOM, HAMi-core's log): the job
+// ran out of the memory its pod may use, which is memory_pressure with
+// the pod's limit, not the card's memory, as the evidence.
+func (e *evCtx) sliceOOM() {
+	for _, o := range e.last.Node.SliceOOM {
+		e.add(RuleMemoryPressure, Critical, -1,
+			say("evidence.slice_oom_title", "A container's GPU memory slice ({{.Limit}}) is exhausted: an allocation was refused", "Limit", gbytes(o.Limit)),
+			Text{say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
+				"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))},
+			hintSliceOOM,
+			Text{say("evidence.slice_oom_est", "HAMi-core's log line, as pasted: the allocation it refused; the job then fails with an out-of-memory or an unrecognised CUDA error")},
+			Use{-1, "slice_oom"})
+	}
+}

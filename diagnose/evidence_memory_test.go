@@ -43,3 +43,15 @@ func TestEvidenceFullMemory(t *testing.T) {
 		}
 	}
 }
+
+// A container's slice exceeded is memory_pressure with the pod's limit as
+// the evidence and the fix that raises the slice, not the card's memory.
+func TestEvidenceSliceOOM(t *testing.T) {
+	s := evSnap(0)
+	s.Node.SliceOOM = []sampler.SliceOOM{{Device: 0, Want: 3171158016, Limit: 3145728000}}
+	f := requireRule(t, Evidence([]sampler.Snapshot{s}), RuleMemoryPressure, -1)
+	if f.FixID != hintSliceOOM.id || !strings.Contains(f.Evidence, "3000 MiB") || !strings.Contains(f.Title, "2.9 GiB") {
+		t.Errorf("finding %q / %q / %s", f.Title, f.Evidence, f.FixID)
+	}
+	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0)}), RuleMemoryPressure, -1)
+}

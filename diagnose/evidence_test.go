@@ -170,3 +170,16 @@ func TestEvidenceEngineAddsOnlyForImportedLogs(t *testing.T) {
 		}
 	}
 }
+
+// nvidia-smi's infoROM warning is a hardware warning on that GPU, beside
+// its memory-error records (ecc_errors), with the board's fix.
+func TestEvidenceInfoROMCorrupted(t *testing.T) {
+	bad := busyGPU(7, 0, 42, 300)
+	bad.BusID, bad.InfoROMCorrupt = "00000008:00:00.0", true
+	fs := Evidence([]sampler.Snapshot{evSnap(0, busyGPU(0, 0, 43, 300), bad)})
+	f := requireRule(t, fs, RuleECCErrors, 7)
+	if f.Severity != Warning || f.FixID != hintInfoROM.id || !strings.Contains(f.Evidence, "00000008:00:00.0") {
+		t.Errorf("finding %s %s: %q", f.Severity, f.FixID, f.Evidence)
+	}
+	forbidRule(t, fs, RuleECCErrors, 0)
+}

@@ -27,3 +27,12 @@ type DiagMessage struct {
 	GPU  int    `json:"gpu"`  // the GPU it names, -1 for none
 	Text string `json:"text"` // DCGM's words, rejoined
 }
+
+// SliceOOM is one allocation refused over a container's GPU memory limit
+// (a Kubernetes pod's slice under HAMi-core): the limit is the pod's, not
+// the card's memory.
+type SliceOOM struct {
+	Device int     `json:"device"` // the container's CUDA device number, not the node's index
+	Want   float64 `json:"want"`   // bytes the allocation would have brought it to
+	Limit  float64 `json:"limit"`  // the container's limit on that device, bytes
+}

@@ -45,6 +45,9 @@ type Node struct {
 	// ContainerError is nvidia-smi's NVML failure inside a container the
 	// input shows (the message and the command that ran it), "" for none.
 	ContainerError string `json:"container_error,omitempty"`
+	// FabricError is the fabric manager's failure the input shows (its
+	// log's, its service's or its start script's line), "" for none.
+	FabricError string `json:"fabric_error,omitempty"`
 	// ProcsFrom names where the GPU processes came from when not from
 	// NVML: the socket of `gpuscope serve --proc-socket` (inside a
 	// container, this container's processes only; Sampler.Procs).
@@ -52,6 +55,10 @@ type Node struct {
 	// Diag is a DCGM diagnostic run (`dcgmi diag`) the input holds, one
 	// entry per test result; nil for none.
 	Diag []DiagCheck `json:"diag,omitempty"`
+	// SliceOOM are allocations a GPU-sharing layer refused over a
+	// container's memory limit (HAMi-core's "Device 0 OOM used / limit");
+	// nil for none.
+	SliceOOM []SliceOOM `json:"slice_oom,omitempty"`
 }
 
 // SourceError explains why a source could not start, for a human.
@@ -152,6 +159,9 @@ type GPU struct {
 	ECCCorrected   Metric `json:"ecc_corrected,omitzero"`   // volatile, count
 	RemapPending   bool   `json:"remap_pending,omitempty"`
 	RemapFailed    bool   `json:"remap_failed,omitempty"`
+	// InfoROMCorrupt: nvidia-smi warned that the board's infoROM (where
+	// the driver keeps its ECC and retired-page records) is corrupted.
+	InfoROMCorrupt bool   `json:"inforom_corrupt,omitempty"`
 	RemappedRows   Metric `json:"remapped_rows,omitzero"` // both kinds
 	// The rows remapped for correctable and for uncorrectable errors
 	// (nvmlDeviceGetRemappedRows; n/a in recordings made before the split).

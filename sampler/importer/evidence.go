@@ -114,6 +114,10 @@ func readSections(secs []section, o Options) []*part {
 			p = parseList(s)
 		case kindCUDAInit:
 			p = parseCUDAInit(s)
+		case kindHAMiOOM:
+			p = parseHAMiOOM(s)
+		case kindFabricManager:
+			p = parseFabricLog(s, noSwitch(secs))
 		case kindNVLinkStatus:
 			p = parseNVLinkStatus(s)
 		case kindDCGMHealth:

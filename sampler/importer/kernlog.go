@@ -194,7 +194,15 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		return q
 	}
 	snap := sampler.Snapshot{}
+	lost := 0
 	for i, l := range sec.lines {
+		if m := infoROMRE.FindStringSubmatch(l); m != nil {
+			g := sampler.GPU{Index: -1 - len(snap.GPUs), BusID: m[1], InfoROMCorrupt: true}
+			p.where(g.Index, "inforom", sec.first+i)
+			snap.GPUs = append(snap.GPUs, g)
+			p.note(strings.TrimSpace(l))
+			continue
+		}
 		if !strings.Contains(strings.ToLower(l), "device handle") {
 			p.note(strings.TrimSpace(l))
 			continue
@@ -207,6 +215,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		}
 		p.where(g.Index, "lost", sec.first+i)
 		snap.GPUs = append(snap.GPUs, g)
+		lost++
 	}
 	if len(snap.GPUs) == 0 {
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
@@ -216,6 +225,13 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		return p
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(countGPUs(len(snap.GPUs)) + " nvidia-smi cannot reach: reported lost")
+	if lost > 0 {
+		p.note(countGPUs(lost) + " nvidia-smi cannot reach: reported lost")
+	}
 	return p
 }
+
+// infoROMRE: nvidia-smi's warning that a board's infoROM failed its
+// check, with the GPU's bus id (nvidia-smi(1); corpus:
+// smi-table-8xv100-460-inforom-warning-*).
+var infoROMRE = regexp.MustCompile(`(?i)warning: infoROM is corrupted at gpu\s+([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?)`)

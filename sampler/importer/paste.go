@@ -176,6 +176,10 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
 	case isNCCLWarnLine(l):
 		return kindNCCLWarn, Unknown, runWhile(ls, i, isNCCLWarnLine)
+	case isHAMiLine(l) && hamiOOMIn(ls[i:i+runWhile(ls, i, isHAMiLine)]):
+		return kindHAMiOOM, Unknown, runWhile(ls, i, isHAMiLine)
+	case fmRun(ls, i) > 0:
+		return kindFabricManager, Unknown, fmRun(ls, i)
 	case cudaInitRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case kernelRE.MatchString(l):

@@ -137,10 +137,14 @@ func (s *scanner) node(nd *sampler.Node) {
 			nd.CUDAError = s.str()
 		case "container_error":
 			nd.ContainerError = s.str()
+		case "fabric_error":
+			nd.FabricError = s.str()
 		case "procs_from":
 			nd.ProcsFrom = s.str()
 		case "diag":
 			s.other(&nd.Diag)
+		case "slice_oom":
+			s.other(&nd.SliceOOM)
 		default:
 			s.bad = true
 		}

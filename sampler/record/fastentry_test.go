@@ -20,7 +20,7 @@ import (
 func fullSnapshot() sampler.Snapshot {
 	s := realisticSnapshot(5)
 	g := &s.GPUs[1]
-	g.Lost, g.RemapPending, g.RemapFailed, g.MIG = true, true, true, true
+	g.Lost, g.RemapPending, g.RemapFailed, g.InfoROMCorrupt, g.MIG = true, true, true, true, true
 	g.Pod = sampler.Pod{Namespace: "ns", Name: "trainer-0", Container: "main"}
 	g.Job, g.Owner, g.FabricState, g.FabricStatus = "1234", "alice", "completed", "success"
 	g.Virtualization, g.License = "None", "unlicensed"
@@ -34,7 +34,7 @@ func fullSnapshot() sampler.Snapshot {
 	g.VGPUs = []sampler.VGPU{{}}
 	g.Xids = []sampler.Xid{{Time: t0, Code: 79}}
 	s.Node.GPUError = &sampler.SourceError{Tried: "libnvidia-ml.so.1", Err: "not found", Causes: []string{"no driver"}}
-	s.Node.CUDAError, s.Node.ContainerError, s.Node.ProcsFrom = "c", "d", "e"
+	s.Node.CUDAError, s.Node.ContainerError, s.Node.FabricError, s.Node.ProcsFrom = "c", "d", "f", "e"
 	s.Node.Diag = []sampler.DiagCheck{{}}
 	s.Host.SwapTotal, s.Host.NetRx, s.Host.ForeignPIDs = sampler.Some(1), sampler.Some(2.5), true
 	s.Host.Procs = map[int]*sampler.Proc{4000: {PID: 4000, PPID: 1, User: "alice", Name: "python", Cmdline: "python train.py",

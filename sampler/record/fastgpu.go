@@ -34,6 +34,8 @@ func (s *scanner) gpu(g *sampler.GPU) {
 			g.RemapPending = s.boolean()
 		case "remap_failed":
 			g.RemapFailed = s.boolean()
+		case "inforom_corrupt":
+			g.InfoROMCorrupt = s.boolean()
 		case "persistence":
 			g.Persistence = s.str()
 		case "compute_mode":

@@ -1,0 +1,120 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// The fabric manager's failures, as its log (/var/log/fabricmanager.log,
+// "[date] [ERROR] [tid N] ..."), the systemd journal of its service and its
+// start script print them:
+//
+//	nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 don't match with driver version 530.41.03. ...
+//	nv-fabricmanager[4177]: request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]
+//	nvidia-fabricmanager-start.sh[4753]: "/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg" failed! Exit code: 1
+//	systemd[1]: nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE
+//	[Jul 29 2021 14:46:01] [ERROR] [tid 841] NVLink training failed ...
+//	Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg     (then the start script's usage)
+//
+// On an NVSwitch node nothing runs until the fabric manager has set the
+// fabric up (docs/playbook/fabric_manager.md), so any of them is read as a
+// fact of the node: the fabric manager is not running. Its INFO lines,
+// a successful start included, are not failures and stay unread.
+// Corpus: fabricmanager-*.
+var (
+	fmFailRE = regexp.MustCompile(`(?i)fabric ?manager\b.*\b(failed|failure|don'?t match|doesn'?t match|does not match|mismatch)\b` +
+		`|\bfailed to start\b.*\bfabric ?manager` +
+		`|nvidia-fabricmanager(\.service)?: (main|control) process exited, code=exited, status=[1-9]` +
+		`|nv-fabricmanager\S*"? failed!` +
+		`|request to query NVSwitch device information from NVSwitch driver failed` +
+		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)`)
+	fmOptionRE = regexp.MustCompile(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
+	fmScriptRE = regexp.MustCompile(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
+)
+
+const kindFabricManager = "fabric manager log"
+
+// fmUsageWithin: the start script prints its banner and usage a few lines
+// under the option it rejects.
+const fmUsageWithin = 4
+
+func isFMFailLine(s string) bool { return fmFailRE.MatchString(s) }
+
+// fmRun claims a run of failure lines at ls[i], or the start script's
+// rejected option down to its usage; 0 for neither.
+func fmRun(ls []string, i int) int {
+	if isFMFailLine(ls[i]) {
+		return runWhile(ls, i, isFMFailLine)
+	}
+	if !fmOptionRE.MatchString(ls[i]) {
+		return 0
+	}
+	for j := i + 1; j < len(ls) && j <= i+fmUsageWithin; j++ {
+		if fmScriptRE.MatchString(ls[j]) {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
+// fmNothingRE: the fabric manager found no NVSwitch to manage. It exits
+// with this on a node without one (an NVLink bridge, GeForce cards), where
+// nothing needs it; the fabric manager guide
+// ([fabric-manager]) lists the NVSwitch systems it is for. On an NVLink 5
+// system missing NVLSM it says the same, but there the GPUs' fabric state
+// (In Progress) or CUDA's 802 shows the fault and is read on its own.
+var fmNothingRE = regexp.MustCompile(`NV_WARN_NOTHING_TO_DO`)
+
+// noSwitch returns the paste's line saying the fabric manager found no
+// NVSwitch, "" for none.
+func noSwitch(secs []section) string {
+	for _, s := range secs {
+		for _, l := range s.lines {
+			if fmNothingRE.MatchString(l) {
+				return strings.TrimSpace(l)
+			}
+		}
+	}
+	return ""
+}
+
+// parseFabricLog keeps the first failure line as the node's fabric error;
+// a fabric manager that found no NVSwitch (nothing) failed at nothing.
+func parseFabricLog(sec *section, nothing string) *part {
+	p := newPart(sec)
+	if nothing != "" {
+		return p.skip("the fabric manager found no NVSwitch to manage (NV_WARN_NOTHING_TO_DO): a node without one does not need it")
+	}
+	for i, l := range sec.lines {
+		if !isFMFailLine(l) && !fmOptionRE.MatchString(l) {
+			continue
+		}
+		what := strings.TrimSpace(l)
+		if !isFMFailLine(l) { // the rejected option: name the script that rejected it, in its own words
+			for _, s := range sec.lines[i+1:] {
+				if fmScriptRE.MatchString(s) {
+					what += " (" + strings.TrimSpace(s) + ")"
+					break
+				}
+			}
+		}
+		p.where(-1, "fabric_error", sec.first+i)
+		p.snaps = []sampler.Snapshot{{Node: sampler.Node{FabricError: clip(what, fmErrMax)}}}
+		p.note(fmt.Sprintf("the fabric manager failed (line %d)", sec.first+i))
+		return p
+	}
+	return p.skip("no fabric manager failure")
+}
+
+// fmErrMax bounds the quoted line: a journal line can carry a long prefix.
+const fmErrMax = 240
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}

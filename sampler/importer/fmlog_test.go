@@ -1,0 +1,39 @@
+package importer
+
+import (
+	"strings"
+	"testing"
+)
+
+// The fabric manager's failures read as a fact of the node whichever of
+// its outputs shows them: its log, its service's journal, its start
+// script; its INFO lines, a start script's help asked for, and prose
+// about it are not failures.
+func TestFabricManagerFailureLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"Nov 05 13:55:26 node1 systemd[1]: Starting NVIDIA fabric manager service...\nNov 05 13:55:26 node1 nv-fabricmanager[104230]: fabric manager NVIDIA GPU driver interface version 550.127.05 don't match with driver version 550.120. Please update with matching NVIDIA driver package.\n": "don't match with driver version 550.120",
+		"nv-fabricmanager[4177]: request to query NVSwitch device information from NVSwitch driver failed with error:generic error [NV_ERR_GENERIC]\n":                                                                                                                                             "NV_ERR_GENERIC",
+		"Sep 18 03:19:01 h nvidia-fabricmanager-start.sh[4753]: \"/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg\" failed! Exit code: 1\n":                                                                                                                              "Exit code: 1",
+		"Sep 18 03:19:01 h systemd[1]: nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE\n":                                                                                                                                                                      "status=1/FAILURE",
+		"[Jul 29 2021 14:46:01] [INFO] [tid 839] Fabric Manager version 470.57.02 is running\n[Jul 29 2021 14:46:03] [ERROR] [tid 841] NVLink training failed for NVSwitch 2 port 17\n":                                                                                                            "NVLink training failed",
+		"Starting NVIDIA fabric manager daemon...\nUnknown option: --foo\nNVIDIA Fabric Manager Start Script\nWarning: If you are not a fabric manager developer, please avoid running this script directly.\nUsage: /usr/bin/nvidia-fabricmanager-start.sh [script options] --args [arguments]\n": "Unknown option: --foo (NVIDIA Fabric Manager Start Script)",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.Contains(snaps[0].Node.FabricError, want) {
+			t.Errorf("%q: snaps %+v, err %v; want a fabric error with %q", in, snaps, err, want)
+		}
+	}
+	for _, in := range []string{
+		"[Jul 29 2021 14:46:00] [INFO] [tid 839] Fabric Manager version 470.57.02 is running with the following configuration options\n[Jul 29 2021 14:46:05] [INFO] [tid 839] Successfully configured all the available NVSwitches to route GPU NVLink traffic.\n",
+		"Usage: /usr/bin/nvidia-fabricmanager-start.sh [script options] --args [arguments to run fabric manager]\n  -h, --help              Show this help message\n",
+		"Unknown option: -z\nusage: tar [options]\n",
+		"The fabric manager is needed on NVSwitch systems.\n",
+		// No NVSwitch found: the failure lines after it fail at nothing.
+		"Sep 18 03:19:01 h nvidia-fabricmanager-start.sh[4756]: request to query NVSwitch device information from NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]\n" +
+			"Sep 18 03:19:01 h systemd[1]: nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE\n",
+	} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && snaps[0].Node.FabricError != "" {
+			t.Errorf("%q read as a fabric manager failure: %q", in, snaps[0].Node.FabricError)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package importer
+
+import "testing"
+
+// HAMi-core's refused allocation is read with the container's device
+// number and the pod's limit; its start-up lines alone, and a quoted
+// message that is not its log line, are not.
+func TestHAMiCoreOOMLines(t *testing.T) {
+	in := "[HAMI-core Msg(30:140387636202368:libvgpu.c:836)]: Initializing.....\n" +
+		"[HAMI-core ERROR (pid:30 thread=140382094939712 allocator.c:53)]: Device 1 OOM 3171158016 / 3145728000\n" +
+		"RuntimeError: CUDA error: unrecognized error code\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].Node.SliceOOM) != 1 {
+		t.Fatalf("snaps %+v, err %v; want one refused allocation", snaps, err)
+	}
+	if o := snaps[0].Node.SliceOOM[0]; o.Device != 1 || o.Want != 3171158016 || o.Limit != 3145728000 || len(snaps[0].GPUs) != 0 {
+		t.Errorf("read %+v with GPUs %v; want device 1, 3171158016 of 3145728000, no GPU of the node named", o, snaps[0].GPUs)
+	}
+	for _, in := range []string{
+		"[HAMI-core Msg(30:140387636202368:libvgpu.c:836)]: Initializing.....\n[HAMI-core Msg(30:140387636202368:libvgpu.c:855)]: Initialized\n",
+		"the log said Device 0 OOM 3171158016 / 3145728000 somewhere\n",
+	} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && len(snaps[0].Node.SliceOOM) > 0 {
+			t.Errorf("%q read as a refused allocation", in)
+		}
+	}
+}
