@@ -42,6 +42,13 @@ type gpuCtx struct {
 	job       int // index into ctx.jobs, -1 if none
 
 	suppressed uint32 // bit i set: Rules[i] must not fire on this GPU
+
+	// Asked by several rules, computed once (procs.go).
+	mainCPU struct {
+		v        float64
+		ok, done bool
+	}
+	workers *workerStats
 }
 
 // job is the processes of one launch (torchrun ranks share a parent), and the
@@ -81,6 +88,9 @@ func newCtx(w []sampler.Snapshot) *ctx { return newCtxOrders(w, nil) }
 // evaluations (orders.go); o nil: none.
 func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	c := &ctx{w: w, last: &w[len(w)-1], orders: o}
+	if o != nil {
+		o.lend(c)
+	}
 	c.span = c.last.Time.Sub(w[0].Time)
 	for i := range w {
 		if w[i].Host != nil {

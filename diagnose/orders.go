@@ -17,6 +17,20 @@ import (
 type orders struct {
 	series map[orderKey]*sortedSeries
 	times  [6][]int64 // scratch: the series' snapshot times (summariseGPU)
+	// The ctx's scratch, handed from one evaluation to the next so that a
+	// window's series are not allocated again every second.
+	vals      [6][]float64
+	buf, buf2 []float64
+}
+
+// lend gives c the scratch the evaluation before left.
+func (o *orders) lend(c *ctx) {
+	c.series, c.buf, c.buf2 = o.vals, o.buf, o.buf2
+}
+
+// keep takes c's scratch back for the next evaluation.
+func (o *orders) keep(c *ctx) {
+	o.vals, o.buf, o.buf2 = c.series, c.buf, c.buf2
 }
 
 type orderKey struct{ gpu, metric int }
