@@ -61,16 +61,17 @@ type job struct {
 
 // ctx is everything the rules share for one evaluation.
 type ctx struct {
-	w        []sampler.Snapshot
-	last     *sampler.Snapshot
-	span     time.Duration
-	gpus     []gpuCtx
-	jobs     []job
-	hostSeen bool // any snapshot carries host data
-	buf      []float64
-	buf2     []float64
-	series   [6][]float64 // scratch for summariseGPU
-	orders   *orders      // the Engine's sorted series; nil: select afresh
+	w         []sampler.Snapshot
+	last      *sampler.Snapshot
+	span      time.Duration
+	gpus      []gpuCtx
+	jobs      []job
+	hostSeen  bool // any snapshot carries host data
+	buf       []float64
+	buf2      []float64
+	series    [6][]float64 // scratch for summariseGPU
+	jobSeries [][]float64  // scratch for jobCorrelation
+	orders    *orders      // the Engine's sorted series; nil: select afresh
 }
 
 func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }
