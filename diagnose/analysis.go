@@ -42,6 +42,13 @@ type gpuCtx struct {
 	job       int // index into ctx.jobs, -1 if none
 
 	suppressed uint32 // bit i set: Rules[i] must not fire on this GPU
+
+	// Asked by several rules, computed once (procs.go).
+	mainCPU struct {
+		v        float64
+		ok, done bool
+	}
+	workers *workerStats
 }
 
 // job is the processes of one launch (torchrun ranks share a parent), and the
@@ -54,16 +61,17 @@ type job struct {
 
 // ctx is everything the rules share for one evaluation.
 type ctx struct {
-	w        []sampler.Snapshot
-	last     *sampler.Snapshot
-	span     time.Duration
-	gpus     []gpuCtx
-	jobs     []job
-	hostSeen bool // any snapshot carries host data
-	buf      []float64
-	buf2     []float64
-	series   [6][]float64 // scratch for summariseGPU
-	orders   *orders      // the Engine's sorted series; nil: select afresh
+	w         []sampler.Snapshot
+	last      *sampler.Snapshot
+	span      time.Duration
+	gpus      []gpuCtx
+	jobs      []job
+	hostSeen  bool // any snapshot carries host data
+	buf       []float64
+	buf2      []float64
+	series    [6][]float64 // scratch for summariseGPU
+	jobSeries [][]float64  // scratch for jobCorrelation
+	orders    *orders      // the Engine's sorted series; nil: select afresh
 }
 
 func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }
@@ -81,6 +89,9 @@ func newCtx(w []sampler.Snapshot) *ctx { return newCtxOrders(w, nil) }
 // evaluations (orders.go); o nil: none.
 func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	c := &ctx{w: w, last: &w[len(w)-1], orders: o}
+	if o != nil {
+		o.lend(c)
+	}
 	c.span = c.last.Time.Sub(w[0].Time)
 	for i := range w {
 		if w[i].Host != nil {

@@ -116,7 +116,9 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 	for start > 0 && now.Sub(window[start-1].Time) <= e.window {
 		start--
 	}
-	raw := newCtxOrders(window[start:], &e.orders).evaluate(nil)
+	c := newCtxOrders(window[start:], &e.orders)
+	raw := c.evaluate(nil)
+	e.orders.keep(c)
 	for i := range raw {
 		f := &raw[i]
 		k := trackKey{ruleIndex(f.Rule), f.GPU}

@@ -98,7 +98,15 @@ func containsString(xs []string, s string) bool {
 // jobCorrelation is the job's mean util and the mean pairwise Pearson
 // correlation of its GPUs' util over samples where all of them report it.
 func (c *ctx) jobCorrelation(j *job, from int) (meanUtil, corr float64) {
-	series := make([][]float64, len(j.gpus))
+	for len(c.jobSeries) < len(j.gpus) {
+		c.jobSeries = append(c.jobSeries, nil)
+	}
+	// Scratch kept across evaluations (orders.go); the appends below grow
+	// c.jobSeries's own elements, which series shares.
+	series := c.jobSeries[:len(j.gpus)]
+	for k := range series {
+		series[k] = series[k][:0]
+	}
 	for i := from; i < len(c.w); i++ {
 		ok := true
 		for _, gi := range j.gpus {

@@ -17,6 +17,21 @@ import (
 type orders struct {
 	series map[orderKey]*sortedSeries
 	times  [6][]int64 // scratch: the series' snapshot times (summariseGPU)
+	// The ctx's scratch, handed from one evaluation to the next so that a
+	// window's series are not allocated again every second.
+	vals      [6][]float64
+	buf, buf2 []float64
+	jobSeries [][]float64
+}
+
+// lend gives c the scratch the evaluation before left.
+func (o *orders) lend(c *ctx) {
+	c.series, c.buf, c.buf2, c.jobSeries = o.vals, o.buf, o.buf2, o.jobSeries
+}
+
+// keep takes c's scratch back for the next evaluation.
+func (o *orders) keep(c *ctx) {
+	o.vals, o.buf, o.buf2, o.jobSeries = c.series, c.buf, c.buf2, c.jobSeries
 }
 
 type orderKey struct{ gpu, metric int }

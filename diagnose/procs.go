@@ -5,8 +5,20 @@ import "github.com/gpuscope/gpuscope/sampler"
 // Host-side views of the GPU processes: CPU, workers, host-wide metrics.
 
 // procCPU is pid's mean CPU (percent of one core) over w[from:], and whether
-// any sample had it.
+// any sample had it. The main process's is kept on g: four rules and the
+// checklist ask for it, each a walk of the window through the host's map.
 func (c *ctx) procCPU(g *gpuCtx, pid int) (float64, bool) {
+	if g.main != nil && pid == g.main.PID {
+		if !g.mainCPU.done {
+			g.mainCPU.v, g.mainCPU.ok = c.walkProcCPU(g, pid)
+			g.mainCPU.done = true
+		}
+		return g.mainCPU.v, g.mainCPU.ok
+	}
+	return c.walkProcCPU(g, pid)
+}
+
+func (c *ctx) walkProcCPU(g *gpuCtx, pid int) (float64, bool) {
 	sum, n := 0.0, 0
 	for i := g.from; i < len(c.w); i++ {
 		s := &c.w[i]
@@ -35,7 +47,16 @@ type workerStats struct {
 	stateSeen bool
 }
 
+// workers is kept on g once computed: the input rules ask for it in turn.
 func (c *ctx) workers(g *gpuCtx) workerStats {
+	if g.workers == nil {
+		ws := c.walkWorkers(g)
+		g.workers = &ws
+	}
+	return *g.workers
+}
+
+func (c *ctx) walkWorkers(g *gpuCtx) workerStats {
 	var ws workerStats
 	if g.mainHost == nil || c.last.Host == nil {
 		return ws

@@ -108,6 +108,7 @@ func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
 func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 	n, hw, sw, hot := 0, 0, 0, 0
 	var hwNames []string
+	var hwSeen uint64
 	maxTemp, slowdown := math.Inf(-1), sampler.NA
 	for i := range c.w {
 		x := gpuIn(&c.w[i], g.idx)
@@ -129,9 +130,12 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 		n++
 		if x.ClockEvents.Has(hwSlowdownBits) {
 			hw++
-			for _, name := range (sampler.ClockEvents{Mask: x.ClockEvents.Mask & hwSlowdownBits, OK: true}).Names() {
-				if !containsString(hwNames, name) {
-					hwNames = append(hwNames, name)
+			if x.ClockEvents.Mask&hwSlowdownBits&^hwSeen != 0 { // a reason not named yet
+				hwSeen |= x.ClockEvents.Mask & hwSlowdownBits
+				for _, name := range (sampler.ClockEvents{Mask: x.ClockEvents.Mask & hwSlowdownBits, OK: true}).Names() {
+					if !containsString(hwNames, name) {
+						hwNames = append(hwNames, name)
+					}
 				}
 			}
 		}
@@ -140,6 +144,9 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 		}
 	}
 	samples := max(n, g.util.n, 1)
+	if hw == 0 && float64(sw)/float64(samples) < swThermalFrac && float64(hot)/float64(samples) < swThermalFrac {
+		return Finding{}, false // the evidence below is worded only for a finding
+	}
 	var ev Text
 	if !math.IsInf(maxTemp, -1) {
 		ev = append(ev, say("thermal.temp", "temp max {{.Temp}} °C", "Temp", f0(maxTemp)))

@@ -72,8 +72,10 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 	if !bursty && g.util.mean >= lowUtilMean {
 		return Finding{}, false
 	}
-	utilEv := say("ev.util_spread", "GPU-Util p5 {{.P5}} / p95 {{.P95}} (mean {{.Mean}}) over {{.Span}}",
-		"P5", pct(g.util.p5), "P95", pct(g.util.p95), "Mean", pct(g.util.mean), "Span", secs(g.span))
+	utilEv := func() Msg { // worded only for a finding
+		return say("ev.util_spread", "GPU-Util p5 {{.P5}} / p95 {{.P95}} (mean {{.Mean}}) over {{.Span}}",
+			"P5", pct(g.util.p5), "P95", pct(g.util.p95), "Mean", pct(g.util.mean), "Span", secs(g.span))
+	}
 	who := procWho(g.main.PID, g.mainHost)
 	if !c.hostSeen {
 		if !bursty {
@@ -81,7 +83,7 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 		}
 		return c.finding(g, RuleInputStarved, Warning, g.main.PID,
 			say("input_starved.title_no_host", "GPU {{.GPU}} idles in bursts; input pipeline most likely (no host data)", "GPU", g.idx),
-			Text{utilEv, say("ev.who", "{{.Who}}", "Who", who)}, hintNumWorkers,
+			Text{utilEv(), say("ev.who", "{{.Who}}", "Who", who)}, hintNumWorkers,
 			Text{say("est.no_host_data", "no host data: CPU and DataLoader workers not seen; cause inferred from the util pattern only")}), true
 	}
 	mainCPU, mainOK := c.procCPU(g, g.main.PID)
@@ -106,7 +108,7 @@ func (c *ctx) ruleInputStarved(g *gpuCtx) (Finding, bool) {
 	}
 	return c.finding(g, RuleInputStarved, Warning, g.main.PID,
 		say("input_starved.title", "GPU {{.GPU}} starved: the CPU side cannot feed it", "GPU", g.idx),
-		Text{utilEv, cause}, hint, nil), true
+		Text{utilEv(), cause}, hint, nil), true
 }
 
 // ruleIOBound: low GPU time with the job's processes waiting on storage

@@ -81,10 +81,6 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server {
 		return Finding{}, false
 	}
-	var cpu Text
-	if v, ok := c.procCPU(g, g.main.PID); ok {
-		cpu = Text{say("ev.who_at_core", "{{.Who}} at {{.CPU}} of one core", "Who", procWho(g.main.PID, g.mainHost), "CPU", pct(v))}
-	}
 	if g.sm.ok(g.samples) {
 		f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
 			if !x.Util.OK || !x.SMActive.OK {
@@ -96,7 +92,7 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 			return Finding{}, false
 		}
 		ev := append(Text{say("launch_bound.sm", "GPU-Util p50 {{.Util}} but SM active p50 {{.SM}} (tensor {{.Tensor}}, DRAM {{.DRAM}}) in {{.Share}} of {{.Span}}",
-			"Util", pct(g.util.p50), "SM", pct(g.sm.p50), "Tensor", pctOrNA(g.tensor), "DRAM", pctOrNA(g.dram), "Share", pct(f*100), "Span", secs(g.span))}, cpu...)
+			"Util", pct(g.util.p50), "SM", pct(g.sm.p50), "Tensor", pctOrNA(g.tensor), "DRAM", pctOrNA(g.dram), "Share", pct(f*100), "Span", secs(g.span))}, c.mainAtCore(g)...)
 		return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
 			say("launch_bound.title", "GPU {{.GPU}} busy but only ~{{.SM}} of SMs active: kernels too small", "GPU", g.idx, "SM", pct(g.sm.p50)), ev, hintLaunch, nil), true
 	}
@@ -111,10 +107,20 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 		return Finding{}, false
 	}
 	ev := append(Text{say("launch_bound.power", "GPU-Util p50 {{.Util}} while power is only {{.Power}} of the limit (p50) in {{.Share}} of {{.Span}}",
-		"Util", pct(g.util.p50), "Power", pct(g.power.p50), "Share", pct(f*100), "Span", secs(g.span))}, cpu...)
+		"Util", pct(g.util.p50), "Power", pct(g.power.p50), "Share", pct(f*100), "Span", secs(g.span))}, c.mainAtCore(g)...)
 	return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
 		say("launch_bound.title_power", "GPU {{.GPU}} busy at low power: kernels likely too small", "GPU", g.idx), ev, hintLaunch,
 		Text{say("est.no_gpm_sm", "no GPM SM activity (needs Hopper or newer): estimated from power draw vs GPU-Util")}), true
+}
+
+// mainAtCore is the evidence of the main process's CPU, worded only for a
+// finding (words are most of a rule's cost: docs/benchmarks.md).
+func (c *ctx) mainAtCore(g *gpuCtx) Text {
+	v, ok := c.procCPU(g, g.main.PID)
+	if !ok {
+		return nil
+	}
+	return Text{say("ev.who_at_core", "{{.Who}} at {{.CPU}} of one core", "Who", procWho(g.main.PID, g.mainHost), "CPU", pct(v))}
 }
 
 // ruleMemoryBandwidth: DRAM bandwidth saturated while compute waits on it
@@ -123,17 +129,20 @@ func (c *ctx) ruleMemoryBandwidth(g *gpuCtx) (Finding, bool) {
 	if !g.workload() {
 		return Finding{}, false
 	}
-	var est Text
+	gpm := g.dram.ok(g.samples)
 	metric := func(x *sampler.GPU) sampler.Metric { return x.DRAMActive }
-	name := say("word.dram_active", "DRAM active")
-	if !g.dram.ok(g.samples) {
+	if !gpm {
 		metric = func(x *sampler.GPU) sampler.Metric { return x.MemUtil }
-		name = say("word.memctl_util", "memory-controller util")
-		est = Text{say("est.no_gpm_dram", "no GPM DRAM bandwidth (needs Hopper or newer): estimated from NVML memory utilisation, a coarse signal")}
 	}
 	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { m := metric(x); return m.V >= dramBound, m.OK })
 	if known == 0 || f < mostOfWindow {
 		return Finding{}, false
+	}
+	var est Text
+	name := say("word.dram_active", "DRAM active")
+	if !gpm {
+		name = say("word.memctl_util", "memory-controller util")
+		est = Text{say("est.no_gpm_dram", "no GPM DRAM bandwidth (needs Hopper or newer): estimated from NVML memory utilisation, a coarse signal")}
 	}
 	ev := Text{say("memory_bandwidth.ev", "{{.Name}} ≥{{.Limit}} in {{.Share}} of {{.Span}} (GPU-Util p50 {{.Util}}, SM active {{.SM}}, tensor {{.Tensor}})",
 		"Name", name, "Limit", pct(dramBound), "Share", pct(f*100), "Span", secs(g.span), "Util", pct(g.util.p50), "SM", pctOrNA(g.sm), "Tensor", pctOrNA(g.tensor))}
