@@ -47,14 +47,7 @@ func parseDCGMHealth(sec *section) *part {
 			res, kind = "warn", "warning"
 		}
 		c := sampler.DiagCheck{Category: "Health", Test: m[2], Result: res, Messages: []sampler.DiagMessage{{Kind: kind, GPU: gpu, Text: msg}}}
-		if gpu >= 0 {
-			c.GPUs = []int{gpu}
-			if indexOf(snap.GPUs, gpu) < 0 {
-				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: gpu})
-			}
-			p.where(gpu, "diag", sec.first+i)
-		}
-		snap.Node.Diag = append(snap.Node.Diag, c)
+		p.addCheck(&snap, c, gpu, sec.first+i)
 	}
 	if len(snap.Node.Diag) == 0 {
 		return p.skip("no DCGM health message")
@@ -62,4 +55,18 @@ func parseDCGMHealth(sec *section) *part {
 	p.snaps = []sampler.Snapshot{snap}
 	p.note(fmt.Sprintf("%s on %s", sampler.Counted(len(snap.Node.Diag), "DCGM health message", "DCGM health messages"), countGPUs(len(snap.GPUs))))
 	return p
+}
+
+// addCheck adds c, read from input line, to snap's checks; a GPU it names
+// (gpu >= 0) is its GPU and one of the snapshot's, and the line is where
+// its check was read.
+func (p *part) addCheck(snap *sampler.Snapshot, c sampler.DiagCheck, gpu, line int) {
+	if gpu >= 0 {
+		c.GPUs = []int{gpu}
+		if indexOf(snap.GPUs, gpu) < 0 {
+			snap.GPUs = append(snap.GPUs, sampler.GPU{Index: gpu})
+		}
+		p.where(gpu, "diag", line)
+	}
+	snap.Node.Diag = append(snap.Node.Diag, c)
 }

@@ -70,16 +70,7 @@ var fmNothingRE = regexp.MustCompile(`NV_WARN_NOTHING_TO_DO`)
 
 // noSwitch returns the paste's line saying the fabric manager found no
 // NVSwitch, "" for none.
-func noSwitch(secs []section) string {
-	for _, s := range secs {
-		for _, l := range s.lines {
-			if fmNothingRE.MatchString(l) {
-				return strings.TrimSpace(l)
-			}
-		}
-	}
-	return ""
-}
+func noSwitch(secs []section) string { return firstLineMatching(secs, fmNothingRE) }
 
 // parseFabricLog keeps the first failure line as the node's fabric error;
 // a fabric manager that found no NVSwitch (nothing) failed at nothing.

@@ -55,14 +55,7 @@ func parseNCCLWarn(sec *section) *part {
 		}
 		c := sampler.DiagCheck{Category: "NCCL", Test: "NVLink", Result: "fail",
 			Messages: []sampler.DiagMessage{{Kind: "error", GPU: gpu, Text: strings.TrimSpace(m[1])}}}
-		if gpu >= 0 {
-			c.GPUs = []int{gpu}
-			if indexOf(snap.GPUs, gpu) < 0 {
-				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: gpu})
-			}
-			p.where(gpu, "diag", sec.first+i)
-		}
-		snap.Node.Diag = append(snap.Node.Diag, c)
+		p.addCheck(&snap, c, gpu, sec.first+i)
 	}
 	if len(snap.Node.Diag) == 0 {
 		return p.skip("no NCCL NVLink warning")

@@ -22,10 +22,14 @@ var (
 
 // hypervisorSeen is the first line of the paste that shows a guest hiding
 // or looking for its hypervisor, "" when none does.
-func hypervisorSeen(secs []section) string {
+func hypervisorSeen(secs []section) string { return firstLineMatching(secs, hypervisorRE) }
+
+// firstLineMatching is the paste's first line that re matches, trimmed;
+// "" when none does.
+func firstLineMatching(secs []section, re *regexp.Regexp) string {
 	for _, s := range secs {
 		for _, l := range s.lines {
-			if hypervisorRE.MatchString(l) {
+			if re.MatchString(l) {
 				return strings.TrimSpace(l)
 			}
 		}
