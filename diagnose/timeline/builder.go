@@ -60,32 +60,28 @@ type Builder struct {
 	// in flight, not the trace. A CUDA graph's launch queues many kernels
 	// under one correlation id, so joined launches stay in recent, the
 	// last recentLaunches of them, for the graph's later kernels.
-	launches map[int64]launch
-	// launchRing bounds launches: runtime calls that queue nothing on the
-	// GPU (cudaEventRecord, a sync) still carry a correlation id, and would
+	// launches are bounded: runtime calls that queue nothing on the GPU
+	// (cudaEventRecord, a sync) still carry a correlation id, and would
 	// otherwise stay to the end. evicted is the largest id pushed out.
-	launchRing []int64
-	launchNext int
-	evicted    int64
-	gaveUp     corrSet           // events let go unlaunched before the trace's end
-	pending    map[int64][]int64 // absolute queue positions (queue.go)
-	recent     map[int64]launch
-	ring       []int64 // recent's keys, oldest first once full
-	next       int
-	steps      []span
-	byStart    []span // steps sorted by start, for inStep while streaming
-	stepIDs    map[int32]bool
-	last       float64 // the latest step's start
-	syncs      []span
-	loaders    []span
-	callers    callers // ops that synchronise inside (aten::item…), for the sync calls' callers (callers.go)
-	devices    map[int]int
-	classes    []*class // by name id, filled on first use (classes.go)
+	launches lastN[launch]
+	evicted  int64
+	gaveUp   lastN[bool]       // events let go unlaunched before the trace's end
+	pending  map[int64][]int64 // absolute queue positions (queue.go)
+	recent   lastN[launch]
+	steps    []span
+	byStart  []span // steps sorted by start, for inStep while streaming
+	stepIDs  map[int32]bool
+	last     float64 // the latest step's start
+	syncs    []span
+	loaders  []span
+	callers  callers // ops that synchronise inside (aten::item…), for the sync calls' callers (callers.go)
+	devices  map[int]int
+	classes  []*class // by name id, filled on first use (classes.go)
 }
 
 // New is an empty builder.
 func New() *Builder {
-	return &Builder{ids: map[string]int32{}, launches: map[int64]launch{}, pending: map[int64][]int64{}, devices: map[int]int{},
+	return &Builder{ids: map[string]int32{}, launches: newLastN[launch](maxLaunches), gaveUp: newLastN[bool](maxGaveUp), recent: newLastN[launch](recentLaunches), pending: map[int64][]int64{}, devices: map[int]int{},
 		stepIDs: map[int32]bool{}, stream: newStream()}
 }
 
@@ -133,11 +129,10 @@ func (b *Builder) joinGPU(h *held) {
 	if corr == 0 {
 		return
 	}
-	if l, ok := b.launches[corr]; ok {
-		delete(b.launches, corr)
-		b.remember(corr, l)
+	if l, ok := b.launches.take(corr); ok {
+		b.recent.put(corr, l)
 	}
-	if l, ok := b.recent[corr]; ok {
+	if l, ok := b.recent.get(corr); ok {
 		h.g.attach(l)
 		return
 	}
@@ -149,21 +144,6 @@ func (b *Builder) joinGPU(h *held) {
 // kernels: a graph's kernels follow its launch within a step, which holds
 // far fewer launches than this.
 const recentLaunches = 1 << 14
-
-// remember keeps a joined launch among the recent ones.
-func (b *Builder) remember(corr int64, l launch) {
-	if b.recent == nil {
-		b.recent, b.ring = map[int64]launch{}, make([]int64, 0, recentLaunches)
-	}
-	if len(b.ring) < recentLaunches {
-		b.ring = append(b.ring, corr)
-	} else {
-		delete(b.recent, b.ring[b.next])
-		b.ring[b.next] = corr
-		b.next = (b.next + 1) % recentLaunches
-	}
-	b.recent[corr] = l
-}
 
 // joinLaunch gives the GPU events waiting for this launch their launch, or
 // keeps it for the events to come.
@@ -178,11 +158,11 @@ func (b *Builder) joinLaunch(corr int64, l launch) {
 			}
 		}
 		delete(b.pending, corr)
-		b.remember(corr, l)
+		b.recent.put(corr, l)
 		b.drain(false)
 		return
 	}
-	if b.gaveUp.take(corr) {
+	if _, ok := b.gaveUp.take(corr); ok {
 		b.late.joins++ // its event left the queue unlaunched when the queue was full
 	}
 	b.keepLaunch(corr, l)
@@ -194,18 +174,9 @@ func (b *Builder) joinLaunch(corr int64, l launch) {
 const maxLaunches = 1 << 16
 
 func (b *Builder) keepLaunch(corr int64, l launch) {
-	if len(b.launchRing) < maxLaunches {
-		b.launchRing = append(b.launchRing, corr)
-	} else {
-		old := b.launchRing[b.launchNext]
-		if _, ok := b.launches[old]; ok {
-			delete(b.launches, old)
-			b.evicted = max(b.evicted, old)
-		}
-		b.launchRing[b.launchNext] = corr
-		b.launchNext = (b.launchNext + 1) % maxLaunches
+	if old, dropped := b.launches.put(corr, l); dropped {
+		b.evicted = max(b.evicted, old)
 	}
-	b.launches[corr] = l
 }
 
 func (b *Builder) span(e trace.Event) span {

@@ -51,7 +51,7 @@ func TestLaunchesJoinAndLeaveNothingBehind(t *testing.T) {
 			t.Errorf("kernel at %v: launched %v at %v (%v µs); want %v at %v", g.ts, g.launched, g.lts, g.ldur, ok, lts)
 		}
 	}
-	if len(b.launches) != 0 || len(b.pending) != 1 {
-		t.Errorf("in flight after the trace: %d launches, %d pending; want 0 and 1 (the kernel never launched)", len(b.launches), len(b.pending))
+	if b.launches.len() != 0 || len(b.pending) != 1 {
+		t.Errorf("in flight after the trace: %d launches, %d pending; want 0 and 1 (the kernel never launched)", b.launches.len(), len(b.pending))
 	}
 }

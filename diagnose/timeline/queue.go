@@ -114,7 +114,7 @@ func (b *Builder) giveUp(h *held, final bool) {
 		b.late.joins++
 	}
 	if !final {
-		b.gaveUp.add(h.corr)
+		b.gaveUp.put(h.corr, true)
 	}
 	idx := b.pending[h.corr]
 	idx = slices.DeleteFunc(idx, func(i int64) bool { return b.queue.at(i) == h })
@@ -155,36 +155,7 @@ func inStep(steps []span, ts float64) bool {
 	return i > 0 && ts < steps[i-1].end
 }
 
-// corrSet is the last maxGaveUp correlation ids given up on before the
-// trace's end: a launch that comes after is counted (lateness.joins)
-// without a map of every id.
-type corrSet struct {
-	m    map[int64]bool
-	ring []int64
-	next int
-}
-
+// maxGaveUp bounds the correlation ids given up on before the trace's
+// end: a launch that comes after is counted (lateness.joins) without a map
+// of every id.
 const maxGaveUp = 1 << 14
-
-func (s *corrSet) add(c int64) {
-	if s.m == nil {
-		s.m = map[int64]bool{}
-	}
-	if len(s.ring) < maxGaveUp {
-		s.ring = append(s.ring, c)
-	} else {
-		delete(s.m, s.ring[s.next])
-		s.ring[s.next] = c
-		s.next = (s.next + 1) % maxGaveUp
-	}
-	s.m[c] = true
-}
-
-// take says whether c was given up on, and forgets it.
-func (s *corrSet) take(c int64) bool {
-	if !s.m[c] {
-		return false
-	}
-	delete(s.m, c)
-	return true
-}
