@@ -182,7 +182,9 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 // fabric, or an application's CUDA failing with 802 (system not yet
 // initialised): the fabric manager is not running or failed
 // ([fabric-manager]; [cuda-runtime-errors]). Nothing runs on such a node,
-// however healthy nvidia-smi looks.
+// however healthy nvidia-smi looks. CUDA failing with 46 instead (every
+// GPU it may use busy or unavailable) is another process holding them:
+// gpu_contention for the node.
 func (e *evCtx) fabric() {
 	var ev Text
 	var uses []Use
@@ -202,8 +204,14 @@ func (e *evCtx) fabric() {
 		uses = append(uses, Use{-1, "fabric_error"})
 	}
 	if c := e.last.Node.CUDAError; c != "" {
-		ev = append(ev, say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c))
-		uses = append(uses, Use{-1, "cuda_error"})
+		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
+		if cudaBusy(c) { // another process holds the GPUs; which, the application's line does not say
+			e.add(RuleGPUContention, Warning, -1, say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use"),
+				Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
+		} else {
+			ev = append(ev, m)
+			uses = append(uses, Use{-1, "cuda_error"})
+		}
 	}
 	if len(ev) == 0 {
 		return
@@ -215,6 +223,10 @@ func (e *evCtx) fabric() {
 	e.add(RuleFabricManager, Critical, -1, say("evidence.fabric_title", "NVSwitch fabric not initialised: CUDA cannot start until the fabric manager runs"),
 		ev, hint, nil, uses...)
 }
+
+// cudaBusy: the application's CUDA error is 46 (cudaErrorDevicesUnavailable),
+// every GPU it may use held by another process, as the importer words it.
+func cudaBusy(c string) bool { return strings.HasPrefix(c, "46:") }
 
 // switchless: every GPU the input shows is a board no NVSwitch system
 // carries (GeForce, TITAN, Quadro, RTX workstation cards; the fabric

@@ -113,6 +113,19 @@ func TestEvidenceFabricManager(t *testing.T) {
 	}
 }
 
+// CUDA's 46 (all devices busy or unavailable) is something else holding
+// the GPU: gpu_contention for the node, never the fabric manager.
+func TestEvidenceCUDABusy(t *testing.T) {
+	s := evSnap(0)
+	s.Node.CUDAError = "46: all CUDA-capable devices are busy or unavailable (THCudaCheck FAIL error=46)"
+	fs := Evidence([]sampler.Snapshot{s})
+	f := requireRule(t, fs, RuleGPUContention, -1)
+	if f.Severity != Warning || f.FixID != hintGPUBusy.id || !strings.Contains(f.Evidence, "error=46") {
+		t.Errorf("finding %s %s: %q", f.Severity, f.FixID, f.Evidence)
+	}
+	forbidRule(t, fs, RuleFabricManager, -1)
+}
+
 // A container's NVML failure the importer read is one critical node
 // finding with the first fix that recreates the container.
 func TestEvidenceContainerLostGPUs(t *testing.T) {

@@ -22,9 +22,12 @@ var (
 		"nvidia-smi nvlink -s -i <GPU> each link; check the fabric manager (systemctl status nvidia-fabricmanager); a bad NVLink " +
 		"state clears with a GPU reset or a reboot, then nccl-tests all_reduce_perf -g <GPUs> confirms it (dcgmi diag tests one " +
 		"GPU at a time and does not run NVLink SHARP); NCCL_NVLS_ENABLE=0 lets jobs run without NVLS meanwhile"}
-	hintDiagBusy = fix{"diag_busy", "Find what holds the GPU: nvidia-smi lists its processes, and Compute M. \"E. Process\" lets only one " +
-		"in (CUDA's cudaErrorDevicesUnavailable); stop it or run the diagnostic when the GPU is free; if nothing holds " +
-		"it, reset the GPU (nvidia-smi -r) and restart DCGM, as the message says"}
+	// hintGPUBusy serves a diagnostic and an application alike that CUDA
+	// found the GPU busy or unavailable (cudaErrorDevicesUnavailable).
+	hintGPUBusy = fix{"gpu_busy", "Find what holds the GPU: nvidia-smi lists its processes (a job the scheduler thinks finished can " +
+		"still hold it from a container nobody reaped), and Compute M. \"E. Process\" lets only one in (CUDA's " +
+		"cudaErrorDevicesUnavailable); stop it, or run when the GPU is free; if nothing holds it, reset the GPU (nvidia-smi -r), " +
+		"and restart DCGM after a diagnostic"}
 )
 
 // Messages by what they prove, first match wins: a lost GPU or an Xid
@@ -154,7 +157,7 @@ func diagClassify(msg string, gpu int) *diagHit {
 		h.rule, h.gpu, h.hint = RuleFabricManager, -1, hintFabric
 		h.title = say("evidence.diag_fabric_title", "NVLink fabric not ready: DCGM's diagnostic failed on the fabric manager")
 	case diagBusyRE.MatchString(msg):
-		h.rule, h.sev, h.hint = RuleGPUContention, Warning, hintDiagBusy
+		h.rule, h.sev, h.hint = RuleGPUContention, Warning, hintGPUBusy
 		h.title = say("evidence.diag_busy_title", "{{.Who}} busy or unavailable: DCGM's diagnostic could not use it", "Who", who(gpu))
 		h.conf = Text{say("evidence.diag_busy_est", "the test could not create a CUDA context, so it judged nothing of the GPU itself; "+
 			"CUDA says another process holds it (exclusive-process or prohibited compute mode, or kernels filling it) or the GPU needs a reset")}

@@ -16,7 +16,7 @@ func firstFixes() []fix {
 		hintCommNVLink, hintContention, hintPowerCap, hintThermal, hintThermalHW, hintPCIeLink, hintPCIeErrors, hintXidApp,
 		hintXidHW, hintECC, hintECCPending, hintServingDynamic, hintServingContinuous,
 		// The evidence path's own fixes (a pasted snapshot or short series).
-		hintSpin, hintSwing, hintIdleSnapshot, hintHang, hintFabric, hintContentionSnapshot, hintDiagNVLink, hintDiagBusy, hintVGPULicense,
+		hintSpin, hintSwing, hintIdleSnapshot, hintHang, hintFabric, hintContentionSnapshot, hintDiagNVLink, hintGPUBusy, hintVGPULicense,
 		hintContainerLost, hintNCCLNVLink, hintMaxOpTemp, hintPrealloc, hintFabricFailed, hintSliceOOM, hintInfoROM,
 	}
 }

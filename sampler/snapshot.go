@@ -40,7 +40,8 @@ type Node struct {
 	// shows the host and a panel explaining what was tried.
 	GPUError *SourceError `json:"gpu_error,omitempty"`
 	// CUDAError is an application's CUDA initialisation failure the input
-	// shows (e.g. "802: system not yet initialized"), "" for none.
+	// shows, its code first ("802: system not yet initialized", "46: all
+	// CUDA-capable devices are busy or unavailable"), "" for none.
 	CUDAError string `json:"cuda_error,omitempty"`
 	// ContainerError is nvidia-smi's NVML failure inside a container the
 	// input shows (the message and the command that ran it), "" for none.

@@ -17,27 +17,50 @@ import (
 //	CUDA error at bandwidthTest.cu:256 code=802(cudaErrorSystemNotReady)
 //
 // 802 (cudaErrorSystemNotReady, CUDA_ERROR_SYSTEM_NOT_READY) is the NVSwitch
-// fabric not yet set up: docs/playbook/fabric_manager.md.
-var cudaInitRE = regexp.MustCompile(`(?i)system not yet initiali[sz]ed|cudaErrorSystemNotReady|CUDA_ERROR_SYSTEM_NOT_READY|` +
-	`(returned|error|code=|\()\s*802\b`)
+// fabric not yet set up: docs/playbook/fabric_manager.md. 46
+// (cudaErrorDevicesUnavailable) is every GPU the process may use held by
+// another process (exclusive compute mode, a job the scheduler thought
+// finished); its wording, old and new:
+//
+//	THCudaCheck FAIL ... error=46 : all CUDA-capable devices are busy or unavailable
+//	RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable
+//
+// A dcgmi diag table quoting the new wording is claimed as the table first.
+var (
+	cudaInitRE = regexp.MustCompile(`(?i)system not yet initiali[sz]ed|cudaErrorSystemNotReady|CUDA_ERROR_SYSTEM_NOT_READY|` +
+		`(returned|error|code=|\()\s*802\b`)
+	cudaBusyRE = regexp.MustCompile(`(?i)(all CUDA-capable devices are|CUDA-capable device\(s\) is/are) busy or unavailable|` +
+		`cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICES_UNAVAILABLE|returned 46\b`)
+)
 
 // isCUDAInitLine: a line of such a failure, or the "-> why" line CUDA's
 // samples print under the code.
 func isCUDAInitLine(s string) bool {
 	t := strings.TrimSpace(s)
-	return cudaInitRE.MatchString(t) || strings.HasPrefix(t, "-> ") && strings.Contains(t, "initiali")
+	return cudaInitRE.MatchString(t) || cudaBusyRE.MatchString(t) || strings.HasPrefix(t, "-> ") && strings.Contains(t, "initiali")
+}
+
+// cudaErrors are the codes read, 802 first: a paste with both is the
+// fabric's, which stops every process.
+var cudaErrors = []struct {
+	re         *regexp.Regexp
+	code, what string
+}{
+	{cudaInitRE, "802: system not yet initialized", "CUDA initialisation failed with error 802"},
+	{cudaBusyRE, "46: all CUDA-capable devices are busy or unavailable", "CUDA found every GPU busy or unavailable, error 46"},
 }
 
 // parseCUDAInit reads the failure as a fact of the node: no GPU is named.
 func parseCUDAInit(sec *section) *part {
 	p := newPart(sec)
-	for i, l := range sec.lines {
-		if cudaInitRE.MatchString(l) {
-			p.where(-1, "cuda_error", sec.first+i)
-			snap := sampler.Snapshot{Node: sampler.Node{CUDAError: "802: system not yet initialized (" + strings.TrimSpace(l) + ")"}}
-			p.snaps = []sampler.Snapshot{snap}
-			p.note(fmt.Sprintf("CUDA initialisation failed with error 802 (line %d)", sec.first+i))
-			return p
+	for _, e := range cudaErrors {
+		for i, l := range sec.lines {
+			if e.re.MatchString(l) {
+				p.where(-1, "cuda_error", sec.first+i)
+				p.snaps = []sampler.Snapshot{{Node: sampler.Node{CUDAError: e.code + " (" + strings.TrimSpace(l) + ")"}}}
+				p.note(fmt.Sprintf("%s (line %d)", e.what, sec.first+i))
+				return p
+			}
 		}
 	}
 	return p.skip("no CUDA error code")

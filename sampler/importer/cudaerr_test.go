@@ -1,6 +1,9 @@
 package importer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // CUDA's 802 is a fact of the node, whichever way an application words it;
 // other CUDA errors and prose mentioning the number are not.
@@ -48,5 +51,24 @@ func TestXMLFabricState(t *testing.T) {
 	}
 	if g := snaps[0].GPUs; g[0].FabricState != "In Progress" || g[0].FabricStatus != "" || g[1].FabricState != "" {
 		t.Errorf("fabric states %q/%q, %q", g[0].FabricState, g[0].FabricStatus, g[1].FabricState)
+	}
+}
+
+// CUDA's 46 (cudaErrorDevicesUnavailable), as PyTorch and CUDA's samples
+// word it, is read as the node's CUDA error with its number (corpus
+// b6-thcudacheck-error46-*); prose about a busy GPU is not.
+func TestCUDABusyErrorLines(t *testing.T) {
+	for _, in := range []string{
+		"THCudaCheck FAIL file=/pytorch/aten/src/THC/THCTensorRandom.cu line=25 error=46 : all CUDA-capable devices are busy or unavailable\n",
+		"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n",
+		"cudaGetDeviceCount returned 46\n-> all CUDA-capable devices are busy or unavailable\nResult = FAIL\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "46: ") {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 46", in, snaps, err)
+		}
+	}
+	if snaps, _, _ := readString("my GPU is busy or unavailable today\n"); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
+		t.Errorf("prose read as a CUDA error: %q", snaps[0].Node.CUDAError)
 	}
 }

@@ -35,6 +35,7 @@ func isHAMiLine(s string) bool { return hamiLineRE.MatchString(s) || hamiOOMRE.M
 func parseHAMiOOM(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
+	wrapped := ""
 	for i, l := range sec.lines {
 		m := hamiOOMRE.FindStringSubmatch(l)
 		if m == nil {
@@ -46,10 +47,20 @@ func parseHAMiOOM(sec *section) *part {
 		if err1 != nil || err2 != nil || limit <= 0 {
 			continue
 		}
+		if want >= 1<<63 {
+			if wrapped == "" {
+				wrapped = fmt.Sprintf("line %d: HAMi-core's usage counter wrapped below zero (%s bytes): its own accounting "+
+					"is wrong, not a container over its GPU memory limit", sec.first+i, m[2])
+			}
+			continue
+		}
 		snap.Node.SliceOOM = append(snap.Node.SliceOOM, sampler.SliceOOM{Device: dev, Want: want, Limit: limit})
 		p.where(-1, "slice_oom", sec.first+i)
 	}
 	if len(snap.Node.SliceOOM) == 0 {
+		if wrapped != "" {
+			return p.skip(wrapped)
+		}
 		return p.skip("no HAMi-core out-of-memory line")
 	}
 	p.snaps = []sampler.Snapshot{snap}

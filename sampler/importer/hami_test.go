@@ -1,6 +1,9 @@
 package importer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // HAMi-core's refused allocation is read with the container's device
 // number and the pod's limit; its start-up lines alone, and a quoted
@@ -23,5 +26,20 @@ func TestHAMiCoreOOMLines(t *testing.T) {
 		if snaps, _, _ := readString(in); len(snaps) > 0 && len(snaps[0].Node.SliceOOM) > 0 {
 			t.Errorf("%q read as a refused allocation", in)
 		}
+	}
+}
+
+// A "used" count past 2^63 bytes is HAMi-core's own counter gone below
+// zero (corpus b6-hami-core-oom-wrapped-counter-*: the thread calls the
+// OOM false), not a container over its limit: refused with that reason.
+func TestHAMiCoreWrappedCounterRefused(t *testing.T) {
+	in := "2. Applications fail with OOM errors: `[HAMI-core ERROR (pid:1 thread=140160828682240 allocator.c:53)]: " +
+		"Device 0 OOM 18446744073707737660 / 24146608128`\n"
+	snaps, _, err := readString(in)
+	if len(snaps) > 0 && len(snaps[0].Node.SliceOOM) > 0 {
+		t.Fatalf("read %+v as a refused allocation", snaps[0].Node.SliceOOM)
+	}
+	if err == nil || !strings.Contains(err.Error(), "counter") {
+		t.Errorf("err %v; want a refusal naming HAMi-core's wrapped counter", err)
 	}
 }

@@ -180,7 +180,7 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindHAMiOOM, Unknown, runWhile(ls, i, isHAMiLine)
 	case fmRun(ls, i) > 0:
 		return kindFabricManager, Unknown, fmRun(ls, i)
-	case cudaInitRE.MatchString(l):
+	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return kernelRE.MatchString(s) })
