@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gpuscope/gpuscope/ui"
 )
 
 // handleKey: the timeline keys (the key map's ReplayKeys, remappable and
@@ -52,6 +53,25 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	return m.forward(k)
+}
+
+// handleKeys handles a burst ("]]" in one read, ui.Burst) key by key, as
+// the dashboard does, unless the dashboard takes keys whole; the rest of a
+// burst that opened the dashboard's y/n question is dropped.
+func (m Model) handleKeys(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	keys := ui.Burst(k)
+	if keys == nil || m.typing() {
+		return m.handleKey(k)
+	}
+	var cmds []tea.Cmd
+	for _, k := range keys {
+		if m.inner.Asking() {
+			break
+		}
+		next, cmd := m.handleKey(k)
+		m, cmds = next.(Model), append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // forward sends a key to the dashboard.

@@ -168,7 +168,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadTickMsg:
 		return m.onLoadTick()
 	case tea.KeyMsg:
-		return m.handleKey(msg)
+		return m.handleKeys(msg)
 	case tea.MouseMsg:
 		if msg.Y >= m.h-1 { // the timeline row is ours
 			if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {

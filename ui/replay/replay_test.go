@@ -307,3 +307,28 @@ func TestSeekDiagnosesOffUpdate(t *testing.T) {
 		t.Fatalf("the moved target was not reached: cursor %d, trackers %d", m.Cursor(), made)
 	}
 }
+
+// Keys that came in one read (">>" from tmux send-keys, a fast typist
+// over ssh) act one by one, the timeline's as the dashboard's: q q quits.
+func TestKeyBurstActsKeyByKey(t *testing.T) {
+	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
+	if m = press(t, m, ">>"); m.Speed() != 5 {
+		t.Errorf(`the burst ">>" made the speed %v×, want 5× (two steps from 1×)`, m.Speed())
+	}
+	_, cmd := m.Update(uitest.Key("qq"))
+	quit := false
+	if cmd != nil {
+		switch msg := cmd().(type) {
+		case tea.QuitMsg:
+			quit = true
+		case tea.BatchMsg:
+			for _, c := range msg {
+				_, ok := c().(tea.QuitMsg)
+				quit = quit || ok
+			}
+		}
+	}
+	if !quit {
+		t.Error(`the burst "qq" did not quit`)
+	}
+}
