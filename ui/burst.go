@@ -2,42 +2,37 @@ package ui
 
 import tea "github.com/charmbracelet/bubbletea"
 
-// Burst is k one key at a time when k is several keys that came in one
-// read: tmux's `send-keys qq`, a fast typist over ssh. Bubble Tea v1 reads
-// them as one key of several runes ("qq"), bound to nothing, so q q did
-// not quit. Nil for a single key and for a paste (bracketed), which a text
-// field takes whole.
-func Burst(k tea.KeyMsg) []tea.KeyMsg {
-	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
-		return nil
-	}
-	keys := make([]tea.KeyMsg, len(k.Runes))
-	for i, r := range k.Runes {
-		keys[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
-	}
-	return keys
-}
+// keyTaker is a model that can say it takes keys as text now (the process
+// filter being typed, the signal's y/n question): ui.Model. A replay is
+// handed bursts key by key: its dashboard asks no question (it signals no
+// process) and its filter takes keys one by one as typed.
+type keyTaker interface{ CapturesKeys() bool }
 
-// Asking reports whether the signal's y/n question is open. It takes only
-// a key pressed alone: a burst that opened it (k then y in one read) must
-// not also answer it, and a burst while it is open is not y, so cancels.
-func (m Model) Asking() bool { return m.pages.top() == pageConfirm }
-
-// handleKeys handles a burst key by key, unless the dashboard takes keys
-// whole (a filter being typed, the question); the keys of a burst after
-// the one that opened the question are dropped, so it waits for a lone key.
-func (m Model) handleKeys(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	keys := Burst(k)
-	if keys == nil || m.CapturesKeys() {
-		return m.handleKey(k)
+// update passes msg to m, a burst of keys one key at a time. Keys that
+// came in one read (tmux's `send-keys qq`, a fast typist over ssh) reach
+// Bubble Tea v1 as one key of several runes ("qq"), bound to nothing, so
+// q q did not quit. A paste (bracketed) is not split, nor a burst while m
+// takes keys as text; once a key of the burst makes m take text, the rest
+// goes whole, as a paste: typed into a filter the burst opened, and never
+// the lone y that the signal's question takes (a burst "ky" opens it and
+// cancels it, it sends nothing).
+func update(m tea.Model, msg tea.Msg) (tea.Model, []tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
+		m, cmd := m.Update(msg)
+		return m, []tea.Cmd{cmd}
 	}
 	var cmds []tea.Cmd
-	for _, k := range keys {
-		if m.Asking() {
+	for i := range k.Runes {
+		one := tea.KeyMsg{Type: tea.KeyRunes, Runes: k.Runes[i : i+1]}
+		if kt, ok := m.(keyTaker); ok && kt.CapturesKeys() {
+			one.Runes, one.Paste = k.Runes[i:], i > 0
+		}
+		var cmd tea.Cmd
+		m, cmd = m.Update(one)
+		if cmds = append(cmds, cmd); len(one.Runes) > 1 {
 			break
 		}
-		next, cmd := m.handleKey(k)
-		m, cmds = next.(Model), append(cmds, cmd)
 	}
-	return m, tea.Batch(cmds...)
+	return m, cmds
 }

@@ -242,7 +242,7 @@ func (m Model) selectGPU(gpu int) {
 // CapturesKeys reports whether the dashboard is taking every key itself (a
 // filter being typed, a signal waiting for y/n), so a wrapper such as replay
 // must not read them as its own commands.
-func (m Model) CapturesKeys() bool { return m.procs.filtering || m.Asking() }
+func (m Model) CapturesKeys() bool { return m.procs.filtering || m.pages.top() == pageConfirm }
 
 // toggleRecording starts or stops a recording and says so in the footer.
 func (m Model) toggleRecording() {

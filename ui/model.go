@@ -201,7 +201,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.header.invalidate()
 		return m, nil
 	case tea.KeyMsg:
-		return m.handleKeys(msg)
+		return m.handleKey(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg), nil
 	}

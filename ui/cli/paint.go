@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -56,10 +55,14 @@ func runPainted(m tea.Model, what string, sc screen) error {
 	if err != nil {
 		return fmt.Errorf("%s: raw mode: %w", what, err)
 	}
-	restore := sync.OnceFunc(func() {
-		_, _ = io.WriteString(out, paintLeave)
-		_ = term.Restore(int(in.Fd()), saved) // nothing better to do on the way out
-	})
+	restored := false
+	restore := func() {
+		if !restored {
+			restored = true
+			_, _ = io.WriteString(out, paintLeave)
+			_ = term.Restore(int(in.Fd()), saved) // nothing better to do on the way out
+		}
+	}
 	defer restore()
 	_, _ = io.WriteString(out, paintEnter)
 	// ui.TermWriter writes only the cells of a line that changed, where
@@ -72,7 +75,8 @@ func runPainted(m tea.Model, what string, sc screen) error {
 	close(stop)
 	if crash := painter.Panicked(); crash != nil {
 		restore()
-		fmt.Fprintf(sc.stderr, "gpuscope: %s: %s\n", what, safe.Text(crash.Error()))
+		// As the Go runtime prints a panic it does not recover.
+		fmt.Fprintf(sc.stderr, "gpuscope: %s: panic: %s\n\n%s\n", what, safe.Text(fmt.Sprint(crash.Value)), crash.Stack)
 		return exitCode(1)
 	}
 	return err

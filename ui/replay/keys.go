@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/gpuscope/gpuscope/ui"
 )
 
 // handleKey: the timeline keys (the key map's ReplayKeys, remappable and
@@ -18,7 +17,7 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m, _ = m.updateInner(m.innerSize())
 	}
 	if m.typing() && k.String() != "ctrl+c" {
-		return m.forward(k)
+		return m.updateInner(k)
 	}
 	rk := m.inner.ReplayKeys()
 	switch {
@@ -52,53 +51,13 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case k.String() == "ctrl+c" || k.String() == "q":
 		return m, tea.Quit
 	}
-	return m.forward(k)
-}
-
-// handleKeys handles a burst ("]]" in one read, ui.Burst) key by key, as
-// the dashboard does, unless the dashboard takes keys whole; the rest of a
-// burst that opened the dashboard's y/n question is dropped.
-func (m Model) handleKeys(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	keys := ui.Burst(k)
-	if keys == nil || m.typing() {
-		return m.handleKey(k)
-	}
-	var cmds []tea.Cmd
-	for _, k := range keys {
-		if m.inner.Asking() {
-			break
-		}
-		next, cmd := m.handleKey(k)
-		m, cmds = next.(Model), append(cmds, cmd)
-	}
-	return m, tea.Batch(cmds...)
-}
-
-// forward sends a key to the dashboard.
-func (m Model) forward(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "/":
-		m.filterGuess = true
-	case "enter", "esc":
-		m.filterGuess = false
-	}
 	return m.updateInner(k)
 }
 
-// keyCapturer is a dashboard that can say it is reading text (the process
-// filter after /), when every key must reach it.
-type keyCapturer interface{ CapturesKeys() bool }
-
-// typing says whether keys are text for the dashboard. Without
-// keyCapturer it is a guess that mirrors the filter: / starts it, enter or
-// esc ends it. Wrong only when / opened no filter (an overlay was up), and
-// then only until the next enter or esc.
-func (m Model) typing() bool {
-	if kc, ok := any(m.inner).(keyCapturer); ok {
-		return kc.CapturesKeys()
-	}
-	return m.filterGuess
-}
+// typing reports whether the dashboard is reading text (the process filter
+// after /), when every key must reach it. ui.Painter hands a replay a
+// burst of keys one by one, which the filter takes as typed.
+func (m Model) typing() bool { return m.inner.CapturesKeys() }
 
 // reschedule drops pending ticks and schedules the next one; playback
 // stops at the end.
