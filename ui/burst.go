@@ -16,11 +16,13 @@ type keyTaker interface{ CapturesKeys() bool }
 // goes whole, as a paste: typed into a filter the burst opened, and never
 // the lone y that the signal's question takes (a burst "ky" opens it and
 // cancels it, it sends nothing).
+//
+// Its commands are guarded (guard).
 func update(m tea.Model, msg tea.Msg) (tea.Model, []tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
 		m, cmd := m.Update(msg)
-		return m, []tea.Cmd{cmd}
+		return m, []tea.Cmd{guard(cmd)}
 	}
 	var cmds []tea.Cmd
 	for i := range k.Runes {
@@ -30,7 +32,7 @@ func update(m tea.Model, msg tea.Msg) (tea.Model, []tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		m, cmd = m.Update(one)
-		if cmds = append(cmds, cmd); len(one.Runes) > 1 {
+		if cmds = append(cmds, guard(cmd)); len(one.Runes) > 1 {
 			break
 		}
 	}

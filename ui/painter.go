@@ -86,9 +86,6 @@ func (p Painter) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 		}
 		p.inner, cmds = update(p.inner, msg)
 	}
-	for i, c := range cmds {
-		cmds[i] = guard(c)
-	}
 	return p, tea.Batch(append(cmds, p.s.paint(p.inner))...)
 }
 

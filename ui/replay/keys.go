@@ -16,11 +16,9 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.warnShown = false
 		m, _ = m.updateInner(m.innerSize())
 	}
-	if m.typing() && k.String() != "ctrl+c" {
-		return m.updateInner(k)
-	}
 	rk := m.inner.ReplayKeys()
 	switch {
+	case m.typing() && k.String() != "ctrl+c": // text for the dashboard
 	case key.Matches(k, rk.Play):
 		m.playing = !m.playing
 		if m.playing && m.atEnd() {
