@@ -217,7 +217,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	err = runPainted(m)
+	err = runPainted(m, "dashboard", screen{os.Stdin, os.Stdout, stderr, false})
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
 	if notify != nil {

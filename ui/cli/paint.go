@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
 
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui"
 )
 
@@ -21,30 +22,64 @@ const (
 	paintLeave = "\x1b[2K\r" + "\x1b[?2004l" + "\x1b[?25h" + "\x1b[?1002l" + "\x1b[?1003l" + "\x1b[?1006l" + "\x1b[?1049l"
 )
 
-// runPainted runs the dashboard m full-screen with ui.Painter writing its
-// frames when they change, where Bubble Tea's renderer would wake at
-// frameRate whatever changed (docs/benchmarks.md, "The dashboard's cost
-// while it watches, 2026-12-07"). Without a terminal on both stdin and
-// stdout it runs under Bubble Tea's renderer as before.
-func runPainted(m tea.Model) error {
-	in, out := os.Stdin, os.Stdout
+// screen is where a full-screen program runs: the terminal it reads keys
+// from and draws on, and where a panic is told once the terminal is back.
+type screen struct {
+	in, out *os.File
+	stderr  io.Writer
+	tty     bool // keys from /dev/tty: the data came through stdin
+}
+
+// runPainted runs m (the dashboard, a replay) full-screen with ui.Painter
+// writing its frames when they change, where Bubble Tea's renderer would
+// wake at frameRate whatever changed (docs/benchmarks.md, "The dashboard's
+// cost while it watches, 2026-12-07"). Without a terminal to read keys
+// from and draw on it runs under Bubble Tea's renderer as before. A panic
+// in m is printed on stderr after the terminal is restored, and exits 1.
+func runPainted(m tea.Model, what string, sc screen) error {
+	in, out := sc.in, sc.out
+	if sc.tty {
+		if f, err := os.Open("/dev/tty"); err == nil {
+			defer f.Close()
+			in = f
+		}
+	}
 	if !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
-		return runProgram(tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(out))), "dashboard")
+		opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(out))}
+		if sc.tty {
+			opts = append(opts, tea.WithInputTTY()) // says why /dev/tty could not be opened
+		}
+		return runProgram(tea.NewProgram(m, opts...), what)
 	}
 	saved, err := term.MakeRaw(int(in.Fd()))
 	if err != nil {
-		return fmt.Errorf("dashboard: raw mode: %w", err)
+		return fmt.Errorf("%s: raw mode: %w", what, err)
 	}
-	defer term.Restore(int(in.Fd()), saved) //nolint:errcheck // nothing better to do on the way out
+	restored := false
+	restore := func() {
+		if !restored {
+			restored = true
+			_, _ = io.WriteString(out, paintLeave)
+			_ = term.Restore(int(in.Fd()), saved) // nothing better to do on the way out
+		}
+	}
+	defer restore()
 	_, _ = io.WriteString(out, paintEnter)
-	defer io.WriteString(out, paintLeave) //nolint:errcheck
 	// ui.TermWriter writes only the cells of a line that changed, where
 	// Bubble Tea v1 rewrites the line (docs/benchmarks.md).
-	p := tea.NewProgram(ui.NewPainter(m, ui.NewTermWriter(out), frameRate), tea.WithoutRenderer(), tea.WithInput(in))
+	painter := ui.NewPainter(m, ui.NewTermWriter(out), frameRate)
+	p := tea.NewProgram(painter, tea.WithoutRenderer(), tea.WithInput(in))
 	stop := make(chan struct{})
-	defer close(stop)
 	go sendSizes(p, out, stop)
-	return runProgram(p, "dashboard")
+	err = runProgram(p, what)
+	close(stop)
+	if crash := painter.Panicked(); crash != nil {
+		restore()
+		// As the Go runtime prints a panic it does not recover.
+		fmt.Fprintf(sc.stderr, "gpuscope: %s: panic: %s\n\n%s\n", what, safe.Text(fmt.Sprint(crash.Value)), crash.Stack)
+		return exitCode(1)
+	}
+	return err
 }
 
 // sendSizes gives p the terminal's size now and after each SIGWINCH, as

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 	"github.com/gpuscope/gpuscope/sampler/record/spool"
@@ -125,11 +123,8 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		Speed:      f.speed,
 		Warnings:   warnings,
 	})
-	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(frameRate), tea.WithMouseCellMotion(), tea.WithOutput(ui.NewTermWriter(os.Stdout))}
-	if path == importer.Stdin { // the log came through stdin: keys come from the terminal
-		popts = append(popts, tea.WithInputTTY())
-	}
-	if err := runProgram(tea.NewProgram(m, popts...), "replay"); err != nil {
+	// A log that came through stdin: keys come from the terminal.
+	if err := runPainted(m, "replay", screen{os.Stdin, os.Stdout, stderr, path == importer.Stdin}); err != nil {
 		return err
 	}
 	// Loading that failed after the first frame was shown on its own line;

@@ -16,11 +16,9 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.warnShown = false
 		m, _ = m.updateInner(m.innerSize())
 	}
-	if m.typing() && k.String() != "ctrl+c" {
-		return m.forward(k)
-	}
 	rk := m.inner.ReplayKeys()
 	switch {
+	case m.typing() && k.String() != "ctrl+c": // text for the dashboard
 	case key.Matches(k, rk.Play):
 		m.playing = !m.playing
 		if m.playing && m.atEnd() {
@@ -51,34 +49,13 @@ func (m Model) handleKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case k.String() == "ctrl+c" || k.String() == "q":
 		return m, tea.Quit
 	}
-	return m.forward(k)
-}
-
-// forward sends a key to the dashboard.
-func (m Model) forward(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "/":
-		m.filterGuess = true
-	case "enter", "esc":
-		m.filterGuess = false
-	}
 	return m.updateInner(k)
 }
 
-// keyCapturer is a dashboard that can say it is reading text (the process
-// filter after /), when every key must reach it.
-type keyCapturer interface{ CapturesKeys() bool }
-
-// typing says whether keys are text for the dashboard. Without
-// keyCapturer it is a guess that mirrors the filter: / starts it, enter or
-// esc ends it. Wrong only when / opened no filter (an overlay was up), and
-// then only until the next enter or esc.
-func (m Model) typing() bool {
-	if kc, ok := any(m.inner).(keyCapturer); ok {
-		return kc.CapturesKeys()
-	}
-	return m.filterGuess
-}
+// typing reports whether the dashboard is reading text (the process filter
+// after /), when every key must reach it. ui.Painter hands a replay a
+// burst of keys one by one, which the filter takes as typed.
+func (m Model) typing() bool { return m.inner.CapturesKeys() }
 
 // reschedule drops pending ticks and schedules the next one; playback
 // stops at the end.

@@ -88,15 +88,13 @@ type Model struct {
 	tracker  *diagnose.Tracker // diagnoses from the last rebuild on; nil: none
 	// want is the snapshot a seek asked for; cursor reaches it when the
 	// job in flight (rebuild.go) is done.
-	want    int
-	job     *seekJob
-	jobID   int
-	jobSent bool // the job's command has left Update
-	// filterGuess: the dashboard is reading a process filter (see typing).
-	filterGuess bool
-	warnShown   bool // the warnings line is on screen
-	load        loadState
-	tr          *i18n.Tr // the replay's own words, Options.UI.Tr
+	want      int
+	job       *seekJob
+	jobID     int
+	jobSent   bool // the job's command has left Update
+	warnShown bool // the warnings line is on screen
+	load      loadState
+	tr        *i18n.Tr // the replay's own words, Options.UI.Tr
 }
 
 var _ tea.Model = Model{}

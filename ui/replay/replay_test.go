@@ -9,7 +9,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/ui"
 	"github.com/gpuscope/gpuscope/ui/uitest"
 )
 
@@ -305,5 +307,35 @@ func TestSeekDiagnosesOffUpdate(t *testing.T) {
 	}
 	if m = finish(m); m.Cursor() != 0 || made != 2 {
 		t.Fatalf("the moved target was not reached: cursor %d, trackers %d", m.Cursor(), made)
+	}
+}
+
+// Keys that came in one read (">>" from tmux send-keys, a fast typist
+// over ssh) act one by one under the Painter, the timeline's keys as the
+// dashboard's: q q quits.
+func TestKeyBurstActsKeyByKey(t *testing.T) {
+	m, _ := newReplay(t, Options{Paused: true}, 120, 40)
+	var out strings.Builder
+	var p tea.Model = ui.NewPainter(m, &out, 1<<30) // every frame painted at once
+	p, _ = p.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	p, _ = p.Update(uitest.Key(">>"))
+	if !strings.Contains(ansi.Strip(out.String()), "⏸ 5×") {
+		t.Error(`the burst ">>" did not make the speed 5× (two steps from 1×)`)
+	}
+	_, cmd := p.Update(uitest.Key("qq"))
+	quit := false
+	if cmd != nil {
+		switch msg := cmd().(type) {
+		case tea.QuitMsg:
+			quit = true
+		case tea.BatchMsg:
+			for _, c := range msg {
+				_, ok := c().(tea.QuitMsg)
+				quit = quit || ok
+			}
+		}
+	}
+	if !quit {
+		t.Error(`the burst "qq" did not quit`)
 	}
 }
