@@ -262,7 +262,7 @@ Out of sample over the last three batches collected here (2026-12-07-batch-4, -b
 44 (80 %). Held-aside faults alone, the figure the stratified splits of batches 5 and 7 make possible: 3 of 6 right
 untouched (batch 5: 2 of 3; batch 7: 1 of 3), the controls 9 of 9.
 
-Batch 7 (notes in Chinese, Japanese and Korean, GH200 and 8-GPU B200/L20/1080 Ti nodes, drivers 375 to 560,
+Batch 7 (notes in Chinese, Japanese and Korean, GH200, B200 and 8-GPU L20/1080 Ti nodes, drivers 375 to 560,
 collective hangs, the fabric manager down, memory limits of slices and jobs, and controls of each kind) was held
 aside stratified as batch 5: three of its eleven fault files and five of its sixteen controls. Untouched, the
 held-aside faults scored 1 of 3 (the fabric manager's version mismatch on a DGX A100 right; an NCCL test hang with two
