@@ -84,18 +84,33 @@ var hintSliceOOM = fix{"mem_slice", "The pod's GPU memory slice is full, not the
 	"gradient checkpointing); HAMi-core refuses any allocation over the limit however much memory the card has free " +
 	"(nvidia-smi inside the pod shows the slice as the total)"}
 
+// hintVCUDASlice: vcuda-controller's limit is the pod's gpu-manager
+// resource, and its line does not say it.
+var hintVCUDASlice = fix{"mem_slice_vcuda", "The container's vCUDA memory slice is full, not the card: raise the pod's " +
+	"limit (gpu-manager's tencent.com/vcuda-memory, in 256 MiB units) or lower the job's need (a smaller batch or model, " +
+	"a smaller KV-cache share: vLLM's gpu_memory_utilization, lmdeploy's cache_max_entry_count); nvidia-smi inside the " +
+	"pod shows the slice as the total"}
+
 // sliceOOM: a GPU-sharing layer refused an allocation over the
-// container's memory limit (sampler.SliceOOM, HAMi-core's log): the job
-// ran out of the memory its pod may use, which is memory_pressure with
-// the pod's limit, not the card's memory, as the evidence.
+// container's memory limit (sampler.SliceOOM: HAMi-core's log, or
+// vcuda-controller's, whose line gives what the container uses but not its
+// limit): the job ran out of the memory its pod may use, which is
+// memory_pressure with the pod's slice, not the card's memory, as the
+// evidence.
 func (e *evCtx) sliceOOM() {
 	for _, o := range e.last.Node.SliceOOM {
-		e.add(RuleMemoryPressure, Critical, -1,
-			say("evidence.slice_oom_title", "A container's GPU memory slice ({{.Limit}}) is exhausted: an allocation was refused", "Limit", gbytes(o.Limit)),
-			Text{say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
-				"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))},
-			hintSliceOOM,
-			Text{say("evidence.slice_oom_est", "HAMi-core's log line, as pasted: the allocation it refused; the job then fails with an out-of-memory or an unrecognised CUDA error")},
-			Use{-1, "slice_oom"})
+		title := say("evidence.slice_oom_title", "A container's GPU memory slice ({{.Limit}}) is exhausted: an allocation was refused", "Limit", gbytes(o.Limit))
+		ev := say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
+			"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))
+		est := say("evidence.slice_oom_est", "HAMi-core's log line, as pasted: the allocation it refused; the job then fails with an out-of-memory or an unrecognised CUDA error")
+		hint := hintSliceOOM
+		if o.Layer == "vcuda" {
+			title = say("evidence.vcuda_oom_title", "A container's GPU memory slice is exhausted at {{.Used}}: an allocation was refused", "Used", gbytes(o.Want))
+			ev = say("evidence.vcuda_oom", "vCUDA (hijack_call.c) refused an allocation: the container's processes already use {{.Used}}, and the request would pass the pod's limit (the line does not give the limit)",
+				"Used", gbytes(o.Want))
+			est = say("evidence.vcuda_oom_est", "vCUDA's log line, as pasted: the allocation it refused; the job then fails with CUDA_ERROR_OUT_OF_MEMORY")
+			hint = hintVCUDASlice
+		}
+		e.add(RuleMemoryPressure, Critical, -1, title, Text{ev}, hint, Text{est}, Use{-1, "slice_oom"})
 	}
 }

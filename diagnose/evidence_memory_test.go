@@ -55,3 +55,15 @@ func TestEvidenceSliceOOM(t *testing.T) {
 	}
 	forbidRule(t, Evidence([]sampler.Snapshot{evSnap(0)}), RuleMemoryPressure, -1)
 }
+
+// vcuda-controller's refusal gives the usage only: the finding says what the
+// container uses, that the limit is not known, and the vCUDA fix.
+func TestEvidenceVCUDASliceOOM(t *testing.T) {
+	s := evSnap(0)
+	s.Node.SliceOOM = []sampler.SliceOOM{{Want: 30645682176, Layer: "vcuda"}}
+	f := requireRule(t, Evidence([]sampler.Snapshot{s}), RuleMemoryPressure, -1)
+	if f.FixID != hintVCUDASlice.id || !strings.Contains(f.Title, "28.5 GiB") || strings.Contains(f.Evidence, "HAMi") ||
+		!strings.Contains(f.Evidence, "does not give the limit") {
+		t.Errorf("finding %q / %q / %s", f.Title, f.Evidence, f.FixID)
+	}
+}

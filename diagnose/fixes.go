@@ -17,7 +17,7 @@ func firstFixes() []fix {
 		hintXidHW, hintECC, hintECCPending, hintServingDynamic, hintServingContinuous,
 		// The evidence path's own fixes (a pasted snapshot or short series).
 		hintSpin, hintSwing, hintIdleSnapshot, hintHang, hintFabric, hintContentionSnapshot, hintDiagNVLink, hintGPUBusy, hintVGPULicense,
-		hintContainerLost, hintNCCLNVLink, hintMaxOpTemp, hintPrealloc, hintFabricFailed, hintSliceOOM, hintInfoROM,
+		hintContainerLost, hintNCCLNVLink, hintMaxOpTemp, hintPrealloc, hintFabricFailed, hintSliceOOM, hintVCUDASlice, hintInfoROM,
 	}
 }
 

@@ -34,5 +34,8 @@ type DiagMessage struct {
 type SliceOOM struct {
 	Device int     `json:"device"` // the container's CUDA device number, not the node's index
 	Want   float64 `json:"want"`   // bytes the allocation would have brought it to
-	Limit  float64 `json:"limit"`  // the container's limit on that device, bytes
+	Limit  float64 `json:"limit"`  // the container's limit on that device, bytes; 0 where the log does not say
+	// Layer is the sharing layer that refused it: "" HAMi-core, "vcuda"
+	// vcuda-controller's hijack_call.c (whose line gives the usage only).
+	Layer string `json:"layer,omitempty"`
 }

@@ -114,8 +114,10 @@ func readSections(secs []section, o Options) []*part {
 			p = parseList(s)
 		case kindCUDAInit:
 			p = parseCUDAInit(s)
-		case kindHAMiOOM:
-			p = parseHAMiOOM(s)
+		case kindHAMiOOM, kindVCUDAOOM:
+			p = parseSliceOOM(s)
+		case kindTorchOOM:
+			p = parseTorchOOM(s)
 		case kindFabricManager:
 			p = parseFabricLog(s, noSwitch(secs))
 		case kindNVLinkStatus:

@@ -71,7 +71,7 @@ func FuzzSections(f *testing.F) {
 		if len(lines) == 0 {
 			return
 		}
-		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG, kindNCCLWarn} {
+		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG, kindNCCLWarn, kindTorchOOM, kindVCUDAOOM} {
 			sec := section{kind: kind, first: 1, lines: lines}
 			_ = readSections([]section{sec}, Options{}.withDefaults(""))
 		}

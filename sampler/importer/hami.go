@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -28,40 +29,52 @@ var (
 
 const kindHAMiOOM = "HAMi-core memory limit"
 
+// hamiImpossible: a usage past any GPU's memory (2^50 bytes, a pebibyte) is
+// HAMi-core's counter gone below zero and printed unsigned (18446744073707737660
+// in corpus b7-hami-core-false-oom-*: the thread's "false OOM errors"), not
+// an allocation over the limit.
+const hamiImpossible = 1 << 50
+
 func isHAMiLine(s string) bool { return hamiLineRE.MatchString(s) || hamiOOMRE.MatchString(s) }
 
-// parseHAMiOOM reads each refused allocation as a fact of the node: the
-// device number is the container's, not the node's, so no GPU is named.
-func parseHAMiOOM(sec *section) *part {
+// parseSliceOOM reads each refused allocation, HAMi-core's or vCUDA's
+// (kindVCUDAOOM, below), as a fact of the node: the device number is the
+// container's, not the node's, so no GPU is named.
+func parseSliceOOM(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
 	wrapped := ""
 	for i, l := range sec.lines {
-		m := hamiOOMRE.FindStringSubmatch(l)
-		if m == nil {
+		var o sampler.SliceOOM
+		want := "" // as printed: a wrapped counter is told exactly
+		if m := hamiOOMRE.FindStringSubmatch(l); m != nil {
+			o.Device, _ = strconv.Atoi(m[1])
+			want = m[2]
+			o.Want, _ = strconv.ParseFloat(m[2], 64)
+			o.Limit, _ = strconv.ParseFloat(m[3], 64)
+		} else if m := vcudaOOMRE.FindStringSubmatch(l); m != nil {
+			want = m[1]
+			o.Want, _ = strconv.ParseFloat(m[1], 64)
+			o.Layer = "vcuda"
+		}
+		if o.Want <= 0 || o.Layer == "" && o.Limit <= 0 {
 			continue
 		}
-		dev, _ := strconv.Atoi(m[1])
-		want, err1 := strconv.ParseFloat(m[2], 64)
-		limit, err2 := strconv.ParseFloat(m[3], 64)
-		if err1 != nil || err2 != nil || limit <= 0 {
-			continue
-		}
-		if want >= 1<<63 {
+		if o.Want >= hamiImpossible {
 			if wrapped == "" {
 				wrapped = fmt.Sprintf("line %d: HAMi-core's usage counter wrapped below zero (%s bytes): its own accounting "+
-					"is wrong, not a container over its GPU memory limit", sec.first+i, m[2])
+					"is wrong, not a container over its GPU memory limit", sec.first+i, want)
 			}
 			continue
 		}
-		snap.Node.SliceOOM = append(snap.Node.SliceOOM, sampler.SliceOOM{Device: dev, Want: want, Limit: limit})
+		snap.Node.SliceOOM = append(snap.Node.SliceOOM, o)
 		p.where(-1, "slice_oom", sec.first+i)
 	}
 	if len(snap.Node.SliceOOM) == 0 {
 		if wrapped != "" {
 			return p.skip(wrapped)
 		}
-		return p.skip("no HAMi-core out-of-memory line")
+		return p.skip("no out-of-memory line with a usage a GPU can have")
 	}
 	p.snaps = []sampler.Snapshot{snap}
 	p.note(fmt.Sprintf("%s over a container's GPU memory limit", sampler.Counted(len(snap.Node.SliceOOM), "allocation refused", "allocations refused")))
@@ -77,4 +90,22 @@ func hamiOOMIn(ls []string) bool {
 		}
 	}
 	return false
+}
+
+// vcuda-controller (tkestack/vcuda-controller, the CUDA interposer behind
+// TKE's gpu-manager, and its forks) refuses an allocation that would take
+// the container's processes over its GPU memory limit (src/hijack_call.c,
+// cuMemAlloc: used + request > gpu_memory), and its forks log it:
+//
+//	src/hijack_call.c:575 CUDA_ERROR_OUT_OF_MEMORY: Total real used gpu memory 30645682176 already exit
+//
+// the bytes its processes already use; the limit is not in the line, and
+// the interposer hooks the container's one device, 0.
+// Corpus: b7-oom-line-*-hijack-call-*.
+var vcudaOOMRE = regexp.MustCompile(`hijack_call\.c:\d+ CUDA_ERROR_OUT_OF_MEMORY: Total real used gpu memory (\d{1,20}) `)
+
+const kindVCUDAOOM = "vCUDA memory limit"
+
+func isVCUDAOOMLine(s string) bool {
+	return strings.Contains(s, "hijack_call.c") && vcudaOOMRE.MatchString(s)
 }

@@ -43,3 +43,12 @@ func TestHAMiCoreWrappedCounterRefused(t *testing.T) {
 		t.Errorf("err %v; want a refusal naming HAMi-core's wrapped counter", err)
 	}
 }
+
+// A used count past any GPU's memory is HAMi-core's counter gone below zero
+// (corpus b7-hami-core-false-oom-*), not an allocation over the limit.
+func TestHAMiCoreImpossibleUsageNotRead(t *testing.T) {
+	in := "[HAMI-core ERROR (pid:1 thread=140160828682240 allocator.c:53)]: Device 0 OOM 18446744073707737660 / 24146608128\n"
+	if snaps, _, _ := readString(in); len(snaps) > 0 && len(snaps[0].Node.SliceOOM) > 0 {
+		t.Errorf("%q read as a refused allocation: %+v", in, snaps[0].Node.SliceOOM)
+	}
+}

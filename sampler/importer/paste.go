@@ -178,6 +178,10 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindNCCLWarn, Unknown, runWhile(ls, i, isNCCLWarnLine)
 	case isHAMiLine(l) && hamiOOMIn(ls[i:i+runWhile(ls, i, isHAMiLine)]):
 		return kindHAMiOOM, Unknown, runWhile(ls, i, isHAMiLine)
+	case isVCUDAOOMLine(l):
+		return kindVCUDAOOM, Unknown, runWhile(ls, i, isVCUDAOOMLine)
+	case isTorchOOMLine(l):
+		return kindTorchOOM, Unknown, runWhile(ls, i, isTorchOOMLine)
 	case fmRun(ls, i) > 0:
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l):

@@ -32,3 +32,30 @@ func BenchmarkPasteTableAndDayOfDmon(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPasteLogWithOneTable: a job's log of 100 000 lines that are not
+// GPU output with one table in it: every unclaimed line passes the section
+// claims once (paste.go claim), which is what this measures.
+func BenchmarkPasteLogWithOneTable(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 100000; i++ {
+		if i == 50000 {
+			sb.WriteString(table418)
+		}
+		fmt.Fprintf(&sb, "[rank%d]: step %d loss %.4f lr 2.0e-05 grad_norm 1.%03d tokens/s 31%03d\n", i%8, i, 1/float64(i+1), i%1000, i%1000)
+	}
+	lines := strings.Split(sb.String(), "\n")
+	b.SetBytes(int64(sb.Len()))
+	b.ResetTimer()
+	for range b.N {
+		s, err := newPaste([]textInput{{lines: lines}}, "bench", Options{}.withDefaults(""))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := s.Next(); err != nil {
+				break
+			}
+		}
+	}
+}

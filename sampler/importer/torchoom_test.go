@@ -1,0 +1,48 @@
+package importer
+
+import "testing"
+
+// PyTorch's out-of-memory message, in the format since 2.1 (processes
+// named) and before it, is a reading of its GPU's memory.
+func TestTorchOOMMessages(t *testing.T) {
+	const gib, mib = 1 << 30, 1 << 20
+	near := func(a, b float64) bool { return a-b < 1e6 && b-a < 1e6 }
+	in := "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.40 GiB. GPU 0 has a total capacity of 44.53 GiB of which 1.29 GiB is free. Process 1856718 has 1.23 GiB memory in use. Process 1943448 has 41.99 GiB memory in use. Of the allocated memory 41.61 GiB is allocated by PyTorch.\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 {
+		t.Fatalf("snaps %+v, err %v; want one GPU", snaps, err)
+	}
+	g := snaps[0].GPUs[0]
+	if g.Index != 0 || !near(g.MemTotal.V, 44.53*gib) || !near(g.MemUsed.V, (44.53-1.29)*gib) || len(g.Procs) != 2 ||
+		g.Procs[1].PID != 1943448 || !near(g.Procs[1].MemUsed.V, 41.99*gib) {
+		t.Errorf("read %+v; want GPU 0, 43.24 of 44.53 GiB used, pids 1856718 and 1943448", g)
+	}
+	old := "RuntimeError: CUDA out of memory. Tried to allocate 216.00 MiB (GPU 3; 7.92 GiB total capacity; 69.17 MiB already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)\n"
+	snaps, _, err = readString(old)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 {
+		t.Fatalf("old format: snaps %+v, err %v; want one GPU", snaps, err)
+	}
+	if g := snaps[0].GPUs[0]; g.Index != 3 || !near(g.MemUsed.V, 7.92*gib-24.56*mib) || len(g.Procs) != 0 {
+		t.Errorf("old format read %+v; want GPU 3, 24.56 MiB free of 7.92 GiB, no process", g)
+	}
+	for _, in := range []string{
+		"RuntimeError: CUDA out of memory.\n", // no reading in it
+		"GPU 0 has a total capacity of 8.00 GiB of which 9.00 GiB is free.\n",
+	} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && len(snaps[0].GPUs) > 0 {
+			t.Errorf("%q read as a memory reading: %+v", in, snaps[0].GPUs)
+		}
+	}
+}
+
+// vcuda-controller's refusal gives the container's usage, not its limit.
+func TestVCUDAOOMLine(t *testing.T) {
+	in := "src/hijack_call.c:575 CUDA_ERROR_OUT_OF_MEMORY: Total real used gpu memory 30645682176 already exit\nSegmentation fault\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].Node.SliceOOM) != 1 {
+		t.Fatalf("snaps %+v, err %v; want one refused allocation", snaps, err)
+	}
+	if o := snaps[0].Node.SliceOOM[0]; o.Layer != "vcuda" || o.Want != 30645682176 || o.Limit != 0 {
+		t.Errorf("read %+v; want vcuda, 30645682176 used, limit unknown", o)
+	}
+}
