@@ -175,7 +175,7 @@ func title(st *themes.Styles, name, info string, focused bool, w int) string {
 		s += st.Muted.Render(" · " + info)
 	}
 	s += " "
-	if n := w - ansi.StringWidth(s); n > 0 {
+	if n := w - cellWidth(s); n > 0 {
 		s += st.Border.Render(strings.Repeat("─", n))
 	}
 	return truncate(s, w)
