@@ -46,8 +46,12 @@ type data struct {
 	hasLevels bool
 	steps     []diagnose.Step
 	hours     diagnose.Hours // GPU time per job since the first frame (the GPU page)
-	gpuCount  int
-	migRows   int // GPU pane lines the MIG instances want (see migRows)
+	// hostSrc is the newest host reading as received, host the same
+	// escaped: faster ticks share one reading (sampler.HostEvery), which
+	// is then escaped and drawn once.
+	hostSrc, host *sampler.Host
+	gpuCount      int
+	migRows       int // GPU pane lines the MIG instances want (see migRows)
 	// sourceClosed: the frames ended (a replay reached its end).
 	sourceClosed bool
 	// problem is the newest problem line and when it was said; the footer
