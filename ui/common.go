@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
@@ -50,6 +51,7 @@ type data struct {
 	// escaped: faster ticks share one reading (sampler.HostEvery), which
 	// is then escaped and drawn once.
 	hostSrc, host *sampler.Host
+	cleanTypes    *safe.Types // safe.CleanWith's memo (common.types)
 	gpuCount      int
 	migRows       int // GPU pane lines the MIG instances want (see migRows)
 	// sourceClosed: the frames ended (a replay reached its end).

@@ -231,7 +231,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 	diagChanged := f.Diagnosis != c.diagSrc || f.Diagnosis == nil
 	if diagChanged {
 		// Findings, levels and checklists quote command lines too.
-		c.diagSrc, c.diag = f.Diagnosis, safe.Clean(f.Diagnosis)
+		c.diagSrc, c.diag = f.Diagnosis, safe.CleanWith(c.types(), f.Diagnosis)
 		prev := c.findings
 		c.findings = nil
 		if c.diag != nil {
@@ -280,13 +280,22 @@ func (c *common) clean(s sampler.Snapshot) (sampler.Snapshot, bool) {
 	src := s.Host
 	if src != nil && src == c.hostSrc {
 		s.Host = nil
-		s = safe.Clean(s)
+		s = safe.CleanWith(c.types(), s)
 		s.Host = c.host
 		return s, false
 	}
-	s = safe.Clean(s)
+	s = safe.CleanWith(c.types(), s)
 	c.hostSrc, c.host = src, s.Host
 	return s, true
+}
+
+// types is what safe.CleanWith learnt of the snapshot's and the
+// diagnosis's types, kept for the dashboard's life.
+func (c *common) types() *safe.Types {
+	if c.cleanTypes == nil {
+		c.cleanTypes = safe.NewTypes()
+	}
+	return c.cleanTypes
 }
 
 // Reset shows frames in place of everything shown so far (a replay's seek),
