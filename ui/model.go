@@ -220,7 +220,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 	// Problems keep only their first line (a recovered panic's stack is for
 	// logs; the footer shows one line), so no newline is escaped into it.
 	s.Problems = firstLines(s.Problems)
-	s, hostChanged := c.clean(s)
+	hostChanged := c.clean(&s)
 	if n := len(s.Problems); n > 0 {
 		c.problem, c.problemMore, c.problemAt = s.Problems[n-1], n-1, s.Time
 	}
@@ -276,17 +276,19 @@ func (m Model) Push(f diagnose.Frame) Model {
 // (sampler.HostEvery), and escaping its processes was most of Clean's
 // cost (docs/benchmarks.md, "The dashboard's cost while it watches: the
 // width of a line", 2026-12-07). It says whether the host reading is new.
-func (c *common) clean(s sampler.Snapshot) (sampler.Snapshot, bool) {
+func (c *common) clean(s *sampler.Snapshot) bool {
 	src := s.Host
-	if src != nil && src == c.hostSrc {
+	shared := src != nil && src == c.hostSrc
+	if shared {
 		s.Host = nil
-		s = safe.CleanWith(c.types(), s)
-		s.Host = c.host
-		return s, false
 	}
-	s = safe.CleanWith(c.types(), s)
+	*s = safe.CleanWith(c.types(), *s)
+	if shared {
+		s.Host = c.host
+		return false
+	}
 	c.hostSrc, c.host = src, s.Host
-	return s, true
+	return true
 }
 
 // types is what safe.CleanWith learnt of the snapshot's and the

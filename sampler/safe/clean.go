@@ -9,7 +9,14 @@ import "reflect"
 // snapshots are shared between goroutines, so Clean copies a struct, slice or
 // map only on the path to a string it changes. A pointer reached twice (a
 // process both in Host.Procs and under its GPU) stays one pointer.
-func Clean[T any](v T) T { return CleanWith(NewTypes(), v) }
+func Clean[T any](v T) T {
+	c := cleaner{Types: NewTypes()}
+	out, changed := c.clean(reflect.ValueOf(&v).Elem())
+	if !changed {
+		return v
+	}
+	return out.Interface().(T)
+}
 
 // CleanWith is Clean with what ts learnt of the types in earlier calls:
 // the dashboard cleans a snapshot of the same types on every tick, and
