@@ -191,6 +191,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzWebYAML -fuzztime 30s ./ui/promexport/
 	$(GO) test -run '^$$' -fuzz FuzzStrips -fuzztime 30s ./diagnose/timeline/
 	$(GO) test -run '^$$' -fuzz FuzzSyncCallers -fuzztime 30s ./diagnose/timeline/
+	$(GO) test -run '^$$' -fuzz FuzzCellWidth -fuzztime 30s ./ui/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/i18n"
 )
@@ -46,8 +47,13 @@ type data struct {
 	hasLevels bool
 	steps     []diagnose.Step
 	hours     diagnose.Hours // GPU time per job since the first frame (the GPU page)
-	gpuCount  int
-	migRows   int // GPU pane lines the MIG instances want (see migRows)
+	// hostSrc is the newest host reading as received, host the same
+	// escaped: faster ticks share one reading (sampler.HostEvery), which
+	// is then escaped and drawn once.
+	hostSrc, host *sampler.Host
+	cleanTypes    *safe.Types // safe.CleanWith's memo (common.types)
+	gpuCount      int
+	migRows       int // GPU pane lines the MIG instances want (see migRows)
 	// sourceClosed: the frames ended (a replay reached its end).
 	sourceClosed bool
 	// problem is the newest problem line and when it was said; the footer
@@ -175,7 +181,7 @@ func title(st *themes.Styles, name, info string, focused bool, w int) string {
 		s += st.Muted.Render(" · " + info)
 	}
 	s += " "
-	if n := w - ansi.StringWidth(s); n > 0 {
+	if n := w - cellWidth(s); n > 0 {
 		s += st.Border.Render(strings.Repeat("─", n))
 	}
 	return truncate(s, w)

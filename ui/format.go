@@ -67,7 +67,7 @@ func truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) <= w {
+	if cellWidth(s) <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
@@ -76,7 +76,7 @@ func truncate(s string, w int) string {
 // padRight truncates or pads s with spaces to exactly w cells.
 func padRight(s string, w int) string {
 	s = truncate(s, w)
-	if n := w - ansi.StringWidth(s); n > 0 {
+	if n := w - cellWidth(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
@@ -85,7 +85,7 @@ func padRight(s string, w int) string {
 // padLeft truncates or left-pads s to exactly w cells (right-aligned numbers).
 func padLeft(s string, w int) string {
 	s = truncate(s, w)
-	if n := w - ansi.StringWidth(s); n > 0 {
+	if n := w - cellWidth(s); n > 0 {
 		return strings.Repeat(" ", n) + s
 	}
 	return s

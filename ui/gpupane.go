@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/units"
 )
@@ -226,4 +225,4 @@ func throttleBadge(c *common, g *sampler.GPU, long bool) string {
 	return style.Render(c.word("throttle.short") + " " + why[0])
 }
 
-func widthOf(s string) int { return ansi.StringWidth(s) }
+func widthOf(s string) int { return cellWidth(s) }

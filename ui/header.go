@@ -3,8 +3,6 @@ package ui
 import (
 	"strings"
 	"time"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // headerPane is the top line: where we are, what we read, how often, and
@@ -47,7 +45,7 @@ func (p *headerPane) render() []string {
 		parts = append(parts, part{c.gpuCountText(len(s.GPUs)), 2})
 	}
 	parts = append(parts, part{c.say("header.every", map[string]any{"Interval": fmtInterval(c.interval)}), 2})
-	room := p.w - ansi.StringWidth(right) - 1
+	room := p.w - cellWidth(right) - 1
 	sep := st.Muted.Render(" · ")
 	var left string
 	for drop := 5; drop >= 0; drop-- {
@@ -58,12 +56,12 @@ func (p *headerPane) render() []string {
 			}
 		}
 		left = strings.Join(kept, sep)
-		if ansi.StringWidth(left) <= room {
+		if cellWidth(left) <= room {
 			break
 		}
 	}
 	left = truncate(left, max(0, room))
-	gap := max(1, p.w-ansi.StringWidth(left)-ansi.StringWidth(right))
+	gap := max(1, p.w-cellWidth(left)-cellWidth(right))
 	return []string{left + strings.Repeat(" ", gap) + right}
 }
 
@@ -143,7 +141,7 @@ func (m Model) footer() string {
 			msg += m.c.say("footer.more", map[string]any{"N": n})
 		}
 		help := "  " + st.Key.Render("?") + " " + m.c.word("hint.help")
-		return truncate(st.Warn.Render("⚠ "+truncate(msg, max(1, w-10))), max(0, w-ansi.StringWidth(help))) + help
+		return truncate(st.Warn.Render("⚠ "+truncate(msg, max(1, w-10))), max(0, w-cellWidth(help))) + help
 	}
 	return m.fitHints(hints, w)
 }
@@ -179,7 +177,7 @@ func (m Model) fitHints(hints []string, w int) string {
 		return b.String()
 	}
 	out := render()
-	for i := len(keep) - 1; i >= 0 && ansi.StringWidth(out) > w; i-- {
+	for i := len(keep) - 1; i >= 0 && cellWidth(out) > w; i-- {
 		if !pinned[hints[2*i+1]] {
 			keep[i] = false
 			out = render()

@@ -14,6 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/gpuscope/gpuscope/diagnose"
+	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/i18n"
@@ -219,7 +220,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 	// Problems keep only their first line (a recovered panic's stack is for
 	// logs; the footer shows one line), so no newline is escaped into it.
 	s.Problems = firstLines(s.Problems)
-	s = safe.Clean(s)
+	hostChanged := c.clean(&s)
 	if n := len(s.Problems); n > 0 {
 		c.problem, c.problemMore, c.problemAt = s.Problems[n-1], n-1, s.Time
 	}
@@ -230,7 +231,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 	diagChanged := f.Diagnosis != c.diagSrc || f.Diagnosis == nil
 	if diagChanged {
 		// Findings, levels and checklists quote command lines too.
-		c.diagSrc, c.diag = f.Diagnosis, safe.Clean(f.Diagnosis)
+		c.diagSrc, c.diag = f.Diagnosis, safe.CleanWith(c.types(), f.Diagnosis)
 		prev := c.findings
 		c.findings = nil
 		if c.diag != nil {
@@ -255,7 +256,9 @@ func (m Model) Push(f diagnose.Frame) Model {
 	m.header.invalidate()
 	m.gpus.invalidate()
 	m.procs.invalidate()
-	m.host.invalidate()
+	if hostChanged || first {
+		m.host.invalidate()
+	}
 	if m.pages.isOpen(pageFinding) {
 		m.detail.refresh()
 	}
@@ -266,6 +269,35 @@ func (m Model) Push(f diagnose.Frame) Model {
 		m.pview.refresh()
 	}
 	return m
+}
+
+// clean is safe.Clean(s), with a host reading already escaped for an
+// earlier snapshot reused: at --interval 100ms ten snapshots share one
+// (sampler.HostEvery), and escaping its processes was most of Clean's
+// cost (docs/benchmarks.md, "The dashboard's cost while it watches: the
+// width of a line", 2026-12-07). It says whether the host reading is new.
+func (c *common) clean(s *sampler.Snapshot) bool {
+	src := s.Host
+	shared := src != nil && src == c.hostSrc
+	if shared {
+		s.Host = nil
+	}
+	*s = safe.CleanWith(c.types(), *s)
+	if shared {
+		s.Host = c.host
+		return false
+	}
+	c.hostSrc, c.host = src, s.Host
+	return true
+}
+
+// types is what safe.CleanWith learnt of the snapshot's and the
+// diagnosis's types, kept for the dashboard's life.
+func (c *common) types() *safe.Types {
+	if c.cleanTypes == nil {
+		c.cleanTypes = safe.NewTypes()
+	}
+	return c.cleanTypes
 }
 
 // Reset shows frames in place of everything shown so far (a replay's seek),

@@ -170,8 +170,12 @@ func (s *paintState) flush(view string) {
 		if i == 0 && s.lines == nil {
 			b.WriteByte('\r')
 		}
-		line = ansi.Truncate(line, s.w, "")
-		if ansi.StringWidth(line) < s.w {
+		w := cellWidth(line)
+		if w > s.w {
+			line = ansi.Truncate(line, s.w, "")
+			w = cellWidth(line)
+		}
+		if w < s.w {
 			line += ansi.EraseLineRight
 		}
 		b.WriteString(line)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -58,7 +57,7 @@ const minUserWidth, maxUserWidth = 8, 24
 func (p *procPane) longestUser() int {
 	w := 0
 	for i := range p.rows {
-		w = max(w, ansi.StringWidth(hostOf(&p.rows[i]).User))
+		w = max(w, cellWidth(hostOf(&p.rows[i]).User))
 	}
 	return w
 }
@@ -96,7 +95,7 @@ func containerCell(h *sampler.Proc, w int) string {
 	switch {
 	case h.Pod.Name != "" && h.Pod.Container != "":
 		c := truncate(h.Pod.Container, max(1, w/3))
-		return truncate(h.Pod.Name, max(1, w-ansi.StringWidth(c)-1)) + "/" + c
+		return truncate(h.Pod.Name, max(1, w-cellWidth(c)-1)) + "/" + c
 	case h.Pod.Name != "":
 		return truncate(h.Pod.Name, w)
 	case h.Container != "":

@@ -41,5 +41,12 @@ func BenchmarkClean(b *testing.B) {
 				_ = Clean(s)
 			}
 		})
+		b.Run(fmt.Sprintf("hostile=%v/types-kept", hostile), func(b *testing.B) {
+			b.ReportAllocs()
+			ts := NewTypes()
+			for b.Loop() {
+				_ = CleanWith(ts, s)
+			}
+		})
 	}
 }

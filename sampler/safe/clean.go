@@ -10,7 +10,7 @@ import "reflect"
 // map only on the path to a string it changes. A pointer reached twice (a
 // process both in Host.Procs and under its GPU) stays one pointer.
 func Clean[T any](v T) T {
-	c := cleaner{strs: map[reflect.Type]bool{}, fields: map[reflect.Type][]int{}}
+	c := cleaner{Types: NewTypes()}
 	out, changed := c.clean(reflect.ValueOf(&v).Elem())
 	if !changed {
 		return v
@@ -18,13 +18,37 @@ func Clean[T any](v T) T {
 	return out.Interface().(T)
 }
 
-// cleaner holds one Clean call's memos: which types can hold a string at
-// all (most of a snapshot is numbers, skipped without a walk), and what each
-// pointer became.
-type cleaner struct {
+// CleanWith is Clean with what ts learnt of the types in earlier calls:
+// the dashboard cleans a snapshot of the same types on every tick, and
+// learning them anew was most of Clean's cost (docs/benchmarks.md, "The
+// dashboard's cost while it watches: the width of a line", 2026-12-07).
+func CleanWith[T any](ts *Types, v T) T {
+	c := cleaner{Types: ts}
+	out, changed := c.clean(reflect.ValueOf(&v).Elem())
+	if !changed {
+		return v
+	}
+	return out.Interface().(T)
+}
+
+// Types is Clean's memo of types: which can hold a string at all (most of
+// a snapshot is numbers, skipped without a walk) and which fields of a
+// struct can. One caller keeps it across calls; not for concurrent use.
+type Types struct {
 	strs   map[reflect.Type]bool
-	fields map[reflect.Type][]int    // a struct's exported fields that can hold a string
-	ptrs   map[uintptr]reflect.Value // pointer → its cleaned copy, or itself
+	fields map[reflect.Type][]int // a struct's exported fields that can hold a string
+}
+
+// NewTypes is an empty memo for CleanWith.
+func NewTypes() *Types {
+	return &Types{strs: map[reflect.Type]bool{}, fields: map[reflect.Type][]int{}}
+}
+
+// cleaner is one Clean call: the memo of types, and what each pointer
+// became.
+type cleaner struct {
+	*Types
+	ptrs map[uintptr]reflect.Value // pointer → its cleaned copy, or itself
 }
 
 // clean returns a cleaned copy of v and true, or v and false when nothing in
@@ -171,7 +195,7 @@ func (c *cleaner) cleanMap(v reflect.Value) (reflect.Value, bool) {
 
 // holdsStrings reports whether a value of type t can hold a string, so
 // that numbers, readings (sampler.Metric) and []float64 are skipped without
-// a walk. Computed once per type and Clean call.
+// a walk. Computed once per type and Types.
 func (c *cleaner) holdsStrings(t reflect.Type) bool {
 	if h, ok := c.strs[t]; ok {
 		return h

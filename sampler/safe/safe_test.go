@@ -1,6 +1,7 @@
 package safe
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -86,5 +87,29 @@ func TestCleanKeepsSharedPointersShared(t *testing.T) {
 	m := Clean(map[string]any{"k\x1b": "v\a", "ok": 1})
 	if m["k^["] != "v^G" || m["ok"] != 1 || len(m) != 2 {
 		t.Errorf("map keys and interface values: %v", m)
+	}
+}
+
+// TestCleanWithKeptTypes: a memo of types kept across calls cleans as a
+// fresh one, hostile and clean snapshots in turn, and shares what needs
+// no change.
+func TestCleanWithKeptTypes(t *testing.T) {
+	ts := NewTypes()
+	for i := range 4 {
+		hostile := i%2 == 1
+		s := benchSnapshot(hostile)
+		got, want := CleanWith(ts, s), Clean(s)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("call %d (hostile %v): kept types clean differently", i, hostile)
+		}
+		if cmd := got.Host.Procs[1050].Cmdline; hostile == (cmd == s.Host.Procs[1050].Cmdline) {
+			t.Fatalf("call %d (hostile %v): cmdline %q", i, hostile, cmd)
+		}
+		if !hostile && got.Host != s.Host {
+			t.Fatalf("call %d: a clean host was copied", i)
+		}
+	}
+	if len(ts.strs) == 0 {
+		t.Fatal("nothing learnt")
 	}
 }
