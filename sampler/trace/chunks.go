@@ -21,6 +21,10 @@ import (
 const (
 	blockSize = 512 << 10
 	cutWindow = 64 << 10 // how far back from a block's end a cut is looked for
+	// maxWorkers bounds the blocks (4 a worker and 4: under load the
+	// goroutines run by turns, and each needs work queued for its turn;
+	// 10 MB at most) where several traces are read at once.
+	maxWorkers = 4
 )
 
 // block is a piece of the input, and what a worker read from it.
@@ -42,7 +46,7 @@ type pipeline struct {
 
 // newPipeline reads r in blocks of size bytes (blockSize but in tests).
 func newPipeline(r io.Reader, workers, size int) *pipeline {
-	nb := 2*workers + 2
+	nb := 4*workers + 4
 	p := &pipeline{order: make(chan *block, nb), work: make(chan *block, nb), free: make(chan *block, nb),
 		quit: make(chan struct{})}
 	for range nb {

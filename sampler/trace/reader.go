@@ -50,7 +50,7 @@ var (
 // at yield's first error and returns it. The events are read on every core
 // (chunks.go); yield is called on Read's goroutine.
 func Read(r io.Reader, yield func(Event) error) (Meta, error) {
-	return read(r, yield, max(1, runtime.GOMAXPROCS(0)), blockSize)
+	return read(r, yield, min(max(1, runtime.GOMAXPROCS(0)), maxWorkers), blockSize)
 }
 
 func read(r io.Reader, yield func(Event) error, workers, size int) (Meta, error) {

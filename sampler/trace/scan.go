@@ -1,6 +1,9 @@
 package trace
 
-import "errors"
+import (
+	"encoding/binary"
+	"errors"
+)
 
 // A JSON scanner over a buffer that may end anywhere: each function reads
 // one value at b[i] and returns the index after it, errMore when b ends
@@ -35,7 +38,11 @@ func skipWS(b []byte, i int) int {
 // scanString reads the string at b[i] (b[i] is '"'); escaped says whether
 // it has escapes (its text then needs unquoting).
 func scanString(b []byte, i int) (end int, escaped bool, err error) {
-	for j := i + 1; j < len(b); j++ {
+	j := i + 1
+	for j+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[j:])) {
+		j += 8 // a kernel's name is hundreds of plain bytes
+	}
+	for ; j < len(b); j++ {
 		c := b[j]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
@@ -67,6 +74,14 @@ func scanString(b []byte, i int) (end int, escaped bool, err error) {
 		}
 	}
 	return 0, escaped, errMore
+}
+
+// plain8 says whether none of 8 bytes ends a string or needs a look: no
+// '"', '\\' or control character (each test is "has a zero byte", exact).
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, s := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x|(q-ones)&^q|(s-ones)&^s)&highs == 0
 }
 
 func digits(b []byte, i int) int {
