@@ -148,8 +148,9 @@ func (in *input) events(m *Meta, yield func(Event) error) error {
 				in.buf, in.pos, in.base = append(in.buf[:0], b.data[b.r.off:]...), 0, b.start+int64(b.r.off)
 				first = b.r.first
 			}
-			in.p.recycle(b)
-			if b.r.end {
+			end := b.r.end
+			in.p.recycle(b) // a worker may read into it now
+			if end {
 				return nil
 			}
 			continue
