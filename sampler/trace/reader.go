@@ -75,8 +75,8 @@ func read(r io.Reader, yield func(Event) error, workers, size int) (Meta, error)
 		return m, err
 	}
 	sawEvents := false
-	for more := false; ; more = true {
-		key, end, err := in.key(more)
+	for after := false; ; after = true {
+		key, end, err := in.key(after)
 		if err != nil {
 			return m, err
 		}
