@@ -182,6 +182,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzMIG -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzReadStats -fuzztime 30s ./sampler/trace/
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30s ./sampler/trace/
 	$(GO) test -run '^$$' -fuzz FuzzPodUID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzSamplePair -fuzztime 30s ./sampler/promsource/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./sampler/promtext/

@@ -1,94 +1,106 @@
 package trace
 
 import (
-	"bytes"
-	"errors"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeEvent reads one event object member by member, keeping the fields
-// rawEvent names and skipping the rest. It does by hand what
-// json.UnmarshalDecode into rawEvent does (reader_test holds them equal):
-// the reflective decoder and its per-number strings were most of a large
-// trace's reading time.
-func decodeEvent(dec *jsontext.Decoder, ev *rawEvent, names interner) error {
-	if k := dec.PeekKind(); k != '{' {
-		if _, err := dec.ReadToken(); k == 0 && err != nil {
-			return err // the end of the input: reader.go words it as truncated
-		}
-		return errors.New("an event is not a JSON object")
+// parseEvent reads the event object at b[i] (b[i] is '{') member by
+// member, keeping the fields rawEvent names and skipping the rest. It does
+// by hand what json.Unmarshal into rawEvent does (decode_test holds them
+// equal): the reflective decoder, then jsontext's tokens, were most of a
+// large trace's reading time.
+func parseEvent(b []byte, i int, ev *rawEvent, names interner) (int, error) {
+	if i = skipWS(b, i+1); i < len(b) && b[i] == '}' {
+		return i + 1, nil
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	for dec.PeekKind() != '}' {
-		key, err := dec.ReadValue()
-		if err != nil {
-			return err
+	for {
+		k := i
+		var key int
+		var err error
+		if key, i, err = name(b, i); err != nil {
+			return 0, err
 		}
-		switch string(key) {
+		switch string(b[k:key]) {
 		case `"ph"`:
-			err = readString(dec, &ev.Ph)
+			i, err = readString(b, i, &ev.Ph)
 		case `"cat"`:
-			err = readString(dec, &ev.Cat)
+			i, err = readString(b, i, &ev.Cat)
 		case `"name"`:
-			err = names.read(dec, &ev.Name)
+			i, err = names.read(b, i, &ev.Name)
 		case `"pid"`:
-			err = readNumber(dec, &ev.PID)
+			i, err = readNumber(b, i, &ev.PID)
 		case `"tid"`:
-			err = readNumber(dec, &ev.TID)
+			i, err = readNumber(b, i, &ev.TID)
 		case `"ts"`:
-			err = readNumber(dec, &ev.TS)
+			i, err = readNumber(b, i, &ev.TS)
 		case `"dur"`:
-			err = readNumber(dec, &ev.Dur)
+			i, err = readNumber(b, i, &ev.Dur)
 		case `"args"`:
-			err = decodeArgs(dec, ev)
+			i, err = parseArgs(b, i, ev)
 		default:
-			err = dec.SkipValue()
+			i, err = skipValue(b, i, 2)
 		}
 		if err != nil {
-			return err
+			return 0, err
+		}
+		if i, err = next(b, i); err != nil || b[i-1] == '}' {
+			return i, err
 		}
 	}
-	_, err := dec.ReadToken()
-	return err
 }
 
-func decodeArgs(dec *jsontext.Decoder, ev *rawEvent) error {
-	if dec.PeekKind() != '{' {
-		return dec.SkipValue() // args that are not an object: none of ours
+// next reads what follows a member: ',' (then the next name) or '}'.
+func next(b []byte, i int) (int, error) {
+	if i = skipWS(b, i); i >= len(b) {
+		return 0, errMore
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
+	switch b[i] {
+	case '}':
+		return i + 1, nil
+	case ',':
+		return skipWS(b, i+1), nil
+	}
+	return 0, invalid(i, "expected ',' or '}' after an object's member")
+}
+
+func parseArgs(b []byte, i int, ev *rawEvent) (int, error) {
+	if b[i] != '{' {
+		return skipValue(b, i, 2) // args that are not an object: none of ours
+	}
+	if i = skipWS(b, i+1); i < len(b) && b[i] == '}' {
+		return i + 1, nil
 	}
 	a := &ev.Args
-	for dec.PeekKind() != '}' {
-		key, err := dec.ReadValue()
-		if err != nil {
-			return err
+	for {
+		k := i
+		var key int
+		var err error
+		if key, i, err = name(b, i); err != nil {
+			return 0, err
 		}
-		switch string(key) {
+		switch string(b[k:key]) {
 		case `"stream"`:
-			err = readNumber(dec, &a.Stream)
+			i, err = readNumber(b, i, &a.Stream)
 		case `"device"`:
-			err = readNumber(dec, &a.Device)
+			i, err = readNumber(b, i, &a.Device)
 		case `"correlation"`:
-			err = readNumber(dec, &a.Corr)
+			i, err = readNumber(b, i, &a.Corr)
 		case `"External id"`:
-			err = readNumber(dec, &a.Ext)
+			i, err = readNumber(b, i, &a.Ext)
 		case `"bytes"`:
-			err = readNumber(dec, &a.Bytes)
+			i, err = readNumber(b, i, &a.Bytes)
 		default:
-			err = dec.SkipValue()
+			i, err = skipValue(b, i, 3)
 		}
 		if err != nil {
-			return err
+			return 0, err
+		}
+		if i, err = next(b, i); err != nil || b[i-1] == '}' {
+			return i, err
 		}
 	}
-	_, err := dec.ReadToken()
-	return err
 }
 
 // common returns the values every event repeats without a copy.
@@ -117,42 +129,46 @@ func common(b []byte) (string, bool) {
 }
 
 // readString reads a string value into *s; another kind of value is
-// skipped and leaves *s empty, as the lenient reader does with numbers.
-func readString(dec *jsontext.Decoder, s *string) error {
-	v, err := dec.ReadValue()
-	if err != nil || v.Kind() != '"' {
-		return err
+// skipped and leaves *s as it was, as the lenient reader does with numbers.
+func readString(b []byte, i int, s *string) (int, error) {
+	if b[i] != '"' {
+		return skipValue(b, i, 2)
 	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	end, escaped, err := scanString(b, i)
+	if err != nil {
+		return 0, err
+	}
+	if inner := b[i+1 : end-1]; !escaped {
 		if c, ok := common(inner); ok {
 			*s = c
 		} else {
 			*s = string(inner)
 		}
-		return nil
+		return end, nil
 	}
-	u, err := jsontext.AppendUnquote(nil, v)
+	u, err := jsontext.AppendUnquote(nil, b[i:end])
 	*s = string(u)
-	return err
+	return end, err
 }
 
 // readNumber reads a number, or a number in a string ("tid": "25738"), as
-// number.UnmarshalJSONFrom does; anything else leaves it absent.
-func readNumber(dec *jsontext.Decoder, n *number) error {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	switch v.Kind() {
-	case '0':
-		n.v, n.ok = parseNumber(v)
-	case '"':
-		if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 {
-			n.v, n.ok = parseNumber(inner)
+// number.UnmarshalJSONFrom does; anything else leaves it as it was.
+func readNumber(b []byte, i int, n *number) (int, error) {
+	switch c := b[i]; {
+	case c == '"':
+		end, escaped, err := scanString(b, i)
+		if err == nil && !escaped {
+			n.v, n.ok = parseNumber(b[i+1 : end-1])
 		}
+		return end, err
+	case c == '-' || c >= '0' && c <= '9':
+		end, err := scanNumber(b, i)
+		if err == nil {
+			n.v, n.ok = parseNumber(b[i:end])
+		}
+		return end, err
 	}
-	return nil
+	return skipValue(b, i, 2)
 }
 
 // parseNumber parses a number as strconv.ParseFloat does. Kineto's plain
@@ -202,24 +218,27 @@ type interner map[string]string
 
 const maxInterned = 1 << 16
 
-func (in interner) read(dec *jsontext.Decoder, s *string) error {
-	v, err := dec.ReadValue()
-	if err != nil || v.Kind() != '"' {
-		return err
+func (in interner) read(b []byte, i int, s *string) (int, error) {
+	if b[i] != '"' {
+		return skipValue(b, i, 2)
 	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') >= 0 {
-		u, err := jsontext.AppendUnquote(nil, v)
+	end, escaped, err := scanString(b, i)
+	if err != nil {
+		return 0, err
+	}
+	if escaped {
+		u, err := jsontext.AppendUnquote(nil, b[i:end])
 		*s = string(u)
-		return err
+		return end, err
 	}
+	inner := b[i+1 : end-1]
 	if c, ok := in[string(inner)]; ok {
 		*s = c
-		return nil
+		return end, nil
 	}
 	*s = string(inner)
 	if len(in) < maxInterned {
 		in[*s] = *s
 	}
-	return nil
+	return end, nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeEvent reads every event of the corpus as json.Unmarshal into
+// parseEvent reads every event of the corpus as json.Unmarshal into
 // rawEvent (the reflective decoder, with number's lenient UnmarshalJSONFrom)
 // reads it.
 func TestDecodeEventAsUnmarshal(t *testing.T) {
@@ -40,8 +40,8 @@ func TestDecodeEventAsUnmarshal(t *testing.T) {
 				if err := jsonv2.Unmarshal(raw, &want); err != nil {
 					t.Fatalf("%s: %v", f.Name(), err)
 				}
-				if err := decodeEvent(jsontext.NewDecoder(bytes.NewReader(raw)), &got, names); err != nil {
-					t.Fatalf("%s: %v", f.Name(), err)
+				if end, err := parseEvent(raw, 0, &got, names); err != nil || end != len(raw) {
+					t.Fatalf("%s: %v at %d of %d", f.Name(), err, end, len(raw))
 				}
 				if got != want {
 					t.Fatalf("%s: %s\ngot  %+v\nwant %+v", f.Name(), raw, got, want)

@@ -51,9 +51,7 @@ func ReadStream(r io.Reader, yield func(Event) error) (Meta, error) {
 			return Meta{Rank: -1}, fmt.Errorf("damaged gzip: %w", err)
 		}
 		defer zr.Close()
-		ahead := readAhead(zr)
-		defer ahead.stop()
-		in = ahead
+		in = zr
 	}
 	m, err := Read(in, yield)
 	if err != nil {

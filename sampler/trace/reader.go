@@ -2,16 +2,13 @@ package trace
 
 import (
 	"errors"
-	"fmt"
 	"io"
+	"runtime"
 	"strings"
-
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // MaxEventBytes bounds one event (or one metadata value) of the trace: the
-// decoder buffers a whole value, so this is the reader's memory bound. Kineto's
+// reader holds a whole value, so this is its memory bound. Kineto's
 // largest events (a kernel with its args) are well under a kilobyte.
 const MaxEventBytes = 4 << 20
 
@@ -42,92 +39,159 @@ type distributedInfo struct {
 	Backend   string `json:"backend"`
 }
 
+var (
+	errNotObject = errors.New("not a profiler trace: an event is not a JSON object")
+	errNotArray  = errors.New("not a profiler trace: traceEvents is not an array")
+	errNotTrace  = errors.New("not a profiler trace: it does not start with a JSON object")
+)
+
 // Read decodes a Chrome-trace JSON object from r, calling yield for every
 // complete event in file order, and returns the trace's metadata. It stops
-// at yield's first error and returns it.
+// at yield's first error and returns it. The events are read on every core
+// (chunks.go); yield is called on Read's goroutine.
 func Read(r io.Reader, yield func(Event) error) (Meta, error) {
-	g := &guard{r: r}
-	dec := jsontext.NewDecoder(g, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) // neither checked: Kineto writes neither, and checking is a third of the decoding
+	return read(r, yield, min(max(1, runtime.GOMAXPROCS(0)), maxWorkers), blockSize)
+}
+
+func read(r io.Reader, yield func(Event) error, workers, size int) (Meta, error) {
+	p := newPipeline(r, workers, size)
+	defer p.stop()
+	in := &input{p: p, names: interner{}}
 	m := Meta{Rank: -1}
-	if dec.PeekKind() != '{' {
-		return m, errors.New("not a profiler trace: it does not start with a JSON object")
+	err := in.step(func(b []byte) (int, error) {
+		i := skipWS(b, 0)
+		switch {
+		case i >= len(b):
+			return 0, errMore
+		case b[i] != '{':
+			return 0, errNotTrace
+		}
+		return i + 1, nil
+	})
+	if _, short := err.(truncated); short {
+		err = errNotTrace
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return m, describe(err, g)
+	if err != nil {
+		return m, err
 	}
 	sawEvents := false
-	var ev rawEvent
-	for dec.PeekKind() != '}' {
-		g.allow(dec.InputOffset())
-		tok, err := dec.ReadToken()
+	for after := false; ; after = true {
+		key, end, err := in.key(after)
 		if err != nil {
-			return m, describe(err, g)
+			return m, err
 		}
-		g.allow(dec.InputOffset())
-		switch key := tok.String(); key {
-		case "traceEvents":
-			sawEvents = true
-			if err := readEvents(dec, g, &m, &ev, yield); err != nil {
-				return m, err
+		switch {
+		case end:
+			if !sawEvents {
+				return m, errors.New("not a profiler trace: the JSON object has no traceEvents")
 			}
-		case "deviceProperties":
-			err = jsonv2.UnmarshalDecode(dec, &m.Devices)
-		case "distributedInfo":
+			for _, d := range m.Devices {
+				if strings.Contains(d.Name, "AMD") {
+					m.Platform = "rocm"
+				}
+			}
+			return m, nil
+		case key == "traceEvents":
+			sawEvents = true
+			err = in.events(&m, yield)
+		case key == "deviceProperties":
+			err = in.value(&m.Devices)
+		case key == "distributedInfo":
 			var d distributedInfo
-			err = jsonv2.UnmarshalDecode(dec, &d)
+			err = in.value(&d)
 			if d.Rank != nil {
 				m.Rank = *d.Rank
 			}
 			m.WorldSize, m.Backend = d.WorldSize, d.Backend
-		case "baseTimeNanoseconds":
-			err = jsonv2.UnmarshalDecode(dec, &m.BaseTimeNanoseconds)
+		case key == "baseTimeNanoseconds":
+			err = in.value(&m.BaseTimeNanoseconds)
 		default:
-			err = dec.SkipValue()
+			err = in.value(nil)
 		}
 		if err != nil {
-			return m, describe(err, g)
+			return m, err
 		}
 	}
-	if !sawEvents {
-		return m, errors.New("not a profiler trace: the JSON object has no traceEvents")
-	}
-	for _, d := range m.Devices {
-		if strings.Contains(d.Name, "AMD") {
-			m.Platform = "rocm"
-		}
-	}
-	return m, nil
 }
 
-func readEvents(dec *jsontext.Decoder, g *guard, m *Meta, ev *rawEvent, yield func(Event) error) error {
-	names := interner{}
-	if dec.PeekKind() != '[' {
-		return errors.New("not a profiler trace: traceEvents is not an array")
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return describe(err, g)
-	}
-	for dec.PeekKind() != ']' {
-		g.allow(dec.InputOffset())
-		*ev = rawEvent{}
-		if err := decodeEvent(dec, ev, names); err != nil {
-			return describe(err, g)
+// events reads the traceEvents array, taking a worker's events for every
+// block whose start its own reading reached between two members.
+func (in *input) events(m *Meta, yield func(Event) error) error {
+	err := in.step(func(b []byte) (int, error) {
+		i := skipWS(b, 0)
+		switch {
+		case i >= len(b):
+			return 0, errMore
+		case b[i] != '[':
+			return 0, errNotArray
 		}
-		if ev.Ph != "X" {
+		return i + 1, nil
+	})
+	if err != nil {
+		return err
+	}
+	first := true
+	var r members
+	for {
+		if in.pos == len(in.buf) && !first {
+			b, ok := in.p.next()
+			if !ok {
+				return in.p.end()
+			}
+			if err := in.take(m, &b.r, yield); err != nil {
+				return err
+			}
+			if b.r.err != nil && b.r.err != errMore {
+				return word(b.r.err, b.start)
+			}
+			if b.r.err == nil || b.r.off < len(b.data) { // the array's end, or an event that goes on
+				in.buf, in.pos, in.base = append(in.buf[:0], b.data[b.r.off:]...), 0, b.start+int64(b.r.off)
+				first = b.r.first
+			}
+			end := b.r.end
+			in.p.recycle(b) // a worker may read into it now
+			if end {
+				return nil
+			}
 			continue
 		}
-		e := convert(ev)
+		readMembers(in.buf[in.pos:], first, in.names, &r)
+		if err := in.take(m, &r, yield); err != nil {
+			return err
+		}
+		if r.err != nil && r.err != errMore {
+			return word(r.err, in.base+int64(in.pos))
+		}
+		in.pos += r.off
+		first = r.first
+		if r.end {
+			return nil
+		}
+		if in.pos == len(in.buf) && !first {
+			continue // a block's start, between two members
+		}
+		if err := in.more(); err != nil {
+			return err
+		}
+	}
+}
+
+// take yields the events a run of members held, and counts them.
+func (in *input) take(m *Meta, r *members, yield func(Event) error) error {
+	if r.mtia {
+		m.Platform = "mtia"
+	}
+	for _, e := range r.events {
 		m.Events++
 		if e.Kind.GPU() {
 			m.GPUEvents++
 		}
-		notePlatform(m, ev.Cat, e)
+		notePlatform(m, e)
 		if err := yield(e); err != nil {
 			return err
 		}
 	}
-	_, err := dec.ReadToken()
-	return describe(err, g)
+	return nil
 }
 
 func convert(ev *rawEvent) Event {
@@ -168,57 +232,13 @@ func kindOf(cat, name string) Kind {
 }
 
 // notePlatform recognises traces of other accelerators, whose events look
-// like CUDA's but whose names and semantics differ.
-func notePlatform(m *Meta, cat string, e Event) {
+// like CUDA's but whose names and semantics differ (take notes an MTIA
+// category).
+func notePlatform(m *Meta, e Event) {
 	switch {
-	case strings.HasPrefix(cat, "mtia"):
-		m.Platform = "mtia"
 	case m.Platform == "" && e.Kind == Runtime && strings.HasPrefix(e.Name, "hip"):
 		m.Platform = "rocm"
 	case m.Platform == "" && e.Kind == Runtime && strings.HasPrefix(e.Name, "cuda"):
 		m.Platform = "cuda"
 	}
-}
-
-// describe turns a decoder error into what the reader can act on.
-func describe(err error, g *guard) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrEventTooLarge):
-		return ErrEventTooLarge
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return fmt.Errorf("the trace ends early after %d bytes: truncated (was the profiler stopped before it finished writing?)", g.n)
-	}
-	var se *jsontext.SyntacticError
-	if errors.As(err, &se) {
-		return fmt.Errorf("not valid JSON at byte %d: %v", se.ByteOffset, se.Err)
-	}
-	return fmt.Errorf("not a profiler trace: %w", err)
-}
-
-// guard is the input under the decoder: it refuses to read more than
-// MaxEventBytes past the start of the value being decoded, which bounds the
-// decoder's buffer on a huge line.
-type guard struct {
-	r     io.Reader
-	n     int64 // bytes read so far
-	limit int64
-}
-
-func (g *guard) allow(offset int64) { g.limit = offset + MaxEventBytes }
-
-func (g *guard) Read(p []byte) (int, error) {
-	if g.limit == 0 {
-		g.limit = MaxEventBytes
-	}
-	if g.n >= g.limit {
-		return 0, ErrEventTooLarge
-	}
-	if room := g.limit - g.n; int64(len(p)) > room {
-		p = p[:room]
-	}
-	n, err := g.r.Read(p)
-	g.n += int64(n)
-	return n, err
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -140,7 +141,13 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"deviceProperties":[{"id":0,"name":"NVIDIA H100"}],"traceEvents":[{"ph":"M"},{"ph":"X","pid":"Spans"}]}`))
 	f.Add([]byte(`{"traceEvents":[`))
 	f.Add(plain(f, "hta_cpu_only.pt.trace.json.gz"))
+	f.Add([]byte(`{"traceEvents":[{"ph":"X","name":"a}, {\"b","args":{"l":[{"x":1}, {"y":"}, {"}]}}, {"ph":"X","cat":"mtia_x"}]}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		// Blocks of any size read what one block reads (chunks.go).
+		want := readBlocks(in, 1, len(in)+1)
+		if got := readBlocks(in, 3, 1+len(in)%61); got.err != want.err || !reflect.DeepEqual(got.meta, want.meta) || !reflect.DeepEqual(got.events, want.events) {
+			t.Fatalf("in blocks: %d events, %+v, %q; in one: %d events, %+v, %q", len(got.events), got.meta, got.err, len(want.events), want.meta, want.err)
+		}
 		m, err := ReadStream(bytes.NewReader(in), func(e Event) error {
 			if e.Name == "" && e.Kind == ProfilerStep {
 				t.Fatal("a step with no name")
