@@ -112,7 +112,7 @@ func (s *scanner) key(order []string, at *int) string {
 	// the whole key, as no name holds a quote or a backslash.
 	b := s.b[s.i+1:]
 	for j := *at + 1; j < len(order); j++ {
-		if k := order[j]; len(b) > len(k) && b[len(k)] == '"' && string(b[:len(k)]) == k {
+		if k := order[j]; len(b) > len(k) && b[len(k)] == '"' && b[0] == k[0] && string(b[:len(k)]) == k {
 			*at = j
 			s.i += len(k) + 2
 			s.expect(':')
