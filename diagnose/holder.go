@@ -60,8 +60,28 @@ func hasProcess(g *sampler.GPU) bool {
 // (Job's key, as the energy by job names it, with the process's user);
 // false for a free GPU.
 func HeldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok bool) {
-	if hd, ok := HolderOf(g); ok {
-		return hd.Kind, hd.ID, hd.User, true
+	h, ok := holdingOf(s, g)
+	if !ok {
+		return "", "", "", false
+	}
+	kind, job, user = h.names()
+	return kind, job, user, true
+}
+
+// holding is what HeldBy's answer follows from, before any text is made:
+// Hours formats the names only when a GPU's holding changed, where making
+// them for every GPU of every sample was a sixth of the summary's own CPU
+// on a day's report (docs/benchmarks.md, "Recordings: the scanner's own
+// cost").
+type holding struct {
+	job, owner, podNS, podName string // the scheduler's, where it speaks
+	pid, ppid                  int    // the process's job (Job)
+	parent, user               string
+}
+
+func holdingOf(s *sampler.Snapshot, g *sampler.GPU) (holding, bool) {
+	if g.Job != "" || g.Pod.Name != "" {
+		return holding{job: g.Job, owner: g.Owner, podNS: g.Pod.Namespace, podName: g.Pod.Name}, true
 	}
 	var main *sampler.GPUProc
 	for i := range g.Procs {
@@ -70,17 +90,25 @@ func HeldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok boo
 		}
 	}
 	if main == nil {
-		return "", "", "", false
+		return holding{}, false
 	}
-	j := Job{PID: main.PID}
+	h := holding{pid: main.PID}
 	if hp := hostProc(s, main, main.PID); hp != nil {
-		user = hp.User
+		h.user = hp.User
 		if ppid := JobParent(s.Host, hp); ppid > 0 {
-			j = Job{PPID: ppid}
+			h.pid, h.ppid = 0, ppid
 			if parent := s.Host.Procs[ppid]; parent != nil {
-				j.Parent = parent.Name
+				h.parent = parent.Name
 			}
 		}
 	}
-	return HeldByProcess, j.Key(), user, true
+	return h, true
+}
+
+// names are HeldBy's kind, job and user of h.
+func (h holding) names() (kind, job, user string) {
+	if hd, ok := HolderOf(&sampler.GPU{Job: h.job, Owner: h.owner, Pod: sampler.Pod{Namespace: h.podNS, Name: h.podName}}); ok {
+		return hd.Kind, hd.ID, hd.User
+	}
+	return HeldByProcess, Job{PID: h.pid, PPID: h.ppid, Parent: h.parent}.Key(), h.user
 }
