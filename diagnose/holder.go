@@ -20,12 +20,14 @@ const (
 )
 
 // HolderOf says who holds g; false for a GPU no scheduler allocated.
-func HolderOf(g *sampler.GPU) (Holder, bool) {
+func HolderOf(g *sampler.GPU) (Holder, bool) { return holderOf(g.Job, g.Owner, &g.Pod) }
+
+func holderOf(job, owner string, pod *sampler.Pod) (Holder, bool) {
 	switch {
-	case g.Job != "":
-		return Holder{Kind: HolderSlurm, ID: g.Job, User: g.Owner}, true
-	case g.Pod.Name != "":
-		return Holder{Kind: HolderPod, ID: g.Pod.Namespace + "/" + g.Pod.Name, User: g.Pod.Namespace}, true
+	case job != "":
+		return Holder{Kind: HolderSlurm, ID: job, User: owner}, true
+	case pod.Name != "":
+		return Holder{Kind: HolderPod, ID: pod.Namespace + "/" + pod.Name, User: pod.Namespace}, true
 	}
 	return Holder{}, false
 }
@@ -74,14 +76,15 @@ func HeldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok boo
 // on a day's report (docs/benchmarks.md, "Recordings: the scanner's own
 // cost").
 type holding struct {
-	job, owner, podNS, podName string // the scheduler's, where it speaks
-	pid, ppid                  int    // the process's job (Job)
-	parent, user               string
+	job, owner   string      // the scheduler's, where it speaks
+	pod          sampler.Pod // Container left out
+	pid, ppid    int         // the process's job (Job)
+	parent, user string
 }
 
 func holdingOf(s *sampler.Snapshot, g *sampler.GPU) (holding, bool) {
 	if g.Job != "" || g.Pod.Name != "" {
-		return holding{job: g.Job, owner: g.Owner, podNS: g.Pod.Namespace, podName: g.Pod.Name}, true
+		return holding{job: g.Job, owner: g.Owner, pod: sampler.Pod{Namespace: g.Pod.Namespace, Name: g.Pod.Name}}, true
 	}
 	var main *sampler.GPUProc
 	for i := range g.Procs {
@@ -107,7 +110,7 @@ func holdingOf(s *sampler.Snapshot, g *sampler.GPU) (holding, bool) {
 
 // names are HeldBy's kind, job and user of h.
 func (h holding) names() (kind, job, user string) {
-	if hd, ok := HolderOf(&sampler.GPU{Job: h.job, Owner: h.owner, Pod: sampler.Pod{Namespace: h.podNS, Name: h.podName}}); ok {
+	if hd, ok := holderOf(h.job, h.owner, &h.pod); ok {
 		return hd.Kind, hd.ID, hd.User
 	}
 	return HeldByProcess, Job{PID: h.pid, PPID: h.ppid, Parent: h.parent}.Key(), h.user
