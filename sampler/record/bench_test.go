@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -197,6 +198,36 @@ func BenchmarkDecodeDayLines(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkInflateDay only decompresses GPUSCOPE_BENCH_RECORDING as a
+// Reader does (klauspost's gzip, the member resync, 256 KiB buffers):
+// cpu-ns/op is the part of `report` no change to the decoding can remove,
+// beside `gzip -dc` (docs/benchmarks.md, "Recordings: the scanner's own
+// cost").
+func BenchmarkInflateDay(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	cpu0 := processCPU(b)
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		br, err := decompressedResync(bufio.NewReaderSize(f, readBufBytes), path, func(error) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, br)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(n)
 	}
 	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
