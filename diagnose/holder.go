@@ -20,14 +20,12 @@ const (
 )
 
 // HolderOf says who holds g; false for a GPU no scheduler allocated.
-func HolderOf(g *sampler.GPU) (Holder, bool) { return holderOf(g.Job, g.Owner, &g.Pod) }
-
-func holderOf(job, owner string, pod *sampler.Pod) (Holder, bool) {
+func HolderOf(g *sampler.GPU) (Holder, bool) {
 	switch {
-	case job != "":
-		return Holder{Kind: HolderSlurm, ID: job, User: owner}, true
-	case pod.Name != "":
-		return Holder{Kind: HolderPod, ID: pod.Namespace + "/" + pod.Name, User: pod.Namespace}, true
+	case g.Job != "":
+		return Holder{Kind: HolderSlurm, ID: g.Job, User: g.Owner}, true
+	case g.Pod.Name != "":
+		return Holder{Kind: HolderPod, ID: g.Pod.Namespace + "/" + g.Pod.Name, User: g.Pod.Namespace}, true
 	}
 	return Holder{}, false
 }
@@ -62,29 +60,8 @@ func hasProcess(g *sampler.GPU) bool {
 // (Job's key, as the energy by job names it, with the process's user);
 // false for a free GPU.
 func HeldBy(s *sampler.Snapshot, g *sampler.GPU) (kind, job, user string, ok bool) {
-	h, ok := holdingOf(s, g)
-	if !ok {
-		return "", "", "", false
-	}
-	kind, job, user = h.names()
-	return kind, job, user, true
-}
-
-// holding is what HeldBy's answer follows from, before any text is made:
-// Hours formats the names only when a GPU's holding changed, where making
-// them for every GPU of every sample was a sixth of the summary's own CPU
-// on a day's report (docs/benchmarks.md, "Recordings: the scanner's own
-// cost").
-type holding struct {
-	job, owner   string      // the scheduler's, where it speaks
-	pod          sampler.Pod // Container left out
-	pid, ppid    int         // the process's job (Job)
-	parent, user string
-}
-
-func holdingOf(s *sampler.Snapshot, g *sampler.GPU) (holding, bool) {
-	if g.Job != "" || g.Pod.Name != "" {
-		return holding{job: g.Job, owner: g.Owner, pod: sampler.Pod{Namespace: g.Pod.Namespace, Name: g.Pod.Name}}, true
+	if hd, ok := HolderOf(g); ok {
+		return hd.Kind, hd.ID, hd.User, true
 	}
 	var main *sampler.GPUProc
 	for i := range g.Procs {
@@ -93,25 +70,17 @@ func holdingOf(s *sampler.Snapshot, g *sampler.GPU) (holding, bool) {
 		}
 	}
 	if main == nil {
-		return holding{}, false
+		return "", "", "", false
 	}
-	h := holding{pid: main.PID}
+	j := Job{PID: main.PID}
 	if hp := hostProc(s, main, main.PID); hp != nil {
-		h.user = hp.User
+		user = hp.User
 		if ppid := JobParent(s.Host, hp); ppid > 0 {
-			h.pid, h.ppid = 0, ppid
+			j = Job{PPID: ppid}
 			if parent := s.Host.Procs[ppid]; parent != nil {
-				h.parent = parent.Name
+				j.Parent = parent.Name
 			}
 		}
 	}
-	return h, true
-}
-
-// names are HeldBy's kind, job and user of h.
-func (h holding) names() (kind, job, user string) {
-	if hd, ok := holderOf(h.job, h.owner, &h.pod); ok {
-		return hd.Kind, hd.ID, hd.User
-	}
-	return HeldByProcess, Job{PID: h.pid, PPID: h.ppid, Parent: h.parent}.Key(), h.user
+	return HeldByProcess, j.Key(), user, true
 }

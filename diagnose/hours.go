@@ -31,24 +31,15 @@ type HeldTime struct {
 // GPU-hours, `check --job`, the exporter's job counters and the GPU page
 // all count it here. The zero value is ready.
 type Hours struct {
-	gpus map[string]*gpuHeld // each GPU's previous sample, by UUID or index
+	last map[string]time.Time // each GPU's previous sample, by UUID or index
 	By   map[HolderKey]*HeldTime
-}
-
-// gpuHeld is a GPU's previous sample: its time, and its holding with the
-// key made of it (reused while the holding stays).
-type gpuHeld struct {
-	last time.Time
-	held holding
-	key  HolderKey
-	ok   bool // key is made
 }
 
 // Add gives each GPU of s the interval since its previous sample, at most
 // MaxSampleGap, to its holder.
 func (h *Hours) Add(s *sampler.Snapshot) {
-	if h.gpus == nil {
-		h.gpus, h.By = map[string]*gpuHeld{}, map[HolderKey]*HeldTime{}
+	if h.last == nil {
+		h.last, h.By = map[string]time.Time{}, map[HolderKey]*HeldTime{}
 	}
 	for i := range s.GPUs {
 		g := &s.GPUs[i]
@@ -56,26 +47,17 @@ func (h *Hours) Add(s *sampler.Snapshot) {
 		if id == "" {
 			id = strconv.Itoa(g.Index)
 		}
-		gh, seen := h.gpus[id]
-		if !seen {
-			gh = &gpuHeld{}
-			h.gpus[id] = gh
-		}
-		prev := gh.last
-		gh.last = s.Time
+		prev, seen := h.last[id]
+		h.last[id] = s.Time
 		dt := s.Time.Sub(prev)
 		if !seen || dt <= 0 || dt > MaxSampleGap {
 			continue
 		}
-		held, ok := holdingOf(s, g)
+		kind, job, user, ok := HeldBy(s, g)
 		if !ok {
 			continue
 		}
-		if !gh.ok || held != gh.held {
-			kind, job, user := held.names()
-			gh.held, gh.key, gh.ok = held, HolderKey{kind, job, user}, true
-		}
-		k := gh.key
+		k := HolderKey{kind, job, user}
 		t := h.By[k]
 		if t == nil {
 			t = &HeldTime{}

@@ -39,8 +39,7 @@ func TestHoursCountsHeldAndUsed(t *testing.T) {
 }
 
 // A GPU whose holder changes between samples gives each interval to the
-// holder of its sample: the names made for the GPU's last holding are not
-// reused for another (a new job, a new main process, its parent renamed).
+// holder of its sample: a new job, a new main process, its parent renamed.
 func TestHoursFollowsTheHolder(t *testing.T) {
 	t0 := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
 	host := func(parent string) *sampler.Host {

@@ -31,18 +31,7 @@ type UserEnergy struct {
 // imported log says nothing finer). A GPU without processes is idle.
 type jobEnergy struct {
 	byKey map[string]*JobEnergy
-	// byID finds a job from what its key is made of, without making the
-	// key: a Sprintf per process per sample was a sixth of the summary's
-	// own CPU on a day's report (docs/benchmarks.md, "Recordings: the
-	// scanner's own cost").
-	byID  map[jobID]*JobEnergy
 	idleJ float64
-}
-
-// jobID is what job makes a JobEnergy's key of.
-type jobID struct {
-	pid, ppid             int
-	parent, user, command string
 }
 
 func (e *jobEnergy) add(s *sampler.Snapshot, g *sampler.GPU, joules float64) {
@@ -83,16 +72,9 @@ func (e *jobEnergy) job(s *sampler.Snapshot, p *sampler.GPUProc, gpu int) *JobEn
 			}
 		}
 	}
-	id := jobID{j.PID, j.PPID, j.Parent, user, command}
-	if je := e.byID[id]; je != nil {
-		if !slices.Contains(je.GPUs, gpu) {
-			je.GPUs = append(je.GPUs, gpu)
-		}
-		return je
-	}
 	key := j.Key() + "\x00" + user
 	if e.byKey == nil {
-		e.byKey, e.byID = map[string]*JobEnergy{}, map[jobID]*JobEnergy{}
+		e.byKey = map[string]*JobEnergy{}
 	}
 	je := e.byKey[key]
 	if je == nil {
@@ -102,7 +84,6 @@ func (e *jobEnergy) job(s *sampler.Snapshot, p *sampler.GPUProc, gpu int) *JobEn
 		}
 		e.byKey[key] = je
 	}
-	e.byID[id] = je
 	if !slices.Contains(je.GPUs, gpu) {
 		je.GPUs = append(je.GPUs, gpu)
 	}

@@ -108,7 +108,7 @@ func TestEnergyByJobAndUser(t *testing.T) {
 }
 
 // The same process under another parent name, or another user, is another
-// job's: a job found from the last sample's is not reused for it.
+// job's.
 func TestEnergyJobFollowsParentAndUser(t *testing.T) {
 	var e jobEnergy
 	for k, c := range []struct{ parent, user string }{{"torchrun", "alice"}, {"torchrun", "alice"}, {"deepspeed", "alice"}, {"deepspeed", "bob"}} {
