@@ -37,3 +37,45 @@ func TestHoursCountsHeldAndUsed(t *testing.T) {
 		t.Errorf("job 42: held %v used %v unmeasured %v GPUs %v, want 40, 5, 10, [0 1]", got.Held, got.Used, got.Unmeasured, got.GPUs)
 	}
 }
+
+// A GPU whose holder changes between samples gives each interval to the
+// holder of its sample: a new job, a new main process, its parent renamed.
+func TestHoursFollowsTheHolder(t *testing.T) {
+	t0 := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
+	host := func(parent string) *sampler.Host {
+		return &sampler.Host{Procs: map[int]*sampler.Proc{
+			2000: {PID: 2000, PPID: 1, Name: parent, User: "alice"},
+			2001: {PID: 2001, PPID: 2000, Name: "python", User: "alice"},
+			3000: {PID: 3000, PPID: 1, Name: "python", User: "bob"},
+		}}
+	}
+	procs := func(pid int) []sampler.GPUProc { return []sampler.GPUProc{{PID: pid, MemUsed: sampler.Some(1)}} }
+	var h Hours
+	for k, g := range []struct {
+		job    string
+		pid    int
+		parent string
+	}{{"42", 0, ""}, {"42", 0, ""}, {"43", 0, ""}, {"", 2001, "torchrun"}, {"", 2001, "deepspeed"}, {"", 3000, "deepspeed"}} {
+		s := sampler.Snapshot{Time: t0.Add(time.Duration(k) * time.Second), Host: host(g.parent),
+			GPUs: []sampler.GPU{{Index: 0, UUID: "GPU-a", Job: g.job, Owner: "frank", Util: sampler.Some(100)}}}
+		if g.pid > 0 {
+			s.GPUs[0].Procs = procs(g.pid)
+		}
+		h.Add(&s)
+	}
+	want := map[HolderKey]float64{
+		{HolderSlurm, "42", "frank"}:                     1,
+		{HolderSlurm, "43", "frank"}:                     1,
+		{HeldByProcess, "torchrun, PPID 2000", "alice"}:  1,
+		{HeldByProcess, "deepspeed, PPID 2000", "alice"}: 1,
+		{HeldByProcess, "PID 3000", "bob"}:               1,
+	}
+	for k, held := range want {
+		if got := h.By[k]; got == nil || got.Held != held {
+			t.Errorf("%v: %+v, want %v s held", k, got, held)
+		}
+	}
+	if len(h.By) != len(want) {
+		t.Errorf("holders %v, want %d", h.By, len(want))
+	}
+}

@@ -1,9 +1,9 @@
 package diagnose
 
 import (
-	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -21,14 +21,18 @@ type Job struct {
 }
 
 // Key names the job: "torchrun, PPID 2000", "PPID 2000" or "PID 2100".
+// Joined, not formatted: GPU-hours and the energy by job name one per GPU
+// and process of every sample, and Sprintf was a sixth of the summary's own
+// CPU on a day's report (docs/benchmarks.md, "Recordings: the scanner's
+// own cost").
 func (j Job) Key() string {
 	switch {
 	case j.PPID == 0:
-		return fmt.Sprintf("PID %d", j.PID)
+		return "PID " + strconv.Itoa(j.PID)
 	case j.Parent != "":
-		return fmt.Sprintf("%s, PPID %d", j.Parent, j.PPID)
+		return j.Parent + ", PPID " + strconv.Itoa(j.PPID)
 	}
-	return fmt.Sprintf("PPID %d", j.PPID)
+	return "PPID " + strconv.Itoa(j.PPID)
 }
 
 // JobParent is the PID of the parent that makes p one rank of a job, 0 when

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -103,5 +104,30 @@ func TestEnergyByJobAndUser(t *testing.T) {
 	}
 	if len(e.Users) != 2 || e.Users[0].User != "alice" || e.Users[1].User != "bob" || !near(e.IdleKWh, 0.1) || !near(e.KWh, 1.1) {
 		t.Errorf("users %+v, idle %v, total %v; want alice, bob, 0.1 idle of 1.1", e.Users, e.IdleKWh, e.KWh)
+	}
+}
+
+// The same process under another parent name, or another user, is another
+// job's.
+func TestEnergyJobFollowsParentAndUser(t *testing.T) {
+	var e jobEnergy
+	for k, c := range []struct{ parent, user string }{{"torchrun", "alice"}, {"torchrun", "alice"}, {"deepspeed", "alice"}, {"deepspeed", "bob"}} {
+		host := &sampler.Host{Procs: map[int]*sampler.Proc{
+			2000: {PID: 2000, PPID: 1, Name: c.parent, User: c.user},
+			2001: {PID: 2001, PPID: 2000, Name: "python", User: c.user},
+		}}
+		s := sampler.Snapshot{Time: time.Unix(int64(k), 0), Host: host,
+			GPUs: []sampler.GPU{{Index: 0, Procs: []sampler.GPUProc{{PID: 2001}}}}}
+		e.add(&s, &s.GPUs[0], joulesPerKWh)
+	}
+	var t0 EnergyTotal
+	e.finish(&t0)
+	got := map[string]float64{}
+	for _, j := range t0.Jobs {
+		got[j.Job+" "+j.User] = j.KWh
+	}
+	want := map[string]float64{"torchrun, PPID 2000 alice": 2, "deepspeed, PPID 2000 alice": 1, "deepspeed, PPID 2000 bob": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("jobs %v, want %v", got, want)
 	}
 }

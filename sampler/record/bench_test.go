@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -162,4 +163,71 @@ func benchFinding(k, ev int, seen time.Time) string {
 		`"evidence":[{"id":"thermal.hw","args":{"N":"%d","Reasons":"hw_thermal","Samples":"121"}},{"id":"thermal.temp","args":{"Temp":"91"}},`+
 		`{"id":"thermal.slowdown","args":{"Temp":"90"},"join":1},{"id":"thermal.clock","args":{"Clock":"1020"}},{"id":"thermal.clock_max","args":{"Max":"1980"},"join":1}]}}`,
 		k, k, 1000+k, k, ev, ls, k, ev)
+}
+
+// BenchmarkDecodeDayLines decodes the first 10,000 lines of
+// GPUSCOPE_BENCH_RECORDING (a day of the mixed demo: elided statics,
+// findings) on one goroutine, as a pipeline worker does: cpu-ns/op is one
+// line's decoding, the workers' share of `report` (docs/benchmarks.md,
+// "Recordings: the scanner's own cost").
+func BenchmarkDecodeDayLines(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	r, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	for len(lines) < 10000 {
+		line, _, err := r.lines.next()
+		if err != nil {
+			break
+		}
+		lines = append(lines, append([]byte(nil), line...))
+	}
+	r.Close()
+	b.ReportAllocs()
+	var s scanner
+	cpu0 := processCPU(b)
+	i := 0
+	for b.Loop() {
+		l := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}}
+		if err := decodeLine(&s, lines[i%len(lines)], &l); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkInflateDay only decompresses GPUSCOPE_BENCH_RECORDING as a
+// Reader does (klauspost's gzip, the member resync, 256 KiB buffers):
+// cpu-ns/op is the part of `report` no change to the decoding can remove,
+// beside `gzip -dc` (docs/benchmarks.md, "Recordings: the scanner's own
+// cost").
+func BenchmarkInflateDay(b *testing.B) {
+	path := os.Getenv("GPUSCOPE_BENCH_RECORDING")
+	if path == "" {
+		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
+	}
+	cpu0 := processCPU(b)
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		br, err := decompressedResync(bufio.NewReaderSize(f, readBufBytes), path, func(error) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, br)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(n)
+	}
+	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"encoding/json"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -165,4 +166,33 @@ func FuzzFastDecode(f *testing.F) {
 			t.Fatalf("reads differently: %q\nfast    %+v\ngeneral %+v", line, fe, ge)
 		}
 	})
+}
+
+// The one-pass number reader (fastnum.go) gives strconv's correctly rounded
+// value, or refuses what JSON's grammar or a float64's range refuses; an
+// integer field refuses a fraction and an exponent.
+func TestScannerNumbers(t *testing.T) {
+	for _, c := range []string{"0", "-0", "596.35", "8.838447104e+10", "0.1", "1e22", "1e23", "9007199254740993",
+		"123456789012345678901", "0.000001", "5e-324", "1.7976931348623157e308", "1e400", "-2.5E-3", "1e0001",
+		"1.", ".5", "01", "-", "1e", "1e+", "+1", "0x1", "1e1000000000000000000000"} {
+		var v float64
+		wantErr := jsonv1.Unmarshal([]byte(c), &v) != nil
+		s := scanner{b: []byte(c)}
+		got := s.float()
+		bad := s.bad || s.i != len(s.b)
+		if bad != wantErr || !bad && math.Float64bits(got) != math.Float64bits(v) {
+			t.Errorf("float %q = %v (refused %v), want %v (refused %v)", c, got, bad, v, wantErr)
+		}
+	}
+	for _, c := range []string{"0", "-0", "7", "-12", "123456789012345678", "1234567890123456789", "9223372036854775808",
+		"-9223372036854775808", "1.0", "1e3", "01", "-", "1.5"} {
+		var v int64
+		wantErr := jsonv1.Unmarshal([]byte(c), &v) != nil
+		s := scanner{b: []byte(c)}
+		got := s.integer(math.MinInt64, math.MaxInt64)
+		bad := s.bad || s.i != len(s.b)
+		if bad != wantErr || !bad && got != v {
+			t.Errorf("integer %q = %v (refused %v), want %v (refused %v)", c, got, bad, v, wantErr)
+		}
+	}
 }

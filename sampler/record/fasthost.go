@@ -1,8 +1,6 @@
 package record
 
 import (
-	"strconv"
-
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -90,8 +88,8 @@ func (s *scanner) procs(h *sampler.Host) {
 			s.bad = true
 			return
 		}
-		pid, err := strconv.Atoi(string(k))
-		if err != nil {
+		pid, ok := keyInt(k)
+		if !ok {
 			s.bad = true
 			return
 		}
@@ -106,6 +104,24 @@ func (s *scanner) procs(h *sampler.Host) {
 			s.bad = true // a PID twice
 		}
 	}
+}
+
+// keyInt is the value of a key canonicalInt accepted (at most 18 digits:
+// no int64 overflows), false where it does not fit an int. strconv's Atoi
+// here was a tenth of the host's reading, a string made of each key first.
+func keyInt(k []byte) (int, bool) {
+	neg := k[0] == '-'
+	if neg {
+		k = k[1:]
+	}
+	var v int64
+	for _, c := range k {
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return int(v), int64(int(v)) == v
 }
 
 // canonicalInt: decimal digits as strconv.Itoa writes them.

@@ -57,15 +57,87 @@ func (s *scanner) number() ([]byte, bool) {
 	return b[start:i], integer
 }
 
+// float reads a JSON number in one pass: the grammar checked and the
+// digits summed together, where checking them first and reading them again
+// (exactFloat) was a fifth of a pipeline worker's CPU on a day's lines
+// (docs/benchmarks.md, "Recordings: the scanner's own cost"). The mantissa
+// is used when it and its power of ten are exact in a float64; otherwise
+// strconv reads the text, so the value is the correctly rounded one either
+// way.
 func (s *scanner) float() float64 {
-	t, _ := s.number()
-	if s.bad {
+	s.ws()
+	b, i := s.b, s.i
+	start, neg := i, false
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	var mant uint64
+	digits, exp := 0, 0
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
+		}
+	default:
+		s.bad = true
 		return 0
 	}
-	if v, ok := exactFloat(t); ok {
-		return v
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			s.bad = true
+			return 0
+		}
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
+			exp--
+		}
 	}
-	v, err := strconv.ParseFloat(string(t), 64)
+	exact := true
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		sign := 1
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			if b[i] == '-' {
+				sign = -1
+			}
+			i++
+		}
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			s.bad = true
+			return 0
+		}
+		e := 0
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			if e < 1000 {
+				e = e*10 + int(b[i]-'0')
+			} else {
+				exact = false
+			}
+		}
+		exp += sign * e
+	}
+	s.i = i
+	if exact && digits <= 19 && mant < 1<<53 {
+		f := float64(mant)
+		if neg {
+			f = -f
+		}
+		switch {
+		case exp == 0:
+			return f
+		case exp > 0 && exp < len(pow10):
+			return f * pow10[exp]
+		case exp < 0 && -exp < len(pow10):
+			return f / pow10[-exp]
+		}
+	}
+	v, err := strconv.ParseFloat(string(b[start:i]), 64)
 	if err != nil || math.IsInf(v, 0) {
 		s.bad = true
 	}
@@ -74,60 +146,3 @@ func (s *scanner) float() float64 {
 
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// exactFloat reads a JSON number whose digits fit a float64's mantissa
-// and whose power of ten is exact in one too (most readings: 596.35,
-// 8.838447104e+10): one multiplication or division rounds it correctly,
-// as strconv.ParseFloat's own fast path does, without its other cases.
-func exactFloat(t []byte) (float64, bool) {
-	neg := len(t) > 0 && t[0] == '-'
-	if neg {
-		t = t[1:]
-	}
-	var mant uint64
-	digits, exp, i := 0, 0, 0
-	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
-		mant = mant*10 + uint64(t[i]-'0')
-		digits++
-	}
-	if i < len(t) && t[i] == '.' {
-		for i++; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
-			mant = mant*10 + uint64(t[i]-'0')
-			digits++
-			exp--
-		}
-	}
-	if digits > 19 || mant >= 1<<53 {
-		return 0, false
-	}
-	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
-		i++
-		sign := 1
-		if i < len(t) && (t[i] == '+' || t[i] == '-') {
-			if t[i] == '-' {
-				sign = -1
-			}
-			i++
-		}
-		e := 0
-		for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
-			if e = e*10 + int(t[i]-'0'); e > 1000 {
-				return 0, false
-			}
-		}
-		exp += sign * e
-	}
-	f := float64(mant)
-	if neg {
-		f = -f
-	}
-	switch {
-	case exp == 0:
-		return f, true
-	case exp > 0 && exp < len(pow10):
-		return f * pow10[exp], true
-	case exp < 0 && -exp < len(pow10):
-		return f / pow10[-exp], true
-	}
-	return 0, false
-}

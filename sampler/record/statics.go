@@ -242,22 +242,49 @@ func (st *statics) restore(l *wireEntry) {
 	if l.Host != nil {
 		procs = l.Host.Procs
 	}
-	forgetAbsent(st.procs, procs)
-	same := slices.Clone(l.SameProcs)
-	slices.Sort(same) // the writer sorts; a hand-edited file may not
-	for pid, p := range procs {
-		if p == nil {
-			continue
-		}
-		if _, listed := slices.BinarySearch(same, pid); listed {
-			if last, ok := st.procs[pid]; ok {
-				last.setOn(p)
-			}
-			continue
-		}
-		st.procs[pid] = procStaticOf(p)
-	}
+	st.restoreProcs(procs, l.SameProcs)
 	l.SameGPUs, l.SteadyGPUs, l.SameProcs = nil, nil, nil
+}
+
+// restoreProcs is restore's part for the host processes. The usual line
+// lists every process as unchanged, and the memory holds exactly those:
+// then each listed PID is looked up once in the line and once in the
+// memory, and nothing else is walked. Walking the line's map, searching
+// the list for each PID and the memory for PIDs gone was a third of the
+// reading goroutine's own work on a day's report (docs/benchmarks.md,
+// "Recordings: the scanner's own cost").
+func (st *statics) restoreProcs(procs map[int]*sampler.Proc, same []int) {
+	if !slices.IsSorted(same) {
+		same = slices.Clone(same)
+		slices.Sort(same) // the writer sorts; a hand-edited file may not
+	}
+	listed, remembered := 0, 0 // distinct listed PIDs in the line, and of them in the memory
+	for i, pid := range same {
+		p := procs[pid]
+		if p == nil || i > 0 && same[i-1] == pid {
+			continue
+		}
+		listed++
+		if last, ok := st.procs[pid]; ok {
+			last.setOn(p)
+			remembered++
+		}
+	}
+	if listed < len(procs) { // a process written in full (or a null one)
+		for pid, p := range procs {
+			if p == nil {
+				continue
+			}
+			if _, ok := slices.BinarySearch(same, pid); !ok {
+				st.procs[pid] = procStaticOf(p)
+			}
+		}
+	}
+	// The memory's PIDs not in the line are forgotten: none when it holds
+	// only listed ones and no line process was added to it.
+	if remembered != len(st.procs) {
+		forgetAbsent(st.procs, procs)
+	}
 }
 
 func forgetAbsent(mem map[int]procStatic, now map[int]*sampler.Proc) {

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +197,71 @@ func TestStaticsListWithoutPriorValue(t *testing.T) {
 	got := readAll(t, r)
 	if len(got) != 1 || got[0].GPUs[0].Util.V != 5 || got[0].Host.Procs[7].CPU.V != 3 || got[0].GPUs[0].Name != "" {
 		t.Fatalf("got %+v", got)
+	}
+}
+
+// restoreProcs leaves the memory and the line as the plain walk does (the
+// line's map, a search of the list per PID, the memory's absent PIDs
+// dropped), over random memories, lines and lists: unsorted, repeated,
+// naming PIDs absent or null in the line.
+func TestRestoreProcsAsPlainWalk(t *testing.T) {
+	plain := func(st *statics, procs map[int]*sampler.Proc, same []int) {
+		forgetAbsent(st.procs, procs)
+		same = slices.Clone(same)
+		slices.Sort(same)
+		for pid, p := range procs {
+			if p == nil {
+				continue
+			}
+			if _, listed := slices.BinarySearch(same, pid); listed {
+				if last, ok := st.procs[pid]; ok {
+					last.setOn(p)
+				}
+				continue
+			}
+			st.procs[pid] = procStaticOf(p)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 3000 {
+		mem := map[int]procStatic{}
+		for range rng.IntN(6) {
+			pid := rng.IntN(8)
+			mem[pid] = procStatic{User: fmt.Sprint("u", pid), Name: fmt.Sprint("mem", round, pid)}
+		}
+		line := func() map[int]*sampler.Proc {
+			procs := map[int]*sampler.Proc{}
+			for range rng.IntN(6) {
+				pid := rng.IntN(8)
+				if rng.IntN(10) == 0 {
+					procs[pid] = nil
+				} else {
+					procs[pid] = &sampler.Proc{PID: pid, Name: fmt.Sprint("line", pid)}
+				}
+			}
+			return procs
+		}
+		var same []int
+		for range rng.IntN(7) {
+			same = append(same, rng.IntN(8))
+		}
+		if rng.IntN(2) == 0 {
+			slices.Sort(same)
+		}
+		a, b := &statics{procs: maps.Clone(mem)}, &statics{procs: maps.Clone(mem)}
+		pa := line()
+		pb := map[int]*sampler.Proc{}
+		for pid, p := range pa {
+			if p != nil {
+				cp := *p
+				p = &cp
+			}
+			pb[pid] = p
+		}
+		plain(a, pa, same)
+		b.restoreProcs(pb, slices.Clone(same))
+		if !reflect.DeepEqual(a.procs, b.procs) || !reflect.DeepEqual(pa, pb) {
+			t.Fatalf("round %d, memory %v, list %v:\nplain %v %v\ngot   %v %v", round, mem, same, a.procs, pa, b.procs, pb)
+		}
 	}
 }
