@@ -34,9 +34,7 @@ type ReplayKeys struct {
 }
 
 func defaultKeyMap() keyMap {
-	b := func(keys []string, label, help string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, help))
-	}
+	b := binding
 	return keyMap{
 		Focus:       b([]string{"tab"}, "tab / shift+tab", "move focus: GPUs → findings → processes"),
 		FocusBack:   b([]string{"shift+tab"}, "", ""),
@@ -139,4 +137,12 @@ func (km keyMap) helpRows(o offered) [][2]string {
 		}
 	}
 	return rows
+}
+
+// binding is one key binding with its help. Not inlined: a copy at each of
+// defaultKeyMap's ~40 bindings cost the binary kilobytes.
+//
+//go:noinline
+func binding(keys []string, label, help string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, help))
 }
