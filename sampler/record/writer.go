@@ -22,7 +22,8 @@ type Writer struct {
 	path string
 	f    *os.File
 	gz   *gzip.Writer // nil for a plain file
-	line bytes.Buffer // reused: one line is encoded here, then written at once
+	line bytes.Buffer // reused: the header is encoded here, then written at once
+	enc  lineEncoder  // reused: each entry's line
 	slow slowTier     // slow-tier parts already written
 	stat statics      // static GPU and process fields already written
 	find findingsMemo // the findings of the line before
@@ -104,7 +105,11 @@ func (w *Writer) Write(e Entry) error {
 	if !w.everyFinding {
 		w.find.elide(&l, e.Findings, e.Time)
 	}
-	return w.writeLine(l)
+	b, err := w.enc.entry(&l)
+	if err != nil {
+		return fmt.Errorf("%s: encode: %w", w.path, err)
+	}
+	return w.put(b)
 }
 
 func (w *Writer) writeLine(v any) error {
@@ -116,13 +121,18 @@ func (w *Writer) writeLine(v any) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("%s: encode: %w", w.path, err)
 	}
+	return w.put(w.line.Bytes())
+}
+
+// put writes one encoded line, newline included.
+func (w *Writer) put(line []byte) error {
 	if w.gz == nil {
-		if _, err := w.f.Write(w.line.Bytes()); err != nil {
+		if _, err := w.f.Write(line); err != nil {
 			return fmt.Errorf("%s: write: %w", w.path, err)
 		}
 		return nil
 	}
-	if _, err := w.gz.Write(w.line.Bytes()); err != nil {
+	if _, err := w.gz.Write(line); err != nil {
 		return fmt.Errorf("%s: write: %w", w.path, err)
 	}
 	// Flush emits a sync block: everything so far decodes without the
