@@ -2,8 +2,14 @@ package record
 
 import (
 	"bytes"
+	"encoding"
+	"encoding/json"
+	"math"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -11,15 +17,16 @@ import (
 )
 
 // lineEncoder writes a line as jsonv1's Encoder (HTML unescaped) writes
-// it, byte for byte, without reflection: json/v2's reflection (its field
-// walk and a MarshalJSON call, allocated and re-validated, per reading)
-// was ~20 % of recording a day (docs/benchmarks.md, "Recording a day: the
-// encoder and the findings"). The fields are in the structs' order, as
-// the fast reader (fastentry.go) reads them. What a day rarely holds
-// (MIG devices, vGPUs, the topology, the node's checks, non-ASCII text,
-// odd numbers and times) goes through the kept jsonv1 encoder, so any
-// value encodes as before; TestLineEncoderAgrees holds the two equal on
-// every field of random entries.
+// it, byte for byte, by a plan of each struct's fields made once from
+// their tags: json/v2's general encoding (its arshalers, a MarshalJSON call
+// per reading, allocated and validated again) was ~20 % of recording a
+// day (docs/benchmarks.md, "Recording a day: the encoder and the
+// findings"), and code written field by field cost the binary ~40 KB.
+// Fields are read through reflect.Value without allocating; a value of a
+// type the plan does not know (a MarshalJSON of its own but Metric's, a
+// nested list, non-ASCII text, odd numbers and times) goes through the
+// kept jsonv1 encoder, so any value encodes as before.
+// TestLineEncoderAgrees holds the two equal on random entries.
 type lineEncoder struct {
 	b   []byte
 	err error // the first fallback's error: the line does not encode
@@ -27,223 +34,210 @@ type lineEncoder struct {
 	fe  *jsonv1.Encoder
 }
 
-// any appends v as the jsonv1 encoder writes it.
-func (e *lineEncoder) any(v any) {
-	if e.err != nil {
-		return
-	}
-	if e.fe == nil {
-		e.fe = jsonv1.NewEncoder(&e.fb)
-		e.fe.SetEscapeHTML(false)
-	}
-	e.fb.Reset()
-	if err := e.fe.Encode(v); err != nil {
-		e.err, e.fe = err, nil // a fresh encoder for the next line
-		return
-	}
-	e.b = append(e.b, bytes.TrimSuffix(e.fb.Bytes(), []byte{'\n'})...)
+// plan is how a struct's fields are written, in jsonv1's order.
+type plan []planField
+
+type planField struct {
+	key  string // `"name":`
+	idx  []int  // the field, through embedded structs
+	omit byte   // 0 never, 'e' omitempty, 'z' omitzero
+	kind byte   // below
+	elem plan   // kStruct, kPtr, kSlice: the element's plan
 }
 
-// entry encodes l, newline included, into e.b (reset first).
+const (
+	kOther  byte = iota // jsonv1's
+	kMetric             // sampler.Metric
+	kTime
+	kString
+	kBool
+	kInt
+	kUint
+	kFloat
+	kStruct
+	kPtr    // to a struct
+	kSlice  // of structs
+	kInts   // []int
+	kFloats // []float64
+	kProcs  // map[int]*sampler.Proc
+)
+
+var entryPlan = planOf(reflect.TypeFor[wireEntry](), nil)
+
+func planOf(t reflect.Type, at []int) plan {
+	var p plan
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		idx := append(slices.Clone(at), i)
+		switch {
+		case name == "-" || !f.IsExported() && !f.Anonymous:
+			continue
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+			p = append(p, planOf(f.Type, idx)...)
+			continue
+		case name == "":
+			name = f.Name
+		}
+		pf := planField{key: `"` + name + `":`, idx: idx}
+		if strings.Contains(opts, "omitempty") {
+			pf.omit = 'e'
+		} else if strings.Contains(opts, "omitzero") {
+			pf.omit = 'z'
+		}
+		pf.kind, pf.elem = kindOf(f.Type)
+		p = append(p, pf)
+	}
+	return p
+}
+
+func kindOf(t reflect.Type) (byte, plan) {
+	pt := reflect.PointerTo(t)
+	marshals := pt.Implements(reflect.TypeFor[json.Marshaler]()) || pt.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+	switch {
+	case t == reflect.TypeFor[sampler.Metric]():
+		return kMetric, nil
+	case t == reflect.TypeFor[time.Time]():
+		return kTime, nil
+	case t == reflect.TypeFor[map[int]*sampler.Proc]():
+		return kProcs, planOf(reflect.TypeFor[sampler.Proc](), nil)
+	case t == reflect.TypeFor[[]int]():
+		return kInts, nil
+	case t == reflect.TypeFor[[]float64]():
+		return kFloats, nil
+	case marshals:
+	case t.Kind() == reflect.String:
+		return kString, nil
+	case t.Kind() == reflect.Bool:
+		return kBool, nil
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64:
+		return kInt, nil
+	case t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64:
+		return kUint, nil
+	case t.Kind() == reflect.Float64:
+		return kFloat, nil
+	case t.Kind() == reflect.Struct:
+		return kStruct, planOf(t, nil)
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+		if k, p := kindOf(t.Elem()); k == kStruct {
+			return kPtr, p
+		}
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct:
+		if k, p := kindOf(t.Elem()); k == kStruct {
+			return kSlice, p
+		}
+	}
+	return kOther, nil
+}
+
+// entry encodes l, newline included; the bytes are e's until the next call.
 func (e *lineEncoder) entry(l *wireEntry) ([]byte, error) {
 	e.b, e.err = e.b[:0], nil
-	e.b = append(e.b, `{"time":`...)
-	e.time(l.Time)
-	e.b = append(e.b, `,"seq":`...)
-	e.b = strconv.AppendUint(e.b, l.Seq, 10)
-	e.b = append(e.b, `,"node":`...)
-	e.node(&l.Node)
-	e.b = append(e.b, `,"gpus":`...)
-	if l.GPUs == nil {
-		e.b = append(e.b, "null"...)
-	} else {
-		for i := range l.GPUs {
-			e.sep(i)
-			e.gpu(&l.GPUs[i])
-		}
-		e.end(len(l.GPUs))
-	}
-	if l.Host != nil {
-		e.b = append(e.b, `,"host":`...)
-		e.host(l.Host)
-	}
-	if l.Topology != nil {
-		e.b = append(e.b, `,"topology":`...)
-		e.any(l.Topology)
-	}
-	if len(l.Problems) > 0 {
-		e.b = append(e.b, `,"problems":`...)
-		e.strings(l.Problems)
-	}
-	if len(l.Findings) > 0 {
-		e.b = append(e.b, `,"findings":`...)
-		e.any(l.Findings) // validated and compacted as jsonv1 does
-	}
-	e.ints(`,"same_gpus":`, l.SameGPUs)
-	e.ints(`,"steady_gpus":`, l.SteadyGPUs)
-	e.ints(`,"same_procs":`, l.SameProcs)
-	e.ints(`,"same_links":`, l.SameLinks)
-	if l.SameTopology {
-		e.b = append(e.b, `,"same_topology":true`...)
-	}
-	e.ints(`,"same_findings":`, l.SameFindings)
-	e.ints(`,"seen_findings":`, l.SeenFindings)
-	e.b = append(e.b, "}\n"...)
+	e.object(reflect.ValueOf(l).Elem(), entryPlan)
+	e.b = append(e.b, '\n')
 	return e.b, e.err
 }
 
-func (e *lineEncoder) node(n *sampler.Node) {
-	if n.GPUError != nil || n.Diag != nil || n.SliceOOM != nil {
-		e.any(n)
-		return
+func (e *lineEncoder) object(v reflect.Value, p plan) {
+	e.b = append(e.b, '{')
+	n := 0
+	for i := range p {
+		f := &p[i]
+		fv := v.Field(f.idx[0])
+		for _, j := range f.idx[1:] {
+			fv = fv.Field(j)
+		}
+		if f.omit != 0 && omitted(fv, f) {
+			continue
+		}
+		if n > 0 {
+			e.b = append(e.b, ',')
+		}
+		n++
+		e.b = append(e.b, f.key...)
+		e.value(fv, f.kind, f.elem)
 	}
-	e.b = append(e.b, `{"hostname":`...)
-	e.str(n.Hostname)
-	e.field(`,"driver":`, n.Driver)
-	e.field(`,"cuda":`, n.CUDA)
-	e.field(`,"nvml":`, n.NVML)
-	e.b = append(e.b, `,"source":`...)
-	e.str(n.Source)
-	e.field(`,"cuda_error":`, n.CUDAError)
-	e.field(`,"container_error":`, n.ContainerError)
-	e.field(`,"fabric_error":`, n.FabricError)
-	e.field(`,"procs_from":`, n.ProcsFrom)
 	e.b = append(e.b, '}')
 }
 
-func (e *lineEncoder) gpu(g *sampler.GPU) {
-	e.b = append(e.b, `{"index":`...)
-	e.b = strconv.AppendInt(e.b, int64(g.Index), 10)
-	e.field(`,"uuid":`, g.UUID)
-	e.field(`,"name":`, g.Name)
-	e.field(`,"bus_id":`, g.BusID)
-	e.field(`,"arch":`, g.Arch)
-	e.flag(`,"lost":true`, g.Lost)
-	e.pod(g.Pod)
-	e.field(`,"job":`, g.Job)
-	e.field(`,"owner":`, g.Owner)
-	e.metric(`,"util":`, g.Util)
-	e.metric(`,"mem_util":`, g.MemUtil)
-	e.metric(`,"enc_util":`, g.EncUtil)
-	e.metric(`,"dec_util":`, g.DecUtil)
-	e.metric(`,"sm_active":`, g.SMActive)
-	e.metric(`,"sm_occupancy":`, g.SMOccupancy)
-	e.metric(`,"tensor_active":`, g.TensorActive)
-	e.metric(`,"dram_active":`, g.DRAMActive)
-	e.metric(`,"nvlink_rx":`, g.NVLinkRx)
-	e.metric(`,"nvlink_tx":`, g.NVLinkTx)
-	e.metric(`,"gr_active":`, g.GRActive)
-	e.metric(`,"mem_used":`, g.MemUsed)
-	e.metric(`,"mem_total":`, g.MemTotal)
-	e.metric(`,"mem_reserved":`, g.MemReserved)
-	e.metric(`,"temp":`, g.Temp)
-	e.metric(`,"mem_temp":`, g.MemTemp)
-	e.metric(`,"temp_slowdown":`, g.TempSlowdown)
-	e.metric(`,"temp_max_op":`, g.TempMaxOp)
-	e.metric(`,"temp_target":`, g.TempTarget)
-	e.metric(`,"temp_shutdown":`, g.TempShutdown)
-	e.metric(`,"power":`, g.Power)
-	e.metric(`,"power_limit":`, g.PowerLimit)
-	e.metric(`,"energy":`, g.Energy)
-	e.metric(`,"fan":`, g.Fan)
-	e.metric(`,"pstate":`, g.PState)
-	e.metric(`,"sm_clock":`, g.SMClock)
-	e.metric(`,"mem_clock":`, g.MemClock)
-	e.metric(`,"sm_clock_max":`, g.SMClockMax)
-	e.metric(`,"mem_clock_max":`, g.MemClockMax)
-	if g.ClockEvents.OK {
-		e.b = append(e.b, `,"clock_events":`...)
-		e.any(g.ClockEvents)
+// omitted: omitempty by kind, as jsonv1; omitzero by IsZero where the type
+// has one, else the zero value.
+func omitted(v reflect.Value, f *planField) bool {
+	switch {
+	case f.kind == kMetric:
+		return f.omit == 'z' && !v.Field(1).Bool()
+	case f.omit == 'z':
+		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+			return z.IsZero()
+		}
+		return v.IsZero()
 	}
-	e.metric(`,"pcie_rx":`, g.PCIeRx)
-	e.metric(`,"pcie_tx":`, g.PCIeTx)
-	e.metric(`,"pcie_gen":`, g.PCIeGen)
-	e.metric(`,"pcie_width":`, g.PCIeWidth)
-	e.metric(`,"pcie_gen_max":`, g.PCIeGenMax)
-	e.metric(`,"pcie_width_max":`, g.PCIeWidthMax)
-	e.metric(`,"pcie_replays":`, g.PCIeReplays)
-	e.metric(`,"ecc_uncorrected":`, g.ECCUncorrected)
-	e.metric(`,"ecc_corrected":`, g.ECCCorrected)
-	e.flag(`,"remap_pending":true`, g.RemapPending)
-	e.flag(`,"remap_failed":true`, g.RemapFailed)
-	e.flag(`,"inforom_corrupt":true`, g.InfoROMCorrupt)
-	e.metric(`,"remapped_rows":`, g.RemappedRows)
-	e.metric(`,"remapped_correctable":`, g.RemappedCorrectable)
-	e.metric(`,"remapped_uncorrectable":`, g.RemappedUncorrectable)
-	e.metric(`,"vgpu_license":`, g.VGPULicense)
-	e.field(`,"persistence":`, g.Persistence)
-	e.field(`,"compute_mode":`, g.ComputeMode)
-	e.flag(`,"mig":true`, g.MIG)
-	if len(g.NVLinks) > 0 {
-		e.b = append(e.b, `,"nvlinks":`...)
-		for i, l := range g.NVLinks {
-			e.sep(i)
-			e.b = append(e.b, `{"link":`...)
-			e.b = strconv.AppendInt(e.b, int64(l.Link), 10)
-			e.b = strconv.AppendBool(append(e.b, `,"active":`...), l.Active)
-			e.field(`,"remote_bus":`, l.RemoteBus)
-			e.count(`,"replay":`, l.Replay)
-			e.count(`,"recovery":`, l.Recovery)
-			e.count(`,"crc":`, l.CRC)
-			e.b = append(e.b, '}')
+	switch v.Kind() {
+	case reflect.String, reflect.Slice, reflect.Map:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
+	switch kind {
+	case kMetric: // Metric.MarshalJSON: 'g', null where n/a or not finite
+		if x := v.Field(0).Float(); v.Field(1).Bool() && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			e.b = strconv.AppendFloat(e.b, x, 'g', -1, 64)
+		} else {
+			e.b = append(e.b, "null"...)
+		}
+	case kTime:
+		e.time(v.Addr().Interface().(*time.Time))
+	case kString:
+		e.str(v.String())
+	case kBool:
+		e.b = strconv.AppendBool(e.b, v.Bool())
+	case kInt:
+		e.b = strconv.AppendInt(e.b, v.Int(), 10)
+	case kUint:
+		e.b = strconv.AppendUint(e.b, v.Uint(), 10)
+	case kFloat:
+		e.float(v.Float())
+	case kStruct:
+		e.object(v, elem)
+	case kPtr, kSlice, kInts, kFloats:
+		if v.IsNil() {
+			e.b = append(e.b, "null"...)
+			return
+		}
+		if kind == kPtr {
+			e.object(v.Elem(), elem)
+			return
+		}
+		e.b = append(e.b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			switch x := v.Index(i); kind {
+			case kSlice:
+				e.object(x, elem)
+			case kInts:
+				e.b = strconv.AppendInt(e.b, x.Int(), 10)
+			default:
+				e.float(x.Float())
+			}
 		}
 		e.b = append(e.b, ']')
+	case kProcs:
+		e.procs(v.Interface().(map[int]*sampler.Proc), elem)
+	default:
+		e.any(v.Interface())
 	}
-	e.field(`,"cpu_affinity":`, g.CPUAffinity)
-	e.metric(`,"numa_node":`, g.NUMANode)
-	if len(g.MIGDevices) > 0 {
-		e.b = append(e.b, `,"mig_devices":`...)
-		e.any(g.MIGDevices)
-	}
-	e.field(`,"fabric_state":`, g.FabricState)
-	e.field(`,"fabric_status":`, g.FabricStatus)
-	e.field(`,"virtualization":`, g.Virtualization)
-	e.field(`,"license":`, g.License)
-	if len(g.VGPUs) > 0 {
-		e.b = append(e.b, `,"vgpus":`...)
-		e.any(g.VGPUs)
-	}
-	if len(g.Xids) > 0 {
-		e.b = append(e.b, `,"xids":`...)
-		for i, x := range g.Xids {
-			e.sep(i)
-			e.b = append(e.b, `{"time":`...)
-			e.time(x.Time)
-			e.b = strconv.AppendUint(append(e.b, `,"code":`...), x.Code, 10)
-			e.b = append(e.b, '}')
-		}
-		e.b = append(e.b, ']')
-	}
-	if len(g.Procs) > 0 {
-		e.b = append(e.b, `,"procs":`...)
-		for i := range g.Procs {
-			p := &g.Procs[i]
-			e.sep(i)
-			e.b = append(e.b, `{"pid":`...)
-			e.b = strconv.AppendInt(e.b, int64(p.PID), 10)
-			e.b = append(e.b, `,"type":`...)
-			e.str(p.Type)
-			e.metric(`,"mem_used":`, p.MemUsed)
-			e.metric(`,"sm_util":`, p.SMUtil)
-			e.metric(`,"mem_util":`, p.MemUtil)
-			e.b = append(e.b, '}')
-		}
-		e.b = append(e.b, ']')
-	}
-	if len(g.NA) > 0 {
-		e.b = append(e.b, `,"na":`...)
-		keys := make([]string, 0, len(g.NA))
-		for k := range g.NA {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			e.b = append(e.b, "{,"[min(i, 1)])
-			e.str(k)
-			e.b = append(e.b, ':')
-			e.str(g.NA[k])
-		}
-		e.b = append(e.b, '}')
-	}
-	e.b = append(e.b, '}')
 }

@@ -2,8 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"maps"
-	"slices"
+	"reflect"
 	"time"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -92,38 +91,12 @@ func reseen(t seenText, at time.Time) (seenText, bool) {
 	return seenText{b: b, s: t.s, e: e}, true
 }
 
-// sameButSeen: a and b encode alike but for LastSeen. Times compare with
-// ==, which an equal instant in another location or with a monotonic
-// reading fails: then the finding is only marshalled again.
-// TestSameButSeenKnowsEveryField holds the list of fields.
+// sameButSeen: a and b are the same but for LastSeen (reflect.DeepEqual,
+// already linked, where a comparison written field by field cost the
+// binary ~4 KB); times compare as ==, so an equal instant in another
+// location only has the finding marshalled again.
 func sameButSeen(a, b *diagnose.Finding) bool {
-	return a.Rule == b.Rule && a.Severity == b.Severity && a.GPU == b.GPU && a.PID == b.PID &&
-		a.Title == b.Title && a.Evidence == b.Evidence && a.Hint == b.Hint && a.FixID == b.FixID &&
-		a.Estimated == b.Estimated && a.Since == b.Since && slices.Equal(a.Uses, b.Uses) &&
-		sameText(a.I18n, b.I18n)
-}
-
-func sameText(a, b *diagnose.FindingText) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return sameMsg(&a.Title, &b.Title) && slices.EqualFunc(a.Evidence, b.Evidence, msgEq) &&
-		slices.EqualFunc(a.Estimated, b.Estimated, msgEq)
-}
-
-func msgEq(a, b diagnose.Msg) bool { return sameMsg(&a, &b) }
-
-// sameMsg compares what a Msg encodes (its unexported English is not).
-func sameMsg(a, b *diagnose.Msg) bool {
-	if a.ID != b.ID || a.Join != b.Join || !maps.Equal(a.Args, b.Args) || len(a.Words) != len(b.Words) ||
-		(a.Args == nil) != (b.Args == nil) || (a.Words == nil) != (b.Words == nil) {
-		return false
-	}
-	for k, w := range a.Words {
-		o, ok := b.Words[k]
-		if !ok || !sameMsg(&w, &o) {
-			return false
-		}
-	}
-	return true
+	c := *a
+	c.LastSeen = b.LastSeen
+	return reflect.DeepEqual(&c, b)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -63,31 +62,4 @@ func TestFindingsTextAgrees(t *testing.T) {
 			t.Fatalf("step %d: %v\njsonv1: %s\nours:   %s", step, err, want, got)
 		}
 	}
-}
-
-// TestSameButSeenKnowsEveryField: a field added to a finding or its
-// messages must be compared by sameButSeen (recfindings.go), or a changed
-// finding would be written as only seen again.
-func TestSameButSeenKnowsEveryField(t *testing.T) {
-	for v, want := range map[reflect.Type]string{
-		reflect.TypeFor[diagnose.Finding]():     "Rule Severity GPU PID Title Evidence Hint FixID Estimated Since LastSeen I18n Uses",
-		reflect.TypeFor[diagnose.FindingText](): "Title Evidence Estimated",
-		reflect.TypeFor[diagnose.Msg]():         "ID Args Words Join en",
-	} {
-		var names []string
-		for i := range v.NumField() {
-			names = append(names, v.Field(i).Name)
-		}
-		if !slices.Equal(names, splitWords(want)) {
-			t.Errorf("%v has fields %v; sameButSeen compares %s: compare the new ones there", v, names, want)
-		}
-	}
-}
-
-func splitWords(s string) []string {
-	var out []string
-	for _, w := range bytes.Fields([]byte(s)) {
-		out = append(out, string(w))
-	}
-	return out
 }
