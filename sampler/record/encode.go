@@ -167,7 +167,13 @@ func omitted(v reflect.Value, f *planField) bool {
 	case f.kind == kMetric:
 		return f.omit == 'z' && !v.Field(1).Bool()
 	case f.omit == 'z':
-		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
+		// Asked through a pointer where it can be: a struct put in an
+		// interface is allocated (a pod per GPU and process every line).
+		x := v
+		if v.CanAddr() {
+			x = v.Addr()
+		}
+		if z, ok := x.Interface().(interface{ IsZero() bool }); ok {
 			return z.IsZero()
 		}
 		return v.IsZero()
