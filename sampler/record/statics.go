@@ -139,6 +139,12 @@ type statics struct {
 	gpus   map[int]gpuStatic
 	steady map[int]gpuSteady
 	procs  map[int]procStatic
+	// The writer's: the trimmed copies of one line, reused by the next
+	// (the GPUs, the process map and its copies were 17 % of a recording's
+	// allocations, docs/benchmarks.md).
+	gpuBuf  []sampler.GPU
+	procBuf map[int]*sampler.Proc
+	procCp  []sampler.Proc
 }
 
 func (st *statics) init() {
@@ -148,7 +154,8 @@ func (st *statics) init() {
 }
 
 // elide returns the line to write for e. It never modifies e: the GPU
-// slice, the host and its processes are copied when any is trimmed.
+// slice, the host and its processes are copied when any is trimmed, into
+// buffers the next call reuses, so the line is valid until then.
 func (st *statics) elide(e Entry) wireEntry {
 	st.init()
 	l := wireEntry{Entry: e}
@@ -170,7 +177,8 @@ func (st *statics) elide(e Entry) wireEntry {
 			st.steady[idx] = steady
 		}
 		if (sameStatic || sameSteady) && !copied {
-			l.GPUs, copied = slices.Clone(l.GPUs), true
+			st.gpuBuf = append(st.gpuBuf[:0], l.GPUs...)
+			l.GPUs, copied = st.gpuBuf, true
 		}
 		if sameStatic {
 			gpuStatic{}.setOn(&l.GPUs[i])
@@ -190,7 +198,15 @@ func (st *statics) elide(e Entry) wireEntry {
 	if len(procs) == 0 {
 		return l
 	}
-	trimmed := make(map[int]*sampler.Proc, len(procs))
+	if st.procBuf == nil {
+		st.procBuf = make(map[int]*sampler.Proc, len(procs))
+	}
+	trimmed := st.procBuf
+	clear(trimmed)
+	if cap(st.procCp) < len(procs) { // no growth below: the copies' addresses stay
+		st.procCp = make([]sampler.Proc, 0, len(procs))
+	}
+	st.procCp = st.procCp[:0]
 	for pid, p := range procs {
 		if p == nil {
 			trimmed[pid] = p
@@ -202,9 +218,10 @@ func (st *statics) elide(e Entry) wireEntry {
 			trimmed[pid] = p
 			continue
 		}
-		cp := *p
-		procStatic{}.setOn(&cp)
-		trimmed[pid] = &cp
+		st.procCp = append(st.procCp, *p)
+		cp := &st.procCp[len(st.procCp)-1]
+		procStatic{}.setOn(cp)
+		trimmed[pid] = cp
 		l.SameProcs = append(l.SameProcs, pid)
 	}
 	slices.Sort(l.SameProcs) // stable output for the same input

@@ -128,6 +128,13 @@ func (t *Toggle) State() (on bool, failure string) {
 	return t.w != nil, t.failure
 }
 
+// FindingsJSON is findings that encode themselves to the bytes
+// jsonv1.Marshal writes of them, Toggle.Write's to ask only while
+// recording: ui/cli's keeps each finding's text while the finding is only
+// seen again, where marshalling them all was ~10 % of recording a day
+// (docs/benchmarks.md, "Recording a day: the encoder and the findings").
+type FindingsJSON interface{ FindingsJSON() ([]byte, error) }
+
 // Write appends s and findings (JSON-encoded here, only while recording)
 // to the open recording, if any. When that fails the recording is stopped
 // (what was written stays readable) and the error, naming the file, is
@@ -143,7 +150,12 @@ func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 	var err error
 	if findings != nil {
 		var raw []byte
-		if raw, err = jsonv1.Marshal(findings); err != nil {
+		if fj, ok := findings.(FindingsJSON); ok {
+			raw, err = fj.FindingsJSON()
+		} else {
+			raw, err = jsonv1.Marshal(findings)
+		}
+		if err != nil {
 			err = fmt.Errorf("encode findings: %w", err)
 		}
 		e.Findings = raw

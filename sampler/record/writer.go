@@ -1,14 +1,12 @@
 package record
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"syscall"
 
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	// Compresses a day's recording ~3x faster than compress/gzip at the
 	// default level (docs/benchmarks.md); the stream is standard gzip.
 	"github.com/klauspost/compress/gzip"
@@ -22,7 +20,7 @@ type Writer struct {
 	path string
 	f    *os.File
 	gz   *gzip.Writer // nil for a plain file
-	line bytes.Buffer // reused: one line is encoded here, then written at once
+	enc  lineEncoder  // reused: each line is encoded here, then written at once
 	slow slowTier     // slow-tier parts already written
 	stat statics      // static GPU and process fields already written
 	find findingsMemo // the findings of the line before
@@ -81,7 +79,7 @@ func create(path string, h Header, how int) (*Writer, error) {
 	if strings.HasSuffix(path, ".gz") {
 		w.gz = gzip.NewWriter(f)
 	}
-	if err := w.writeLine(h); err != nil {
+	if err := w.writeHeader(h); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -104,25 +102,33 @@ func (w *Writer) Write(e Entry) error {
 	if !w.everyFinding {
 		w.find.elide(&l, e.Findings, e.Time)
 	}
-	return w.writeLine(l)
-}
-
-func (w *Writer) writeLine(v any) error {
-	w.line.Reset()
-	// Encoder.Encode appends the newline; HTML escaping is off because
-	// command lines contain '<' and '&' and readers need no escaping.
-	enc := jsonv1.NewEncoder(&w.line) // same bytes as encoding/json, faster
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := w.enc.entry(&l)
+	if err != nil {
 		return fmt.Errorf("%s: encode: %w", w.path, err)
 	}
+	return w.put(b)
+}
+
+// writeHeader writes h's line through the encoder's jsonv1 (HTML
+// escaping off: command lines contain '<' and '&', and readers need none).
+func (w *Writer) writeHeader(h Header) error {
+	w.enc.b, w.enc.err = w.enc.b[:0], nil
+	w.enc.any(h)
+	if w.enc.err != nil {
+		return fmt.Errorf("%s: encode: %w", w.path, w.enc.err)
+	}
+	return w.put(append(w.enc.b, '\n'))
+}
+
+// put writes one encoded line, newline included.
+func (w *Writer) put(line []byte) error {
 	if w.gz == nil {
-		if _, err := w.f.Write(w.line.Bytes()); err != nil {
+		if _, err := w.f.Write(line); err != nil {
 			return fmt.Errorf("%s: write: %w", w.path, err)
 		}
 		return nil
 	}
-	if _, err := w.gz.Write(w.line.Bytes()); err != nil {
+	if _, err := w.gz.Write(line); err != nil {
 		return fmt.Errorf("%s: write: %w", w.path, err)
 	}
 	// Flush emits a sync block: everything so far decodes without the

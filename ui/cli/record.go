@@ -173,8 +173,9 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 // showed, to the recording w writes (a Toggle writes only while one is
 // open). The dashboard's r and `gpuscope record` both write through it.
 func recordSink(w record.FrameWriter) pipeline.Sink {
+	text := &findingsText{} // used by one writer, in the frames' order
 	return pipeline.Sink{Name: "recording", Take: func(fr diagnose.Frame) error {
-		return w.Write(fr.Snapshot, fr.Findings())
+		return w.Write(fr.Snapshot, recordFindings{text, fr.Findings()})
 	}}
 }
 

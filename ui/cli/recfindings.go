@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bytes"
+	"reflect"
+	"time"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/gpuscope/gpuscope/diagnose"
+)
+
+// findingsText writes a recording's findings as jsonv1.Marshal writes the
+// list, keeping each finding's text while the finding at its position is
+// the same but for its last_seen: a diagnosis holds for many seconds, and
+// marshalling every finding every second was ~10 % of recording a day
+// (docs/benchmarks.md, "Recording a day: the encoder and the findings").
+// One writer uses it at a time (record.Toggle asks under its lock).
+type findingsText struct {
+	prev []diagnose.Finding
+	text []seenText
+	next []seenText
+	out  []byte
+}
+
+// seenText is one finding's JSON and where its last_seen's value (quotes
+// included) sits in it; s < 0 where it was not found.
+type seenText struct {
+	b    []byte
+	s, e int
+}
+
+// recordFindings is one frame's findings for record.Toggle, encoded only
+// when it writes them (record.FindingsJSON).
+type recordFindings struct {
+	c  *findingsText
+	fs []diagnose.Finding
+}
+
+func (r recordFindings) FindingsJSON() ([]byte, error) { return r.c.encode(r.fs) }
+
+// encode returns the list's JSON; it is valid until the next call.
+func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
+	if fs == nil {
+		c.prev, c.text = nil, c.text[:0]
+		return []byte("null"), nil
+	}
+	next := c.next[:0]
+	for i := range fs {
+		f := &fs[i]
+		if i < len(c.prev) && sameButSeen(&c.prev[i], f) {
+			if t, ok := reseen(c.text[i], f.LastSeen); ok {
+				next = append(next, t)
+				continue
+			}
+		}
+		b, err := jsonv1.Marshal(f)
+		if err != nil {
+			return nil, err
+		}
+		t := seenText{b: b, s: -1}
+		if k := bytes.Index(b, []byte(`,"last_seen":"`)); k >= 0 {
+			if n := bytes.IndexByte(b[k+14:], '"'); n >= 0 {
+				t.s, t.e = k+13, k+14+n+1
+			}
+		}
+		next = append(next, t)
+	}
+	c.prev, c.text, c.next = fs, next, c.text
+	out := append(c.out[:0], '[')
+	for i, t := range next {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, t.b...)
+	}
+	c.out = append(out, ']')
+	return c.out, nil
+}
+
+// reseen is t with its last_seen set to at, as jsonv1 writes a time (years
+// 0–9999, offsets in whole minutes; false otherwise).
+func reseen(t seenText, at time.Time) (seenText, bool) {
+	if _, off := at.Zone(); t.s < 0 || at.Year() < 0 || at.Year() > 9999 || off%60 != 0 {
+		return t, false
+	}
+	b := make([]byte, 0, len(t.b)+8)
+	b = at.AppendFormat(append(append(b, t.b[:t.s]...), '"'), time.RFC3339Nano)
+	e := len(b) + 1
+	b = append(append(b, '"'), t.b[t.e:]...)
+	return seenText{b: b, s: t.s, e: e}, true
+}
+
+// sameButSeen: a and b are the same but for LastSeen (reflect.DeepEqual,
+// already linked, where a comparison written field by field cost the
+// binary ~4 KB); times compare as ==, so an equal instant in another
+// location only has the finding marshalled again.
+func sameButSeen(a, b *diagnose.Finding) bool {
+	c := *a
+	c.LastSeen = b.LastSeen
+	return reflect.DeepEqual(&c, b)
+}
