@@ -170,8 +170,8 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 			"GPUs", joinInts(gpus), "Job", k, "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
 		switch {
 		case k == "" && alone:
-			ev = say("evidence.hang_alone", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit, each holding about {{.Mem}} (no process list: the only GPUs in use, the others empty or cut, taken as one job)",
-				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi), "Mem", gbytes(gpuIn(e.last, gpus[0]).MemUsed.V))
+			ev = say("evidence.hang_alone", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Share}}% of their power limit, each holding about {{.Mem}} (no process list: the only GPUs in use, the others empty or cut, taken as one job)",
+				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Share", span0(lo, hi), "Mem", gbytes(gpuIn(e.last, gpus[0]).MemUsed.V))
 		case k == "": // no process list: every GPU of the node spins, so they stand for the job
 			ev = say("evidence.hang_noprocs", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit (no process list: every GPU shown spins, taken as one job)",
 				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
