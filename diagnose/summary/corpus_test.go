@@ -302,7 +302,7 @@ Unknown Error rows the index cut show nothing to read. The whole corpus moved on
 gained a finding and the simulator matrix kept every verdict. Every file of batches 6 and 7 named missed was read,
 so those batches' held-aside "now" rows are in sample from here on (batch 7's is 8/8 now; batch 6's stays 4/7).
 
-Batches 6 and 7 were collected at the same time by two collectors, and both took HAMi issue 1181's line (a used
+Batches 6 and 7 were collected at the same time by two collectors, and both took the same HAMi thread's line (a used
 count of 18446744073707737660 bytes): b6-hami-core-oom-wrapped-counter-* and b7-hami-core-false-oom-*, both in
 sample, so that one source counts twice in sample.
 
