@@ -122,17 +122,20 @@ func jobKey(g *sampler.GPU) string {
 // them, or, with no process list, every GPU the input shows spinning, as
 // a job holding the whole node does when it hangs. On a shared server a
 // few GPUs at 100 % beside idle or half-busy ones are as likely several
-// users' jobs, each with its own reason ([gpu-idle-handbook] §5.1).
+// users' jobs, each with its own reason ([gpu-idle-handbook] §5.1). A job
+// on part of the node is named only when the GPUs in use are exactly the
+// spinning ones, holding the same memory as ranks do, and every other GPU
+// shown is empty (no user there) or cut from the input (sameShard, empty).
 func (e *evCtx) collective(skip map[int]bool) []int {
 	jobs := map[string][]int{}
-	whole := true // every GPU of the snapshot spins
+	whole, alone := true, true // every GPU of the snapshot spins; every GPU in use does
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		if g.MIG {
 			continue
 		}
 		if !spins(g) {
-			whole = false
+			whole, alone = false, alone && (empty(g) || !g.Util.OK && !g.MemUsed.OK)
 			continue
 		}
 		if !skip[g.Index] {
@@ -140,7 +143,8 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 			jobs[k] = append(jobs[k], g.Index)
 		}
 	}
-	if !whole {
+	alone = alone && !whole && e.sameShard(jobs[""])
+	if !whole && !alone {
 		delete(jobs, "") // GPUs nothing ties together
 	}
 	keys := make([]string, 0, len(jobs))
@@ -164,7 +168,11 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 		}
 		ev := say("evidence.hang", "GPUs {{.GPUs}} ({{.Job}}) at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit",
 			"GPUs", joinInts(gpus), "Job", k, "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
-		if k == "" { // no process list: every GPU of the node spins, so they stand for the job
+		switch {
+		case k == "" && alone:
+			ev = say("evidence.hang_alone", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Share}}% of their power limit, each holding about {{.Mem}} (no process list: the only GPUs in use, the others empty or cut, taken as one job)",
+				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Share", span0(lo, hi), "Mem", gbytes(gpuIn(e.last, gpus[0]).MemUsed.V))
+		case k == "": // no process list: every GPU of the node spins, so they stand for the job
 			ev = say("evidence.hang_noprocs", "GPUs {{.GPUs}} at ≥ {{.Util}}% GPU-Util drawing {{.Lo}}-{{.Hi}}% of their power limit (no process list: every GPU shown spins, taken as one job)",
 				"GPUs", joinInts(gpus), "Util", f0(evSpinUtil), "Lo", f0(lo), "Hi", f0(hi))
 		}

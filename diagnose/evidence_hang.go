@@ -125,3 +125,32 @@ func oneJob(gpus []*sampler.GPU, procs bool) bool {
 	}
 	return hi-lo <= evRankMemSpread*hi
 }
+
+// empty: an idle GPU holding less than a desktop's or a bare CUDA
+// context's memory (evHeldBytes): nobody's job is on it.
+func empty(g *sampler.GPU) bool {
+	return g.Util.OK && g.Util.V <= evPeerIdleUtil && g.MemUsed.OK && g.MemUsed.V < evHeldBytes
+}
+
+// sameShard: two or more spinning GPUs with no process list that one
+// job's ranks could be: the same model, each holding about the same
+// memory (within evRankMemSpread). Two users' jobs seldom hold the same
+// bytes; the corpus's shared 8x4090 server spins three GPUs holding 20.6,
+// 20.6 and 4.2 GB beside GPUs holding memory at 0-12 % (smi-table-collapsed-8x4090-*).
+func (e *evCtx) sameShard(gpus []int) bool {
+	if len(gpus) < 2 || listsProcs(e.last) {
+		return false
+	}
+	gs := make([]*sampler.GPU, len(gpus))
+	for n, i := range gpus {
+		gs[n] = gpuIn(e.last, i)
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, g := range gs {
+		if !g.MemUsed.OK || g.Name != gs[0].Name {
+			return false
+		}
+		lo, hi = min(lo, g.MemUsed.V), max(hi, g.MemUsed.V)
+	}
+	return hi-lo <= evRankMemSpread*hi
+}

@@ -68,3 +68,36 @@ func hasRule(fs []Finding, rule string, gpu int) bool {
 	}
 	return false
 }
+
+// A job on part of a node, as a cut table shows it with no process list:
+// two V100s at 100 % on 18 % of the limit holding the same 966 MiB, one
+// GPU empty and idle, one row cut from the input. The GPUs in use are
+// exactly the spinning ones and hold what ranks of one program hold, so
+// they are named a collective that waits (an NCCL test hang looks so).
+// Spinning GPUs holding different memory, or beside a GPU someone holds
+// memory on, stay unjudged as on a shared server.
+func TestEvidenceSpinningRanksBesideEmptyGPUs(t *testing.T) {
+	v100 := func(idx int, util, power, mib float64) sampler.GPU {
+		g := busyGPU(idx, util, power, 250)
+		g.Name, g.MemUsed = "Tesla V100-PCIE-32GB", sampler.Some(mib*(1<<20))
+		return g
+	}
+	cut := sampler.GPU{Index: 3, Name: "Tesla V100-PCIE-32GB"}
+	gs := []sampler.GPU{v100(0, 100, 44, 966), v100(1, 100, 44, 966), v100(2, 0, 26, 10), cut}
+	fs := Evidence([]sampler.Snapshot{evSnap(0, gs...)})
+	f := requireRule(t, fs, RuleCommBound, -1)
+	if f.FixID != hintHang.id || !strings.Contains(f.Evidence, "GPUs 0, 1 at") || !strings.Contains(f.Evidence, "the only GPUs in use") {
+		t.Errorf("finding %q / %q", f.Title, f.Evidence)
+	}
+	forbidRule(t, fs, RuleLaunchBound, 0)
+	forbidRule(t, fs, RuleLaunchBound, 1)
+
+	uneven := []sampler.GPU{v100(0, 100, 44, 966), v100(1, 100, 44, 4000), v100(2, 0, 26, 10)}
+	held := []sampler.GPU{v100(0, 100, 44, 966), v100(1, 100, 44, 966), v100(2, 0, 26, 22000)}
+	one := []sampler.GPU{v100(0, 100, 44, 966), v100(1, 0, 26, 10), v100(2, 0, 26, 10)}
+	for name, gs := range map[string][]sampler.GPU{"uneven memory": uneven, "memory held beside": held, "one spinning": one} {
+		if fs := Evidence([]sampler.Snapshot{evSnap(0, gs...)}); hasRule(fs, RuleCommBound, -1) {
+			t.Errorf("%s: comm_bound %v", name, evRules(fs))
+		}
+	}
+}

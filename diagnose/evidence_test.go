@@ -86,11 +86,13 @@ func TestEvidenceIdleHeldNeedsProcessList(t *testing.T) {
 
 // A shared server's table: three GPUs at 100 % on little power beside idle
 // ones and no process list. Whose they are is unknown, so neither
-// launch_bound on each nor comm_bound over them is named.
+// launch_bound on each nor comm_bound over them is named. Memory as in the
+// corpus's 8x4090 table (smi-table-collapsed-8x4090-*): the idle GPUs hold
+// memory too, the spinning ones uneven amounts.
 func TestEvidenceSpinningSharedServerUnjudged(t *testing.T) {
-	idle0, idle3 := busyGPU(0, 0, 69, 450), busyGPU(3, 0, 124, 450)
-	idle0.MemUsed, idle3.MemUsed = sampler.Some(1<<20), sampler.Some(1<<20)
-	snap := evSnap(0, idle0, busyGPU(1, 100, 93, 450), busyGPU(2, 100, 106, 450), idle3, busyGPU(4, 99, 118, 450))
+	mib := func(g sampler.GPU, n float64) sampler.GPU { g.MemUsed = sampler.Some(n * (1 << 20)); return g }
+	snap := evSnap(0, mib(busyGPU(0, 0, 69, 450), 22273), mib(busyGPU(1, 100, 93, 450), 20622), mib(busyGPU(2, 100, 106, 450), 20584),
+		mib(busyGPU(3, 0, 124, 450), 21833), mib(busyGPU(4, 99, 118, 450), 4171))
 	if got := evRules(Evidence([]sampler.Snapshot{snap})); strings.Contains(got, RuleLaunchBound) || strings.Contains(got, RuleCommBound) {
 		t.Errorf("shared server without processes: %s", got)
 	}

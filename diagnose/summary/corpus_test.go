@@ -283,7 +283,26 @@ Left: a table whose GPU 0 another user's job fills (one table with no process li
 job), and "Unit nvidia-fabricmanager.service could not be found" alone (the paste does not show the NVSwitch node that
 needs it).
 
-Batches 6 and 7 were collected at the same time by two collectors, and both took HAMi issue 1181's line (a used
+After batches 6 and 7 were scored untouched, their ten missed files (four held aside) were read and sorted by cause,
+each judged on what one paste can honestly show. A collective hang on part of a node (the held-aside NCCL test: two
+V100s at 100 % on 18 % of the limit holding the same 966 MiB, one GPU idle and empty, one row cut) is now named:
+with no process list, comm_bound covers two or more spinning GPUs when they are the only GPUs in use, of one model,
+holding the same memory within a tenth, and every other GPU shown is empty (idle, under 1 GiB) or cut
+(diagnose/evidence_causes.go collective, evidence_hang.go sameShard). The shared 8x4090 server, whose idle GPUs hold
+memory and whose spinning ones hold 20.6, 20.6 and 4.2 GB, stays unjudged. A missing fabric manager service ("Unit
+nvidia-fabricmanager.service could not be found", or not found from systemctl start, which was read as a failure
+before) is a fault only on an NVSwitch node: it is read beside a line that shows one (lspci's NVSwitch bridges or
+their device ids, the nvidia-nvswitch driver's lines, an SXid error line) and refused with that reason alone
+(sampler/importer/fmlog.go); the HGX A100 paste shows only a host name, which is no evidence, so it stays missed.
+Left, as guessing: tables cut before their process list with GPUs holding memory at 0 % (tied up by another job, two
+users' jobs, an H100 NVL's orphaned MIG processes) look like a served model or the user's own job between steps;
+GPUs busy at 98-100 % on high power in Exclusive Process or Thread mode, or held by another user's TensorFlow job,
+look like healthy work (the fault is the application's error 46 or OOM, read when it is pasted); and K80s whose
+Unknown Error rows the index cut show nothing to read. The whole corpus moved only on the NCCL file; no control
+gained a finding and the simulator matrix kept every verdict. Every file of batches 6 and 7 named missed was read,
+so those batches' held-aside "now" rows are in sample from here on (batch 7's is 8/8 now; batch 6's stays 4/7).
+
+Batches 6 and 7 were collected at the same time by two collectors, and both took the same HAMi thread's line (a used
 count of 18446744073707737660 bytes): b6-hami-core-oom-wrapped-counter-* and b7-hami-core-false-oom-*, both in
 sample, so that one source counts twice in sample.
 

@@ -119,7 +119,7 @@ func readSections(secs []section, o Options) []*part {
 		case kindTorchOOM:
 			p = parseTorchOOM(s)
 		case kindFabricManager:
-			p = parseFabricLog(s, noSwitch(secs))
+			p = parseFabricLog(s, noSwitch(secs), switchShown(secs))
 		case kindNVLinkStatus:
 			p = parseNVLinkStatus(s)
 		case kindDCGMHealth:

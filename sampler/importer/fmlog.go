@@ -41,7 +41,21 @@ const kindFabricManager = "fabric manager log"
 // under the option it rejects.
 const fmUsageWithin = 4
 
-func isFMFailLine(s string) bool { return fmFailRE.MatchString(s) }
+// fmMissingRE: systemd has no fabric manager unit ("Unit
+// nvidia-fabricmanager.service could not be found." from systemctl status,
+// "... Unit nvidia-fabricmanager.service not found." from systemctl
+// start). Only an NVSwitch node needs the service ([fabric-manager]), so
+// the line is a fault only where the input shows the node has NVSwitches
+// (switchRE); a PCIe or NVLink-bridge node lacks it by design.
+var fmMissingRE = regexp.MustCompile(`(?i)\bunit nvidia-fabricmanager(\.service)? (could not be found|not found)`)
+
+// switchRE: lines only an NVSwitch node prints: lspci's NVSwitch bridges
+// (by name, or by the device ids of V100, A100 and H100 NVSwitches in
+// older pci.ids), the nvidia-nvswitch driver's kernel lines and its SXid
+// errors ("SXid (PCI:...)"; prose naming SXids is not one).
+var switchRE = regexp.MustCompile(`(?i)\bbridge\b.*\bnvidia\b.*(\bnvswitch\b|\bdevice (1ac[0-2]|1af1|22a3)\b)|\bnvidia-nvswitch\d*:|\bSXid \(PCI:`)
+
+func isFMFailLine(s string) bool { return fmFailRE.MatchString(s) || fmMissingRE.MatchString(s) }
 
 // fmRun claims a run of failure lines at ls[i], or the start script's
 // rejected option down to its usage; 0 for neither.
@@ -72,9 +86,14 @@ var fmNothingRE = regexp.MustCompile(`NV_WARN_NOTHING_TO_DO`)
 // NVSwitch, "" for none.
 func noSwitch(secs []section) string { return firstLineMatching(secs, fmNothingRE) }
 
+// switchShown returns the paste's first line showing an NVSwitch, "" for none.
+func switchShown(secs []section) string { return firstLineMatching(secs, switchRE) }
+
 // parseFabricLog keeps the first failure line as the node's fabric error;
-// a fabric manager that found no NVSwitch (nothing) failed at nothing.
-func parseFabricLog(sec *section, nothing string) *part {
+// a fabric manager that found no NVSwitch (nothing) failed at nothing, and
+// a missing unit is a failure only beside a line showing an NVSwitch
+// (nvswitch).
+func parseFabricLog(sec *section, nothing, nvswitch string) *part {
 	p := newPart(sec)
 	if nothing != "" {
 		return p.skip("the fabric manager found no NVSwitch to manage (NV_WARN_NOTHING_TO_DO): a node without one does not need it")
@@ -84,6 +103,13 @@ func parseFabricLog(sec *section, nothing string) *part {
 			continue
 		}
 		what := strings.TrimSpace(l)
+		if fmMissingRE.MatchString(l) {
+			if nvswitch == "" {
+				return p.skip("the fabric manager service is not installed; only an NVSwitch node needs it and nothing in the input shows one " +
+					"(lspci's NVSwitch bridges or the nvidia-nvswitch driver's lines would)")
+			}
+			what += " (NVSwitch: " + nvswitch + ")"
+		}
 		if !isFMFailLine(l) { // the rejected option: name the script that rejected it, in its own words
 			for _, s := range sec.lines[i+1:] {
 				if fmScriptRE.MatchString(s) {

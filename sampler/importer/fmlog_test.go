@@ -37,3 +37,33 @@ func TestFabricManagerFailureLines(t *testing.T) {
 		}
 	}
 }
+
+// A missing fabric manager unit is a fault only on a node with NVSwitches
+// ([fabric-manager]): alone, or beside a PCIe GPU's lines, it is refused
+// with why; beside lspci's NVSwitch bridges or the nvidia-nvswitch
+// driver's kernel lines it is the node's fabric error.
+func TestFabricManagerUnitMissingNeedsNVSwitch(t *testing.T) {
+	const status = "[root@node ~]# sudo systemctl status nvidia-fabricmanager\nUnit nvidia-fabricmanager.service could not be found.\n"
+	const start = "$ sudo systemctl start nvidia-fabricmanager\nFailed to start nvidia-fabricmanager.service: Unit nvidia-fabricmanager.service not found.\n"
+	for _, in := range []string{status, start,
+		status + "$ lspci | grep -i nvidia\n3b:00.0 3D controller: NVIDIA Corporation GA100 [A100 PCIe 80GB] (rev a1)\n"} {
+		snaps, why, err := readString(in)
+		if len(snaps) > 0 && snaps[0].Node.FabricError != "" {
+			t.Errorf("%q read as a fabric manager failure: %q", in, snaps[0].Node.FabricError)
+		}
+		if err == nil || !strings.Contains(err.Error(), "only an NVSwitch node needs it") {
+			t.Errorf("%q: refusal %v (%v) does not say why", in, err, why)
+		}
+	}
+	for in, want := range map[string]string{
+		status + "$ lspci | grep -i nvidia\n07:00.0 3D controller: NVIDIA Corporation GA100 [A100 SXM4 80GB] (rev a1)\n" +
+			"84:00.0 Bridge: NVIDIA Corporation GA100 [A100 NVSwitch] (rev a1)\n": "A100 NVSwitch",
+		start + "c5:00.0 Bridge: NVIDIA Corporation Device 1af1 (rev a1)\n": "Device 1af1",
+		"[   12.345678] nvidia-nvswitch0: using MSI\n" + status:             "nvidia-nvswitch0",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.Contains(snaps[0].Node.FabricError, "not") || !strings.Contains(snaps[0].Node.FabricError, want) {
+			t.Errorf("%q: snaps %+v, err %v; want a fabric error naming %q", in, snaps, err, want)
+		}
+	}
+}

@@ -23,6 +23,8 @@ func pasteSeeds(f *testing.F) {
 	// Host text refused by name (foreign.go): top, a bare traceback.
 	f.Add([]byte("top - 14:02:11 up 12 days,  3:41,  2 users,  load average: 8.12\n    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM\n"))
 	f.Add([]byte("Traceback (most recent call last):\n  File \"t.py\", line 1\nRuntimeError: CUDA error\n"))
+	// A missing fabric manager beside an NVSwitch bridge (fmlog.go).
+	f.Add([]byte("Unit nvidia-fabricmanager.service could not be found.\n84:00.0 Bridge: NVIDIA Corporation GA100 [A100 NVSwitch] (rev a1)\n"))
 }
 
 // FuzzPaste feeds arbitrary text to the section reader and every section
