@@ -34,6 +34,8 @@ type env struct {
 	hints footerHints
 	// tr holds the interface's words in the chosen language (ui/i18n).
 	tr *i18n.Tr
+	// hintsDrawn is the footer's key hints as last fitted (fitHints).
+	hintsDrawn *drawnHints
 }
 
 // data is what the frames brought: the history and the newest diagnosis.
@@ -185,6 +187,25 @@ func title(st *themes.Styles, name, info string, focused bool, w int) string {
 		s += st.Border.Render(strings.Repeat("─", n))
 	}
 	return truncate(s, w)
+}
+
+// drawnTitle is a pane's title line as last drawn: the panes drawn on every
+// snapshot (GPUs, processes) mostly show the same title, and lipgloss styles
+// each of its runes anew (docs/benchmarks.md, "The dashboard at 100 ms").
+// The styles are the run's, so the arguments alone decide the line.
+type drawnTitle struct {
+	name, info string
+	focused    bool
+	w          int
+	out        string
+}
+
+// title is title(st, name, info, focused, w), reused while they are the same.
+func (d *drawnTitle) title(st *themes.Styles, name, info string, focused bool, w int) string {
+	if d.out == "" || d.name != name || d.info != info || d.focused != focused || d.w != w {
+		*d = drawnTitle{name: name, info: info, focused: focused, w: w, out: title(st, name, info, focused, w)}
+	}
+	return d.out
 }
 
 // cursor marks the selected row in a way that survives no-colour terminals.

@@ -151,6 +151,26 @@ func (m Model) footer() string {
 // "? help" and "q quit" stay, so at 80 columns a new user still sees how to
 // learn the keys and how to leave.
 func (m Model) fitHints(hints []string, w int) string {
+	// The hints and the styles are the run's (env), so a width fits them
+	// the same way every frame: at --interval 100ms this was redone ten
+	// times a second (docs/benchmarks.md, "The dashboard at 100 ms").
+	d := m.c.hintsDrawn
+	if d != nil && d.w == w && len(hints) > 0 && len(d.hints) == len(hints) && &d.hints[0] == &hints[0] {
+		return d.out
+	}
+	out := m.fitHintsAfresh(hints, w)
+	m.c.hintsDrawn = &drawnHints{hints: hints, w: w, out: out}
+	return out
+}
+
+// drawnHints is one fitting of the footer's hints (fitHints).
+type drawnHints struct {
+	hints []string
+	w     int
+	out   string
+}
+
+func (m Model) fitHintsAfresh(hints []string, w int) string {
 	st := m.c.st
 	pinned := map[string]bool{m.c.word("hint.help"): true, m.c.word("hint.quit"): true}
 	keep := make([]bool, len(hints)/2)

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// TestRedrawnPartsDrawAsAfresh: the sparklines, titles and footer hints
+// reused between frames (drawnSpark, drawnTitle, drawnHints) draw what
+// they draw afresh, frame after frame at 100 ms, in the wide and compact
+// GPU rows, with the selection and focus moving.
+func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
+	for _, size := range [][2]int{{200, 50}, {100, 30}} {
+		m := fixtureModelN(30, 8, size[0], size[1], nil)
+		base := *m.c.latest()
+		for i := range 40 {
+			s := base
+			s.Time = base.Time.Add(time.Duration(i+1) * 100 * time.Millisecond)
+			s.GPUs = append([]sampler.GPU(nil), base.GPUs...)
+			for g := range s.GPUs {
+				s.GPUs[g].Util = sampler.Some(float64((i*7 + g*13) % 101))
+				s.GPUs[g].MemUsed = sampler.Some(s.GPUs[g].MemTotal.V * float64((i+g)%10) / 10)
+			}
+			m = push(m, s)
+			switch i {
+			case 10:
+				m.gpus.move(1)
+			case 20:
+				m.c.focus = focusProcs
+				m.invalidateAll()
+			}
+			got := m.View()
+			m.gpus.sparks, m.gpus.drawn, m.procs.drawn, m.c.hintsDrawn = nil, drawnTitle{}, drawnTitle{}, nil
+			m.invalidateAll()
+			if want := m.View(); got != want {
+				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
+			}
+		}
+		if len(m.gpus.sparks) == 0 || m.c.hintsDrawn == nil || m.gpus.drawn.out == "" {
+			t.Fatalf("%dx%d: nothing kept to reuse", size[0], size[1])
+		}
+	}
+}
+
+// TestDrawnSparkReusedOnlyForTheSameBars: a sparkline's styled drawing is
+// reused for the same bars and drawn again when a bar changes.
+func TestDrawnSparkReusedOnlyForTheSameBars(t *testing.T) {
+	st := testStyles()
+	var d drawnSpark
+	a := d.draw([]float64{10, 50, 90}, 5, 100, st.Accent)
+	if b := d.draw([]float64{11, 51, 91}, 5, 100, st.Accent); b != a { // the same eighths
+		t.Fatalf("the same bars drew %q, then %q", a, b)
+	}
+	if b, want := d.draw([]float64{10, 50, 20}, 5, 100, st.Accent), drawSparkline([]float64{10, 50, 20}, 5, 100, st.Accent); b != want {
+		t.Fatalf("a changed bar drew %q, want %q", b, want)
+	}
+	if got := d.draw(nil, 0, 100, st.Accent); got != "" {
+		t.Fatalf("no room drew %q", got)
+	}
+}
