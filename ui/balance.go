@@ -65,7 +65,7 @@ func balanceSummary(b diagnose.Balance, c *common) (full, short string) {
 // balanceInfo is the GPU pane title's balance text, fitted to room cells:
 // util bars and the verdict first, the memory bars when there is room.
 func balanceInfo(c *common, window []sampler.Snapshot, room int) string {
-	b := diagnose.NodeBalance(window)
+	b := c.balanceSums.of(window)
 	if len(b.Busy) < 2 {
 		return "" // one GPU has nothing to balance against
 	}
@@ -79,3 +79,34 @@ func balanceInfo(c *common, window []sampler.Snapshot, room int) string {
 	}
 	return ""
 }
+
+// balanceSums are diagnose.BalanceSums over a window's snapshots before
+// its newest, kept while those are the same (they change once a second:
+// ui/history.go keeps a point a second and replaces only the newest), so
+// a frame at --interval 100ms adds one snapshot, not the window's 120.
+type balanceSums struct {
+	first, prev sampler.Snapshot // the window's oldest and its second newest, as keys
+	n, k        int              // GPU positions; snapshots added
+	sums        diagnose.BalanceSums
+}
+
+// of is diagnose.NodeBalance(window).
+func (b *balanceSums) of(window []sampler.Snapshot) diagnose.Balance {
+	if len(window) < 2 {
+		return diagnose.NodeBalance(window)
+	}
+	k, last := len(window)-1, &window[len(window)-1]
+	if b.n != len(last.GPUs) || b.k != k || !sameSnap(&b.first, &window[0]) || !sameSnap(&b.prev, &window[k-1]) {
+		b.first, b.prev, b.n, b.k = keyOf(&window[0]), keyOf(&window[k-1]), len(last.GPUs), k
+		b.sums = diagnose.NewBalanceSums(b.n)
+		for i := range window[:k] {
+			b.sums.Add(&window[i])
+		}
+	}
+	return b.sums.With(last)
+}
+
+// keyOf is what tells a snapshot of the history from another.
+func keyOf(s *sampler.Snapshot) sampler.Snapshot { return sampler.Snapshot{Time: s.Time, Seq: s.Seq} }
+
+func sameSnap(key, s *sampler.Snapshot) bool { return key.Seq == s.Seq && key.Time.Equal(s.Time) }

@@ -40,15 +40,17 @@ type env struct {
 
 // data is what the frames brought: the history and the newest diagnosis.
 type data struct {
-	hist      *history
-	window    []sampler.Snapshot  // the newest Options.Window of hist (node balance)
-	diag      *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
-	diagSrc   *diagnose.Diagnosis // the collector's as received, to tell a new one
-	findings  []diagnose.Finding  // diag's, in diagnose.RankByGPU's order
-	levels    diagnose.Levels
-	hasLevels bool
-	steps     []diagnose.Step
-	hours     diagnose.Hours // GPU time per job since the first frame (the GPU page)
+	hist   *history
+	window []sampler.Snapshot // the newest Options.Window of hist (node balance)
+	// balanceSums is the node balance's sums over window (balance.go).
+	balanceSums balanceSums
+	diag        *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
+	diagSrc     *diagnose.Diagnosis // the collector's as received, to tell a new one
+	findings    []diagnose.Finding  // diag's, in diagnose.RankByGPU's order
+	levels      diagnose.Levels
+	hasLevels   bool
+	steps       []diagnose.Step
+	hours       diagnose.Hours // GPU time per job since the first frame (the GPU page)
 	// hostSrc is the newest host reading as received, host the same
 	// escaped: faster ticks share one reading (sampler.HostEvery), which
 	// is then escaped and drawn once.

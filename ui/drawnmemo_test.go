@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -58,5 +60,33 @@ func TestDrawnSparkReusedOnlyForTheSameBars(t *testing.T) {
 	}
 	if got := d.draw(nil, 0, 100, st.Accent); got != "" {
 		t.Fatalf("no room drew %q", got)
+	}
+}
+
+// TestBalanceSumsAreNodeBalance: the node balance drawn from sums kept
+// across frames equals diagnose.NodeBalance of each frame's window, at
+// 100 ms through a window that slides, and when the GPUs change.
+func TestBalanceSumsAreNodeBalance(t *testing.T) {
+	h := newHistory(0)
+	var b balanceSums
+	t0 := time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
+	for i := range 1800 { // three minutes: the 120 s window slides
+		n := 8
+		if i >= 1500 {
+			n = 4 // GPUs lost from the snapshot
+		}
+		s := sampler.Snapshot{Time: t0.Add(time.Duration(i) * 100 * time.Millisecond), Seq: uint64(i), GPUs: make([]sampler.GPU, n)}
+		for g := range s.GPUs {
+			s.GPUs[g].Util = sampler.Some(float64((i*7+g*13)%1000) / 10)
+			if g == 3 && i%5 == 0 {
+				s.GPUs[g].Util = sampler.NA
+			}
+			s.GPUs[g].MemUsed, s.GPUs[g].MemTotal = sampler.Some(float64(i%50)), sampler.Some(100)
+		}
+		h.push(s)
+		w := h.since(defaultWindow)
+		if got, want := b.of(w), diagnose.NodeBalance(w); !reflect.DeepEqual(got, want) {
+			t.Fatalf("snapshot %d: kept sums give %+v, NodeBalance %+v", i, got, want)
+		}
 	}
 }
