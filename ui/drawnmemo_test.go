@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,8 +11,9 @@ import (
 )
 
 // TestRedrawnPartsDrawAsAfresh: the sparklines, titles and footer hints
-// reused between frames (drawnSpark, drawnTitle, drawnHints) draw what
-// they draw afresh, frame after frame at 100 ms, in the wide and compact
+// reused between frames (drawnSpark, drawnTitle, drawnHints), and the
+// header kept while its second and node are the same, draw what they draw
+// afresh, frame after frame at 100 ms, in the wide and compact
 // GPU rows, with the selection and focus moving.
 func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 	for _, size := range [][2]int{{200, 50}, {100, 30}} {
@@ -24,6 +26,9 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			for g := range s.GPUs {
 				s.GPUs[g].Util = sampler.Some(float64((i*7 + g*13) % 101))
 				s.GPUs[g].MemUsed = sampler.Some(s.GPUs[g].MemTotal.V * float64((i+g)%10) / 10)
+			}
+			if i >= 30 {
+				s.Node.Hostname = "node-b" // the header's line changes within a second
 			}
 			m = push(m, s)
 			switch i {
@@ -39,6 +44,9 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
 			}
+		}
+		if !strings.Contains(m.View(), "node-b") {
+			t.Fatalf("%dx%d: the header kept the old host name", size[0], size[1])
 		}
 		if len(m.gpus.sparks) == 0 || m.c.hintsDrawn == nil || m.gpus.drawn.out == "" {
 			t.Fatalf("%dx%d: nothing kept to reuse", size[0], size[1])

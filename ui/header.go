@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // headerPane is the top line: where we are, what we read, how often, and
@@ -10,6 +12,30 @@ import (
 type headerPane struct {
 	cached
 	c *common
+	// shows is what of the newest snapshot the line shows (onData).
+	shows headerData
+}
+
+// headerData is what the header shows of a snapshot: its second, the node's
+// names and the GPU count. At --interval 100ms ten snapshots a second show
+// the same line (docs/benchmarks.md, "The dashboard at 100 ms").
+type headerData struct {
+	sec                  int64
+	loc                  *time.Location
+	host, driver, cuda   string
+	gpus                 int
+	recording, wallClock bool
+}
+
+// onData redraws the line when s shows other than the snapshot before it.
+// What keys change (pause, interval, recording) redraws it where they do.
+func (p *headerPane) onData(s *sampler.Snapshot) {
+	d := headerData{sec: s.Time.Unix(), loc: s.Time.Location(), host: s.Node.Hostname, driver: s.Node.Driver,
+		cuda: s.Node.CUDA, gpus: len(s.GPUs), recording: p.c.recording, wallClock: s.Time.IsZero()}
+	if d != p.shows || d.wallClock {
+		p.shows = d
+		p.invalidate()
+	}
 }
 
 // problemHold is how long the footer keeps a problem line after it was
