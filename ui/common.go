@@ -12,6 +12,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/i18n"
+	"github.com/muesli/termenv"
 )
 
 // common is the state every pane reads (soft-serve's common.Common), in
@@ -36,6 +37,8 @@ type env struct {
 	tr *i18n.Tr
 	// hintsDrawn is the footer's key hints as last fitted (fitHints).
 	hintsDrawn *drawnHints
+	// selected is the Selected style as sequences (lineStyle).
+	selected *lineStyle
 }
 
 // data is what the frames brought: the history and the newest diagnosis.
@@ -219,6 +222,49 @@ func cursor(st *themes.Styles, selected, focused bool, line string, w int) strin
 		return "› " + line
 	}
 	return st.Selected.Render(padRight("› "+ansi.Strip(line), w))
+}
+
+// cursor is cursor(c.st, …), the focused row styled by wrapping (lineStyle).
+func (c *common) cursor(selected, focused bool, line string, w int) string {
+	if !selected || !focused {
+		return cursor(c.st, selected, focused, line, w)
+	}
+	if c.selected == nil || c.selected.profile != lipgloss.ColorProfile() {
+		c.selected = newLineStyle(c.st.Selected)
+	}
+	return c.selected.render(c.st.Selected, padRight("› "+ansi.Strip(line), w))
+}
+
+// lineStyle is a style's Render of one line as the two sequences lipgloss
+// puts around it, for a style that only colours (no size, spacing, border,
+// per-space styling or transform): its Render then wraps each line in the
+// style's sequence and a reset, after measuring the line's width rune by
+// rune (getLines, for margins of 0). The GPU pane's selected row was
+// rendered so ten times a second at --interval 100ms (docs/benchmarks.md,
+// "The dashboard at 100 ms").
+type lineStyle struct {
+	pre, post string
+	ok        bool
+	profile   termenv.Profile // the colour profile the sequences are for
+}
+
+func newLineStyle(s lipgloss.Style) *lineStyle {
+	l := &lineStyle{profile: lipgloss.ColorProfile()}
+	if s.GetWidth() != 0 || s.GetHeight() != 0 || s.GetMaxWidth() != 0 || s.GetMaxHeight() != 0 ||
+		s.GetHorizontalFrameSize() != 0 || s.GetVerticalFrameSize() != 0 || s.GetUnderline() || s.GetStrikethrough() ||
+		s.GetTransform() != nil || s.Value() != "" {
+		return l
+	}
+	l.pre, l.post, l.ok = strings.Cut(s.Render("x"), "x")
+	return l
+}
+
+// render is s.Render(line), s the style l was made of.
+func (l *lineStyle) render(s lipgloss.Style, line string) string {
+	if !l.ok || line == "" || strings.ContainsAny(line, "\t\r\n") {
+		return s.Render(line)
+	}
+	return l.pre + line + l.post
 }
 
 // place centres text in a w×h box, wrapping and cutting so it never

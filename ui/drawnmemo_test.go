@@ -6,8 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/themes"
+	"github.com/muesli/termenv"
 )
 
 // TestRedrawnPartsDrawAsAfresh: the sparklines, titles and footer hints
@@ -96,5 +99,50 @@ func TestBalanceSumsAreNodeBalance(t *testing.T) {
 		if got, want := b.of(w), diagnose.NodeBalance(w); !reflect.DeepEqual(got, want) {
 			t.Fatalf("snapshot %d: kept sums give %+v, NodeBalance %+v", i, got, want)
 		}
+	}
+}
+
+// TestLineStyleIsRender: a style's line drawn as its two sequences equals
+// its Render, for every style of every theme under every colour profile,
+// and styles that pad, size, underline or transform fall back to Render.
+func TestLineStyleIsRender(t *testing.T) {
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	lines := []string{"› 0 H200   45% ▂▃▅▆█ 80.1/141 GB", "x", " lead and trail ", "中文 ✖ ▸", "a\x1b[31mred\x1b[0m b", "tab\there", "two\nlines"}
+	extra := []lipgloss.Style{lipgloss.NewStyle().Padding(0, 1), lipgloss.NewStyle().Width(50), lipgloss.NewStyle().Underline(true),
+		lipgloss.NewStyle().Strikethrough(true).Bold(true), lipgloss.NewStyle().Transform(strings.ToUpper), lipgloss.NewStyle().MarginLeft(2),
+		lipgloss.NewStyle().SetString("pre"), lipgloss.NewStyle().Border(lipgloss.NormalBorder()), lipgloss.NewStyle()}
+	fast := 0
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI, termenv.ANSI256, termenv.TrueColor} {
+		lipgloss.SetColorProfile(p)
+		for _, name := range themes.Names() {
+			st, err := themes.Build(name, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := reflect.ValueOf(st)
+			styles := append([]lipgloss.Style(nil), extra...)
+			for i := range v.NumField() {
+				if s, ok := v.Field(i).Interface().(lipgloss.Style); ok {
+					styles = append(styles, s)
+				}
+			}
+			for si, s := range styles {
+				l := newLineStyle(s)
+				if l.ok {
+					fast++
+				}
+				for _, line := range lines {
+					if got, want := l.render(s, line), s.Render(line); got != want {
+						t.Fatalf("profile %v, theme %s, style %d: %q drawn %q, Render %q", p, name, si, line, got, want)
+					}
+				}
+			}
+			if p != termenv.Ascii && !newLineStyle(st.Selected).ok {
+				t.Fatalf("profile %v, theme %s: the selected row's style is not drawn as sequences", p, name)
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no style drawn as sequences")
 	}
 }

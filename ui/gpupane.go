@@ -80,9 +80,9 @@ func (p *gpuPane) render() []string {
 		sel := i == cur
 		if per == 2 {
 			l1, l2 := p.wideRows(g, i)
-			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, l1, p.w), "  "+l2)
+			lines = append(lines, c.cursor(sel, c.focus == focusGPUs, l1, p.w), "  "+l2)
 		} else {
-			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, p.compactRow(g, i), p.w))
+			lines = append(lines, c.cursor(sel, c.focus == focusGPUs, p.compactRow(g, i), p.w))
 		}
 		if expandMIG && g.MIG {
 			lines = append(lines, p.migLines(g)...)
