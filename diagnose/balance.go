@@ -40,7 +40,7 @@ func NodeBalance(window []sampler.Snapshot) Balance {
 	for wi := range window[:len(window)-1] {
 		s.Add(&window[wi])
 	}
-	return s.balance(last, s.util, s.sm)
+	return s.With(last)
 }
 
 // BalanceSums are NodeBalance's per-GPU sums over the snapshots before
@@ -51,12 +51,12 @@ func NodeBalance(window []sampler.Snapshot) Balance {
 type BalanceSums struct{ util, sm []meanOf }
 
 // NewBalanceSums is empty sums for n GPU positions (the newest snapshot's).
-func NewBalanceSums(n int) BalanceSums {
-	return BalanceSums{util: make([]meanOf, n), sm: make([]meanOf, n)}
+func NewBalanceSums(n int) *BalanceSums {
+	return &BalanceSums{util: make([]meanOf, n), sm: make([]meanOf, n)}
 }
 
 // Add adds one snapshot older than the newest.
-func (s BalanceSums) Add(snap *sampler.Snapshot) {
+func (s *BalanceSums) Add(snap *sampler.Snapshot) {
 	for i := range snap.GPUs {
 		if i >= len(s.util) {
 			break
@@ -71,17 +71,13 @@ func (s BalanceSums) Add(snap *sampler.Snapshot) {
 	}
 }
 
-// With is NodeBalance of the snapshots added and last, the newest; s is
-// unchanged.
-func (s BalanceSums) With(last *sampler.Snapshot) Balance {
-	return s.balance(last, slices.Clone(s.util), slices.Clone(s.sm))
-}
-
-// balance adds last to util and sm, and reads the balance off them.
-func (s BalanceSums) balance(last *sampler.Snapshot, util, sm []meanOf) Balance {
+// With is NodeBalance of the snapshots added and last, the newest, whose
+// GPU positions s was made for; s is unchanged.
+func (s *BalanceSums) With(last *sampler.Snapshot) Balance {
+	util, sm := slices.Clone(s.util), slices.Clone(s.sm)
+	(&BalanceSums{util, sm}).Add(last)
 	n := len(last.GPUs)
 	b := Balance{Busy: make([]float64, n), Mem: make([]float64, n), HasJob: make([]bool, n)}
-	BalanceSums{util, sm}.Add(last)
 	for i := range last.GPUs {
 		g := &last.GPUs[i]
 		switch {

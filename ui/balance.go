@@ -85,10 +85,18 @@ func balanceInfo(c *common, window []sampler.Snapshot, room int) string {
 // ui/history.go keeps a point a second and replaces only the newest), so
 // a frame at --interval 100ms adds one snapshot, not the window's 120.
 type balanceSums struct {
-	first, prev sampler.Snapshot // the window's oldest and its second newest, as keys
-	n, k        int              // GPU positions; snapshots added
-	sums        diagnose.BalanceSums
+	first, prev snapKey // the window's oldest and its second newest
+	n, k        int     // GPU positions; snapshots added
+	sums        *diagnose.BalanceSums
 }
+
+// snapKey tells a snapshot of the history from another.
+type snapKey struct {
+	unix int64
+	seq  uint64
+}
+
+func keyOf(s *sampler.Snapshot) snapKey { return snapKey{s.Time.UnixNano(), s.Seq} }
 
 // of is diagnose.NodeBalance(window).
 func (b *balanceSums) of(window []sampler.Snapshot) diagnose.Balance {
@@ -96,17 +104,11 @@ func (b *balanceSums) of(window []sampler.Snapshot) diagnose.Balance {
 		return diagnose.NodeBalance(window)
 	}
 	k, last := len(window)-1, &window[len(window)-1]
-	if b.n != len(last.GPUs) || b.k != k || !sameSnap(&b.first, &window[0]) || !sameSnap(&b.prev, &window[k-1]) {
-		b.first, b.prev, b.n, b.k = keyOf(&window[0]), keyOf(&window[k-1]), len(last.GPUs), k
-		b.sums = diagnose.NewBalanceSums(b.n)
+	if first, prev := keyOf(&window[0]), keyOf(&window[k-1]); b.sums == nil || b.n != len(last.GPUs) || b.k != k || b.first != first || b.prev != prev {
+		*b = balanceSums{first: first, prev: prev, n: len(last.GPUs), k: k, sums: diagnose.NewBalanceSums(len(last.GPUs))}
 		for i := range window[:k] {
 			b.sums.Add(&window[i])
 		}
 	}
 	return b.sums.With(last)
 }
-
-// keyOf is what tells a snapshot of the history from another.
-func keyOf(s *sampler.Snapshot) sampler.Snapshot { return sampler.Snapshot{Time: s.Time, Seq: s.Seq} }
-
-func sameSnap(key, s *sampler.Snapshot) bool { return key.Seq == s.Seq && key.Time.Equal(s.Time) }
