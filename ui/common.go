@@ -39,6 +39,11 @@ type env struct {
 	hintsDrawn *drawnHints
 	// selected is the Selected style as sequences (lineStyle).
 	selected *lineStyle
+	// gpuCountSaid is the last GPU count said (gpuCountText).
+	gpuCountSaid struct {
+		n    int
+		text string
+	}
 }
 
 // data is what the frames brought: the history and the newest diagnosis.

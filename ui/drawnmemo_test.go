@@ -43,6 +43,7 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			}
 			got := m.View()
 			m.gpus.sparks, m.gpus.drawn, m.procs.drawn, m.c.hintsDrawn = nil, drawnTitle{}, drawnTitle{}, nil
+			m.c.gpuCountSaid.text = ""
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
@@ -144,5 +145,19 @@ func TestLineStyleIsRender(t *testing.T) {
 	}
 	if fast == 0 {
 		t.Fatal("no style drawn as sequences")
+	}
+}
+
+// TestGPUCountSaidForTheCountInForce: the kept GPU count follows the count.
+func TestGPUCountSaidForTheCountInForce(t *testing.T) {
+	c := fixtureModelN(1, 8, 200, 50, nil).c
+	for _, n := range []int{8, 8, 4, 1, 0, 8} {
+		want := c.word("gpus.none")
+		if n > 0 {
+			want = c.count("gpus.count", n)
+		}
+		if got := c.gpuCountText(n); got != want {
+			t.Fatalf("%d GPUs said %q, want %q", n, got, want)
+		}
 	}
 }

@@ -96,7 +96,12 @@ func (c *common) gpuCountText(n int) string {
 	if n == 0 {
 		return c.word("gpus.none")
 	}
-	return c.count("gpus.count", n)
+	// Kept for the count in force: the GPU pane says it on every frame and
+	// the plural is a template (ten times a second at --interval 100ms).
+	if c.gpuCountSaid.n != n || c.gpuCountSaid.text == "" {
+		c.gpuCountSaid.n, c.gpuCountSaid.text = n, c.count("gpus.count", n)
+	}
+	return c.gpuCountSaid.text
 }
 
 // badge is LIVE (green), DEMO (yellow) or REPLAY (blue), followed by
