@@ -141,6 +141,13 @@ func (p *cached) view(render func() []string) string {
 // pad is set, for side-by-side joins).
 func fitBlock(lines []string, w, h int, pad bool) string {
 	var b strings.Builder
+	// Sized once: grown as it was written, the pane's lines were copied
+	// ~log2(its size) times, on every snapshot at --interval 100ms.
+	n := max(h, 0)
+	for _, l := range lines[:min(n, len(lines))] {
+		n += len(l)
+	}
+	b.Grow(n)
 	for i := 0; i < h; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
