@@ -143,8 +143,8 @@ func fitBlock(lines []string, w, h int, pad bool) string {
 	var b strings.Builder
 	// Sized once: grown as it was written, the pane's lines were copied
 	// ~log2(its size) times, on every snapshot at --interval 100ms.
-	n := max(h, 0)
-	for _, l := range lines[:min(n, len(lines))] {
+	n, shown := max(h, 0), lines[:min(max(h, 0), len(lines))]
+	for _, l := range shown {
 		n += len(l)
 	}
 	b.Grow(n)
