@@ -250,8 +250,9 @@ func (c *common) cursor(selected, focused bool, line string, w int) string {
 // lineStyle is a style's Render of one line as the two sequences lipgloss
 // puts around it, for a style that only colours (no size, spacing, border,
 // per-space styling or transform): its Render then wraps each line in the
-// style's sequence and a reset, after measuring the line's width rune by
-// rune (getLines, for margins of 0). The GPU pane's selected row was
+// style's sequence and a reset (and any padding, margin or SetString text,
+// the same on every line), after measuring the line's width rune by rune
+// (getLines). The GPU pane's selected row was
 // rendered so ten times a second at --interval 100ms (docs/benchmarks.md,
 // "The dashboard at 100 ms").
 type lineStyle struct {
@@ -262,12 +263,13 @@ type lineStyle struct {
 
 func newLineStyle(s lipgloss.Style) *lineStyle {
 	l := &lineStyle{profile: lipgloss.ColorProfile()}
-	if s.GetWidth() != 0 || s.GetHeight() != 0 || s.GetMaxWidth() != 0 || s.GetMaxHeight() != 0 ||
-		s.GetHorizontalFrameSize() != 0 || s.GetVerticalFrameSize() != 0 || s.GetUnderline() || s.GetStrikethrough() ||
-		s.GetTransform() != nil || s.Value() != "" {
+	if s.GetMaxWidth() != 0 || s.GetTransform() != nil {
 		return l
 	}
+	// Two lines of other widths, one with a space, drawn as one wrapping:
+	// a width, a border or per-space styling would draw them otherwise.
 	l.pre, l.post, l.ok = strings.Cut(s.Render("x"), "x")
+	l.ok = l.ok && s.Render("ab c") == l.pre+"ab c"+l.post
 	return l
 }
 

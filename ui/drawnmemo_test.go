@@ -111,7 +111,9 @@ func TestLineStyleIsRender(t *testing.T) {
 	lines := []string{"› 0 H200   45% ▂▃▅▆█ 80.1/141 GB", "x", " lead and trail ", "中文 ✖ ▸", "a\x1b[31mred\x1b[0m b", "tab\there", "two\nlines"}
 	extra := []lipgloss.Style{lipgloss.NewStyle().Padding(0, 1), lipgloss.NewStyle().Width(50), lipgloss.NewStyle().Underline(true),
 		lipgloss.NewStyle().Strikethrough(true).Bold(true), lipgloss.NewStyle().Transform(strings.ToUpper), lipgloss.NewStyle().MarginLeft(2),
-		lipgloss.NewStyle().SetString("pre"), lipgloss.NewStyle().Border(lipgloss.NormalBorder()), lipgloss.NewStyle()}
+		lipgloss.NewStyle().SetString("pre"), lipgloss.NewStyle().Border(lipgloss.NormalBorder()), lipgloss.NewStyle(),
+		lipgloss.NewStyle().Height(3), lipgloss.NewStyle().MaxHeight(1).Bold(true), lipgloss.NewStyle().Reverse(true).Padding(1, 2).Margin(1, 1),
+		lipgloss.NewStyle().Align(lipgloss.Center).Italic(true), lipgloss.NewStyle().MaxWidth(6), lipgloss.NewStyle().Inline(true).Faint(true)}
 	fast := 0
 	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI, termenv.ANSI256, termenv.TrueColor} {
 		lipgloss.SetColorProfile(p)
