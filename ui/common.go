@@ -247,14 +247,13 @@ func (c *common) cursor(selected, focused bool, line string, w int) string {
 	return c.selected.render(c.st.Selected, padRight("› "+ansi.Strip(line), w))
 }
 
-// lineStyle is a style's Render of one line as the two sequences lipgloss
-// puts around it, for a style that only colours (no size, spacing, border,
-// per-space styling or transform): its Render then wraps each line in the
+// lineStyle is a style's Render of one line as the two strings lipgloss
+// puts around it, for a style without a width, border, per-space styling,
+// maximum width or transform: its Render then wraps each line in the
 // style's sequence and a reset (and any padding, margin or SetString text,
-// the same on every line), after measuring the line's width rune by rune
-// (getLines). The GPU pane's selected row was
-// rendered so ten times a second at --interval 100ms (docs/benchmarks.md,
-// "The dashboard at 100 ms").
+// the same on every line), after measuring the line rune by rune
+// (getLines). The GPU pane's selected row was rendered so ten times a
+// second at --interval 100ms (docs/benchmarks.md, "The dashboard at 100 ms").
 type lineStyle struct {
 	pre, post string
 	ok        bool
