@@ -1,6 +1,10 @@
 package diagnose
 
-import "github.com/gpuscope/gpuscope/sampler"
+import (
+	"slices"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
 
 // Balance thresholds: a GPU averaging ≥ 50% busy over the window is doing
 // real work (the low-use line of [nsight-systems]); < 5% is idle: a kernel
@@ -28,28 +32,52 @@ type Balance struct {
 
 // NodeBalance computes the Balance of window's GPUs.
 func NodeBalance(window []sampler.Snapshot) Balance {
-	var b Balance
 	if len(window) == 0 {
-		return b
+		return Balance{}
 	}
 	last := &window[len(window)-1]
-	n := len(last.GPUs)
-	b.Busy, b.Mem, b.HasJob = make([]float64, n), make([]float64, n), make([]bool, n)
-	util, sm := make([]meanOf, n), make([]meanOf, n)
-	for wi := range window {
-		for i := range window[wi].GPUs {
-			if i >= n {
-				break
-			}
-			g := &window[wi].GPUs[i]
-			if g.Util.OK {
-				util[i].add(g.Util.V)
-			}
-			if g.SMActive.OK {
-				sm[i].add(g.SMActive.V)
-			}
+	s := NewBalanceSums(len(last.GPUs))
+	for wi := range window[:len(window)-1] {
+		s.Add(&window[wi])
+	}
+	return s.With(last)
+}
+
+// BalanceSums are NodeBalance's per-GPU sums over the snapshots before
+// the newest, added in order: the dashboard draws the balance on every
+// frame (ten a second at --interval 100ms) over a window whose older
+// snapshots change once a second, so it adds those once and each newest
+// snapshot over them, the same sums in the same order.
+type BalanceSums struct{ util, sm []meanOf }
+
+// NewBalanceSums is empty sums for n GPU positions (the newest snapshot's).
+func NewBalanceSums(n int) *BalanceSums {
+	return &BalanceSums{util: make([]meanOf, n), sm: make([]meanOf, n)}
+}
+
+// Add adds one snapshot older than the newest.
+func (s *BalanceSums) Add(snap *sampler.Snapshot) {
+	for i := range snap.GPUs {
+		if i >= len(s.util) {
+			break
+		}
+		g := &snap.GPUs[i]
+		if g.Util.OK {
+			s.util[i].add(g.Util.V)
+		}
+		if g.SMActive.OK {
+			s.sm[i].add(g.SMActive.V)
 		}
 	}
+}
+
+// With is NodeBalance of the snapshots added and last, the newest, whose
+// GPU positions s was made for; s is unchanged.
+func (s *BalanceSums) With(last *sampler.Snapshot) Balance {
+	util, sm := slices.Clone(s.util), slices.Clone(s.sm)
+	(&BalanceSums{util, sm}).Add(last)
+	n := len(last.GPUs)
+	b := Balance{Busy: make([]float64, n), Mem: make([]float64, n), HasJob: make([]bool, n)}
 	for i := range last.GPUs {
 		g := &last.GPUs[i]
 		switch {

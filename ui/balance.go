@@ -65,7 +65,7 @@ func balanceSummary(b diagnose.Balance, c *common) (full, short string) {
 // balanceInfo is the GPU pane title's balance text, fitted to room cells:
 // util bars and the verdict first, the memory bars when there is room.
 func balanceInfo(c *common, window []sampler.Snapshot, room int) string {
-	b := diagnose.NodeBalance(window)
+	b := c.balanceSums.of(window)
 	if len(b.Busy) < 2 {
 		return "" // one GPU has nothing to balance against
 	}
@@ -78,4 +78,37 @@ func balanceInfo(c *common, window []sampler.Snapshot, room int) string {
 		}
 	}
 	return ""
+}
+
+// balanceSums are diagnose.BalanceSums over a window's snapshots before
+// its newest, kept while those are the same (they change once a second:
+// ui/history.go keeps a point a second and replaces only the newest), so
+// a frame at --interval 100ms adds one snapshot, not the window's 120.
+type balanceSums struct {
+	first, prev snapKey // the window's oldest and its second newest
+	n, k        int     // GPU positions; snapshots added
+	sums        *diagnose.BalanceSums
+}
+
+// snapKey tells a snapshot of the history from another.
+type snapKey struct {
+	unix int64
+	seq  uint64
+}
+
+func keyOf(s *sampler.Snapshot) snapKey { return snapKey{s.Time.UnixNano(), s.Seq} }
+
+// of is diagnose.NodeBalance(window).
+func (b *balanceSums) of(window []sampler.Snapshot) diagnose.Balance {
+	if len(window) < 2 {
+		return diagnose.NodeBalance(window)
+	}
+	k, last := len(window)-1, &window[len(window)-1]
+	if first, prev := keyOf(&window[0]), keyOf(&window[k-1]); b.sums == nil || b.n != len(last.GPUs) || b.k != k || b.first != first || b.prev != prev {
+		*b = balanceSums{first: first, prev: prev, n: len(last.GPUs), k: k, sums: diagnose.NewBalanceSums(len(last.GPUs))}
+		for i := range window[:k] {
+			b.sums.Add(&window[i])
+		}
+	}
+	return b.sums.With(last)
 }

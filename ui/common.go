@@ -12,6 +12,7 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/themes"
 	"github.com/gpuscope/gpuscope/ui/i18n"
+	"github.com/muesli/termenv"
 )
 
 // common is the state every pane reads (soft-serve's common.Common), in
@@ -34,19 +35,30 @@ type env struct {
 	hints footerHints
 	// tr holds the interface's words in the chosen language (ui/i18n).
 	tr *i18n.Tr
+	// hintsDrawn is the footer's key hints as last fitted (fitHints).
+	hintsDrawn *drawnHints
+	// selected is the Selected style as sequences (lineStyle).
+	selected *lineStyle
+	// gpuCountSaid is the last GPU count said (gpuCountText).
+	gpuCountSaid struct {
+		n    int
+		text string
+	}
 }
 
 // data is what the frames brought: the history and the newest diagnosis.
 type data struct {
-	hist      *history
-	window    []sampler.Snapshot  // the newest Options.Window of hist (node balance)
-	diag      *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
-	diagSrc   *diagnose.Diagnosis // the collector's as received, to tell a new one
-	findings  []diagnose.Finding  // diag's, in diagnose.RankByGPU's order
-	levels    diagnose.Levels
-	hasLevels bool
-	steps     []diagnose.Step
-	hours     diagnose.Hours // GPU time per job since the first frame (the GPU page)
+	hist   *history
+	window []sampler.Snapshot // the newest Options.Window of hist (node balance)
+	// balanceSums is the node balance's sums over window (balance.go).
+	balanceSums balanceSums
+	diag        *diagnose.Diagnosis // the collector's, escaped for the screen; nil before one
+	diagSrc     *diagnose.Diagnosis // the collector's as received, to tell a new one
+	findings    []diagnose.Finding  // diag's, in diagnose.RankByGPU's order
+	levels      diagnose.Levels
+	hasLevels   bool
+	steps       []diagnose.Step
+	hours       diagnose.Hours // GPU time per job since the first frame (the GPU page)
 	// hostSrc is the newest host reading as received, host the same
 	// escaped: faster ticks share one reading (sampler.HostEvery), which
 	// is then escaped and drawn once.
@@ -129,6 +141,13 @@ func (p *cached) view(render func() []string) string {
 // pad is set, for side-by-side joins).
 func fitBlock(lines []string, w, h int, pad bool) string {
 	var b strings.Builder
+	// Sized once: grown as it was written, the pane's lines were copied
+	// ~log2(its size) times, on every snapshot at --interval 100ms.
+	n, shown := max(h, 0), lines[:min(max(h, 0), len(lines))]
+	for _, l := range shown {
+		n += len(l)
+	}
+	b.Grow(n)
 	for i := 0; i < h; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -187,6 +206,25 @@ func title(st *themes.Styles, name, info string, focused bool, w int) string {
 	return truncate(s, w)
 }
 
+// drawnTitle is a pane's title line as last drawn: the panes drawn on every
+// snapshot (GPUs, processes) mostly show the same title, and lipgloss styles
+// each of its runes anew (docs/benchmarks.md, "The dashboard at 100 ms").
+// The styles are the run's, so the arguments alone decide the line.
+type drawnTitle struct {
+	name, info string
+	focused    bool
+	w          int
+	out        string
+}
+
+// title is title(st, name, info, focused, w), reused while they are the same.
+func (d *drawnTitle) title(st *themes.Styles, name, info string, focused bool, w int) string {
+	if d.out == "" || d.name != name || d.info != info || d.focused != focused || d.w != w {
+		*d = drawnTitle{name: name, info: info, focused: focused, w: w, out: title(st, name, info, focused, w)}
+	}
+	return d.out
+}
+
 // cursor marks the selected row in a way that survives no-colour terminals.
 func cursor(st *themes.Styles, selected, focused bool, line string, w int) string {
 	if !selected {
@@ -196,6 +234,50 @@ func cursor(st *themes.Styles, selected, focused bool, line string, w int) strin
 		return "› " + line
 	}
 	return st.Selected.Render(padRight("› "+ansi.Strip(line), w))
+}
+
+// cursor is cursor(c.st, …), the focused row styled by wrapping (lineStyle).
+func (c *common) cursor(selected, focused bool, line string, w int) string {
+	if !selected || !focused {
+		return cursor(c.st, selected, focused, line, w)
+	}
+	if c.selected == nil || c.selected.profile != lipgloss.ColorProfile() {
+		c.selected = newLineStyle(c.st.Selected)
+	}
+	return c.selected.render(c.st.Selected, padRight("› "+ansi.Strip(line), w))
+}
+
+// lineStyle is a style's Render of one line as the two strings lipgloss
+// puts around it, for a style without a width, border, per-space styling,
+// maximum width or transform: its Render then wraps each line in the
+// style's sequence and a reset (and any padding, margin or SetString text,
+// the same on every line), after measuring the line rune by rune
+// (getLines). The GPU pane's selected row was rendered so ten times a
+// second at --interval 100ms (docs/benchmarks.md, "The dashboard at 100 ms").
+type lineStyle struct {
+	pre, post string
+	ok        bool
+	profile   termenv.Profile // the colour profile the sequences are for
+}
+
+func newLineStyle(s lipgloss.Style) *lineStyle {
+	l := &lineStyle{profile: lipgloss.ColorProfile()}
+	if s.GetMaxWidth() != 0 || s.GetTransform() != nil {
+		return l
+	}
+	// Two lines of other widths, one with a space, drawn as one wrapping:
+	// a width, a border or per-space styling would draw them otherwise.
+	l.pre, l.post, l.ok = strings.Cut(s.Render("x"), "x")
+	l.ok = l.ok && s.Render("ab c") == l.pre+"ab c"+l.post
+	return l
+}
+
+// render is s.Render(line), s the style l was made of.
+func (l *lineStyle) render(s lipgloss.Style, line string) string {
+	if !l.ok || line == "" || strings.ContainsAny(line, "\t\r\n") {
+		return s.Render(line)
+	}
+	return l.pre + line + l.post
 }
 
 // place centres text in a w×h box, wrapping and cutting so it never

@@ -25,6 +25,19 @@ type gpuPane struct {
 	cursor int
 	top    int // first GPU shown when they do not all fit
 	series []float64
+	// sparks are the rows' sparklines as last drawn, two per GPU position
+	// (utilisation, memory); drawn is the title line as last drawn.
+	sparks []drawnSpark
+	drawn  drawnTitle
+}
+
+// spark is the memo of GPU position pos's sparkline kind (0 utilisation,
+// 1 memory).
+func (p *gpuPane) spark(pos, kind int) *drawnSpark {
+	if n := 2*pos + kind + 1; n > len(p.sparks) {
+		p.sparks = append(p.sparks, make([]drawnSpark, n-len(p.sparks))...)
+	}
+	return &p.sparks[2*pos+kind]
 }
 
 func (p *gpuPane) View() string { return p.view(p.render) }
@@ -61,15 +74,15 @@ func (p *gpuPane) render() []string {
 	if bal := balanceInfo(c, c.window, p.w-widthOf("─ ▸ "+c.word("pane.gpus")+" · "+info+" ·  ─")); bal != "" {
 		info += " · " + bal
 	}
-	lines[0] = title(st, c.word("pane.gpus"), info, c.focus == focusGPUs, p.w)
+	lines[0] = p.drawn.title(st, c.word("pane.gpus"), info, c.focus == focusGPUs, p.w)
 	for i := p.top; i < len(s.GPUs) && i < p.top+fit; i++ {
 		g := &s.GPUs[i]
 		sel := i == cur
 		if per == 2 {
 			l1, l2 := p.wideRows(g, i)
-			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, l1, p.w), "  "+l2)
+			lines = append(lines, c.cursor(sel, c.focus == focusGPUs, l1, p.w), "  "+l2)
 		} else {
-			lines = append(lines, cursor(st, sel, c.focus == focusGPUs, p.compactRow(g, i), p.w))
+			lines = append(lines, c.cursor(sel, c.focus == focusGPUs, p.compactRow(g, i), p.w))
 		}
 		if expandMIG && g.MIG {
 			lines = append(lines, p.migLines(g)...)
@@ -115,7 +128,7 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 		used += widthOf(f) + 1
 	}
 	sw := max(0, avail-used-1)
-	spark := drawSparkline(p.utilSeries(pos, sw), sw, 100, st.Accent)
+	spark := p.spark(pos, 0).draw(p.utilSeries(pos, sw), sw, 100, st.Accent)
 	if mk := migMarker(g); mk != "" {
 		spark = st.Info.Render(padRight(mk, sw)) // no GPU-Util history with MIG
 	}
@@ -149,12 +162,12 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		}
 		return sampler.NA
 	}
-	utilSpark := drawSparkline(p.utilSeries(pos, uw), uw, 100, st.Accent)
+	utilSpark := p.spark(pos, 0).draw(p.utilSeries(pos, uw), uw, 100, st.Accent)
 	if mk := migMarker(g); mk != "" {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
 	l1 := gpuLabel(g) + " " + util + utilSpark +
-		mem + drawSparkline(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
+		mem + p.spark(pos, 1).draw(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // headerPane is the top line: where we are, what we read, how often, and
@@ -10,6 +12,30 @@ import (
 type headerPane struct {
 	cached
 	c *common
+	// shows is what of the newest snapshot the line shows (onData).
+	shows headerData
+}
+
+// headerData is what the header shows of a snapshot: its second, the node's
+// names and the GPU count. At --interval 100ms ten snapshots a second show
+// the same line (docs/benchmarks.md, "The dashboard at 100 ms").
+type headerData struct {
+	sec                  int64
+	loc                  *time.Location
+	host, driver, cuda   string
+	gpus                 int
+	recording, wallClock bool
+}
+
+// onData redraws the line when s shows other than the snapshot before it.
+// What keys change (pause, interval, recording) redraws it where they do.
+func (p *headerPane) onData(s *sampler.Snapshot) {
+	d := headerData{sec: s.Time.Unix(), loc: s.Time.Location(), host: s.Node.Hostname, driver: s.Node.Driver,
+		cuda: s.Node.CUDA, gpus: len(s.GPUs), recording: p.c.recording, wallClock: s.Time.IsZero()}
+	if d != p.shows || d.wallClock {
+		p.shows = d
+		p.invalidate()
+	}
 }
 
 // problemHold is how long the footer keeps a problem line after it was
@@ -70,7 +96,12 @@ func (c *common) gpuCountText(n int) string {
 	if n == 0 {
 		return c.word("gpus.none")
 	}
-	return c.count("gpus.count", n)
+	// Kept for the count in force: the GPU pane says it on every frame and
+	// the plural is a template (ten times a second at --interval 100ms).
+	if c.gpuCountSaid.n != n || c.gpuCountSaid.text == "" {
+		c.gpuCountSaid.n, c.gpuCountSaid.text = n, c.count("gpus.count", n)
+	}
+	return c.gpuCountSaid.text
 }
 
 // badge is LIVE (green), DEMO (yellow) or REPLAY (blue), followed by
@@ -151,6 +182,26 @@ func (m Model) footer() string {
 // "? help" and "q quit" stay, so at 80 columns a new user still sees how to
 // learn the keys and how to leave.
 func (m Model) fitHints(hints []string, w int) string {
+	// The hints and the styles are the run's (env), so a width fits them
+	// the same way every frame: at --interval 100ms this was redone ten
+	// times a second (docs/benchmarks.md, "The dashboard at 100 ms").
+	d := m.c.hintsDrawn
+	if d != nil && d.w == w && len(hints) > 0 && len(d.hints) == len(hints) && &d.hints[0] == &hints[0] {
+		return d.out
+	}
+	out := m.fitHintsAfresh(hints, w)
+	m.c.hintsDrawn = &drawnHints{hints: hints, w: w, out: out}
+	return out
+}
+
+// drawnHints is one fitting of the footer's hints (fitHints).
+type drawnHints struct {
+	hints []string
+	w     int
+	out   string
+}
+
+func (m Model) fitHintsAfresh(hints []string, w int) string {
 	st := m.c.st
 	pinned := map[string]bool{m.c.word("hint.help"): true, m.c.word("hint.quit"): true}
 	keep := make([]bool, len(hints)/2)

@@ -253,7 +253,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 		m.findings.invalidate()
 	}
 	m.checkRecording()
-	m.header.invalidate()
+	m.header.onData(&s)
 	m.gpus.invalidate()
 	m.procs.invalidate()
 	if hostChanged || first {

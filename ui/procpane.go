@@ -62,6 +62,7 @@ type procPane struct {
 	filtering bool
 	// firstRowLine is the pane line of the first table row (mouse clicks).
 	firstRowLine int
+	drawn        drawnTitle
 }
 
 func hostOf(r *procRow) *sampler.Proc {
@@ -252,7 +253,7 @@ func (p *procPane) render() []string {
 		info = fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
 	}
 	info += p.modes()
-	lines := []string{title(st, p.c.word("pane.processes"), info, focused, p.w)}
+	lines := []string{p.drawn.title(st, p.c.word("pane.processes"), info, focused, p.w)}
 	switch {
 	case p.filtering:
 		v := []rune(p.filter.Value())

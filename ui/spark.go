@@ -23,6 +23,11 @@ func drawSparkline(values []float64, w int, top float64, style lipgloss.Style) s
 	if w <= 0 {
 		return ""
 	}
+	return style.Render(sparkBars(values, w, top))
+}
+
+// sparkBars is the sparkline's w cells before styling.
+func sparkBars(values []float64, w int, top float64) string {
 	if len(values) > w {
 		values = values[len(values)-w:]
 	}
@@ -32,7 +37,26 @@ func drawSparkline(values []float64, w int, top float64, style lipgloss.Style) s
 	for _, v := range values {
 		b.WriteRune(sparkBlocks[sparkLevel(v, top)])
 	}
-	return style.Render(b.String())
+	return b.String()
+}
+
+// drawnSpark is one place's sparkline as last drawn, always in the same
+// style: at --interval 100ms the GPU pane is drawn ten times a second, and
+// its bars mostly stay the same (the history keeps a point a second, the
+// newest changes within its eighth), so the style is applied only to bars
+// that changed (docs/benchmarks.md, "The dashboard at 100 ms").
+type drawnSpark struct{ bars, out string }
+
+// draw is drawSparkline(values, w, top, style), reusing the last drawing
+// when the bars are the same.
+func (d *drawnSpark) draw(values []float64, w int, top float64, style lipgloss.Style) string {
+	if w <= 0 {
+		return ""
+	}
+	if bars := sparkBars(values, w, top); bars != d.bars || d.out == "" {
+		d.bars, d.out = bars, style.Render(bars)
+	}
+	return d.out
 }
 
 // sparkLevel maps v in [0, top] to 0..8.
