@@ -3,8 +3,9 @@ package main
 import (
 	"io"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler/benchtest"
 )
 
 // BenchmarkRecordHour is `gpuscope record --demo=mixed --duration 1h` in
@@ -14,20 +15,11 @@ import (
 // (docs/benchmarks.md, "Recording a day: the diagnosis's share").
 func BenchmarkRecordHour(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "hour.jsonl.gz")
-	cpu0 := recordCPU(b)
+	cpu0 := benchtest.ProcessCPU(b)
 	for b.Loop() {
 		if rc := run([]string{"record", "--force", "-o", out, "--demo=mixed", "--duration", "1h"}, io.Discard, io.Discard); rc != 0 {
 			b.Fatalf("record: exit %d", rc)
 		}
 	}
-	b.ReportMetric(float64(recordCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
-}
-
-// recordCPU is the process's CPU time (user and system) so far.
-func recordCPU(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }

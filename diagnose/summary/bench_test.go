@@ -5,12 +5,12 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary/summarytest"
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/benchtest"
 	"github.com/gpuscope/gpuscope/sampler/importer"
 )
 
@@ -145,7 +145,7 @@ func BenchmarkCompareRecording(b *testing.B) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(120 << 20))
 	for _, pair := range []bool{false, true} {
 		b.Run(map[bool]string{false: "one", true: "pair"}[pair], func(b *testing.B) {
-			cpu0 := processCPU(b)
+			cpu0 := benchtest.ProcessCPU(b)
 			for b.Loop() {
 				if !pair {
 					if _, err := buildFile(path, Options{}); err != nil {
@@ -164,15 +164,7 @@ func BenchmarkCompareRecording(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-func processCPU(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

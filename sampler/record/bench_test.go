@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/gpuscope/gpuscope/sampler"
+	"github.com/gpuscope/gpuscope/sampler/benchtest"
 )
 
 // BenchmarkRead reads a 24-hour, 8-GPU, 1 s recording (86,400 lines), the
@@ -70,14 +70,14 @@ func BenchmarkDecodeEntry(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(line)))
 			b.ReportAllocs()
-			cpu0 := processCPU(b)
+			cpu0 := benchtest.ProcessCPU(b)
 			for b.Loop() {
 				e := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}} // as the pipeline does
 				if err := c.decode(line, &e); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -119,7 +119,7 @@ func BenchmarkReadFindings(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0 := processCPU(b)
+			cpu0 := benchtest.ProcessCPU(b)
 			for b.Loop() {
 				r, err := OpenOptions(path, Options{FindingsOnDemand: c.onDemand})
 				if err != nil {
@@ -140,17 +140,9 @@ func BenchmarkReadFindings(b *testing.B) {
 			}
 			// CPU time of every goroutine: the decoding runs on all cores,
 			// and on a shared machine wall time is mostly the neighbours'.
-			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-func processCPU(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // benchFinding is a recorded finding the size of the demo's (~880 B).
@@ -190,7 +182,7 @@ func BenchmarkDecodeDayLines(b *testing.B) {
 	r.Close()
 	b.ReportAllocs()
 	var s scanner
-	cpu0 := processCPU(b)
+	cpu0 := benchtest.ProcessCPU(b)
 	i := 0
 	for b.Loop() {
 		l := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}}
@@ -199,7 +191,7 @@ func BenchmarkDecodeDayLines(b *testing.B) {
 		}
 		i++
 	}
-	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkInflateDay only decompresses GPUSCOPE_BENCH_RECORDING as a
@@ -212,7 +204,7 @@ func BenchmarkInflateDay(b *testing.B) {
 	if path == "" {
 		b.Skip("GPUSCOPE_BENCH_RECORDING not set")
 	}
-	cpu0 := processCPU(b)
+	cpu0 := benchtest.ProcessCPU(b)
 	for b.Loop() {
 		f, err := os.Open(path)
 		if err != nil {
@@ -229,5 +221,5 @@ func BenchmarkInflateDay(b *testing.B) {
 		}
 		b.SetBytes(n)
 	}
-	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }

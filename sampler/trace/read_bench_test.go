@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"runtime"
 	"strconv"
-	"syscall"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/sampler/benchtest"
 	"github.com/gpuscope/gpuscope/sampler/trace/tracetest"
 )
 
@@ -24,22 +24,14 @@ func BenchmarkRead(b *testing.B) {
 		b.Run("workers="+strconv.Itoa(workers), func(b *testing.B) {
 			b.SetBytes(int64(in.Len()))
 			b.ReportAllocs()
-			cpu0 := processCPU(b)
+			cpu0 := benchtest.ProcessCPU(b)
 			for b.Loop() {
 				n := 0
 				if _, err := read(bytes.NewReader(in.Bytes()), func(Event) error { n++; return nil }, workers, blockSize); err != nil || n == 0 {
 					b.Fatal(n, err)
 				}
 			}
-			b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-func processCPU(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -5,8 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"syscall"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/sampler/benchtest"
 )
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -44,25 +45,15 @@ func benchScrape(b *testing.B, accept string, header ...string) {
 	}
 	w := &discardWriter{header: http.Header{}}
 	b.ReportAllocs()
-	cpu0 := processCPU(b)
+	cpu0 := benchtest.ProcessCPU(b)
 	for b.Loop() {
 		clear(w.header) // a fresh answer's headers (the gzip wrapper reads them)
 		h.ServeHTTP(w, req)
 	}
 	// CPU time, not wall time: the goal is a CPU budget, and on a shared
 	// machine the wall time also counts waiting for a core.
-	b.ReportMetric(float64(processCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(w.n)/float64(b.N), "bytes/scrape")
-}
-
-// processCPU is the user+system CPU time of this process (all threads, GC
-// included) in nanoseconds.
-func processCPU(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // discardWriter is a ResponseWriter that keeps nothing, so the benchmark
