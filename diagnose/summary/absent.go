@@ -1,5 +1,10 @@
 package summary
 
+import (
+	"slices"
+	"strings"
+)
+
 // absent lists what the input lacks, and what that leaves unjudged.
 func absent(r *Report) []string {
 	var out []string
@@ -10,11 +15,11 @@ func absent(r *Report) []string {
 		// A rule that found something from other evidence (CUDA's "all
 		// devices busy" line is gpu_contention without a process list)
 		// was judged: the note names only the rules left unjudged.
-		unjudged := "memory_idle_held / gpu_contention"
-		if found(r, "gpu_contention") {
-			unjudged = "memory_idle_held"
+		note := "processes: absent (the input lists none)"
+		if rules := unjudged(r, "memory_idle_held", "gpu_contention"); len(rules) > 0 {
+			note += "; " + strings.Join(rules, " / ") + " cannot be judged"
 		}
-		out = append(out, "processes: absent (the input lists none); "+unjudged+" cannot be judged")
+		out = append(out, note)
 	}
 	sm := false
 	for _, g := range r.GPUs {
@@ -26,12 +31,9 @@ func absent(r *Report) []string {
 	return out
 }
 
-// found says whether r has a finding of rule.
-func found(r *Report, rule string) bool {
-	for _, f := range r.Findings {
-		if f.Rule == rule {
-			return true
-		}
-	}
-	return false
+// unjudged is rules less those r has a finding of.
+func unjudged(r *Report, rules ...string) []string {
+	return slices.DeleteFunc(rules, func(rule string) bool {
+		return slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Rule == rule })
+	})
 }
