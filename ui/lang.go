@@ -7,6 +7,11 @@ import (
 )
 
 // word is message id in the dashboard's language.
+//
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
+//
+//go:noinline
 func (c *common) word(id string) string {
 	if c.tr == nil {
 		return id
@@ -57,6 +62,11 @@ func localizeHelp(km *keyMap, tr *i18n.Tr) {
 
 // say is message id with its {{.Fields}} filled from data, in the
 // dashboard's language.
+//
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
+//
+//go:noinline
 func (c *common) say(id string, data map[string]any) string {
 	if c.tr == nil {
 		return id
