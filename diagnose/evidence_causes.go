@@ -243,15 +243,17 @@ func cudaBusy(c string) bool { return strings.HasPrefix(c, "46:") }
 // licensed guest leaves contention alone; an application's line alone
 // names both, with the check that tells them apart (hintGPUBusy).
 func (e *evCtx) busyOrUnlicensed(m Msg) {
-	title := say("evidence.cuda_busy_or_licence_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use, or a vGPU guest's missing licence disabled CUDA")
+	both := true
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		if strings.HasPrefix(strings.ToLower(g.License), "unlicensed") {
 			return
 		}
-		if g.License != "" || !g.VGPUGuest() {
-			title = say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use")
-		}
+		both = both && g.License == "" && g.VGPUGuest()
+	}
+	title := say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use")
+	if both {
+		title = say("evidence.cuda_busy_or_licence_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use, or a vGPU guest's missing licence disabled CUDA")
 	}
 	e.add(RuleGPUContention, Warning, -1, title, Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
 }

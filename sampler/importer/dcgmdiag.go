@@ -129,15 +129,12 @@ func parseDiag(sec *section) *part {
 // on the node (IBM autopilot's -r 3 paste, cut inside Deployment before
 // its PCIe failure: sampler/importer/testdata/real/INDEX.md, batch 8).
 func diagCut(ls []string, category string) string {
-	for k := len(ls) - 1; k >= 0; k-- {
-		t := strings.TrimSpace(ls[k])
-		if t == "" {
-			continue
-		}
-		if diagBorderRE.MatchString(t) {
-			return ""
-		}
-		break
+	k := len(ls) - 1
+	for k > 0 && strings.TrimSpace(ls[k]) == "" {
+		k--
+	}
+	if k < 0 || diagBorderRE.MatchString(strings.TrimSpace(ls[k])) {
+		return ""
 	}
 	return "; the table stops inside its " + category + " section: the tests after it were not seen, not judged"
 }

@@ -25,8 +25,7 @@ var (
 	migHeadRE = regexp.MustCompile(`^\|\s*(GPU instances|Compute instances|GPU instance profiles|Compute instance profiles):`)
 	migGIRE   = regexp.MustCompile(`^\|\s*(\d{1,3})\s+MIG\s+(\S+)(?:\s+(\d+)\s+(\d+)\s+(\d+):(\d+))?`)
 	migCIRE   = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(\d+)\s+MIG\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)`)
-	migGIPRE  = regexp.MustCompile(`^\|\s*(\d{1,3})\s+MIG\s+(\S+)\s+(\d+)\s+(\d+)/(\d+)`)
-	migCIPRE  = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(\d+)\s+MIG\s+(\S+)\s+(\d+)\*?\s+(\d+)/(\d+)`)
+	migGIPRE  = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(?:(\d+)\s+)?MIG\s+(\S+)\s+(\d+)\*?\s+(\d+)/(\d+)`) // -lcip: a GI id before the profile
 	migSlice  = regexp.MustCompile(`^(\d+)g\.`)
 )
 
@@ -104,14 +103,13 @@ func (ml *migLists) row(head, t string) int {
 			ml.cis[n[0]] = append(ml.cis[n[0]], sampler.MIGDevice{GPUInstance: n[1], ComputeInstance: n[3], Profile: m[3], SMSlices: slices(m[3])})
 			return ml.seen(n[0])
 		}
-	case "GPU instance profiles":
+	case "GPU instance profiles", "Compute instance profiles":
 		if m, n := migMatch(migGIPRE, t, 1); n != nil {
-			ml.profiles[n[0]] = append(ml.profiles[n[0]], fmt.Sprintf("%s %s/%s", m[2], m[4], m[5]))
-			return ml.seen(n[0])
-		}
-	case "Compute instance profiles": // per GPU instance: its id leads the profile
-		if m, n := migMatch(migCIPRE, t, 1); n != nil {
-			ml.profiles[n[0]] = append(ml.profiles[n[0]], fmt.Sprintf("GI %s %s %s/%s", m[2], m[3], m[5], m[6]))
+			pr := m[3] + " " + m[5] + "/" + m[6]
+			if m[2] != "" { // -lcip: per GPU instance
+				pr = "GI " + m[2] + " " + pr
+			}
+			ml.profiles[n[0]] = append(ml.profiles[n[0]], pr)
 			return ml.seen(n[0])
 		}
 	case "GPU instances":
