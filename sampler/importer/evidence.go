@@ -128,6 +128,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseFabricLog(s, noSwitch(secs), switchShown(secs))
 		case kindNVLinkStatus:
 			p = parseNVLinkStatus(s)
+		case kindNVLinkSpeed:
+			p = newPart(s).skip("link speeds, not read: an inactive link is often one the board or its bridge does not wire; dcgmi nvlink --link-status is read")
 		case kindDCGMHealth:
 			p = parseDCGMHealth(s)
 		case kindDCGMXid:
