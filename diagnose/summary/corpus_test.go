@@ -283,8 +283,10 @@ is vgpu_unlicensed's finding and not another process, a physical GPU or a licens
 gpu_contention as it was, and the line alone keeps the node finding (rule id gpu_contention) worded for both causes with
 the licence check in its fix (diagnose/evidence_causes.go busyOrUnlicensed); nvidia-smi mig -lcip is read instead of
 refused with a reason that did not fit (sampler/importer/smimig.go); a dcgmi diag table cut before its closing border
-says where it stops and that the tests after it were not judged (sampler/importer/dcgmdiag.go diagCut). The whole
-corpus moved only on those three files and no control gained a finding; the simulator matrix kept every verdict. The
+says where it stops and that the tests after it were not judged (sampler/importer/dcgmdiag.go diagCut); nvidia-smi
+nvlink -s is named in its refusal with why it is not read instead of called other text (sampler/importer/dcgmnvlink.go;
+the nvlink -s files of batches 7 and 8 stay refused, nothing claimed). The whole corpus moved only on three files (the
+two error-46 lines, the -lcip listing) and no control gained a finding; the simulator matrix kept every verdict. The
 same wording turns the held-aside TensorFlow line right now, so batch 8's held-aside "now" row (9/9) is in sample.
 Left: the dcgmi -r 3 paste cut before its PCIe failure (the failure is not in the paste) and an A10G -q head whose
 Product Brand reads Unknown Error after a broken dcgm-exporter (a 375 driver prints the same for a healthy board, so
