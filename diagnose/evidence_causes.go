@@ -213,9 +213,15 @@ func (e *evCtx) fabric() {
 	}
 	if c := e.last.Node.CUDAError; c != "" {
 		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
-		if cudaBusy(c) { // another process holds the GPUs; which, the application's line does not say
-			e.add(RuleGPUContention, Warning, -1, say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use"),
-				Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
+		if busy, ctx := cudaBusy(c), strings.HasPrefix(c, "2:"); busy || ctx {
+			// Another process holds the GPUs (46), or their memory before the
+			// program allocated any (2 from creating a context); which, the
+			// application's line does not say.
+			title := say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use")
+			if ctx {
+				title = say("evidence.cuda_ctx_oom_title", "No memory left for a CUDA context: other processes hold the GPU's memory")
+			}
+			e.add(RuleGPUContention, Warning, -1, title, Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
 		} else {
 			ev = append(ev, m)
 			uses = append(uses, Use{-1, "cuda_error"})
