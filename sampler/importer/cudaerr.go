@@ -51,7 +51,7 @@ const ctxFrames = 6
 // ctxOOMRun is the length of such an error from ls[i] to the line naming
 // the call, 0 when ls[i] is not one.
 func ctxOOMRun(ls []string, i int) int {
-	if !cudaOOMRE.MatchString(ls[i]) {
+	if !strings.Contains(ls[i], "CUDA_ERROR_OUT_OF_MEMORY") { // asked of every line: no regular expression
 		return 0
 	}
 	for j := i; j < len(ls) && j <= i+ctxFrames; j++ {
