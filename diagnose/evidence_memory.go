@@ -53,7 +53,7 @@ func (e *evCtx) memoryFull(g *sampler.GPU) {
 			Use{g.Index, "mem_used"}, Use{g.Index, "procs"})
 	case edge || compute:
 		sev := Info
-		if pct >= memVeryFull {
+		if pct >= memVeryFull || ask > 0 { // an allocation failed: the job stopped on it
 			sev = Warning
 		}
 		est := say("evidence.mem_slow", "memory use changes slowly, so one reading is fair evidence")

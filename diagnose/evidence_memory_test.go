@@ -81,7 +81,7 @@ func TestEvidenceAllocationFailed(t *testing.T) {
 	s.Node.SliceOOM = []sampler.SliceOOM{{Device: 0, Want: 16.63 * gib, Limit: 15.90 * gib, Layer: "pytorch"}}
 	fs := Evidence([]sampler.Snapshot{s})
 	f := requireRule(t, fs, RuleMemoryPressure, 0)
-	if !strings.Contains(f.Estimated, "failed") || !strings.Contains(f.Estimated, "2.6 GiB") {
+	if f.Severity != Warning || !strings.Contains(f.Estimated, "failed") || !strings.Contains(f.Estimated, "2.6 GiB") {
 		t.Errorf("finding %q / %q; want the failed request said", f.Title, f.Estimated)
 	}
 	forbidRule(t, fs, RuleMemoryPressure, -1)
