@@ -22,6 +22,7 @@ type orders struct {
 	vals      [6][]float64
 	buf, buf2 []float64
 	jobSeries [][]float64
+	cols      columns // each GPU's samples of the window (column.go)
 }
 
 // lend gives c the scratch the evaluation before left.

@@ -14,7 +14,7 @@ func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 	var parts Text
 	sev, hint, count := Warning, hintXidApp, 0
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil {
 			continue
 		}

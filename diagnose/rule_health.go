@@ -61,7 +61,7 @@ func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
 	var clockSum float64
 	maxClock := g.last.SMClockMax
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.ClockEvents.OK {
 			continue
 		}
@@ -111,7 +111,7 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 	var hwSeen uint64
 	maxTemp, slowdown := math.Inf(-1), sampler.NA
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || x.Lost {
 			continue
 		}
@@ -180,7 +180,7 @@ func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
 	var degradedFor time.Duration
 	var gen, genMax, width, widthMax float64
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.Util.OK || x.Util.V <= loadedUtil {
 			continue
 		}
@@ -211,7 +211,7 @@ func (c *ctx) rulePCIeErrors(g *gpuCtx) (Finding, bool) {
 	var first, last time.Time
 	limit := defaultReplayLimit
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.PCIeReplays.OK {
 			continue
 		}
@@ -265,7 +265,7 @@ func (c *ctx) rulePCIeLanes(g *gpuCtx) (Finding, bool) {
 	var narrowFor time.Duration
 	var width, widthMax float64
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.PCIeWidth.OK || !x.PCIeWidthMax.OK {
 			continue
 		}

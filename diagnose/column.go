@@ -1,0 +1,169 @@
+package diagnose
+
+import (
+	"sort"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// gpuSample is what the rules read of one GPU in one snapshot of the
+// window, worked out once when the snapshot enters it: the Engine keeps
+// each GPU's column of them while the window slides (columns), so an
+// evaluation reads a small value per sample where each rule looked the GPU
+// up in every snapshot again (the rules' walks were most of `record`'s
+// diagnosis: docs/benchmarks.md, "Recording a day: the window kept").
+type gpuSample struct {
+	x     *sampler.GPU // nil: the GPU is not in this snapshot
+	vals  [6]float64   // summariseGPU's series, where has says
+	has   uint8        // bit k: vals[k] was read; sampleLost: x is lost
+	flags uint16       // fracGPU's predicates: a known and a hit bit each (flag*)
+}
+
+const sampleLost = 1 << 7
+
+// The predicates of the rules that count a share of the window, a pair of
+// bits each: known (the sample judges it) and hit (it holds).
+const (
+	flagLaunchSM    = 1 << (2 * iota) // ruleLaunchBound with GPM
+	flagLaunchPower                   // ruleLaunchBound without GPM
+	flagDRAM                          // ruleMemoryBandwidth with GPM
+	flagMemUtil                       // ruleMemoryBandwidth without GPM
+	flagTensorIdle                    // ruleTensorCoresIdle
+	flagIdle                          // ruleMemoryIdleHeld
+	flagMemFull                       // ruleMemoryPressure
+)
+
+// sampleOf reads x, GPU idx of snapshot s.
+func sampleOf(s *sampler.Snapshot, idx int) gpuSample {
+	x := gpuIn(s, idx)
+	if x == nil {
+		return gpuSample{}
+	}
+	out := gpuSample{x: x}
+	if x.Lost {
+		out.has = sampleLost
+		return out
+	}
+	read := func(k int, v float64, ok bool) {
+		if ok {
+			out.vals[k], out.has = v, out.has|1<<k
+		}
+	}
+	read(0, x.Util.V, x.Util.OK)
+	read(1, x.SMActive.V, x.SMActive.OK)
+	read(2, x.TensorActive.V, x.TensorActive.OK)
+	read(3, x.DRAMActive.V, x.DRAMActive.OK)
+	power, powerOK := ratioPct(x.Power, x.PowerLimit)
+	read(4, power, powerOK)
+	mem, memOK := ratioPct(x.MemUsed, x.MemTotal)
+	read(5, mem, memOK)
+	flag := func(f uint16, hit, known bool) {
+		if known {
+			out.flags |= f
+			if hit {
+				out.flags |= f << 1
+			}
+		}
+	}
+	util := x.Util
+	flag(flagLaunchSM, util.V >= launchUtilMin && x.SMActive.V < launchSMMax && x.DRAMActive.Or(0) < dramBound, util.OK && x.SMActive.OK)
+	flag(flagLaunchPower, util.V >= noGPMUtil && power < noGPMPower, util.OK && powerOK)
+	flag(flagDRAM, x.DRAMActive.V >= dramBound, x.DRAMActive.OK)
+	flag(flagMemUtil, x.MemUtil.V >= dramBound, x.MemUtil.OK)
+	flag(flagTensorIdle, x.SMActive.V >= tensorSMMin && x.TensorActive.V < tensorIdleMax && x.DRAMActive.Or(0) < dramBound, x.SMActive.OK && x.TensorActive.OK)
+	flag(flagIdle, idleSample(x), util.OK)
+	flag(flagMemFull, mem > memNearFull, memOK)
+	return out
+}
+
+// winKey names one snapshot of a window: its time and the GPUs it holds.
+// Snapshots are read-only once made (diagnose.Frame), so a snapshot with
+// the same key is the same snapshot and its samples still hold.
+type winKey struct {
+	t    int64
+	gpus *sampler.GPU // the first of the snapshot's GPUs, nil for none
+	n    int
+}
+
+func keyOf(s *sampler.Snapshot) winKey {
+	k := winKey{t: s.Time.UnixNano(), n: len(s.GPUs)}
+	if k.n > 0 {
+		k.gpus = &s.GPUs[0]
+	}
+	return k
+}
+
+// columns keeps each GPU's samples of the window an Engine evaluated last.
+// When the next window continues it (the same snapshots at the front, new
+// ones after), a column keeps what overlaps and reads only the new
+// snapshots; any other move (a jump, a scrub back, a window that shrank or
+// was made anew) reads the window again.
+type columns struct {
+	keys, spare []winKey
+	byGPU       map[int]*column
+	gen         int // evaluations so far
+	shift, kept int // this window: the old window's first kept sample, how many
+}
+
+type column struct {
+	s   []gpuSample
+	gen int // the evaluation that last read it
+}
+
+// slide takes the new window w: how much of the last one it continues.
+func (cs *columns) slide(w []sampler.Snapshot) {
+	keys := cs.spare[:0]
+	for i := range w {
+		keys = append(keys, keyOf(&w[i]))
+	}
+	cs.shift, cs.kept = 0, 0
+	old := cs.keys
+	if len(old) > 0 && len(keys) > 0 {
+		d := sort.Search(len(old), func(j int) bool { return old[j].t >= keys[0].t })
+		if n := len(old) - d; d < len(old) && n <= len(keys) && equalKeys(old[d:], keys[:n]) {
+			cs.shift, cs.kept = d, n
+		}
+	}
+	cs.keys, cs.spare = keys, old
+	cs.gen++
+	for idx, col := range cs.byGPU {
+		if col.gen < cs.gen-1 { // not in the last window: its samples no longer line up
+			delete(cs.byGPU, idx)
+		}
+	}
+}
+
+func equalKeys(a, b []winKey) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// column is GPU idx's samples of w, the window slide was given, aligned
+// with it. The slice is the columns' own until the next slide.
+func (cs *columns) column(idx int, w []sampler.Snapshot) []gpuSample {
+	if cs.byGPU == nil {
+		cs.byGPU = map[int]*column{}
+	}
+	col := cs.byGPU[idx]
+	kept := 0
+	switch {
+	case col == nil:
+		col = &column{}
+		cs.byGPU[idx] = col
+	case col.gen == cs.gen-1 && cs.kept > 0:
+		col.s = append(col.s[:0], col.s[cs.shift:cs.shift+cs.kept]...)
+		kept = cs.kept
+	case col.gen == cs.gen:
+		return col.s // asked twice in one evaluation
+	}
+	col.s = col.s[:kept]
+	for i := kept; i < len(w); i++ {
+		col.s = append(col.s, sampleOf(&w[i], idx))
+	}
+	col.gen = cs.gen
+	return col.s
+}
