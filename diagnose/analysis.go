@@ -24,6 +24,8 @@ type gpuCtx struct {
 	idx  int
 	last *sampler.GPU // reading in the newest snapshot
 	col  []gpuSample  // this GPU in each snapshot of the window (column.go)
+	// column holds col and what the window before left of its statistics.
+	column *column
 	// from is the first window index the workload rules use: after the main
 	// process's grace period.
 	from    int
@@ -105,7 +107,9 @@ func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	}
 	c.gpus = make([]gpuCtx, len(c.last.GPUs))
 	for i := range c.last.GPUs {
-		c.gpus[i].col = cols.column(c.last.GPUs[i].Index, w)
+		g := &c.gpus[i]
+		g.column = cols.column(c.last.GPUs[i].Index, w)
+		g.col = g.column.s
 		c.initGPU(&c.gpus[i], &c.last.GPUs[i])
 	}
 	c.groupJobs()
@@ -184,6 +188,13 @@ func (c *ctx) parentOf(p *sampler.Proc) *sampler.Proc {
 // summariseGPU fills the per-metric stats over w[from:] from the GPU's
 // column, into buffers reused across GPUs.
 func (c *ctx) summariseGPU(g *gpuCtx) {
+	if c.orders != nil {
+		if out, ok := g.column.stats(g.from); ok {
+			g.util, g.sm, g.tensor, g.dram, g.power, g.mem = out[0], out[1], out[2], out[3], out[4], out[5]
+			g.samples = g.util.n
+			return
+		}
+	}
 	var bufs [6][]float64
 	var times [6][]int64
 	for k := range bufs {

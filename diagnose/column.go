@@ -106,8 +106,10 @@ type columns struct {
 }
 
 type column struct {
-	s   []gpuSample
-	gen int // the evaluation that last read it
+	s    []gpuSample
+	gen  int // the evaluation that last read it
+	kept int // how many of s came from the window before
+	sorted
 }
 
 // slide takes the new window w: how much of the last one it continues.
@@ -143,8 +145,8 @@ func equalKeys(a, b []winKey) bool {
 }
 
 // column is GPU idx's samples of w, the window slide was given, aligned
-// with it. The slice is the columns' own until the next slide.
-func (cs *columns) column(idx int, w []sampler.Snapshot) []gpuSample {
+// with it (column.s). It is the columns' own until the next slide.
+func (cs *columns) column(idx int, w []sampler.Snapshot) *column {
 	if cs.byGPU == nil {
 		cs.byGPU = map[int]*column{}
 	}
@@ -154,16 +156,20 @@ func (cs *columns) column(idx int, w []sampler.Snapshot) []gpuSample {
 	case col == nil:
 		col = &column{}
 		cs.byGPU[idx] = col
+	case col.gen == cs.gen: // asked twice in one evaluation
+		col.kept = len(col.s) // its sorted series hold every sample
+		return col
 	case col.gen == cs.gen-1 && cs.kept > 0:
+		col.slid(cs.shift)
 		col.s = append(col.s[:0], col.s[cs.shift:cs.shift+cs.kept]...)
 		kept = cs.kept
-	case col.gen == cs.gen:
-		return col.s // asked twice in one evaluation
+	default:
+		col.ok = false
 	}
-	col.s = col.s[:kept]
+	col.s, col.kept, col.summed = col.s[:kept], kept, false
 	for i := kept; i < len(w); i++ {
 		col.s = append(col.s, sampleOf(&w[i], idx))
 	}
 	col.gen = cs.gen
-	return col.s
+	return col
 }
