@@ -17,6 +17,9 @@ type gpuSample struct {
 	vals  [6]float64   // summariseGPU's series, where has says
 	has   uint8        // bit k: vals[k] was read; sampleLost: x is lost
 	flags uint16       // fracGPU's predicates: a known and a hit bit each (flag*)
+	// What the health rules decide on (colhealth.go).
+	health                  uint16
+	temp, slowdown, replays float64
 }
 
 const sampleLost = 1 << 7
@@ -40,6 +43,7 @@ func sampleOf(s *sampler.Snapshot, idx int) gpuSample {
 		return gpuSample{}
 	}
 	out := gpuSample{x: x}
+	healthOf(&out, x)
 	if x.Lost {
 		out.has = sampleLost
 		return out

@@ -11,6 +11,9 @@ import (
 // processors; [nvidia-xid]), so the live rule and the evidence path agree.
 
 func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
+	if !c.mayXid(g) {
+		return Finding{}, false
+	}
 	var parts Text
 	sev, hint, count := Warning, hintXidApp, 0
 	for i := range c.w {

@@ -54,7 +54,7 @@ const hwSlowdownBits = sampler.ClockHwSlowdown | sampler.ClockHwThermal | sample
 var pcieGTs = [...]float64{0, 2.5, 5, 8, 16, 32, 64}
 
 func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
-	if g.util.n == 0 || g.util.mean < loadedUtil || c.span < clockSpan {
+	if g.util.n == 0 || g.util.mean < loadedUtil || c.span < clockSpan || !c.mayCap(g) {
 		return Finding{}, false
 	}
 	n, capped, clockKnown := 0, 0, 0
@@ -106,6 +106,9 @@ func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
+	if !c.mayThrottle(g) {
+		return Finding{}, false
+	}
 	n, hw, sw, hot := 0, 0, 0, 0
 	var hwNames []string
 	var hwSeen uint64
@@ -173,6 +176,9 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
+	if !c.mayLink(g) {
+		return Finding{}, false
+	}
 	if f, ok := c.rulePCIeLanes(g); ok {
 		return f, true
 	}
@@ -206,6 +212,9 @@ func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) rulePCIeErrors(g *gpuCtx) (Finding, bool) {
+	if !c.mayReplay(g) {
+		return Finding{}, false
+	}
 	var delta float64
 	prev := sampler.NA
 	var first, last time.Time
