@@ -185,49 +185,33 @@ func (c *ctx) parentOf(p *sampler.Proc) *sampler.Proc {
 	return c.last.Host.Procs[p.PPID]
 }
 
-// summariseGPU fills the per-metric stats over w[from:] from the GPU's
-// column, into buffers reused across GPUs.
+// summariseGPU fills the per-metric stats over w[from:]: an Engine's from
+// the sorted series its column keeps (colstats.go), else by selection over
+// the column's values, gathered into buffers reused across GPUs (the
+// same figures: percentiles are the values a sort puts at the ranks).
 func (c *ctx) summariseGPU(g *gpuCtx) {
+	out, ok := [6]stats{}, false
 	if c.orders != nil {
-		if out, ok := g.column.stats(g.from); ok {
-			g.util, g.sm, g.tensor, g.dram, g.power, g.mem = out[0], out[1], out[2], out[3], out[4], out[5]
-			g.samples = g.util.n
-			return
-		}
+		out, ok = g.column.stats(g.from)
 	}
-	var bufs [6][]float64
-	var times [6][]int64
-	for k := range bufs {
-		bufs[k] = c.series[k][:0]
-		if c.orders != nil {
-			times[k] = c.orders.times[k][:0]
-		}
-	}
-	for i := g.from; i < len(c.w); i++ {
-		x := &g.col[i]
-		if x.has == 0 || x.has&sampleLost != 0 {
-			continue
-		}
-		t := c.w[i].Time.UnixNano()
+	if !ok {
+		bufs := &c.series
 		for k := range bufs {
-			if x.has&(1<<k) != 0 {
-				bufs[k] = append(bufs[k], x.vals[k])
-				if c.orders != nil {
-					times[k] = append(times[k], t)
+			bufs[k] = bufs[k][:0]
+		}
+		for i := g.from; i < len(c.w); i++ {
+			x := &g.col[i]
+			if x.has&sampleLost != 0 {
+				continue
+			}
+			for k := range bufs {
+				if x.has&(1<<k) != 0 {
+					bufs[k] = append(bufs[k], x.vals[k])
 				}
 			}
 		}
-	}
-	var out [6]stats
-	for k := range bufs {
-		if c.orders != nil {
-			out[k] = c.orders.summarise(orderKey{g.idx, k}, times[k], bufs[k])
-		} else {
+		for k := range bufs {
 			out[k] = summarise(bufs[k])
-		}
-		c.series[k] = bufs[k]
-		if c.orders != nil {
-			c.orders.times[k] = times[k]
 		}
 	}
 	g.util, g.sm, g.tensor, g.dram, g.power, g.mem = out[0], out[1], out[2], out[3], out[4], out[5]

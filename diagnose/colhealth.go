@@ -25,25 +25,23 @@ const (
 // healthOf fills s's health bits and values from x (lost or not: the
 // rules below read lost GPUs where they did).
 func healthOf(s *gpuSample, x *sampler.GPU) {
-	var h uint16
-	bit := func(b uint16, on bool) {
-		if on {
-			h |= b
+	ce := x.ClockEvents
+	s.health = bits(ce.OK, ce.Has(hwSlowdownBits), ce.Has(sampler.ClockSwThermal), ce.Has(sampler.ClockSwPowerCap),
+		x.Temp.OK, x.TempSlowdown.OK,
+		x.PCIeGen.OK && x.PCIeGenMax.OK && x.PCIeGen.V < x.PCIeGenMax.V || x.PCIeWidth.OK && x.PCIeWidthMax.OK && x.PCIeWidth.V < x.PCIeWidthMax.V,
+		x.PCIeReplays.OK, x.PCIeWidth.OK && x.PCIeWidth.V < 0, len(x.Xids) > 0)
+	s.temp, s.slowdown, s.replays = x.Temp.V, x.TempSlowdown.V, x.PCIeReplays.V
+}
+
+// bits is a set with bit i set where on[i] holds.
+func bits(on ...bool) uint16 {
+	var b uint16
+	for i, v := range on {
+		if v {
+			b |= 1 << i
 		}
 	}
-	ce := x.ClockEvents
-	bit(hClockOK, ce.OK)
-	bit(hHW, ce.Has(hwSlowdownBits))
-	bit(hSWThermal, ce.Has(sampler.ClockSwThermal))
-	bit(hSWPowerCap, ce.Has(sampler.ClockSwPowerCap))
-	bit(hTempOK, x.Temp.OK)
-	bit(hSlowdownOK, x.TempSlowdown.OK)
-	bit(hLinkLow, x.PCIeGen.OK && x.PCIeGenMax.OK && x.PCIeGen.V < x.PCIeGenMax.V ||
-		x.PCIeWidth.OK && x.PCIeWidthMax.OK && x.PCIeWidth.V < x.PCIeWidthMax.V)
-	bit(hReplaysOK, x.PCIeReplays.OK)
-	bit(hOddLink, x.PCIeWidth.OK && x.PCIeWidth.V < 0)
-	bit(hXid, len(x.Xids) > 0)
-	s.health, s.temp, s.slowdown, s.replays = h, x.Temp.V, x.TempSlowdown.V, x.PCIeReplays.V
+	return b
 }
 
 // mayThrottle is false where ruleThermal finds nothing: its counts, from

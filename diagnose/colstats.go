@@ -105,11 +105,12 @@ func (col *column) slide(from int) bool {
 				continue
 			}
 			v := x.vals[k]
-			i := sort.SearchFloat64s(col.vals[k], v)
-			if i == len(col.vals[k]) || col.vals[k][i] != v {
+			s := col.vals[k]
+			i := sort.SearchFloat64s(s, v)
+			if i == len(s) || s[i] != v {
 				return false
 			}
-			col.vals[k] = slices.Delete(col.vals[k], i, i+1)
+			col.vals[k] = s[:i+copy(s[i:], s[i+1:])]
 		}
 	}
 	for p := max(from, col.kept); p < len(col.s); p++ {
@@ -119,8 +120,12 @@ func (col *column) slide(from int) bool {
 		}
 		for k := range col.vals {
 			if x.has&(1<<k) != 0 {
-				v := x.vals[k]
-				col.vals[k] = slices.Insert(col.vals[k], sort.SearchFloat64s(col.vals[k], v), v)
+				v, s := x.vals[k], col.vals[k]
+				i := sort.SearchFloat64s(s, v)
+				s = append(s, 0)
+				copy(s[i+1:], s[i:])
+				s[i] = v
+				col.vals[k] = s
 			}
 		}
 	}

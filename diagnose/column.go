@@ -48,35 +48,20 @@ func sampleOf(s *sampler.Snapshot, idx int) gpuSample {
 		out.has = sampleLost
 		return out
 	}
-	read := func(k int, v float64, ok bool) {
-		if ok {
-			out.vals[k], out.has = v, out.has|1<<k
-		}
-	}
-	read(0, x.Util.V, x.Util.OK)
-	read(1, x.SMActive.V, x.SMActive.OK)
-	read(2, x.TensorActive.V, x.TensorActive.OK)
-	read(3, x.DRAMActive.V, x.DRAMActive.OK)
+	util, sm, tensor, dram := x.Util, x.SMActive, x.TensorActive, x.DRAMActive
 	power, powerOK := ratioPct(x.Power, x.PowerLimit)
-	read(4, power, powerOK)
 	mem, memOK := ratioPct(x.MemUsed, x.MemTotal)
-	read(5, mem, memOK)
-	flag := func(f uint16, hit, known bool) {
-		if known {
-			out.flags |= f
-			if hit {
-				out.flags |= f << 1
-			}
-		}
-	}
-	util := x.Util
-	flag(flagLaunchSM, util.V >= launchUtilMin && x.SMActive.V < launchSMMax && x.DRAMActive.Or(0) < dramBound, util.OK && x.SMActive.OK)
-	flag(flagLaunchPower, util.V >= noGPMUtil && power < noGPMPower, util.OK && powerOK)
-	flag(flagDRAM, x.DRAMActive.V >= dramBound, x.DRAMActive.OK)
-	flag(flagMemUtil, x.MemUtil.V >= dramBound, x.MemUtil.OK)
-	flag(flagTensorIdle, x.SMActive.V >= tensorSMMin && x.TensorActive.V < tensorIdleMax && x.DRAMActive.Or(0) < dramBound, x.SMActive.OK && x.TensorActive.OK)
-	flag(flagIdle, idleSample(x), util.OK)
-	flag(flagMemFull, mem > memNearFull, memOK)
+	out.vals = [6]float64{util.V, sm.V, tensor.V, dram.V, power, mem} // read where has says
+	out.has = uint8(bits(util.OK, sm.OK, tensor.OK, dram.OK, powerOK, memOK))
+	launchSM, launchPower, tensorIdle := util.OK && sm.OK, util.OK && powerOK, sm.OK && tensor.OK
+	out.flags = bits(
+		launchSM, launchSM && util.V >= launchUtilMin && sm.V < launchSMMax && dram.Or(0) < dramBound,
+		launchPower, launchPower && util.V >= noGPMUtil && power < noGPMPower,
+		dram.OK, dram.OK && dram.V >= dramBound,
+		x.MemUtil.OK, x.MemUtil.OK && x.MemUtil.V >= dramBound,
+		tensorIdle, tensorIdle && sm.V >= tensorSMMin && tensor.V < tensorIdleMax && dram.Or(0) < dramBound,
+		util.OK, util.OK && idleSample(x),
+		memOK, memOK && mem > memNearFull)
 	return out
 }
 
@@ -104,12 +89,13 @@ func keyOf(s *sampler.Snapshot) winKey {
 // was made anew) reads the window again.
 type columns struct {
 	keys, spare []winKey
-	byGPU       map[int]*column
-	gen         int // evaluations so far
-	shift, kept int // this window: the old window's first kept sample, how many
+	byGPU       []*column // a few GPUs: looked up by a scan
+	gen         int       // evaluations so far
+	shift, kept int       // this window: the old window's first kept sample, how many
 }
 
 type column struct {
+	idx  int // the GPU's index
 	s    []gpuSample
 	gen  int // the evaluation that last read it
 	kept int // how many of s came from the window before
@@ -132,11 +118,14 @@ func (cs *columns) slide(w []sampler.Snapshot) {
 	}
 	cs.keys, cs.spare = keys, old
 	cs.gen++
-	for idx, col := range cs.byGPU {
-		if col.gen < cs.gen-1 { // not in the last window: its samples no longer line up
-			delete(cs.byGPU, idx)
+	live := cs.byGPU[:0]
+	for _, col := range cs.byGPU {
+		if col.gen >= cs.gen-1 { // else not in the last window: its samples no longer line up
+			live = append(live, col)
 		}
 	}
+	clear(cs.byGPU[len(live):])
+	cs.byGPU = live
 }
 
 func equalKeys(a, b []winKey) bool {
@@ -151,15 +140,17 @@ func equalKeys(a, b []winKey) bool {
 // column is GPU idx's samples of w, the window slide was given, aligned
 // with it (column.s). It is the columns' own until the next slide.
 func (cs *columns) column(idx int, w []sampler.Snapshot) *column {
-	if cs.byGPU == nil {
-		cs.byGPU = map[int]*column{}
+	var col *column
+	for _, c := range cs.byGPU {
+		if c.idx == idx {
+			col = c
+		}
 	}
-	col := cs.byGPU[idx]
 	kept := 0
 	switch {
 	case col == nil:
-		col = &column{}
-		cs.byGPU[idx] = col
+		col = &column{idx: idx}
+		cs.byGPU = append(cs.byGPU, col)
 	case col.gen == cs.gen: // asked twice in one evaluation
 		col.kept = len(col.s) // its sorted series hold every sample
 		return col

@@ -16,7 +16,6 @@ import (
 // gives, bit for bit: percentiles are the values a sort puts at the ranks.
 type orders struct {
 	series map[orderKey]*sortedSeries
-	times  [6][]int64 // scratch: the series' snapshot times (summariseGPU)
 	// The ctx's scratch, handed from one evaluation to the next so that a
 	// window's series are not allocated again every second.
 	vals      [6][]float64

@@ -149,7 +149,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	switch {
 	case werr != nil:
 	case fast:
-		for snap := range ticksAhead(ctx, src.Tick, start, start.Add(f.duration), f.interval) {
+		for snap := range ticksAhead(ctx, src.Sampler, start, start.Add(f.duration), f.interval) {
 			if werr != nil {
 				continue // cancelled: the sampler stops; drain what it sent
 			}

@@ -15,13 +15,13 @@ import (
 // a day: the window kept"). The snapshots come in order, each whole before
 // it is sent (the sampler keeps nothing of it), and the channel closes at
 // end or once ctx ends.
-func ticksAhead(ctx context.Context, tick func(time.Time) sampler.Snapshot, start, end time.Time, interval time.Duration) <-chan sampler.Snapshot {
+func ticksAhead(ctx context.Context, s *sampler.Sampler, start, end time.Time, interval time.Duration) <-chan sampler.Snapshot {
 	out := make(chan sampler.Snapshot, ticksAheadBacklog)
 	go func() {
 		defer close(out)
 		for t := start.Add(interval); t.Before(end); t = t.Add(interval) {
 			select {
-			case out <- tick(t):
+			case out <- s.Tick(t):
 			case <-ctx.Done():
 				return
 			}
