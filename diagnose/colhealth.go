@@ -20,16 +20,24 @@ const (
 	hReplaysOK              // the replay counter read
 	hOddLink                // a link width below zero: the replay limit is not a rate
 	hXid                    // Xid events in this sample
+	hCopyKnown              // ruleCopyBound judges the sample: util and PCIe read
+	hLowCopy                // ... copying while the GPU idles
+	hLinkBound              // ... the link half busy while util is under linkBoundUtil
 )
 
 // healthOf fills s's health bits and values from x (lost or not: the
 // rules below read lost GPUs where they did).
 func healthOf(s *gpuSample, x *sampler.GPU) {
 	ce := x.ClockEvents
+	util, b := x.Util, max(x.PCIeRx.Or(0), x.PCIeTx.Or(0))
+	copyKnown := util.OK && (x.PCIeRx.OK || x.PCIeTx.OK)
+	peak := linkPeak(x)
 	s.health = bits(ce.OK, ce.Has(hwSlowdownBits), ce.Has(sampler.ClockSwThermal), ce.Has(sampler.ClockSwPowerCap),
 		x.Temp.OK, x.TempSlowdown.OK,
 		x.PCIeGen.OK && x.PCIeGenMax.OK && x.PCIeGen.V < x.PCIeGenMax.V || x.PCIeWidth.OK && x.PCIeWidthMax.OK && x.PCIeWidth.V < x.PCIeWidthMax.V,
-		x.PCIeReplays.OK, x.PCIeWidth.OK && x.PCIeWidth.V < 0, len(x.Xids) > 0)
+		x.PCIeReplays.OK, x.PCIeWidth.OK && x.PCIeWidth.V < 0, len(x.Xids) > 0,
+		copyKnown, copyKnown && util.V < copyLowUtil && b >= copyActiveBytes,
+		copyKnown && peak > 0 && b >= linkBoundFrac*peak && util.V < linkBoundUtil)
 	s.temp, s.slowdown, s.replays = x.Temp.V, x.TempSlowdown.V, x.PCIeReplays.V
 }
 
@@ -118,6 +126,24 @@ func (c *ctx) mayReplay(g *gpuCtx) bool {
 		prev, prevOK = x.replays, true
 	}
 	return false
+}
+
+// mayCopy is false where ruleCopyBound finds nothing: too few samples
+// copy while the GPU idles, or hold the link busy, to be a third of them.
+func (c *ctx) mayCopy(g *gpuCtx) bool {
+	n, low, link := 0, 0, 0
+	for _, x := range g.col[g.from:] {
+		if x.health&hCopyKnown != 0 {
+			n++
+			if x.health&hLowCopy != 0 {
+				low++
+			}
+			if x.health&hLinkBound != 0 {
+				link++
+			}
+		}
+	}
+	return n > 0 && (float64(low)/float64(n) >= copyMinFrac || float64(link)/float64(n) >= copyMinFrac)
 }
 
 // mayXid is false where ruleXid finds nothing: no event, the GPU not lost.

@@ -160,7 +160,7 @@ func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
 // ruleCopyBound: the GPU idles while PCIe moves data: copies are not
 // overlapped with compute ([gpu-idle-pipeline] §2.5, §4.1 pin_memory).
 func (c *ctx) ruleCopyBound(g *gpuCtx) (Finding, bool) {
-	if !g.workload() {
+	if !g.workload() || !c.mayCopy(g) {
 		return Finding{}, false
 	}
 	n, low, lowCopy, linkBound, high := 0, 0, 0, 0, 0
