@@ -161,6 +161,9 @@ func (cs *columns) column(idx int, w []sampler.Snapshot) *column {
 	default:
 		col.ok = false
 	}
+	if cap(col.s) < len(w) { // sized once: a stateless Evaluate builds every column anew
+		col.s = append(make([]gpuSample, 0, len(w)+len(w)/8), col.s[:kept]...)
+	}
 	col.s, col.kept, col.summed = col.s[:kept], kept, false
 	for i := kept; i < len(w); i++ {
 		col.s = append(col.s, sampleOf(&w[i], idx))
