@@ -174,7 +174,9 @@ func pct(v float64) string { return units.Percent(sampler.Some(v), 0) }
 func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }
 
 // gbytes prints memory in GiB, as nvidia-smi's MiB and the dashboard do.
-// Not inlined: a copy at each of its ~20 calls cost the binary ~1.5 KB.
+//
+// Not inlined: a copy at each of its ~20 call sites cost the binary
+// (docs/benchmarks.md, "Recording a day: the window kept").
 //
 //go:noinline
 func gbytes(b float64) string { return units.Spaced.GiB(sampler.Some(b)) }
