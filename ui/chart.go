@@ -15,20 +15,26 @@ type chartSeries struct {
 	name  string
 	style lipgloss.Style
 	get   func(g *sampler.GPU) sampler.Metric
-	// snap reads the whole snapshot instead (a process's figures, which
-	// may span GPUs); get is then unused.
-	snap func(s *sampler.Snapshot) sampler.Metric
+	// pid and fig name a process's figure instead (procviewcharts.go),
+	// where get is nil.
+	pid, fig int
 }
 
-// value is the series' reading in s for GPU gpu (n/a where s lacks it).
-func (se chartSeries) value(s *sampler.Snapshot, gpu int) sampler.Metric {
-	if se.snap != nil {
-		return se.snap(s)
-	}
-	if gpu < 0 || gpu >= len(s.GPUs) {
+// value is the series' reading at p for GPU gpu (n/a where p lacks it);
+// scratch holds the GPU's figures for get (gpuPoint.into).
+func (se chartSeries) value(p *point, gpu int, scratch *sampler.GPU) sampler.Metric {
+	if se.get == nil {
+		if q := p.proc(se.pid); q != nil {
+			return q.metric(se.fig)
+		}
 		return sampler.Metric{}
 	}
-	return se.get(&s.GPUs[gpu])
+	g := p.gpu(gpu)
+	if g == nil {
+		return sampler.Metric{}
+	}
+	g.into(scratch)
+	return se.get(scratch)
 }
 
 // chartSpec is one time-series chart of the GPU detail view.
@@ -78,7 +84,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	if n == 0 {
 		return padLines(append(lines, st.Muted.Render(c.word("chart.no_data"))), h)
 	}
-	t0, t1 := c.hist.at(first).Time, c.hist.last().Time
+	t0, t1 := c.hist.at(first).Time, c.hist.at(n-1).Time
 	if !t1.After(t0) {
 		t1 = t0.Add(time.Second)
 	}
@@ -90,10 +96,11 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	case gpu < len(c.hist.last().GPUs):
 		top = spec.top(&c.hist.last().GPUs[gpu]) / scale
 	}
+	var scratch sampler.GPU
 	for i := first; i < n; i++ {
-		s := c.hist.at(i)
+		p := c.hist.at(i)
 		for _, se := range spec.series {
-			if m := se.value(s, gpu); m.OK {
+			if m := se.value(p, gpu, &scratch); m.OK {
 				top = max(top, m.V/scale)
 			}
 		}
@@ -117,9 +124,9 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 		names = append(names, se.name)
 		m.SetDataSetStyle(se.name, se.style)
 		for i := first; i < n; i++ {
-			s := c.hist.at(i)
-			if v := se.value(s, gpu); v.OK {
-				m.PushDataSet(se.name, tslc.TimePoint{Time: s.Time, Value: v.V / scale})
+			p := c.hist.at(i)
+			if v := se.value(p, gpu, &scratch); v.OK {
+				m.PushDataSet(se.name, tslc.TimePoint{Time: p.Time, Value: v.V / scale})
 			}
 		}
 	}

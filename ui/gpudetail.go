@@ -259,11 +259,11 @@ func (p *gpuDetailPane) clockStrip() []string {
 		var b strings.Builder
 		known := false
 		for i := first; i < c.hist.len(); i++ {
-			s := c.hist.at(i)
+			g := c.hist.at(i).gpu(p.gpu)
 			switch {
-			case p.gpu >= len(s.GPUs) || !s.GPUs[p.gpu].ClockEvents.OK:
+			case g == nil || !g.clock.OK:
 				b.WriteByte(' ')
-			case s.GPUs[p.gpu].ClockEvents.Has(r.bits):
+			case g.clock.Has(r.bits):
 				known = true
 				b.WriteString("█")
 			default:

@@ -156,9 +156,9 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	fixed := widthOf(gpuLabel(g)) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
-	memPct := func(s *sampler.Snapshot) sampler.Metric {
-		if pos < len(s.GPUs) && s.GPUs[pos].MemUsed.OK && s.GPUs[pos].MemTotal.V > 0 {
-			return sampler.Some(100 * s.GPUs[pos].MemUsed.V / s.GPUs[pos].MemTotal.V)
+	memPct := func(g *gpuPoint) sampler.Metric {
+		if used, total := g.metric(figMemUsed), g.metric(figMemTotal); used.OK && total.V > 0 {
+			return sampler.Some(100 * used.V / total.V)
 		}
 		return sampler.NA
 	}
@@ -167,7 +167,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
 	l1 := gpuLabel(g) + " " + util + utilSpark +
-		mem + p.spark(pos, 1).draw(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
+		mem + p.spark(pos, 1).draw(p.c.hist.series(p.series[:0], mw, pos, memPct), mw, 100, st.Info) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
@@ -182,12 +182,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 }
 
 func (p *gpuPane) utilSeries(pos, n int) []float64 {
-	p.series = p.c.hist.series(p.series[:0], n, func(s *sampler.Snapshot) sampler.Metric {
-		if pos < len(s.GPUs) {
-			return s.GPUs[pos].Util
-		}
-		return sampler.NA
-	})
+	p.series = p.c.hist.series(p.series[:0], n, pos, func(g *gpuPoint) sampler.Metric { return g.metric(figUtil) })
 	return p.series
 }
 

@@ -61,7 +61,10 @@ func (p *procViewPane) View() string {
 }
 
 // procIn finds pid in s: its GPU entries (with the GPU index) and its
-// host-side record (nil where the host is not visible).
+// host-side record (nil where the host is not visible). Out of line: its
+// loops were copied into each caller.
+//
+//go:noinline
 func procIn(s *sampler.Snapshot, pid int) (gpus []procRow, host *sampler.Proc) {
 	if s == nil {
 		return nil, nil

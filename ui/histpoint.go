@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"sort"
+	"time"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// point is one snapshot of the chart history as fixed-size values: the
+// GPU readings the charts and sparklines draw (gpuFigures), the clock
+// events, and each process's charted figures (procFigures), the process
+// page's series computed when the snapshot came, so no strings, maps or
+// pointers of the snapshot stay behind.
+type point struct {
+	Time  time.Time
+	Seq   uint64
+	gpus  []gpuPoint  // in the snapshot's order
+	procs []procPoint // by PID
+}
+
+// gpuFigures is how many GPU readings are drawn over the history
+// (gpucharts.go, gpupane.go's sparklines), figure the field of each: one
+// switch, where a function per field cost the binary 4 KB more;
+// TestHistoryKeepsWhatChartsRead holds every chart's series to them.
+const gpuFigures = 18
+
+// figure is g's reading f, 0 ≤ f < gpuFigures.
+func figure(g *sampler.GPU, f int) *sampler.Metric {
+	switch f {
+	case figUtil:
+		return &g.Util
+	case 1:
+		return &g.SMActive
+	case 2:
+		return &g.SMOccupancy
+	case 3:
+		return &g.TensorActive
+	case 4:
+		return &g.DRAMActive
+	case 5:
+		return &g.MemUtil
+	case figMemUsed:
+		return &g.MemUsed
+	case figMemTotal:
+		return &g.MemTotal
+	case 8:
+		return &g.Power
+	case 9:
+		return &g.PowerLimit
+	case 10:
+		return &g.Temp
+	case 11:
+		return &g.TempSlowdown
+	case 12:
+		return &g.SMClock
+	case 13:
+		return &g.MemClock
+	case 14:
+		return &g.PCIeRx
+	case 15:
+		return &g.PCIeTx
+	case 16:
+		return &g.NVLinkRx
+	}
+	return &g.NVLinkTx
+}
+
+// gpuPoint is one GPU's figures: each reading's value (kept when n/a, as
+// the snapshot holds it) and whether it was read, a bit per figure.
+type gpuPoint struct {
+	_     [0]func() // not comparable: no equality function in the binary
+	v     [gpuFigures]float64
+	ok    uint32
+	clock sampler.ClockEvents
+}
+
+// The sparklines' figures, by their place in gpuFigures.
+const (
+	figUtil     = 0
+	figMemUsed  = 6
+	figMemTotal = 7
+)
+
+func (p *gpuPoint) metric(f int) sampler.Metric {
+	return sampler.Metric{V: p.v[f], OK: p.ok&(1<<f) != 0}
+}
+
+// into writes the figures into g, whose other fields it leaves as they are.
+func (p *gpuPoint) into(g *sampler.GPU) {
+	for f := range gpuFigures {
+		*figure(g, f) = p.metric(f)
+	}
+	g.ClockEvents = p.clock
+}
+
+// The process page's figures (procviewcharts.go), by their place in
+// procPoint.v.
+const (
+	procGPUMem     = iota // summed over the GPUs it is on
+	procSM                // the mean over them
+	procCPU               // its own
+	procCPUWorkers        // its children's, summed
+	procRSS
+	procRSSWorkers
+	procFigures
+)
+
+// procPoint is one PID's figures in one snapshot.
+type procPoint struct {
+	_   [0]func() // not comparable: no equality function in the binary
+	pid int
+	ok  uint8  // a bit per figure
+	n   uint16 // the GPUs its SM figure was read on (setProcs)
+	v   [procFigures]float64
+}
+
+func (p *procPoint) metric(f int) sampler.Metric {
+	return sampler.Metric{V: p.v[f], OK: p.ok&(1<<f) != 0}
+}
+
+// gpu is the figures of GPU pos, nil where the snapshot had none there.
+func (p *point) gpu(pos int) *gpuPoint {
+	if pos < 0 || pos >= len(p.gpus) {
+		return nil
+	}
+	return &p.gpus[pos]
+}
+
+// proc is pid's figures, nil where the snapshot did not show pid.
+func (p *point) proc(pid int) *procPoint {
+	i := sort.Search(len(p.procs), func(i int) bool { return p.procs[i].pid >= pid })
+	if i == len(p.procs) || p.procs[i].pid != pid {
+		return nil
+	}
+	return &p.procs[i]
+}
+
+// set makes p the figures of s, reusing p's arrays; work is the
+// history's to sort the PIDs in, so p's array is only as long as needed.
+func (p *point) set(s *sampler.Snapshot, work *[]procPoint) {
+	p.Time, p.Seq = s.Time, s.Seq
+	if cap(p.gpus) < len(s.GPUs) {
+		p.gpus = make([]gpuPoint, 0, len(s.GPUs))
+	}
+	p.gpus = p.gpus[:0]
+	for gi := range s.GPUs {
+		g := &s.GPUs[gi]
+		var gp gpuPoint
+		for f := range gpuFigures {
+			m := figure(g, f)
+			gp.v[f] = m.V
+			if m.OK {
+				gp.ok |= 1 << f
+			}
+		}
+		gp.clock = g.ClockEvents
+		p.gpus = append(p.gpus, gp)
+	}
+	p.setProcs(s, work)
+}
+
+// setProcs keeps a procPoint for every PID of the snapshot, on a GPU or on
+// the host, with what procviewcharts.go charts for it: the GPU figures
+// folded over its GPUs in their order, its own CPU and RSS (procIn's), and
+// its children's sums in the order of its Children.
+func (p *point) setProcs(s *sampler.Snapshot, work *[]procPoint) {
+	all := (*work)[:0]
+	for gi := range s.GPUs {
+		for pi := range s.GPUs[gi].Procs {
+			all = append(all, procPoint{pid: s.GPUs[gi].Procs[pi].PID})
+		}
+	}
+	if s.Host != nil {
+		for pid := range s.Host.Procs {
+			all = append(all, procPoint{pid: pid})
+		}
+	}
+	*work = all
+	sort.Slice(all, func(i, j int) bool { return all[i].pid < all[j].pid })
+	n := 0
+	for i := range all {
+		if n == 0 || all[n-1].pid != all[i].pid {
+			all[n] = all[i]
+			n++
+		}
+	}
+	if cap(p.procs) < n {
+		p.procs = make([]procPoint, 0, n)
+	}
+	p.procs = append(p.procs[:0], all[:n]...)
+	for gi := range s.GPUs {
+		for pi := range s.GPUs[gi].Procs {
+			pr := &s.GPUs[gi].Procs[pi]
+			q := p.proc(pr.PID)
+			q.sum(procGPUMem, pr.MemUsed)
+			q.sum(procSM, pr.SMUtil)
+			if pr.SMUtil.OK {
+				q.n++
+			}
+		}
+	}
+	for i := range p.procs {
+		q := &p.procs[i]
+		if q.n > 0 {
+			q.v[procSM] /= float64(q.n)
+		}
+		var h *sampler.Proc
+		if s.Host != nil {
+			h = s.Host.Procs[q.pid]
+		}
+		if h == nil {
+			_, h = procIn(s, q.pid) // a GPU process's own host record
+		}
+		if h == nil {
+			continue
+		}
+		q.own(procCPU, h.CPU)
+		q.own(procRSS, h.RSS)
+		if s.Host == nil {
+			continue
+		}
+		for _, k := range h.Children {
+			if kp := s.Host.Procs[k]; kp != nil {
+				q.sum(procCPUWorkers, kp.CPU)
+				q.sum(procRSSWorkers, kp.RSS)
+			}
+		}
+	}
+}
+
+// sum adds m to figure f where it was read.
+func (q *procPoint) sum(f int, m sampler.Metric) {
+	if m.OK {
+		q.v[f] += m.V
+		q.ok |= 1 << f
+	}
+}
+
+// own sets figure f to m as read (the n/a value kept, as Metric holds it).
+func (q *procPoint) own(f int, m sampler.Metric) {
+	q.v[f] = m.V
+	if m.OK {
+		q.ok |= 1 << f
+	}
+}
