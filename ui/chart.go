@@ -20,21 +20,16 @@ type chartSeries struct {
 	pid, fig int
 }
 
-// value is the series' reading at p for GPU gpu (n/a where p lacks it);
-// scratch holds the GPU's figures for get (gpuPoint.into).
-func (se chartSeries) value(p *point, gpu int, scratch *sampler.GPU) sampler.Metric {
+// value is the series' reading at history entry i for GPU gpu (n/a where
+// the entry lacks it); scratch holds a point's figures (history.gpu).
+func (se chartSeries) value(h *history, i, gpu int, scratch *sampler.GPU) sampler.Metric {
 	if se.get == nil {
-		if q := p.proc(se.pid); q != nil {
-			return q.metric(se.fig)
-		}
-		return sampler.Metric{}
+		return h.proc(i, se.pid, se.fig)
 	}
-	g := p.gpu(gpu)
-	if g == nil {
-		return sampler.Metric{}
+	if g := h.gpu(i, gpu, scratch); g != nil {
+		return se.get(g)
 	}
-	g.into(scratch)
-	return se.get(scratch)
+	return sampler.Metric{}
 }
 
 // chartSpec is one time-series chart of the GPU detail view.
@@ -84,7 +79,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	if n == 0 {
 		return padLines(append(lines, st.Muted.Render(c.word("chart.no_data"))), h)
 	}
-	t0, t1 := c.hist.at(first).Time, c.hist.at(n-1).Time
+	t0, t1 := c.hist.time(first), c.hist.time(n-1)
 	if !t1.After(t0) {
 		t1 = t0.Add(time.Second)
 	}
@@ -98,9 +93,8 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	}
 	var scratch sampler.GPU
 	for i := first; i < n; i++ {
-		p := c.hist.at(i)
 		for _, se := range spec.series {
-			if m := se.value(p, gpu, &scratch); m.OK {
+			if m := se.value(c.hist, i, gpu, &scratch); m.OK {
 				top = max(top, m.V/scale)
 			}
 		}
@@ -124,9 +118,8 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 		names = append(names, se.name)
 		m.SetDataSetStyle(se.name, se.style)
 		for i := first; i < n; i++ {
-			p := c.hist.at(i)
-			if v := se.value(p, gpu, &scratch); v.OK {
-				m.PushDataSet(se.name, tslc.TimePoint{Time: p.Time, Value: v.V / scale})
+			if v := se.value(c.hist, i, gpu, &scratch); v.OK {
+				m.PushDataSet(se.name, tslc.TimePoint{Time: c.hist.time(i), Value: v.V / scale})
 			}
 		}
 	}

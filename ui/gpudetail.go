@@ -259,11 +259,11 @@ func (p *gpuDetailPane) clockStrip() []string {
 		var b strings.Builder
 		known := false
 		for i := first; i < c.hist.len(); i++ {
-			g := c.hist.at(i).gpu(p.gpu)
+			ce := c.hist.clock(i, p.gpu)
 			switch {
-			case g == nil || !g.clock.OK:
+			case !ce.OK:
 				b.WriteByte(' ')
-			case g.clock.Has(r.bits):
+			case ce.Has(r.bits):
 				known = true
 				b.WriteString("█")
 			default:

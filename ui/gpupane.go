@@ -156,8 +156,10 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	fixed := widthOf(gpuLabel(g)) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
-	memPct := func(g *gpuPoint) sampler.Metric {
-		if used, total := g.metric(figMemUsed), g.metric(figMemTotal); used.OK && total.V > 0 {
+	h := c.hist
+	memPct := func(i int) sampler.Metric {
+		used, _ := h.figure(i, pos, figMemUsed)
+		if total, _ := h.figure(i, pos, figMemTotal); used.OK && total.V > 0 {
 			return sampler.Some(100 * used.V / total.V)
 		}
 		return sampler.NA
@@ -167,7 +169,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
 	l1 := gpuLabel(g) + " " + util + utilSpark +
-		mem + p.spark(pos, 1).draw(p.c.hist.series(p.series[:0], mw, pos, memPct), mw, 100, st.Info) + gpm
+		mem + p.spark(pos, 1).draw(h.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
@@ -182,7 +184,11 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 }
 
 func (p *gpuPane) utilSeries(pos, n int) []float64 {
-	p.series = p.c.hist.series(p.series[:0], n, pos, func(g *gpuPoint) sampler.Metric { return g.metric(figUtil) })
+	h := p.c.hist
+	p.series = h.series(p.series[:0], n, func(i int) sampler.Metric {
+		m, _ := h.figure(i, pos, figUtil)
+		return m
+	})
 	return p.series
 }
 

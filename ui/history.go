@@ -17,12 +17,14 @@ const (
 )
 
 // history is the dashboard's chart history, oldest first, in two parts:
-// the figures the charts and sparklines draw, one point of fixed-size
-// values per snapshot over the whole span (histpoint.go), and the whole
-// snapshots of the newest keep (the node balance's window, Options.Window),
-// which the diagnosis holds too. Whole snapshots over five minutes held
+// the whole snapshots of the newest keep (the node balance's window,
+// Options.Window, which the diagnosis holds too), and before them, for the
+// rest of the span, one point of fixed-size values per snapshot, made as
+// the snapshot leaves keep: the figures the charts, the sparklines and the
+// process page draw (histpoint.go). Whole snapshots over five minutes held
 // ~21 KB each, 6 MB of heap and 9 MB of RSS at the span's end
 // (docs/benchmarks.md, "The dashboard's memory: the history as figures").
+// Index i counts both: the points, then the snapshots.
 type history struct {
 	span, gap, keep time.Duration
 	pts             []point
@@ -41,22 +43,17 @@ func newHistory(span, keep time.Duration) *history {
 	return &history{span: span, gap: historyGap, keep: min(keep, span)}
 }
 
-// push adds s: its figures as the newest point, or in place of the newest
-// while that is within gap of the one before it, and drops what fell out
-// of the span (the points) and of keep (the whole snapshots).
+// push adds s as the newest, or in place of the newest while that is
+// within gap of the one before it; drops what fell out of the span and
+// turns the snapshots that fell out of keep into points.
 func (h *history) push(s sampler.Snapshot) {
-	if n := len(h.pts); n >= 2 && s.Time.Sub(h.pts[n-2].Time) < h.gap && !s.Time.Before(h.pts[n-2].Time) {
-		h.pts[n-1].set(&s, &h.work)
+	if n := h.len(); n >= 2 && s.Time.Sub(h.time(n-2)) < h.gap && !s.Time.Before(h.time(n-2)) {
 		h.full[len(h.full)-1] = s
 	} else {
-		p := h.spare
-		h.spare = point{}
-		p.set(&s, &h.work)
-		h.pts = append(h.pts, p)
 		h.full = append(h.full, s)
 	}
 	drop := 0
-	for drop < len(h.pts)-1 && s.Time.Sub(h.pts[drop].Time) >= h.span {
+	for drop < len(h.pts) && s.Time.Sub(h.pts[drop].Time) >= h.span {
 		drop++
 	}
 	if drop > 0 {
@@ -65,21 +62,104 @@ func (h *history) push(s sampler.Snapshot) {
 		clear(h.pts[n:])
 		h.pts = h.pts[:n]
 	}
-	drop = 0
-	for drop < len(h.full)-1 && s.Time.Sub(h.full[drop].Time) > h.keep {
-		drop++
+	old := 0
+	for old < len(h.full)-1 && (s.Time.Sub(h.full[old].Time) > h.keep || s.Time.Sub(h.full[old].Time) >= h.span) {
+		if s.Time.Sub(h.full[old].Time) < h.span { // else dropped
+			p := h.spare
+			h.spare = point{}
+			p.set(&h.full[old], &h.work)
+			h.pts = append(h.pts, p)
+		}
+		old++
 	}
-	if drop > 0 {
-		n := copy(h.full, h.full[drop:])
+	if old > 0 {
+		n := copy(h.full, h.full[old:])
 		clear(h.full[n:])
 		h.full = h.full[:n]
 	}
 }
 
-func (h *history) len() int { return len(h.pts) }
+func (h *history) len() int { return len(h.pts) + len(h.full) }
 
-// at returns the i-th point, 0 the oldest.
-func (h *history) at(i int) *point { return &h.pts[i] }
+// snap is the i-th entry's whole snapshot, nil where only its point is kept.
+func (h *history) snap(i int) *sampler.Snapshot {
+	if i < len(h.pts) {
+		return nil
+	}
+	return &h.full[i-len(h.pts)]
+}
+
+func (h *history) time(i int) time.Time {
+	if s := h.snap(i); s != nil {
+		return s.Time
+	}
+	return h.pts[i].Time
+}
+
+func (h *history) seq(i int) uint64 {
+	if s := h.snap(i); s != nil {
+		return s.Seq
+	}
+	return h.pts[i].Seq
+}
+
+// gpu is GPU pos at i: the snapshot's own, or scratch with the point's
+// figures (gpuPoint.into); nil where the snapshot had no GPU there.
+func (h *history) gpu(i, pos int, scratch *sampler.GPU) *sampler.GPU {
+	if s := h.snap(i); s != nil {
+		if pos < 0 || pos >= len(s.GPUs) {
+			return nil
+		}
+		return &s.GPUs[pos]
+	}
+	g := h.pts[i].gpu(pos)
+	if g == nil {
+		return nil
+	}
+	g.into(scratch)
+	return scratch
+}
+
+// figure is GPU pos's reading f of gpuFigures at i; false where the
+// snapshot had no GPU there.
+func (h *history) figure(i, pos, f int) (sampler.Metric, bool) {
+	if s := h.snap(i); s != nil {
+		if pos < 0 || pos >= len(s.GPUs) {
+			return sampler.Metric{}, false
+		}
+		return *figure(&s.GPUs[pos], f), true
+	}
+	if g := h.pts[i].gpu(pos); g != nil {
+		return g.metric(f), true
+	}
+	return sampler.Metric{}, false
+}
+
+// clock is GPU pos's clock events at i, unknown where it had none there.
+func (h *history) clock(i, pos int) sampler.ClockEvents {
+	if s := h.snap(i); s != nil {
+		if pos < 0 || pos >= len(s.GPUs) {
+			return sampler.ClockEvents{}
+		}
+		return s.GPUs[pos].ClockEvents
+	}
+	if g := h.pts[i].gpu(pos); g != nil {
+		return g.clock
+	}
+	return sampler.ClockEvents{}
+}
+
+// proc is pid's figure f (procFigures) at i, n/a where pid was not there.
+func (h *history) proc(i, pid, f int) sampler.Metric {
+	if s := h.snap(i); s != nil {
+		q := procOf(s, pid)
+		return q.metric(f)
+	}
+	if q := h.pts[i].proc(pid); q != nil {
+		return q.metric(f)
+	}
+	return sampler.Metric{}
+}
 
 // last returns the newest snapshot, whole, or nil when empty.
 func (h *history) last() *sampler.Snapshot {
@@ -103,16 +183,12 @@ func (h *history) since(d time.Duration) []sampler.Snapshot {
 	return h.full[first:]
 }
 
-// series fills dst with f of GPU pos over the newest n points (oldest
-// first), for sparklines. A missing GPU or n/a reading counts as 0.
-func (h *history) series(dst []float64, n, pos int, f func(g *gpuPoint) sampler.Metric) []float64 {
+// series fills dst with f over the newest n entries (oldest first), for
+// sparklines. An n/a reading counts as 0.
+func (h *history) series(dst []float64, n int, f func(i int) sampler.Metric) []float64 {
 	dst = dst[:0]
-	for i := max(0, len(h.pts)-n); i < len(h.pts); i++ {
-		v := 0.0
-		if g := h.pts[i].gpu(pos); g != nil {
-			v = f(g).Or(0)
-		}
-		dst = append(dst, v)
+	for i := max(0, h.len()-n); i < h.len(); i++ {
+		dst = append(dst, f(i).Or(0))
 	}
 	return dst
 }

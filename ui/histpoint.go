@@ -110,8 +110,7 @@ const (
 type procPoint struct {
 	_   [0]func() // not comparable: no equality function in the binary
 	pid int
-	ok  uint8  // a bit per figure
-	n   uint16 // the GPUs its SM figure was read on (setProcs)
+	ok  uint8 // a bit per figure
 	v   [procFigures]float64
 }
 
@@ -161,9 +160,7 @@ func (p *point) set(s *sampler.Snapshot, work *[]procPoint) {
 }
 
 // setProcs keeps a procPoint for every PID of the snapshot, on a GPU or on
-// the host, with what procviewcharts.go charts for it: the GPU figures
-// folded over its GPUs in their order, its own CPU and RSS (procIn's), and
-// its children's sums in the order of its Children.
+// the host (procOf of each).
 func (p *point) setProcs(s *sampler.Snapshot, work *[]procPoint) {
 	all := (*work)[:0]
 	for gi := range s.GPUs {
@@ -181,7 +178,7 @@ func (p *point) setProcs(s *sampler.Snapshot, work *[]procPoint) {
 	n := 0
 	for i := range all {
 		if n == 0 || all[n-1].pid != all[i].pid {
-			all[n] = all[i]
+			all[n] = procOf(s, all[i].pid)
 			n++
 		}
 	}
@@ -189,44 +186,59 @@ func (p *point) setProcs(s *sampler.Snapshot, work *[]procPoint) {
 		p.procs = make([]procPoint, 0, n)
 	}
 	p.procs = append(p.procs[:0], all[:n]...)
+}
+
+// procOf is what procviewcharts.go charts for pid in s: the GPU figures
+// folded over its GPUs in their order, its own CPU and RSS (procIn's
+// host record), and its children's sums in the order of its Children.
+func procOf(s *sampler.Snapshot, pid int) procPoint {
+	q := procPoint{pid: pid}
+	n := 0
 	for gi := range s.GPUs {
 		for pi := range s.GPUs[gi].Procs {
-			pr := &s.GPUs[gi].Procs[pi]
-			q := p.proc(pr.PID)
-			q.sum(procGPUMem, pr.MemUsed)
-			q.sum(procSM, pr.SMUtil)
-			if pr.SMUtil.OK {
-				q.n++
+			if pr := &s.GPUs[gi].Procs[pi]; pr.PID == pid {
+				q.sum(procGPUMem, pr.MemUsed)
+				q.sum(procSM, pr.SMUtil)
+				if pr.SMUtil.OK {
+					n++
+				}
 			}
 		}
 	}
-	for i := range p.procs {
-		q := &p.procs[i]
-		if q.n > 0 {
-			q.v[procSM] /= float64(q.n)
+	if n > 0 {
+		q.v[procSM] /= float64(n)
+	}
+	h := procHost(s, pid)
+	if h == nil {
+		return q
+	}
+	q.own(procCPU, h.CPU)
+	q.own(procRSS, h.RSS)
+	if s.Host == nil {
+		return q
+	}
+	for _, k := range h.Children {
+		if kp := s.Host.Procs[k]; kp != nil {
+			q.sum(procCPUWorkers, kp.CPU)
+			q.sum(procRSSWorkers, kp.RSS)
 		}
-		var h *sampler.Proc
-		if s.Host != nil {
-			h = s.Host.Procs[q.pid]
-		}
-		if h == nil {
-			_, h = procIn(s, q.pid) // a GPU process's own host record
-		}
-		if h == nil {
-			continue
-		}
-		q.own(procCPU, h.CPU)
-		q.own(procRSS, h.RSS)
-		if s.Host == nil {
-			continue
-		}
-		for _, k := range h.Children {
-			if kp := s.Host.Procs[k]; kp != nil {
-				q.sum(procCPUWorkers, kp.CPU)
-				q.sum(procRSSWorkers, kp.RSS)
+	}
+	return q
+}
+
+// procHost is procIn's host record of pid, found without its list.
+func procHost(s *sampler.Snapshot, pid int) *sampler.Proc {
+	if s.Host != nil && s.Host.Procs[pid] != nil {
+		return s.Host.Procs[pid]
+	}
+	for gi := range s.GPUs {
+		for pi := range s.GPUs[gi].Procs {
+			if pr := &s.GPUs[gi].Procs[pi]; pr.PID == pid && pr.Host != nil {
+				return pr.Host
 			}
 		}
 	}
+	return nil
 }
 
 // sum adds m to figure f where it was read.

@@ -23,54 +23,59 @@ func everyMetric(g *sampler.GPU, seed int) {
 }
 
 // TestHistoryKeepsWhatChartsRead: every series of every GPU chart, the
-// clock strip and the sparklines read the same from a history point as
-// from the snapshot it was made of, for GPUs with each reading present,
-// absent (n/a) and different.
+// clock strip and the sparklines read the same from the history as from
+// the snapshots pushed, from points (keep shorter than the history) and
+// from whole snapshots, for GPUs with each reading present, absent (n/a)
+// and different.
 func TestHistoryKeepsWhatChartsRead(t *testing.T) {
 	m, _ := fixtureModel(1, 200, 50)
 	c := m.c
-	h := newHistory(0, 0)
-	var snaps []sampler.Snapshot
-	for i := range 12 {
-		s := fixtureSnapshot(i)
-		for gi := range s.GPUs {
-			everyMetric(&s.GPUs[gi], i*8+gi)
+	for _, keep := range []time.Duration{time.Nanosecond, 4 * time.Second} {
+		h := newHistory(0, keep)
+		var snaps []sampler.Snapshot
+		for i := range 12 {
+			s := fixtureSnapshot(i)
+			for gi := range s.GPUs {
+				everyMetric(&s.GPUs[gi], i*8+gi)
+			}
+			h.push(s)
+			snaps = append(snaps, s)
 		}
-		h.push(s)
-		snaps = append(snaps, s)
-	}
-	if h.len() != len(snaps) {
-		t.Fatalf("%d points for %d snapshots", h.len(), len(snaps))
-	}
-	series := 0
-	for i, s := range snaps {
-		p := h.at(i)
-		if !p.Time.Equal(s.Time) || p.Seq != s.Seq || len(p.gpus) != len(s.GPUs) {
-			t.Fatalf("point %d: %v #%d with %d GPUs, snapshot %v #%d with %d", i, p.Time, p.Seq, len(p.gpus), s.Time, s.Seq, len(s.GPUs))
+		if h.len() != len(snaps) || len(h.pts) == 0 || len(h.full) == 0 {
+			t.Fatalf("keep %s: %d points and %d snapshots for %d snapshots", keep, len(h.pts), len(h.full), len(snaps))
 		}
-		for gi := range s.GPUs {
-			g := &s.GPUs[gi]
-			var scratch sampler.GPU
-			for _, spec := range gpuCharts(c, g) {
-				for _, se := range spec.series {
-					series++
-					if got, want := se.value(p, gi, &scratch), se.get(g); got != want {
-						t.Errorf("point %d GPU %d %q %q: %+v from the history, %+v from the snapshot", i, gi, spec.title, se.name, got, want)
+		series := 0
+		for i, s := range snaps {
+			if !h.time(i).Equal(s.Time) || h.seq(i) != s.Seq {
+				t.Fatalf("keep %s, entry %d: %v #%d, snapshot %v #%d", keep, i, h.time(i), h.seq(i), s.Time, s.Seq)
+			}
+			for gi := range s.GPUs {
+				g := &s.GPUs[gi]
+				var scratch sampler.GPU
+				for _, spec := range gpuCharts(c, g) {
+					for _, se := range spec.series {
+						series++
+						if got, want := se.value(h, i, gi, &scratch), se.get(g); got != want {
+							t.Errorf("keep %s, entry %d GPU %d %q %q: %+v from the history, %+v from the snapshot", keep, i, gi, spec.title, se.name, got, want)
+						}
 					}
 				}
+				util, ok := h.figure(i, gi, figUtil)
+				used, _ := h.figure(i, gi, figMemUsed)
+				total, _ := h.figure(i, gi, figMemTotal)
+				if ce := h.clock(i, gi); !ok || ce != g.ClockEvents || util != g.Util || used != g.MemUsed || total != g.MemTotal {
+					t.Errorf("keep %s, entry %d GPU %d: clock %+v util %+v mem %+v/%+v, snapshot %+v %+v %+v/%+v", keep, i, gi,
+						ce, util, used, total, g.ClockEvents, g.Util, g.MemUsed, g.MemTotal)
+				}
 			}
-			gp := p.gpu(gi)
-			if gp.clock != g.ClockEvents || gp.metric(figUtil) != g.Util || gp.metric(figMemUsed) != g.MemUsed || gp.metric(figMemTotal) != g.MemTotal {
-				t.Errorf("point %d GPU %d: clock %+v util %+v mem %+v/%+v, snapshot %+v %+v %+v/%+v", i, gi,
-					gp.clock, gp.metric(figUtil), gp.metric(figMemUsed), gp.metric(figMemTotal), g.ClockEvents, g.Util, g.MemUsed, g.MemTotal)
+			var scratch sampler.GPU
+			if _, ok := h.figure(i, len(s.GPUs), figUtil); ok || h.gpu(i, -1, &scratch) != nil || h.clock(i, len(s.GPUs)).OK {
+				t.Errorf("keep %s, entry %d: a GPU past the snapshot's", keep, i)
 			}
 		}
-		if p.gpu(len(s.GPUs)) != nil || p.gpu(-1) != nil {
-			t.Errorf("point %d: a GPU past the snapshot's", i)
+		if series < 12*8*10 {
+			t.Errorf("only %d series compared", series)
 		}
-	}
-	if series < 12*8*10 {
-		t.Errorf("only %d series compared", series)
 	}
 }
 
@@ -139,7 +144,13 @@ func snapshotProcFigures(s *sampler.Snapshot, pid int) [procFigures]sampler.Metr
 // entry holds), and n/a for a PID not there.
 func TestHistoryProcFiguresAreTheSnapshots(t *testing.T) {
 	m, _ := fixtureModel(1, 200, 50)
-	h := newHistory(0, 0)
+	for _, keep := range []time.Duration{time.Nanosecond, 3 * time.Second} {
+		procFiguresAreTheSnapshots(t, m, keep)
+	}
+}
+
+func procFiguresAreTheSnapshots(t *testing.T, m Model, keep time.Duration) {
+	h := newHistory(0, keep)
 	var snaps []sampler.Snapshot
 	for i := range 6 {
 		s := fixtureSnapshot(i)
@@ -172,8 +183,8 @@ func TestHistoryProcFiguresAreTheSnapshots(t *testing.T) {
 			want := snapshotProcFigures(&snaps[i], pid)
 			for _, spec := range specs {
 				for _, se := range spec.series {
-					if got := se.value(h.at(i), -1, &scratch); got != want[se.fig] {
-						t.Errorf("PID %d point %d %q %q: %+v from the history, %+v from the snapshot", pid, i, spec.title, se.name, got, want[se.fig])
+					if got := se.value(h, i, -1, &scratch); got != want[se.fig] {
+						t.Errorf("keep %s, PID %d entry %d %q %q: %+v from the history, %+v from the snapshot", keep, pid, i, spec.title, se.name, got, want[se.fig])
 					}
 				}
 			}
@@ -192,8 +203,8 @@ func TestHistoryHoldsNoSnapshotBeyondTheWindow(t *testing.T) {
 	if n := len(h.full); n != 121 {
 		t.Errorf("%d whole snapshots kept, want the 121 of the 2-minute window", n)
 	}
-	if h.len() != 300 || h.at(0).Seq != 401 || h.last().Seq != 700 {
-		t.Errorf("%d points from #%d to #%d, want 300 from 401 to 700", h.len(), h.at(0).Seq, h.last().Seq)
+	if h.len() != 300 || len(h.pts) != 179 || h.seq(0) != 401 || h.last().Seq != 700 {
+		t.Errorf("%d entries (%d points) from #%d to #%d, want 300 (179) from 401 to 700", h.len(), len(h.pts), h.seq(0), h.last().Seq)
 	}
 	if w := h.since(time.Minute); len(w) != 61 || w[0].Seq != 640 {
 		t.Errorf("since(1m) = %d snapshots from #%d, want 61 from 640", len(w), w[0].Seq)

@@ -8,8 +8,9 @@ import (
 )
 
 // BenchmarkHistoryPush is one snapshot of the fixture's 8-GPU node (16
-// host processes) into a full five-minute history: its figures taken
-// (histpoint.go) and the oldest point dropped.
+// host processes) into a full five-minute history: the snapshot that
+// leaves the two minutes of whole ones made a point (histpoint.go), the
+// oldest point dropped.
 func BenchmarkHistoryPush(b *testing.B) {
 	h := newHistory(historySpan, defaultWindow)
 	snaps := make([]sampler.Snapshot, 400)
