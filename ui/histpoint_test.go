@@ -210,3 +210,26 @@ func TestHistoryHoldsNoSnapshotBeyondTheWindow(t *testing.T) {
 		t.Errorf("since(1m) = %d snapshots from #%d, want 61 from 640", len(w), w[0].Seq)
 	}
 }
+
+// TestHistoryPointsHoldNoPointers: a point's per-GPU and per-PID values
+// are fixed-size, so nothing of a snapshot (strings, maps, process
+// records) stays reachable from the history once it leaves the window.
+func TestHistoryPointsHoldNoPointers(t *testing.T) {
+	var check func(path string, ty reflect.Type)
+	check = func(path string, ty reflect.Type) {
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				check(path+"."+ty.Field(i).Name, ty.Field(i).Type)
+			}
+		case reflect.Array:
+			if ty.Len() > 0 {
+				check(path+"[]", ty.Elem())
+			}
+		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.String, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			t.Errorf("%s is a %s", path, ty.Kind())
+		}
+	}
+	check("gpuPoint", reflect.TypeFor[gpuPoint]())
+	check("procPoint", reflect.TypeFor[procPoint]())
+}
