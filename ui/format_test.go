@@ -116,7 +116,8 @@ func TestHistoryBoundedByTime(t *testing.T) {
 	if w := h.since(time.Second); len(w) != 2 || w[0].Seq != 3 {
 		t.Errorf("since(1s) = %d snapshots from %d; want 2 from 3", len(w), w[0].Seq)
 	}
-	vals := h.series(nil, 2, func(i int) sampler.Metric { m, _ := h.figure(i, 0, figUtil); return m })
+	var scratch sampler.GPU
+	vals := h.series(nil, 2, func(i int) sampler.Metric { return h.gpu(i, 0, &scratch).Util })
 	if len(vals) != 2 || vals[0] != 3 || vals[1] != 4 {
 		t.Errorf("series = %v", vals)
 	}

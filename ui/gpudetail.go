@@ -255,11 +255,15 @@ func (p *gpuDetailPane) clockStrip() []string {
 	n := max(1, p.w-label-2)
 	first := max(0, c.hist.len()-n)
 	var out []string
+	var scratch sampler.GPU
 	for _, r := range clockReasons {
 		var b strings.Builder
 		known := false
 		for i := first; i < c.hist.len(); i++ {
-			ce := c.hist.clock(i, p.gpu)
+			var ce sampler.ClockEvents
+			if g := c.hist.gpu(i, p.gpu, &scratch); g != nil {
+				ce = g.ClockEvents
+			}
 			switch {
 			case !ce.OK:
 				b.WriteByte(' ')

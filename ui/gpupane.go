@@ -25,6 +25,8 @@ type gpuPane struct {
 	cursor int
 	top    int // first GPU shown when they do not all fit
 	series []float64
+	// scratch holds an older history point's figures (history.gpu).
+	scratch sampler.GPU
 	// sparks are the rows' sparklines as last drawn, two per GPU position
 	// (utilisation, memory); drawn is the title line as last drawn.
 	sparks []drawnSpark
@@ -158,9 +160,8 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	uw, mw := room*2/3, room-room*2/3
 	h := c.hist
 	memPct := func(i int) sampler.Metric {
-		used, _ := h.figure(i, pos, figMemUsed)
-		if total, _ := h.figure(i, pos, figMemTotal); used.OK && total.V > 0 {
-			return sampler.Some(100 * used.V / total.V)
+		if g := h.gpu(i, pos, &p.scratch); g != nil && g.MemUsed.OK && g.MemTotal.V > 0 {
+			return sampler.Some(100 * g.MemUsed.V / g.MemTotal.V)
 		}
 		return sampler.NA
 	}
@@ -186,8 +187,10 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 func (p *gpuPane) utilSeries(pos, n int) []float64 {
 	h := p.c.hist
 	p.series = h.series(p.series[:0], n, func(i int) sampler.Metric {
-		m, _ := h.figure(i, pos, figUtil)
-		return m
+		if g := h.gpu(i, pos, &p.scratch); g != nil {
+			return g.Util
+		}
+		return sampler.NA
 	})
 	return p.series
 }

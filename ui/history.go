@@ -121,35 +121,6 @@ func (h *history) gpu(i, pos int, scratch *sampler.GPU) *sampler.GPU {
 	return scratch
 }
 
-// figure is GPU pos's reading f of gpuFigures at i; false where the
-// snapshot had no GPU there.
-func (h *history) figure(i, pos, f int) (sampler.Metric, bool) {
-	if s := h.snap(i); s != nil {
-		if pos < 0 || pos >= len(s.GPUs) {
-			return sampler.Metric{}, false
-		}
-		return *figure(&s.GPUs[pos], f), true
-	}
-	if g := h.pts[i].gpu(pos); g != nil {
-		return g.metric(f), true
-	}
-	return sampler.Metric{}, false
-}
-
-// clock is GPU pos's clock events at i, unknown where it had none there.
-func (h *history) clock(i, pos int) sampler.ClockEvents {
-	if s := h.snap(i); s != nil {
-		if pos < 0 || pos >= len(s.GPUs) {
-			return sampler.ClockEvents{}
-		}
-		return s.GPUs[pos].ClockEvents
-	}
-	if g := h.pts[i].gpu(pos); g != nil {
-		return g.clock
-	}
-	return sampler.ClockEvents{}
-}
-
 // proc is pid's figure f (procFigures) at i, n/a where pid was not there.
 func (h *history) proc(i, pid, f int) sampler.Metric {
 	if s := h.snap(i); s != nil {

@@ -28,7 +28,7 @@ const gpuFigures = 18
 // figure is g's reading f, 0 ≤ f < gpuFigures.
 func figure(g *sampler.GPU, f int) *sampler.Metric {
 	switch f {
-	case figUtil:
+	case 0:
 		return &g.Util
 	case 1:
 		return &g.SMActive
@@ -40,9 +40,9 @@ func figure(g *sampler.GPU, f int) *sampler.Metric {
 		return &g.DRAMActive
 	case 5:
 		return &g.MemUtil
-	case figMemUsed:
+	case 6:
 		return &g.MemUsed
-	case figMemTotal:
+	case 7:
 		return &g.MemTotal
 	case 8:
 		return &g.Power
@@ -74,13 +74,6 @@ type gpuPoint struct {
 	ok    uint32
 	clock sampler.ClockEvents
 }
-
-// The sparklines' figures, by their place in gpuFigures.
-const (
-	figUtil     = 0
-	figMemUsed  = 6
-	figMemTotal = 7
-)
 
 func (p *gpuPoint) metric(f int) sampler.Metric {
 	return sampler.Metric{V: p.v[f], OK: p.ok&(1<<f) != 0}
@@ -208,7 +201,7 @@ func procOf(s *sampler.Snapshot, pid int) procPoint {
 	if n > 0 {
 		q.v[procSM] /= float64(n)
 	}
-	h := procHost(s, pid)
+	_, h := procIn(s, pid)
 	if h == nil {
 		return q
 	}
@@ -224,21 +217,6 @@ func procOf(s *sampler.Snapshot, pid int) procPoint {
 		}
 	}
 	return q
-}
-
-// procHost is procIn's host record of pid, found without its list.
-func procHost(s *sampler.Snapshot, pid int) *sampler.Proc {
-	if s.Host != nil && s.Host.Procs[pid] != nil {
-		return s.Host.Procs[pid]
-	}
-	for gi := range s.GPUs {
-		for pi := range s.GPUs[gi].Procs {
-			if pr := &s.GPUs[gi].Procs[pi]; pr.PID == pid && pr.Host != nil {
-				return pr.Host
-			}
-		}
-	}
-	return nil
 }
 
 // sum adds m to figure f where it was read.

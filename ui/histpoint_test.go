@@ -60,16 +60,12 @@ func TestHistoryKeepsWhatChartsRead(t *testing.T) {
 						}
 					}
 				}
-				util, ok := h.figure(i, gi, figUtil)
-				used, _ := h.figure(i, gi, figMemUsed)
-				total, _ := h.figure(i, gi, figMemTotal)
-				if ce := h.clock(i, gi); !ok || ce != g.ClockEvents || util != g.Util || used != g.MemUsed || total != g.MemTotal {
-					t.Errorf("keep %s, entry %d GPU %d: clock %+v util %+v mem %+v/%+v, snapshot %+v %+v %+v/%+v", keep, i, gi,
-						ce, util, used, total, g.ClockEvents, g.Util, g.MemUsed, g.MemTotal)
+				if hg := h.gpu(i, gi, &scratch); hg == nil || hg.ClockEvents != g.ClockEvents || hg.Util != g.Util || hg.MemUsed != g.MemUsed || hg.MemTotal != g.MemTotal {
+					t.Errorf("keep %s, entry %d GPU %d: the clock strip's and sparklines' readings %+v, snapshot's %+v", keep, i, gi, hg, g)
 				}
 			}
 			var scratch sampler.GPU
-			if _, ok := h.figure(i, len(s.GPUs), figUtil); ok || h.gpu(i, -1, &scratch) != nil || h.clock(i, len(s.GPUs)).OK {
+			if h.gpu(i, len(s.GPUs), &scratch) != nil || h.gpu(i, -1, &scratch) != nil {
 				t.Errorf("keep %s, entry %d: a GPU past the snapshot's", keep, i)
 			}
 		}
