@@ -90,6 +90,10 @@ func (h *history) snap(i int) *sampler.Snapshot {
 	return &h.full[i-len(h.pts)]
 }
 
+// time is the i-th entry's time. Out of line, as series: the binary's
+// pages (docs/benchmarks.md, "Binary size").
+//
+//go:noinline
 func (h *history) time(i int) time.Time {
 	if s := h.snap(i); s != nil {
 		return s.Time
@@ -133,7 +137,10 @@ func (h *history) proc(i, pid, f int) sampler.Metric {
 	return sampler.Metric{}
 }
 
-// last returns the newest snapshot, whole, or nil when empty.
+// last returns the newest snapshot, whole, or nil when empty. Out of
+// line: the panes call it in 24 places.
+//
+//go:noinline
 func (h *history) last() *sampler.Snapshot {
 	if len(h.full) == 0 {
 		return nil
@@ -157,6 +164,8 @@ func (h *history) since(d time.Duration) []sampler.Snapshot {
 
 // series fills dst with f over the newest n entries (oldest first), for
 // sparklines. An n/a reading counts as 0.
+//
+//go:noinline
 func (h *history) series(dst []float64, n int, f func(i int) sampler.Metric) []float64 {
 	dst = dst[:0]
 	for i := max(0, h.len()-n); i < h.len(); i++ {

@@ -153,32 +153,40 @@ func (p *point) set(s *sampler.Snapshot, work *[]procPoint) {
 }
 
 // setProcs keeps a procPoint for every PID of the snapshot, on a GPU or on
-// the host (procOf of each).
+// the host (procOf of each), sorted in work first so p's array is only as
+// long as needed.
 func (p *point) setProcs(s *sampler.Snapshot, work *[]procPoint) {
 	all := (*work)[:0]
 	for gi := range s.GPUs {
 		for pi := range s.GPUs[gi].Procs {
-			all = append(all, procPoint{pid: s.GPUs[gi].Procs[pi].PID})
+			all = withPID(all, s.GPUs[gi].Procs[pi].PID)
 		}
 	}
 	if s.Host != nil {
 		for pid := range s.Host.Procs {
-			all = append(all, procPoint{pid: pid})
+			all = withPID(all, pid)
 		}
 	}
 	*work = all
-	sort.Slice(all, func(i, j int) bool { return all[i].pid < all[j].pid })
-	n := 0
+	if cap(p.procs) < len(all) {
+		p.procs = make([]procPoint, len(all))
+	}
+	p.procs = p.procs[:len(all)]
 	for i := range all {
-		if n == 0 || all[n-1].pid != all[i].pid {
-			all[n] = procOf(s, all[i].pid)
-			n++
-		}
+		p.procs[i] = procOf(s, all[i].pid)
 	}
-	if cap(p.procs) < n {
-		p.procs = make([]procPoint, 0, n)
+}
+
+// withPID is all, sorted by PID, with pid in it.
+func withPID(all []procPoint, pid int) []procPoint {
+	i := sort.Search(len(all), func(i int) bool { return all[i].pid >= pid })
+	if i < len(all) && all[i].pid == pid {
+		return all
 	}
-	p.procs = append(p.procs[:0], all[:n]...)
+	all = append(all, procPoint{})
+	copy(all[i+1:], all[i:])
+	all[i].pid = pid
+	return all
 }
 
 // procOf is what procviewcharts.go charts for pid in s: the GPU figures
