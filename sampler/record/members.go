@@ -96,7 +96,9 @@ func (m *membersReader) cut(br *bufio.Reader, sig []byte, work chan<- *segment, 
 	defer close(work)
 	defer close(m.order)
 	var carry []byte // bytes read past the last cut
-	for {
+	var rerr error   // the read error that ended the compressed bytes
+	eof := false
+	for !eof || len(carry) > 0 {
 		var s *segment
 		select {
 		case s = <-m.free:
@@ -105,17 +107,15 @@ func (m *membersReader) cut(br *bufio.Reader, sig []byte, work chan<- *segment, 
 		}
 		s.comp, s.readErr, s.whole = append(s.comp[:0], carry...), nil, false
 		s.ready = make(chan struct{})
-		scanned, end := 0, false
-		for {
-			from := max(scanned, 1)
-			if i := bytes.Index(s.comp[min(from, len(s.comp)):], sig); i >= 0 {
-				at := from + i
+		for scanned := 1; ; {
+			if i := bytes.Index(s.comp[min(scanned, len(s.comp)):], sig); i >= 0 {
+				at := scanned + i
 				carry = append(carry[:0], s.comp[at:]...)
 				s.comp = s.comp[:at]
 				break
 			}
-			scanned = max(len(s.comp)-len(sig)+1, 0)
-			if len(s.comp) > compMax {
+			scanned = max(len(s.comp)-len(sig)+1, 1)
+			if eof || len(s.comp) > compMax {
 				carry = carry[:0]
 				break
 			}
@@ -125,11 +125,13 @@ func (m *membersReader) cut(br *bufio.Reader, sig []byte, work chan<- *segment, 
 			s.comp = s.comp[:n+k]
 			if err != nil {
 				if err != io.EOF && err != io.ErrUnexpectedEOF {
-					s.readErr = err
+					rerr = err
 				}
-				carry, end = carry[:0], true
-				break
+				eof = true
 			}
+		}
+		if eof && len(carry) == 0 {
+			s.readErr = rerr
 		}
 		select {
 		case m.order <- s:
@@ -140,9 +142,6 @@ func (m *membersReader) cut(br *bufio.Reader, sig []byte, work chan<- *segment, 
 			work <- s // buffered as large as the window: never blocks
 		} else {
 			close(s.ready) // read serially, with its error
-		}
-		if end {
-			return
 		}
 	}
 }
