@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -36,6 +37,7 @@ type membersReader struct {
 	size       int
 	damaged    func(error)
 	textMax    int // maxSegmentText, or less in tests
+	fellBack   atomic.Bool
 }
 
 // segment is the compressed bytes from one cut to the next and their text.
@@ -53,7 +55,7 @@ type segment struct {
 // keeps the memory of segmentsPerWorker segments a worker bounded
 // (docs/security.md "Hostile files").
 const (
-	maxSegmentText    = 16 << 20
+	maxSegmentText    = 8 << 20
 	maxSegmentComp    = 4 << 20
 	maxInflateWorkers = 4 // inflating is ~2x as fast a core as decoding
 	segmentsPerWorker = 2
@@ -84,7 +86,7 @@ func newMembersReader(br *bufio.Reader, damaged func(error), limit int) *members
 	}
 	work := make(chan *segment, window)
 	for range workers {
-		go inflateSegments(work, m.textMax)
+		go m.inflateSegments(work)
 	}
 	go m.cut(br, sig, work, compMax)
 	return m
@@ -147,13 +149,13 @@ func (m *membersReader) cut(br *bufio.Reader, sig []byte, work chan<- *segment, 
 }
 
 // inflateSegments inflates the segments sent on work.
-func inflateSegments(work <-chan *segment, textMax int) {
+func (m *membersReader) inflateSegments(work <-chan *segment) {
 	var zr gzip.Reader
 	for s := range work {
 		s.text, s.whole = s.text[:0], false
-		src := bytes.NewReader(s.comp)
-		if zr.Reset(src) == nil {
-			s.whole = inflateInto(&zr, s, textMax)
+		// After a fallback the text would not be read.
+		if !m.fellBack.Load() && zr.Reset(bytes.NewReader(s.comp)) == nil {
+			s.whole = inflateInto(&zr, s, m.textMax)
 		}
 		close(s.ready)
 	}
@@ -164,8 +166,8 @@ func inflateSegments(work <-chan *segment, textMax int) {
 // textMax.
 func inflateInto(zr *gzip.Reader, s *segment, textMax int) bool {
 	for {
-		if len(s.text) == cap(s.text) {
-			s.text = slices.Grow(s.text, max(64<<10, len(s.text)))
+		if len(s.text) == cap(s.text) { // at first about what the text will be (a day's: 8.6x)
+			s.text = slices.Grow(s.text, min(max(10*len(s.comp), len(s.text)/2), textMax+1-len(s.text)))
 		}
 		n, err := zr.Read(s.text[len(s.text):cap(s.text)])
 		s.text = s.text[:len(s.text)+n]
@@ -220,6 +222,7 @@ func (m *membersReader) Read(p []byte) (int, error) {
 
 // fallBack reads on serially from s's first byte.
 func (m *membersReader) fallBack(s *segment) error {
+	m.fellBack.Store(true)
 	m.compressed = segmentBytes{m: m, cur: s}
 	br := bufio.NewReaderSize(&m.compressed, m.size)
 	gz, err := gzip.NewReader(br)
@@ -278,6 +281,7 @@ func (b *segmentBytes) Read(p []byte) (int, error) {
 		if err := b.cur.readErr; err != nil {
 			return 0, err
 		}
+		b.cur.text = nil // not used again
 		b.m.release(b.cur)
 		b.cur = nil
 	}
