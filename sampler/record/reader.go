@@ -24,6 +24,12 @@ type Options struct {
 	// in Entry.Findings on every line (report, which reads the text of a
 	// few lines only).
 	FindingsOnDemand bool
+	// serialInflate inflates on the reading goroutine only (tests: the
+	// reference the members read on several cores must equal).
+	serialInflate bool
+	// segmentMax lowers the members reader's limits (members.go) to reach
+	// its fallback in small tests.
+	segmentMax int
 }
 
 // Limits: a snapshot with thousands of processes is a few MB (ten
@@ -50,7 +56,8 @@ type Reader struct {
 	opts     Options
 	closer   io.Closer // the file, when Open opened it
 	lines    lineReader
-	pipe     *pipeline // started by the first Next
+	inflate  *membersReader // nil for plain text or the serial reader
+	pipe     *pipeline      // started by the first Next
 	hdr      Header
 	read     int    // entries returned
 	skipped  int    // damaged lines skipped
@@ -91,12 +98,21 @@ func NewReader(src io.Reader, name string, o Options) (*Reader, error) {
 		size = o.bufBytes
 	}
 	r := &Reader{name: name, opts: o}
-	br, err := decompressedResync(bufio.NewReaderSize(src, size), name, r.lines.damaged)
-	if err != nil {
-		return nil, err
+	in := bufio.NewReaderSize(src, size)
+	if !o.serialInflate {
+		r.inflate = newMembersReader(in, r.lines.damaged, o.segmentMax)
 	}
-	r.lines.br = br
+	if r.inflate != nil {
+		r.lines.br = bufio.NewReaderSize(r.inflate, size)
+	} else {
+		br, err := decompressedResync(in, name, r.lines.damaged)
+		if err != nil {
+			return nil, err
+		}
+		r.lines.br = br
+	}
 	if err := r.readHeader(); err != nil {
+		r.Close()
 		return nil, err
 	}
 	return r, nil
@@ -247,6 +263,9 @@ func (r *Reader) finish() {
 	if r.pipe != nil {
 		r.pipe.stop()
 	}
+	if r.inflate != nil {
+		r.inflate.stop()
+	}
 }
 
 // decodeEntry decodes one line into l, fresh but for its empty GPU
@@ -298,6 +317,9 @@ func (r *Reader) Warnings() []string {
 func (r *Reader) Close() error {
 	if r.pipe != nil {
 		r.pipe.stop()
+	}
+	if r.inflate != nil {
+		r.inflate.stop()
 	}
 	if r.closer == nil {
 		return nil
