@@ -22,8 +22,17 @@ import (
 // free. HAMi-core's other lines (Initializing, Initialized, its INFO and
 // Debug lines) are read with them and prove nothing.
 // Corpus: hami-core-oom-*.
+//
+// Its other refusal comes after its own check passed: the driver's
+// allocation failed and add_chunk logs the driver's code,
+//
+//	[HAMI-core ERROR (pid:7 thread=140360328144640 allocator.c:115)]: cuMemoryAllocate failed res=2
+//
+// where 2 is CUDA_ERROR_OUT_OF_MEMORY: the card itself is full under a
+// pod within its slice. Other codes are no out-of-memory and not read.
+// Corpus: b9-hami-core-cumemoryallocate-*.
 var (
-	hamiOOMRE  = regexp.MustCompile(`\[HAMI-core ERROR[^\]]*\]:\s*Device (\d{1,3}) OOM (\d{1,20}) / (\d{1,20})\b`)
+	hamiOOMRE  = regexp.MustCompile(`\[HAMI-core ERROR[^\]]*\]:\s*(?:Device (\d{1,3}) OOM (\d{1,20}) / (\d{1,20})\b|cuMemoryAllocate failed res=2\b)`)
 	hamiLineRE = regexp.MustCompile(`^\s*\[HAMI-core `)
 )
 
@@ -47,7 +56,11 @@ func parseSliceOOM(sec *section) *part {
 	for i, l := range sec.lines {
 		var o sampler.SliceOOM
 		want := "" // as printed: a wrapped counter is told exactly
-		if m := hamiOOMRE.FindStringSubmatch(l); m != nil {
+		if m := hamiOOMRE.FindStringSubmatch(l); m != nil && m[1] == "" {
+			snap.Node.SliceOOM = append(snap.Node.SliceOOM, sampler.SliceOOM{Layer: "hami_driver"})
+			p.where(-1, "slice_oom", sec.first+i)
+			continue
+		} else if m != nil {
 			o.Device, _ = strconv.Atoi(m[1])
 			want = m[2]
 			o.Want, _ = strconv.ParseFloat(m[2], 64)
@@ -77,7 +90,18 @@ func parseSliceOOM(sec *section) *part {
 		return p.skip("no out-of-memory line with a usage a GPU can have")
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%s over a container's GPU memory limit", sampler.Counted(len(snap.Node.SliceOOM), "allocation refused", "allocations refused")))
+	card := 0
+	for _, o := range snap.Node.SliceOOM {
+		if o.Layer == "hami_driver" {
+			card++
+		}
+	}
+	if n := len(snap.Node.SliceOOM) - card; n > 0 {
+		p.note(fmt.Sprintf("%s over a container's GPU memory limit", sampler.Counted(n, "allocation refused", "allocations refused")))
+	}
+	if card > 0 {
+		p.note(fmt.Sprintf("%s by the driver out of memory within a container's limit", sampler.Counted(card, "allocation refused", "allocations refused")))
+	}
 	return p
 }
 
