@@ -18,6 +18,7 @@ import (
 //	systemd[1]: nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE
 //	[Jul 29 2021 14:46:01] [ERROR] [tid 841] NVLink training failed ...
 //	Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg     (then the start script's usage)
+//	fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value   (it exits before starting)
 //
 // On an NVSwitch node nothing runs until the fabric manager has set the
 // fabric up (docs/playbook/fabric_manager.md), so any of them is read as a
@@ -30,7 +31,8 @@ var (
 		`|nvidia-fabricmanager(\.service)?: (main|control) process exited, code=exited, status=[1-9]` +
 		`|nv-fabricmanager\S*"? failed!` +
 		`|request to query NVSwitch device information from NVSwitch driver failed` +
-		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)`)
+		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)` +
+		`|fabric ?manager config file item: \w+ has an invalid value`)
 	fmOptionRE = regexp.MustCompile(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
 	fmScriptRE = regexp.MustCompile(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
 )

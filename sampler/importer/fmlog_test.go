@@ -67,3 +67,18 @@ func TestFabricManagerUnitMissingNeedsNVSwitch(t *testing.T) {
 		}
 	}
 }
+
+// The fabric manager checks its configuration before it starts and exits
+// on a value it rejects, naming the item ("fabric manager config file
+// item: <KEY> has an invalid value"): the fabric is not set up, a failure
+// of the node like its other start failures; prose about the file is not.
+func TestFabricManagerInvalidConfigItem(t *testing.T) {
+	in := "Mar 02 08:14:09 gpu-7 nv-fabricmanager[2211]: fabric manager config file item: FABRIC_MODE has an invalid value\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || !strings.Contains(snaps[0].Node.FabricError, "FABRIC_MODE has an invalid value") {
+		t.Fatalf("snaps %+v, err %v; want a fabric error naming the rejected item", snaps, err)
+	}
+	if snaps, _, _ := readString("Each fabric manager config file item is documented in the user guide.\n"); len(snaps) > 0 && snaps[0].Node.FabricError != "" {
+		t.Errorf("prose read as a fabric manager failure: %q", snaps[0].Node.FabricError)
+	}
+}
