@@ -52,14 +52,13 @@ func isHAMiLine(s string) bool { return hamiLineRE.MatchString(s) || hamiOOMRE.M
 func parseSliceOOM(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
-	wrapped := ""
+	wrapped, card := "", 0
 	for i, l := range sec.lines {
 		var o sampler.SliceOOM
 		want := "" // as printed: a wrapped counter is told exactly
 		if m := hamiOOMRE.FindStringSubmatch(l); m != nil && m[1] == "" {
-			snap.Node.SliceOOM = append(snap.Node.SliceOOM, sampler.SliceOOM{Layer: "hami_driver"})
-			p.where(-1, "slice_oom", sec.first+i)
-			continue
+			o.Layer = "hami_driver" // the driver's refusal: no sizes
+			card++
 		} else if m != nil {
 			o.Device, _ = strconv.Atoi(m[1])
 			want = m[2]
@@ -70,7 +69,7 @@ func parseSliceOOM(sec *section) *part {
 			o.Want, _ = strconv.ParseFloat(m[1], 64)
 			o.Layer = "vcuda"
 		}
-		if o.Want <= 0 || o.Layer == "" && o.Limit <= 0 {
+		if o.Layer != "hami_driver" && (o.Want <= 0 || o.Layer == "" && o.Limit <= 0) {
 			continue
 		}
 		if o.Want >= hamiImpossible {
@@ -90,17 +89,11 @@ func parseSliceOOM(sec *section) *part {
 		return p.skip("no out-of-memory line with a usage a GPU can have")
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	card := 0
-	for _, o := range snap.Node.SliceOOM {
-		if o.Layer == "hami_driver" {
-			card++
+	for k, n := range [2]int{len(snap.Node.SliceOOM) - card, card} {
+		if n > 0 {
+			p.note(sampler.Counted(n, "allocation refused", "allocations refused") +
+				[2]string{" over a container's GPU memory limit", " by the driver, out of memory within a container's limit"}[k])
 		}
-	}
-	if n := len(snap.Node.SliceOOM) - card; n > 0 {
-		p.note(fmt.Sprintf("%s over a container's GPU memory limit", sampler.Counted(n, "allocation refused", "allocations refused")))
-	}
-	if card > 0 {
-		p.note(fmt.Sprintf("%s by the driver out of memory within a container's limit", sampler.Counted(card, "allocation refused", "allocations refused")))
 	}
 	return p
 }
