@@ -82,3 +82,26 @@ func TestFabricManagerInvalidConfigItem(t *testing.T) {
 		t.Errorf("prose read as a fabric manager failure: %q", snaps[0].Node.FabricError)
 	}
 }
+
+// The words that let a line reach the fabric manager's patterns are in
+// every line those patterns match, whatever its case: a prefilter that
+// drops none of them.
+func TestFabricManagerPrefilterKeepsMatches(t *testing.T) {
+	for _, l := range []string{
+		"NV-FABRICMANAGER[1]: FABRIC MANAGER NVIDIA GPU DRIVER INTERFACE VERSION 1 DON'T MATCH WITH DRIVER VERSION 2",
+		"[Jul 29 2021 14:46:03] [error] [TID 841] nvlink training failed",
+		"nv-fabricmanager[4177]: REQUEST TO QUERY NVSWITCH DEVICE INFORMATION FROM NVSWITCH DRIVER FAILED with error:generic",
+		"Unit NVIDIA-FabricManager.service could not be found.",
+		"fabric manager config file item: FABRIC_MODE has an invalid value",
+	} {
+		if !fmFailRE.MatchString(l) && !fmMissingRE.MatchString(l) {
+			t.Fatalf("%q: no pattern matches; the case is a bad one", l)
+		}
+		if !isFMFailLine(l) {
+			t.Errorf("%q dropped by the prefilter", l)
+		}
+	}
+	if isFMFailLine("[rank3]: step 812 loss 0.4121 failed to fetch a batch") {
+		t.Error("a job's log line read as a fabric manager failure")
+	}
+}
