@@ -96,12 +96,21 @@ var hintVCUDASlice = fix{"mem_slice_vcuda", "The container's vCUDA memory slice 
 	"a smaller KV-cache share: vLLM's gpu_memory_utilization, lmdeploy's cache_max_entry_count); nvidia-smi inside the " +
 	"pod shows the slice as the total"}
 
+// hintSliceCard: the driver, not HAMi-core, refused: the card is full
+// though the pod is within its slice, so raising the slice cannot help.
+var hintSliceCard = fix{"mem_slice_card", "The card under the pod's slice is full though the pod is within its limit: the pods " +
+	"sharing the card hold more than it has (HAMi's deviceMemoryScaling above 1 overcommits it) or a process outside " +
+	"HAMi-core holds memory on it; nvidia-smi on the host shows every process on the card: end the stray one, lower the " +
+	"overcommit, or give the pod a whole card or a slice that fits beside the others"}
+
 // sliceOOM: a GPU-sharing layer refused an allocation over the
 // container's memory limit (sampler.SliceOOM: HAMi-core's log, or
 // vcuda-controller's, whose line gives what the container uses but not its
 // limit): the job ran out of the memory its pod may use, which is
 // memory_pressure with the pod's slice, not the card's memory, as the
-// evidence.
+// evidence. Layer hami_driver is the driver refusing what HAMi-core let
+// through: the card full beneath the slice, memory_pressure with the card
+// as the cause.
 func (e *evCtx) sliceOOM() {
 	for _, o := range e.last.Node.SliceOOM {
 		if o.Layer == "pytorch" { // the card's memory, judged with its reading (memoryFull)
@@ -112,7 +121,13 @@ func (e *evCtx) sliceOOM() {
 			"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))
 		est := say("evidence.slice_oom_est", "HAMi-core's log line, as pasted: the allocation it refused; the job then fails with an out-of-memory or an unrecognised CUDA error")
 		hint := hintSliceOOM
-		if o.Layer == "vcuda" {
+		switch o.Layer {
+		case "hami_driver":
+			title = say("evidence.hami_driver_oom_title", "The GPU under a container's memory slice is full: the driver refused an allocation the slice allowed")
+			ev = say("evidence.hami_driver_oom", "HAMi-core let an allocation through the pod's limit and the driver refused it with CUDA_ERROR_OUT_OF_MEMORY (cuMemoryAllocate res=2): the card itself has no memory left for it")
+			est = say("evidence.hami_driver_oom_est", "HAMi-core's log line, as pasted: it gives no sizes, so who holds the card's memory needs nvidia-smi on the host")
+			hint = hintSliceCard
+		case "vcuda":
 			title = say("evidence.vcuda_oom_title", "A container's GPU memory slice is exhausted at {{.Used}}: an allocation was refused", "Used", gbytes(o.Want))
 			ev = say("evidence.vcuda_oom", "vCUDA (hijack_call.c) refused an allocation: the container's processes already use {{.Used}}, and the request would pass the pod's limit (the line does not give the limit)",
 				"Used", gbytes(o.Want))

@@ -68,6 +68,19 @@ func TestEvidenceVCUDASliceOOM(t *testing.T) {
 	}
 }
 
+// The driver's out-of-memory under HAMi-core (its limit check passed) is
+// the card full beneath the pod's slice: memory_pressure with the card
+// named, not the pod's limit, and the fix that looks at the card's other
+// tenants rather than raising the slice.
+func TestEvidenceHAMiDriverOOM(t *testing.T) {
+	s := evSnap(0)
+	s.Node.SliceOOM = []sampler.SliceOOM{{Layer: "hami_driver"}}
+	f := requireRule(t, Evidence([]sampler.Snapshot{s}), RuleMemoryPressure, -1)
+	if f.FixID != hintSliceCard.id || !strings.Contains(f.Evidence, "res=2") || strings.Contains(f.Title, "0 B") {
+		t.Errorf("finding %q / %q / %s", f.Title, f.Evidence, f.FixID)
+	}
+}
+
 // PyTorch's refused allocation is pressure on its GPU however much the
 // reading shows free (2.56 GiB asked with 1.83 GiB free, 88 % used; corpus
 // b9-torch-oom-16gb-*), said with the request; the same reading without

@@ -39,6 +39,7 @@ type SliceOOM struct {
 	// Layer is what refused it: "" HAMi-core, "vcuda" vcuda-controller's
 	// hijack_call.c (whose line gives the usage only), "pytorch" the CUDA
 	// allocator with the card's free memory short of the request (Limit is
-	// the card's total).
+	// the card's total), "hami_driver" the driver under HAMi-core, out of
+	// memory on the card within the pod's slice (no bytes, no limit).
 	Layer string `json:"layer,omitempty"`
 }

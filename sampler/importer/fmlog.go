@@ -18,6 +18,7 @@ import (
 //	systemd[1]: nvidia-fabricmanager.service: Control process exited, code=exited, status=1/FAILURE
 //	[Jul 29 2021 14:46:01] [ERROR] [tid 841] NVLink training failed ...
 //	Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg     (then the start script's usage)
+//	fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value   (it exits before starting)
 //
 // On an NVSwitch node nothing runs until the fabric manager has set the
 // fabric up (docs/playbook/fabric_manager.md), so any of them is read as a
@@ -30,7 +31,8 @@ var (
 		`|nvidia-fabricmanager(\.service)?: (main|control) process exited, code=exited, status=[1-9]` +
 		`|nv-fabricmanager\S*"? failed!` +
 		`|request to query NVSwitch device information from NVSwitch driver failed` +
-		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)`)
+		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)` +
+		`|fabric ?manager config file item: \w+ has an invalid value`)
 	fmOptionRE = regexp.MustCompile(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
 	fmScriptRE = regexp.MustCompile(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
 )
@@ -55,7 +57,43 @@ var fmMissingRE = regexp.MustCompile(`(?i)\bunit nvidia-fabricmanager(\.service)
 // errors ("SXid (PCI:...)"; prose naming SXids is not one).
 var switchRE = regexp.MustCompile(`(?i)\bbridge\b.*\bnvidia\b.*(\bnvswitch\b|\bdevice (1ac[0-2]|1af1|22a3)\b)|\bnvidia-nvswitch\d*:|\bSXid \(PCI:`)
 
-func isFMFailLine(s string) bool { return fmFailRE.MatchString(s) || fmMissingRE.MatchString(s) }
+// isFMFailLine runs on every line a paste has not claimed, and the
+// case-folded patterns backtrack from each position (a quarter of the
+// paste benchmark's time, docs/benchmarks.md): every match of either
+// holds one of fmWords in any case, so a line without them is not tried.
+func isFMFailLine(s string) bool {
+	for _, w := range fmWords {
+		if containsFold(s, w) {
+			return fmFailRE.MatchString(s) || fmMissingRE.MatchString(s)
+		}
+	}
+	return false
+}
+
+// fmWords: one of them is in every match of fmFailRE and fmMissingRE,
+// lower case and free of k and s, the letters whose case folding leaves
+// ASCII (K is also U+212A, S also U+017F).
+var fmWords = [...]string{"fabric", "[error] [tid", "device information from"}
+
+// containsFold: s holds w, a lower-case ASCII word, in any ASCII case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for ; j < len(w); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
 
 // fmRun claims a run of failure lines at ls[i], or the start script's
 // rejected option down to its usage; 0 for neither.

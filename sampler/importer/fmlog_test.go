@@ -67,3 +67,41 @@ func TestFabricManagerUnitMissingNeedsNVSwitch(t *testing.T) {
 		}
 	}
 }
+
+// The fabric manager checks its configuration before it starts and exits
+// on a value it rejects, naming the item ("fabric manager config file
+// item: <KEY> has an invalid value"): the fabric is not set up, a failure
+// of the node like its other start failures; prose about the file is not.
+func TestFabricManagerInvalidConfigItem(t *testing.T) {
+	in := "Mar 02 08:14:09 gpu-7 nv-fabricmanager[2211]: fabric manager config file item: FABRIC_MODE has an invalid value\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || !strings.Contains(snaps[0].Node.FabricError, "FABRIC_MODE has an invalid value") {
+		t.Fatalf("snaps %+v, err %v; want a fabric error naming the rejected item", snaps, err)
+	}
+	if snaps, _, _ := readString("Each fabric manager config file item is documented in the user guide.\n"); len(snaps) > 0 && snaps[0].Node.FabricError != "" {
+		t.Errorf("prose read as a fabric manager failure: %q", snaps[0].Node.FabricError)
+	}
+}
+
+// The words that let a line reach the fabric manager's patterns are in
+// every line those patterns match, whatever its case: a prefilter that
+// drops none of them.
+func TestFabricManagerPrefilterKeepsMatches(t *testing.T) {
+	for _, l := range []string{
+		"NV-FABRICMANAGER[1]: FABRIC MANAGER NVIDIA GPU DRIVER INTERFACE VERSION 1 DON'T MATCH WITH DRIVER VERSION 2",
+		"[Jul 29 2021 14:46:03] [error] [TID 841] nvlink training failed",
+		"nv-fabricmanager[4177]: REQUEST TO QUERY NVSWITCH DEVICE INFORMATION FROM NVSWITCH DRIVER FAILED with error:generic",
+		"Unit NVIDIA-FabricManager.service could not be found.",
+		"fabric manager config file item: FABRIC_MODE has an invalid value",
+	} {
+		if !fmFailRE.MatchString(l) && !fmMissingRE.MatchString(l) {
+			t.Fatalf("%q: no pattern matches; the case is a bad one", l)
+		}
+		if !isFMFailLine(l) {
+			t.Errorf("%q dropped by the prefilter", l)
+		}
+	}
+	if isFMFailLine("[rank3]: step 812 loss 0.4121 failed to fetch a batch") {
+		t.Error("a job's log line read as a fabric manager failure")
+	}
+}

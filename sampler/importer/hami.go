@@ -22,8 +22,17 @@ import (
 // free. HAMi-core's other lines (Initializing, Initialized, its INFO and
 // Debug lines) are read with them and prove nothing.
 // Corpus: hami-core-oom-*.
+//
+// Its other refusal comes after its own check passed: the driver's
+// allocation failed and add_chunk logs the driver's code,
+//
+//	[HAMI-core ERROR (pid:7 thread=140360328144640 allocator.c:115)]: cuMemoryAllocate failed res=2
+//
+// where 2 is CUDA_ERROR_OUT_OF_MEMORY: the card itself is full under a
+// pod within its slice. Other codes are no out-of-memory and not read.
+// Corpus: b9-hami-core-cumemoryallocate-*.
 var (
-	hamiOOMRE  = regexp.MustCompile(`\[HAMI-core ERROR[^\]]*\]:\s*Device (\d{1,3}) OOM (\d{1,20}) / (\d{1,20})\b`)
+	hamiOOMRE  = regexp.MustCompile(`\[HAMI-core ERROR[^\]]*\]:\s*(?:Device (\d{1,3}) OOM (\d{1,20}) / (\d{1,20})\b|cuMemoryAllocate failed res=2\b)`)
 	hamiLineRE = regexp.MustCompile(`^\s*\[HAMI-core `)
 )
 
@@ -43,11 +52,14 @@ func isHAMiLine(s string) bool { return hamiLineRE.MatchString(s) || hamiOOMRE.M
 func parseSliceOOM(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
-	wrapped := ""
+	wrapped, card := "", 0
 	for i, l := range sec.lines {
 		var o sampler.SliceOOM
 		want := "" // as printed: a wrapped counter is told exactly
-		if m := hamiOOMRE.FindStringSubmatch(l); m != nil {
+		if m := hamiOOMRE.FindStringSubmatch(l); m != nil && m[1] == "" {
+			o.Layer = "hami_driver" // the driver's refusal: no sizes
+			card++
+		} else if m != nil {
 			o.Device, _ = strconv.Atoi(m[1])
 			want = m[2]
 			o.Want, _ = strconv.ParseFloat(m[2], 64)
@@ -57,7 +69,7 @@ func parseSliceOOM(sec *section) *part {
 			o.Want, _ = strconv.ParseFloat(m[1], 64)
 			o.Layer = "vcuda"
 		}
-		if o.Want <= 0 || o.Layer == "" && o.Limit <= 0 {
+		if o.Layer != "hami_driver" && (o.Want <= 0 || o.Layer == "" && o.Limit <= 0) {
 			continue
 		}
 		if o.Want >= hamiImpossible {
@@ -77,7 +89,12 @@ func parseSliceOOM(sec *section) *part {
 		return p.skip("no out-of-memory line with a usage a GPU can have")
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%s over a container's GPU memory limit", sampler.Counted(len(snap.Node.SliceOOM), "allocation refused", "allocations refused")))
+	for k, n := range [2]int{len(snap.Node.SliceOOM) - card, card} {
+		if n > 0 {
+			p.note(sampler.Counted(n, "allocation refused", "allocations refused") +
+				[2]string{" over a container's GPU memory limit", " by the driver, out of memory within a container's limit"}[k])
+		}
+	}
 	return p
 }
 

@@ -52,3 +52,28 @@ func TestHAMiCoreImpossibleUsageNotRead(t *testing.T) {
 		t.Errorf("%q read as a refused allocation: %+v", in, snaps[0].Node.SliceOOM)
 	}
 }
+
+// HAMi-core logs "cuMemoryAllocate failed res=N" when the driver refuses
+// an allocation its own limit check let through (src/allocator/allocator.c,
+// add_chunk): res=2, CUDA_ERROR_OUT_OF_MEMORY, is the card itself out of
+// memory under the pod's slice, read with no limit and no byte count. Any
+// other res is not an out-of-memory and is not read as one.
+func TestHAMiCoreDriverOOMLine(t *testing.T) {
+	in := "[HAMI-core ERROR (pid:12 thread=139912345678912 allocator.c:121)]: cuMemoryAllocate failed res=2\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].Node.SliceOOM) != 1 {
+		t.Fatalf("snaps %+v, err %v; want one allocation the driver refused", snaps, err)
+	}
+	if o := snaps[0].Node.SliceOOM[0]; o.Layer != "hami_driver" || o.Want != 0 || o.Limit != 0 || len(snaps[0].GPUs) != 0 {
+		t.Errorf("read %+v with GPUs %v; want layer hami_driver, no bytes, no GPU of the node named", o, snaps[0].GPUs)
+	}
+	for _, in := range []string{
+		"[HAMI-core ERROR (pid:12 thread=139912345678912 allocator.c:121)]: cuMemoryAllocate failed res=1\n",
+		"[HAMI-core ERROR (pid:12 thread=139912345678912 allocator.c:121)]: cuMemoryAllocate failed res=999\n",
+		"[HAMI-core ERROR (pid:12 thread=139912345678912 allocator.c:121)]: cuMemoryAllocate failed res=20\n",
+	} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && len(snaps[0].Node.SliceOOM) > 0 {
+			t.Errorf("%q read as an out-of-memory: %+v", in, snaps[0].Node.SliceOOM)
+		}
+	}
+}
