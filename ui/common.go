@@ -44,6 +44,12 @@ type env struct {
 		n    int
 		text string
 	}
+	// balanceSaid is the node balance's last verdict and its words
+	// (balanceSummary).
+	balanceSaid struct {
+		v           balanceVerdict
+		full, short string
+	}
 }
 
 // data is what the frames brought: the history and the newest diagnosis.
@@ -63,9 +69,10 @@ type data struct {
 	// escaped: faster ticks share one reading (sampler.HostEvery), which
 	// is then escaped and drawn once.
 	hostSrc, host *sampler.Host
-	cleanTypes    *safe.Types // safe.CleanWith's memo (common.types)
-	gpuCount      int
-	migRows       int // GPU pane lines the MIG instances want (see migRows)
+	// snapTypes, diagTypes are safe.CleanWith's memos (types).
+	snapTypes, diagTypes *safe.Types
+	gpuCount             int
+	migRows              int // GPU pane lines the MIG instances want (see migRows)
 	// sourceClosed: the frames ended (a replay reached its end).
 	sourceClosed bool
 	// problem is the newest problem line and when it was said; the footer

@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/muesli/termenv"
 )
 
@@ -44,6 +45,7 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			got := m.View()
 			m.gpus.sparks, m.gpus.drawn, m.procs.drawn, m.c.hintsDrawn = nil, drawnTitle{}, drawnTitle{}, nil
 			m.c.gpuCountSaid.text = ""
+			m.c.balanceSaid.full = ""
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
@@ -160,6 +162,46 @@ func TestGPUCountSaidForTheCountInForce(t *testing.T) {
 		}
 		if got := c.gpuCountText(n); got != want {
 			t.Fatalf("%d GPUs said %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestBalanceSaidForTheVerdictInForce: the balance's kept words follow its
+// verdict, through busy and idle counts, spreads, one busy GPU and every
+// job on one GPU, in English and Chinese: each the words said afresh.
+func TestBalanceSaidForTheVerdictInForce(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		c := fixtureModelN(1, 8, 200, 50, nil).c
+		c.tr = i18n.OrEnglish(i18n.For(lang))
+		kept := 0
+		for i := range 300 {
+			b := diagnose.Balance{Busy: make([]float64, 8), Mem: make([]float64, 8), HasJob: make([]bool, 8)}
+			for g := range b.Busy {
+				b.Busy[g] = float64((i/7*31 + g*g*17) % 101)
+				b.HasJob[g] = (i/11+g)%3 != 0
+			}
+			switch i % 40 {
+			case 5: // one job
+				clear(b.HasJob)
+				b.HasJob[i%8] = true
+			case 9: // one busy GPU
+				clear(b.Busy)
+				b.Busy[3] = 99
+			}
+			before := c.balanceSaid.v
+			full, short := balanceSummary(b, c)
+			if c.balanceSaid.v == before {
+				kept++
+			}
+			fresh := *c
+			fresh.balanceSaid.full = ""
+			wantFull, wantShort := balanceSummary(b, &fresh)
+			if full != wantFull || short != wantShort {
+				t.Fatalf("%s, balance %d: kept words %q / %q, said afresh %q / %q", lang, i, full, short, wantFull, wantShort)
+			}
+		}
+		if kept == 0 {
+			t.Fatal("no verdict seen twice")
 		}
 	}
 }
