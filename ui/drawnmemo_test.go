@@ -41,11 +41,18 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			case 20:
 				m.c.focus = focusProcs
 				m.invalidateAll()
+			case 25: // the process pane's title says the sort
+				m.procs.sortBy = (m.procs.sortBy + 1) % len(m.procs.cols)
+				m.invalidateAll()
+			case 28:
+				m.procs.reverse = !m.procs.reverse
+				m.invalidateAll()
 			}
 			got := m.View()
 			m.gpus.sparks, m.gpus.drawn, m.procs.drawn, m.c.hintsDrawn = nil, drawnTitle{}, drawnTitle{}, nil
 			m.c.gpuCountSaid.text = ""
 			m.c.balanceSaid.full = ""
+			m.procs.said = procInfoSaid{}
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)

@@ -63,6 +63,25 @@ type procPane struct {
 	// firstRowLine is the pane line of the first table row (mouse clicks).
 	firstRowLine int
 	drawn        drawnTitle
+	said         procInfoSaid
+}
+
+// procInfoSaid is the title's "N rows on M GPUs · sort COL ▼" as last
+// said: three plural templates, said again only when a figure in them
+// changes, not on every snapshot (docs/benchmarks.md, "The dashboard at
+// 100 ms, again").
+type procInfoSaid struct {
+	rows, gpus      int
+	col, arrow, out string
+}
+
+func (d *procInfoSaid) info(c *common, rows int, col, arrow string) string {
+	if d.out == "" || d.rows != rows || d.gpus != c.gpuCount || d.col != col || d.arrow != arrow {
+		*d = procInfoSaid{rows: rows, gpus: c.gpuCount, col: col, arrow: arrow,
+			out: c.tr.T("procs.info", map[string]any{"Rows": c.count("rows.count", rows),
+				"GPUs": c.count("gpus.count", c.gpuCount), "Col": col, "Arrow": arrow})}
+	}
+	return d.out
 }
 
 func hostOf(r *procRow) *sampler.Proc {
@@ -247,8 +266,7 @@ func (p *procPane) render() []string {
 	}
 	var info string
 	if c.tr != nil {
-		info = c.tr.T("procs.info", map[string]any{"Rows": c.count("rows.count", len(p.rows)),
-			"GPUs": c.count("gpus.count", c.gpuCount), "Col": p.cols[p.sortBy].label, "Arrow": arrow})
+		info = p.said.info(c, len(p.rows), p.cols[p.sortBy].label, arrow)
 	} else {
 		info = fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
 	}
