@@ -7,6 +7,12 @@ import (
 )
 
 // word is message id in the dashboard's language.
+//
+// Not inlined: it is called at ~150 places, and its copies cost the binary
+// more than the call does the frame (docs/benchmarks.md, "The dashboard at
+// 100 ms, again").
+//
+//go:noinline
 func (c *common) word(id string) string {
 	if c.tr == nil {
 		return id

@@ -22,3 +22,22 @@ func BenchmarkDemoTick(b *testing.B) {
 		s.Tick(t)
 	}
 }
+
+// BenchmarkDemoTick100ms is the same tick at --interval 100ms: the
+// simulator steps 100 ms (its one step: it steps 100 ms at every interval),
+// the fake NVML rebuilds its truth and the reader reads it; the host is
+// read once in ten ticks (sampler.HostEvery). Ten of these are a second.
+func BenchmarkDemoTick100ms(b *testing.B) {
+	d, err := NewDemo("mixed", 1, t0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := d.Sampler("mixed")
+	t := t0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t = t.Add(100 * time.Millisecond)
+		s.Tick(t)
+	}
+}
