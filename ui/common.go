@@ -37,8 +37,8 @@ type env struct {
 	tr *i18n.Tr
 	// hintsDrawn is the footer's key hints as last fitted (fitHints).
 	hintsDrawn *drawnHints
-	// selected is the Selected style as sequences (lineStyle).
-	selected *lineStyle
+	// lineStyles are the theme's styles as sequences (styled).
+	lineStyles map[*lipgloss.Style]*lineStyle
 	// gpuCountSaid is the last GPU count said (gpuCountText).
 	gpuCountSaid struct {
 		n    int
@@ -248,10 +248,7 @@ func (c *common) cursor(selected, focused bool, line string, w int) string {
 	if !selected || !focused {
 		return cursor(c.st, selected, focused, line, w)
 	}
-	if c.selected == nil || c.selected.profile != lipgloss.ColorProfile() {
-		c.selected = newLineStyle(c.st.Selected)
-	}
-	return c.selected.render(c.st.Selected, padRight("› "+ansi.Strip(line), w))
+	return c.styled(&c.st.Selected, padRight("› "+ansi.Strip(line), w))
 }
 
 // lineStyle is a style's Render of one line as the two strings lipgloss

@@ -212,3 +212,40 @@ func TestBalanceSaidForTheVerdictInForce(t *testing.T) {
 		}
 	}
 }
+
+// TestStyledIsRender: the theme's styles drawn through the kept sequences
+// (common.styled) equal their Render, for every style of every theme,
+// under each colour profile in turn (the kept sequences follow a change).
+func TestStyledIsRender(t *testing.T) {
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	lines := []string{"62°C", " THROTTLE power ", "› 0 H200   45% ▂▃▅▆█", "", "a\tb"}
+	for _, name := range themes.Names() {
+		c := &common{}
+		for _, p := range []termenv.Profile{termenv.TrueColor, termenv.Ascii, termenv.ANSI256, termenv.ANSI} {
+			lipgloss.SetColorProfile(p)
+			st, err := themes.Build(name, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.st == nil {
+				c.st = &st
+			}
+			*c.st = st
+			v := reflect.ValueOf(c.st).Elem()
+			for i := range v.NumField() {
+				s, ok := v.Field(i).Addr().Interface().(*lipgloss.Style)
+				if !ok {
+					continue
+				}
+				for _, line := range lines {
+					if got, want := c.styled(s, line), s.Render(line); got != want {
+						t.Fatalf("theme %s, profile %v, style %s: %q drawn %q, Render %q", name, p, v.Type().Field(i).Name, line, got, want)
+					}
+				}
+			}
+		}
+		if len(c.lineStyles) == 0 {
+			t.Fatalf("theme %s: no style kept", name)
+		}
+	}
+}

@@ -198,11 +198,11 @@ func (p *gpuPane) temp(g *sampler.GPU) string {
 	slow := g.TempSlowdown.Or(defaultSlowdownC)
 	switch {
 	case !g.Temp.OK:
-		return st.Muted.Render(t)
+		return p.c.styled(&st.Muted, t)
 	case g.Temp.V >= slow-tempCritBelowSlowdown:
-		return st.Crit.Render(t)
+		return p.c.styled(&st.Crit, t)
 	case g.Temp.V >= slow-tempWarnBelowSlowdown:
-		return st.Warn.Render(t)
+		return p.c.styled(&st.Warn, t)
 	}
 	return t
 }
@@ -228,14 +228,14 @@ func throttleBadge(c *common, g *sampler.GPU, long bool) string {
 	if ce.Has(sampler.ClockSyncBoost) {
 		why = append(why, c.word("throttle.sync"))
 	}
-	style := st.BadgeWarn
+	style := &st.BadgeWarn
 	if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake) {
-		style = st.BadgeCrit // hardware slowdown: critical (DCGM health, docs/scenarios.md)
+		style = &st.BadgeCrit // hardware slowdown: critical (DCGM health, docs/scenarios.md)
 	}
 	if long {
-		return style.Render(" " + c.word("throttle.long") + " " + strings.Join(why, "+") + " ")
+		return c.styled(style, " "+c.word("throttle.long")+" "+strings.Join(why, "+")+" ")
 	}
-	return style.Render(c.word("throttle.short") + " " + why[0])
+	return c.styled(style, c.word("throttle.short")+" "+why[0])
 }
 
 func widthOf(s string) int { return cellWidth(s) }

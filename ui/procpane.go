@@ -300,7 +300,7 @@ func (p *procPane) render() []string {
 		}
 		hdr = append(hdr, p.pad(col, name))
 	}
-	lines = append(lines, "  "+st.Muted.Render(strings.Join(hdr, " ")))
+	lines = append(lines, "  "+c.styled(&st.Muted, strings.Join(hdr, " ")))
 	if len(p.rows) == 0 && p.filter.Value() != "" {
 		return append(lines, st.Muted.Render("  "+c.word("procs.no_match")))
 	}
@@ -319,7 +319,7 @@ func (p *procPane) render() []string {
 				cells = append(cells, p.pad(col, col.cell(&p.rows[i])))
 			}
 		}
-		lines = append(lines, cursor(st, i == cur, focused, strings.Join(cells, " "), p.w))
+		lines = append(lines, c.cursor(i == cur, focused, strings.Join(cells, " "), p.w))
 	}
 	return lines
 }
