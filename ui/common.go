@@ -37,6 +37,8 @@ type env struct {
 	tr *i18n.Tr
 	// hintsDrawn is the footer's key hints as last fitted (fitHints).
 	hintsDrawn *drawnHints
+	// sideBySide is the findings and side panes as last joined.
+	sideBySide drawnJoin
 	// lineStyles are the theme's styles as sequences (styled).
 	lineStyles map[*lipgloss.Style]*lineStyle
 	// gpuCountSaid is the last GPU count said (gpuCountText).
@@ -193,6 +195,24 @@ func joinColumns(left string, lw int, right string) string {
 		b.WriteString(r)
 	}
 	return b.String()
+}
+
+// drawnJoin is two panes side by side as last joined: the findings and
+// the side pane change once a second at most, and were joined anew on
+// every snapshot at --interval 100ms (docs/benchmarks.md, "The dashboard
+// at 100 ms, again"). A pane drawn again is a new string; one kept is the
+// same string, compared at once.
+type drawnJoin struct {
+	left, right, out string
+	lw               int
+}
+
+// join is joinColumns(left, lw, right), reused while they are the same.
+func (d *drawnJoin) join(left string, lw int, right string) string {
+	if d.out == "" || d.lw != lw || d.left != left || d.right != right {
+		*d = drawnJoin{left: left, right: right, lw: lw, out: joinColumns(left, lw, right)}
+	}
+	return d.out
 }
 
 // title draws a pane's title rule: "─ GPUs · 8 × H200 ─────────".

@@ -53,6 +53,7 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			m.c.gpuCountSaid.text = ""
 			m.c.balanceSaid.full = ""
 			m.procs.said = procInfoSaid{}
+			m.c.sideBySide = drawnJoin{}
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
@@ -246,6 +247,21 @@ func TestStyledIsRender(t *testing.T) {
 		}
 		if len(c.lineStyles) == 0 {
 			t.Fatalf("theme %s: no style kept", name)
+		}
+	}
+}
+
+// TestDrawnJoinFollowsBothPanes: the kept side-by-side join is joined
+// again when either pane or the left width changes.
+func TestDrawnJoinFollowsBothPanes(t *testing.T) {
+	var d drawnJoin
+	for _, tc := range []struct {
+		left  string
+		lw    int
+		right string
+	}{{"a\nb", 3, "x\ny"}, {"a\nb", 3, "x\ny"}, {"a\nc", 3, "x\ny"}, {"a\nc", 3, "x\nz"}, {"a\nc", 5, "x\nz"}, {"a", 5, "x\nz\nw"}} {
+		if got, want := d.join(tc.left, tc.lw, tc.right), joinColumns(tc.left, tc.lw, tc.right); got != want {
+			t.Fatalf("%q | %q at %d: kept join %q, want %q", tc.left, tc.right, tc.lw, got, want)
 		}
 	}
 }

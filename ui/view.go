@@ -55,7 +55,7 @@ func (m Model) mainView() string {
 		case l.Side.Empty():
 			parts = append(parts, m.findings.View())
 		default:
-			parts = append(parts, joinColumns(m.findings.View(), l.Findings.W, m.side.View()))
+			parts = append(parts, m.c.sideBySide.join(m.findings.View(), l.Findings.W, m.side.View()))
 		}
 		if !l.Procs.Empty() {
 			parts = append(parts, m.procs.View())
