@@ -187,8 +187,8 @@ func (s *paintState) flush(view string) {
 		b.WriteString(ansi.EraseScreenBelow)
 	}
 	b.WriteString(ansi.CursorPosition(0, len(lines)))
-	// Write, not io.WriteString: ui.TermWriter's embedded *os.File has a
-	// WriteString that would pass the frame by unreduced.
-	_, _ = s.out.Write([]byte(b.String()))
+	// As a string: ui.TermWriter reduces it without a copy to bytes and
+	// back (its WriteString, not its embedded *os.File's).
+	_, _ = io.WriteString(s.out, b.String())
 	s.lines, s.drawn, s.lastFlush = lines, len(lines), time.Now()
 }

@@ -49,6 +49,21 @@ func (w *TermWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// WriteString is Write of s, without copying the frame to bytes and back
+// (ui.Painter writes each frame so, ten a second at --interval 100ms). It
+// takes the place of the embedded *os.File's, which would pass s by
+// unreduced.
+func (w *TermWriter) WriteString(s string) (int, error) {
+	out, ok := w.frame(s)
+	if !ok {
+		return w.File.WriteString(s)
+	}
+	if _, err := w.File.Write(out); err != nil {
+		return 0, err
+	}
+	return len(s), nil
+}
+
 // frame is the smaller form of a frame s, or false when s is not one this
 // writer understands (then it forgets every row: the screen is as written).
 func (w *TermWriter) frame(s string) ([]byte, bool) {

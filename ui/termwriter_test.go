@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -285,5 +287,40 @@ func BenchmarkTermWriterFrame(b *testing.B) {
 	for b.Loop() {
 		tw.frame(frames[1+i%19])
 		i++
+	}
+}
+
+// TestTermWriterWriteStringIsWrite: a frame handed over as a string (the
+// Painter's io.WriteString) is reduced as the same frame written as bytes,
+// not passed by through the embedded file's WriteString.
+func TestTermWriterWriteStringIsWrite(t *testing.T) {
+	dir := t.TempDir()
+	open := func(name string) *os.File {
+		f, err := os.Create(dir + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	fb, fs := open("bytes"), open("string")
+	wb, ws := NewTermWriter(fb), NewTermWriter(fs)
+	fl := &flusher{w: 40, h: 3}
+	total := 0
+	for i := range 5 {
+		fr := fl.frame(fmt.Sprintf("head\nrow %d of five\nfoot", i))
+		total += len(fr)
+		if _, err := wb.Write([]byte(fr)); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := io.WriteString(ws, fr); err != nil || n != len(fr) {
+			t.Fatalf("WriteString: %d, %v", n, err)
+		}
+	}
+	_, _ = wb.WriteString("\x1b[?25h") // not a frame: as written, both ways
+	_, _ = ws.Write([]byte("\x1b[?25h"))
+	b, _ := os.ReadFile(fb.Name())
+	s, _ := os.ReadFile(fs.Name())
+	if string(b) != string(s) || len(s) >= total {
+		t.Fatalf("as bytes %q, as a string %q (frames were %d bytes)", b, s, total)
 	}
 }
