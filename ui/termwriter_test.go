@@ -324,3 +324,22 @@ func TestTermWriterWriteStringIsWrite(t *testing.T) {
 		t.Fatalf("as bytes %q, as a string %q (frames were %d bytes)", b, s, total)
 	}
 }
+
+// TestBlockAtIsTheBlockRunes: blockAt tells box drawing, block elements
+// and braille from every other rune by their bytes, as decoding them would.
+func TestBlockAtIsTheBlockRunes(t *testing.T) {
+	for r := rune(0); r <= 0x10ffff; r++ {
+		if r >= 0xd800 && r <= 0xdfff {
+			continue
+		}
+		want := r >= 0x2500 && r <= 0x259f || r >= 0x2800 && r <= 0x28ff
+		if got := blockAt(string(r) + "x"); got != want {
+			t.Fatalf("U+%04X: blockAt %v", r, got)
+		}
+	}
+	for _, s := range []string{"", "\xe2", "\xe2\x94", "\xe2\x94\x7f", "\xe2\x94\xc0"} {
+		if blockAt(s) {
+			t.Fatalf("%q: blockAt of a broken rune", s)
+		}
+	}
+}
