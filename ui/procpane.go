@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/textinput"
@@ -105,11 +106,11 @@ func newProcPane(c *common) *procPane {
 	cpu := func(r *procRow) sampler.Metric { return hostOf(r).CPU }
 	rss := func(r *procRow) sampler.Metric { return hostOf(r).RSS }
 	p.cols = []procColumn{
-		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.pid()) },
+		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return strconv.Itoa(r.pid()) },
 			key: func(r *procRow) float64 { return float64(r.p.PID) }},
 		{name: "USER", width: 8, cell: func(r *procRow) string { return orDash(hostOf(r).User) }},
 		// 4 wide: "GPU▼" when sorted by it (3 cut it to "GP…" at 80 columns).
-		{name: "GPU", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return fmt.Sprint(r.gpu) }),
+		{name: "GPU", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return strconv.Itoa(r.gpu) }),
 			key: func(r *procRow) float64 { return float64(r.gpu) }},
 		{name: "T", width: 3, cell: gpuSide(func(r *procRow) string { return r.p.Type })},
 		{name: "GPU-MEM", width: 8, right: true, cell: gpuSide(func(r *procRow) string { return units.Compact.Bytes(r.p.MemUsed) }), key: metric(gpuMem)},
