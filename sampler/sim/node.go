@@ -56,9 +56,15 @@ type Node struct {
 	gpus     []*gpuSim
 	host     *hostSim
 	pcieOnly bool
-	pods     map[int]sampler.Pod   // by GPU index: the pod the kubelet allocated it to (pods.go)
-	jobs     map[int]sampler.Alloc // by GPU index: the Slurm job holding it (slurm.go)
-	truth    []sampler.GPU         // readings at the current clock, built on demand
+	// fixedNA, fixedLinks: the parts of every GPU's truth that never
+	// change (fixedParts), made at the first truth for pcieOnly as
+	// fixedPCIe.
+	fixedNA    map[string]string
+	fixedLinks []sampler.NVLink
+	fixedPCIe  bool
+	pods       map[int]sampler.Pod   // by GPU index: the pod the kubelet allocated it to (pods.go)
+	jobs       map[int]sampler.Alloc // by GPU index: the Slurm job holding it (slurm.go)
+	truth      []sampler.GPU         // readings at the current clock, built on demand
 }
 
 // Options vary a simulated node for sweeps (the accuracy harness).
