@@ -14,24 +14,41 @@ func (m Model) View() string {
 		return m.c.tooSmall(m.w, m.h)
 	}
 	bodyH := m.h - 2
-	var body string
+	var body []string
 	switch m.pages.top() {
 	case pageHelp:
-		body = m.helpView(m.w, bodyH)
+		body = []string{m.helpView(m.w, bodyH)}
 	case pageConfirm:
-		body = m.confirmView(m.w, bodyH)
+		body = []string{m.confirmView(m.w, bodyH)}
 	case pageFinding:
-		body = m.detail.View()
+		body = []string{m.detail.View()}
 	case pageGPU:
-		body = m.gdetail.View()
+		body = []string{m.gdetail.View()}
 	case pageProc:
-		body = m.pview.View()
+		body = []string{m.pview.View()}
 	case pageTopology:
-		body = m.topo.View()
+		body = []string{m.topo.View()}
 	default:
 		body = m.mainView()
 	}
-	return m.header.View() + "\n" + body + "\n" + m.footer()
+	// One copy of the frame: the panes, the header and the footer written
+	// once into a builder sized for them, where joining the panes and then
+	// the three parts copied the screen twice more, ten times a second at
+	// --interval 100ms (docs/benchmarks.md, "The dashboard at 100 ms, again").
+	parts := append(append([]string{m.header.View()}, body...), m.footer())
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // tooSmall is the one message shown below MinWidth×MinHeight.
@@ -39,7 +56,8 @@ func (c *common) tooSmall(w, h int) string {
 	return place(c.say("status.too_small", map[string]any{"MinW": MinWidth, "MinH": MinHeight, "W": max(w, 0), "H": max(h, 0)}), w, h)
 }
 
-func (m Model) mainView() string {
+// mainView is the main panes' blocks, top to bottom.
+func (m Model) mainView() []string {
 	l := m.layout
 	var parts []string
 	s := m.c.latest()
@@ -64,7 +82,7 @@ func (m Model) mainView() string {
 	if !l.Host.Empty() {
 		parts = append(parts, m.host.View())
 	}
-	return strings.Join(parts, "\n")
+	return parts
 }
 
 // noDriverPanel says what was tried, what failed, why that usually happens
