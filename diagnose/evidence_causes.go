@@ -213,9 +213,8 @@ func (e *evCtx) fabric() {
 	}
 	if c := e.last.Node.CUDAError; c != "" {
 		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
-		if cudaBusy(c) { // another process holds the GPUs; which, the application's line does not say
-			e.add(RuleGPUContention, Warning, -1, say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use"),
-				Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
+		if cudaBusy(c) {
+			e.busyOrUnlicensed(m)
 		} else {
 			ev = append(ev, m)
 			uses = append(uses, Use{-1, "cuda_error"})
@@ -233,8 +232,31 @@ func (e *evCtx) fabric() {
 }
 
 // cudaBusy: the application's CUDA error is 46 (cudaErrorDevicesUnavailable),
-// every GPU it may use held by another process, as the importer words it.
+// as the importer words it.
 func cudaBusy(c string) bool { return strings.HasPrefix(c, "46:") }
+
+// busyOrUnlicensed: error 46 is another process holding the GPUs
+// (Exclusive Process mode, a job nobody reaped) or, in a vGPU guest, the
+// driver disabling CUDA for want of a licence (the batch 8 threads in
+// sampler/importer/testdata/real/INDEX.md). An unlicensed guest the input
+// shows is vgpu_unlicensed's finding, not contention; a physical GPU or a
+// licensed guest leaves contention alone; an application's line alone
+// names both, with the check that tells them apart (hintGPUBusy).
+func (e *evCtx) busyOrUnlicensed(m Msg) {
+	both := true
+	for i := range e.last.GPUs {
+		g := &e.last.GPUs[i]
+		if strings.HasPrefix(strings.ToLower(g.License), "unlicensed") {
+			return
+		}
+		both = both && g.License == "" && g.VGPUGuest()
+	}
+	title := say("evidence.cuda_busy_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use")
+	if both {
+		title = say("evidence.cuda_busy_or_licence_title", "GPUs busy or unavailable: another process holds the GPUs CUDA may use, or a vGPU guest's missing licence disabled CUDA")
+	}
+	e.add(RuleGPUContention, Warning, -1, title, Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
+}
 
 // switchless: every GPU the input shows is a board no NVSwitch system
 // carries (GeForce, TITAN, Quadro, RTX workstation cards; the fabric

@@ -124,6 +124,23 @@ func TestEvidenceCUDABusy(t *testing.T) {
 		t.Errorf("finding %s %s: %q", f.Severity, f.FixID, f.Evidence)
 	}
 	forbidRule(t, fs, RuleFabricManager, -1)
+	// The line alone: an unlicensed vGPU guest gives the same error, so the
+	// finding names both and its fix tells them apart.
+	if !strings.Contains(f.Title, "licence") || !strings.Contains(f.Hint, "Licensed Product") {
+		t.Errorf("line alone: title %q, fix %q", f.Title, f.Hint)
+	}
+	// A physical GPU shown beside it rules the licence out.
+	s.GPUs = []sampler.GPU{busyGPU(0, 0, 60, 300)}
+	if f := requireRule(t, Evidence([]sampler.Snapshot{s}), RuleGPUContention, -1); strings.Contains(f.Title, "licence") {
+		t.Errorf("physical GPU: title %q", f.Title)
+	}
+	// An unlicensed guest is the licence's finding, not another process.
+	g := busyGPU(0, 0, 0, 0)
+	g.Name, g.Virtualization, g.License = "GRID A100-4C", "VGPU", "Unlicensed (Restricted)"
+	s.GPUs = []sampler.GPU{g}
+	fs = Evidence([]sampler.Snapshot{s})
+	forbidRule(t, fs, RuleGPUContention, -1)
+	requireRule(t, fs, RuleVGPUUnlicensed, 0)
 }
 
 // A container's NVML failure the importer read is one critical node

@@ -26,8 +26,9 @@ var (
 	// found the GPU busy or unavailable (cudaErrorDevicesUnavailable).
 	hintGPUBusy = fix{"gpu_busy", "Find what holds the GPU: nvidia-smi lists its processes (a job the scheduler thinks finished can " +
 		"still hold it from a container nobody reaped), and Compute M. \"E. Process\" lets only one in (CUDA's " +
-		"cudaErrorDevicesUnavailable); stop it, or run when the GPU is free; if nothing holds it, reset the GPU (nvidia-smi -r), " +
-		"and restart DCGM after a diagnostic"}
+		"cudaErrorDevicesUnavailable); stop it, or run when the GPU is free; in a vGPU guest (GRID driver, a -Q or -C profile) " +
+		"nvidia-smi -q | grep -A2 'Licensed Product' showing Unlicensed means the driver disabled CUDA: license the VM; if nothing " +
+		"holds it, reset the GPU (nvidia-smi -r), and restart DCGM after a diagnostic"}
 )
 
 // Messages by what they prove, first match wins: a lost GPU or an Xid

@@ -192,6 +192,11 @@ func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 // Say is say for diagnose's sub-packages (fleetdiag), whose findings are
 // worded the same way; the test that holds the translations reads these
 // calls too.
+//
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
+//
+//go:noinline
 func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
 
 var pluralRE = regexp.MustCompile(`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`)

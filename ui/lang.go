@@ -8,9 +8,8 @@ import (
 
 // word is message id in the dashboard's language.
 //
-// Not inlined: it is called at ~150 places, and its copies cost the binary
-// more than the call does the frame (docs/benchmarks.md, "The dashboard at
-// 100 ms, again").
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
 //
 //go:noinline
 func (c *common) word(id string) string {
@@ -64,7 +63,8 @@ func localizeHelp(km *keyMap, tr *i18n.Tr) {
 // say is message id with its {{.Fields}} filled from data, in the
 // dashboard's language.
 //
-// Not inlined, as word: ~50 places call it.
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
 //
 //go:noinline
 func (c *common) say(id string, data map[string]any) string {

@@ -142,6 +142,20 @@ func TestDiagNotClaimedWithoutItsMarks(t *testing.T) {
 	}
 }
 
+// A table cut before its closing border says where it stops: the passes
+// above the cut are no verdict on the tests below it (a complete table
+// says nothing of the kind).
+func TestDiagCutTableSaysWhere(t *testing.T) {
+	cut := diagHeader + diagDeploy + diagRow("Denylist", "Pass") + "| Permissions and OS Blocks | Pass"
+	for in, want := range map[string]bool{cut: true, diagHeader + diagDeploy + diagRow("Denylist", "Pass") + diagTop: false} {
+		_, ev := readPaste(t, in)
+		sec := strings.Join(ev.Sections(), "\n")
+		if got := strings.Contains(sec, "the table stops inside its Deployment section: the tests after it were not seen, not judged"); got != want {
+			t.Errorf("cut note %v, want %v:\n%s", got, want, sec)
+		}
+	}
+}
+
 // Every corpus diag file is read as a diag section (none refused).
 func TestDiagCorpusFilesRead(t *testing.T) {
 	for _, f := range []string{"dcgmi-diag-r2-gpumem-fail-busy-331-go-dcgm-issue-52.txt", "dcgmi-diag-r2-gpumem-fail-thermal-ml-engineering.txt",

@@ -88,3 +88,26 @@ func parseNVLinkStatus(sec *section) *part {
 	p.note(fmt.Sprintf("NVLink status of %s, %d with links Down", countGPUs(len(snap.GPUs)), down))
 	return p
 }
+
+// `nvidia-smi nvlink -s`: under each GPU's -L line, each link's speed or
+// "<inactive>", or NVML's "Unable to retrieve NVLink information as all
+// links are inActive". Not read: an inactive link is often absent by
+// design (two H100 PCIe wire 12 of 18 through their bridge, a PCIe A100
+// without a bridge has none: the b7/b8 nvlink -s files in
+// testdata/real/INDEX.md); --link-status above is the links' state.
+var nvlSpeedRE = regexp.MustCompile(`^\s*(Link \d+: (<inactive>|[\d.]+ GB/s)|NVML: Unable to retrieve NVLink information)`)
+
+const kindNVLinkSpeed = "nvidia-smi nvlink -s"
+
+// nvlSpeedRun is the length of the listing from a GPU line followed by a
+// link line, 0 when none starts at ls[i].
+func nvlSpeedRun(ls []string, i int) int {
+	if i+1 >= len(ls) || !listEntryRE.MatchString(ls[i]) || !nvlSpeedRE.MatchString(ls[i+1]) {
+		return 0
+	}
+	n := 0
+	for i+n < len(ls) && (nvlSpeedRE.MatchString(ls[i+n]) || listEntryRE.MatchString(ls[i+n])) {
+		n++
+	}
+	return n
+}

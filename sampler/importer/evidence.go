@@ -47,12 +47,18 @@ type fieldAt struct {
 	field string
 }
 
+// newPart, note and where are out of line: a copy at each of their ~100
+// call sites cost more than the calls (docs/benchmarks.md, corpus batch 8).
+//
+//go:noinline
 func newPart(sec *section) *part {
 	return &part{sec: sec, loc: time.UTC, at: map[fieldAt]int{}}
 }
 
+//go:noinline
 func (p *part) note(s string) { p.notes = append(p.notes, s) }
 
+//go:noinline
 func (p *part) where(gpu int, field string, line int) { p.at[fieldAt{gpu, field}] = line }
 
 // setTime dates the part's snapshots that carry no time of their own.
@@ -122,6 +128,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseFabricLog(s, noSwitch(secs), switchShown(secs))
 		case kindNVLinkStatus:
 			p = parseNVLinkStatus(s)
+		case kindNVLinkSpeed:
+			p = newPart(s).skip("link speeds, not read: an inactive link is often one the board or its bridge does not wire; dcgmi nvlink --link-status is read")
 		case kindDCGMHealth:
 			p = parseDCGMHealth(s)
 		case kindDCGMXid:

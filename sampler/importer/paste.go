@@ -164,6 +164,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindTable, Unknown, tableRun(ls, i)
 	case qStartRE.MatchString(l) || isQueryFragment(ls, i):
 		return kindQuery, Unknown, queryRun(ls, i)
+	case nvlSpeedRun(ls, i) > 0: // before -L: its GPU lines head the listing
+		return kindNVLinkSpeed, Unknown, nvlSpeedRun(ls, i)
 	case isListLine(l):
 		return kindList, Unknown, runWhile(ls, i, isListLine)
 	case isTopoHeader(l):

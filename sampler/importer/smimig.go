@@ -17,6 +17,7 @@ import (
 //	|   0  MIG 1g.10gb         19        9          2:1     |            -lgi: GPU, profile, profile id, GI id, placement
 //	|   0      1       MIG 3g.20gb          2         0          0:3     | -lci: GPU, GI id, profile, profile id, CI id, placement
 //	|   0  MIG 1g.10gb       19     0/7        9.50       No     14     0     0   |   -lgip: GPU, profile, id, free/total, GiB ...
+//	|   0      9       MIG 1g.5gb           0*     0/1           14        0     0     0   |   -lcip: GPU, GI id, profile, id (* default), free/total ...
 //
 // Each listing needs MIG mode on (nvidia-smi answers "No MIG-enabled
 // devices found" otherwise), so every GPU it names is MIG-enabled.
@@ -24,7 +25,7 @@ var (
 	migHeadRE = regexp.MustCompile(`^\|\s*(GPU instances|Compute instances|GPU instance profiles|Compute instance profiles):`)
 	migGIRE   = regexp.MustCompile(`^\|\s*(\d{1,3})\s+MIG\s+(\S+)(?:\s+(\d+)\s+(\d+)\s+(\d+):(\d+))?`)
 	migCIRE   = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(\d+)\s+MIG\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)`)
-	migGIPRE  = regexp.MustCompile(`^\|\s*(\d{1,3})\s+MIG\s+(\S+)\s+(\d+)\s+(\d+)/(\d+)`)
+	migGIPRE  = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(?:(\d+)\s+)?MIG\s+(\S+)\s+(\d+)\*?\s+(\d+)/(\d+)`) // -lcip: a GI id before the profile
 	migSlice  = regexp.MustCompile(`^(\d+)g\.`)
 )
 
@@ -104,7 +105,11 @@ func (ml *migLists) row(head, t string) int {
 		}
 	case "GPU instance profiles", "Compute instance profiles":
 		if m, n := migMatch(migGIPRE, t, 1); n != nil {
-			ml.profiles[n[0]] = append(ml.profiles[n[0]], fmt.Sprintf("%s %s/%s", m[2], m[4], m[5]))
+			pr := m[3] + " " + m[5] + "/" + m[6]
+			if m[2] != "" { // -lcip: per GPU instance
+				pr = "GI " + m[2] + " " + pr
+			}
+			ml.profiles[n[0]] = append(ml.profiles[n[0]], pr)
 			return ml.seen(n[0])
 		}
 	case "GPU instances":

@@ -76,6 +76,23 @@ func TestMIGComputeInstancesAndProfiles(t *testing.T) {
 	if s := strings.Join(ev.Sections(), "\n"); !strings.Contains(s, "GPU 0 instance profiles (free/total): 1g.10gb 0/7, 3g.40gb 1/2") {
 		t.Errorf("sections:\n%s", s)
 	}
+	// -lcip names the GPU instance each profile can be made in, the
+	// default one starred (an A100 on ESXi: INDEX.md, batch 8).
+	lcip := "+--------------------------------------------------------------------------------------+\n" +
+		"| Compute instance profiles:                                                           |\n" +
+		"| GPU     GPU       Name             Profile  Instances   Exclusive       Shared       |\n" +
+		"|       Instance                       ID     Free/Total     SM       DEC   ENC   OFA  |\n" +
+		"|         ID                                                          CE    JPEG       |\n" +
+		"|======================================================================================|\n" +
+		"|   0      9       MIG 1g.5gb           0*     0/1           14        0     0     0   |\n" +
+		"|                                                                      1     0         |\n" +
+		"+--------------------------------------------------------------------------------------+\n" +
+		"|   0      3       MIG 1c.2g.10gb       0      0/2           14        1     0     0   |\n"
+	snaps, ev = readPaste(t, lcip)
+	if s := strings.Join(ev.Sections(), "\n"); len(snaps[0].GPUs) != 1 || !snaps[0].GPUs[0].MIG ||
+		!strings.Contains(s, "GPU 0 instance profiles (free/total): GI 9 1g.5gb 0/1, GI 3 1c.2g.10gb 0/2") {
+		t.Errorf("-lcip: GPUs %+v, sections:\n%s", snaps[0].GPUs, s)
+	}
 	cut := strings.Replace(migLGI, "|   1  MIG 7g.80gb          0        0          0:8     |", "|   1  MIG 7g.80gb", 1)
 	snaps, _ = readPaste(t, cut)
 	if len(snaps[0].GPUs) != 2 || len(snaps[0].GPUs[1].MIGDevices) != 0 {

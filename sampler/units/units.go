@@ -97,6 +97,11 @@ func (s Style) ByteRate(m sampler.Metric) string {
 func Number(m sampler.Metric, decimals int) string { return Compact.Scaled(m, 1, decimals, "") }
 
 // Percent is a percent reading with the given decimals: "42%", "42.5%".
+//
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
+//
+//go:noinline
 func Percent(m sampler.Metric, decimals int) string {
 	if !m.OK {
 		return NA

@@ -162,6 +162,11 @@ func (l words) htmlFindings(b *strings.Builder, r *summary.Report) {
 var htmlEscapes = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
 
 // htmlText escapes s for the page's text and quoted attribute values.
+//
+// Not inlined: a copy at each call site cost the binary; see docs/benchmarks.md,
+// "Binary size and the glibc floor".
+//
+//go:noinline
 func htmlText(s string) string { return htmlEscapes.Replace(s) }
 
 const pageCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;color:#222;padding:0 1em}
