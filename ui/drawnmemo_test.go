@@ -54,7 +54,7 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			m.c.balanceSaid.full = ""
 			m.procs.said = procInfoSaid{}
 			m.c.sideBySide = drawnJoin{}
-			m.gpus.labels, m.gpus.words = nil, nil
+			m.gpus.labels = nil
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)

@@ -29,10 +29,8 @@ type gpuPane struct {
 	// (utilisation, memory); drawn is the title line as last drawn.
 	sparks []drawnSpark
 	drawn  drawnTitle
-	// labels are the rows' "0 H200 " as last said, per GPU position;
-	// words the rows' labels in the run's language, looked up once.
+	// labels are the rows' "0 H200 " as last said, per GPU position.
 	labels []drawnLabel
-	words  *rowWords
 }
 
 // drawnLabel is gpuLabel(g) for g's index and name.
@@ -53,18 +51,6 @@ func (p *gpuPane) label(pos int, g *sampler.GPU) string {
 		*d = drawnLabel{index: g.Index, name: g.Name, out: gpuLabel(g)}
 	}
 	return p.labels[pos].out
-}
-
-// rowWords are the GPU rows' own words, each with the space after it.
-type rowWords struct{ util, mem, sm, tensor, dram, smClock, rx, tx, fan, smShort, tcShort string }
-
-func (p *gpuPane) rowWords() *rowWords {
-	if p.words == nil {
-		w := func(id string) string { return p.c.word(id) + " " }
-		p.words = &rowWords{w("gpu.util"), w("gpu.mem"), w("gpu.sm"), w("gpu.tensor"), w("gpu.dram"), w("gpu.sm_clock"),
-			w("net.rx"), w("net.tx"), w("gpu.fan"), w("gpu.sm_short"), w("gpu.tc_short")}
-	}
-	return p.words
 }
 
 // spark is the memo of GPU position pos's sparkline kind (0 utilisation,
@@ -141,15 +127,14 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 	if g.Lost {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" ") + st.Crit.Render(" "+c.word("gpu.lost_short"))
 	}
-	wd := p.rowWords()
 	head := p.label(pos, g) + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
 	optional := []string{ // most important first
 		padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 9),
 		p.temp(g),
 		padRight(units.Compact.Whole(g.Power, "")+"/"+units.Compact.Whole(g.PowerLimit, "W"), 8),
 		padRight(units.Compact.Whole(g.SMClock, "MHz"), 7),
-		wd.smShort + padLeft(units.Percent(g.SMActive, 0), 4),
-		wd.tcShort + padLeft(units.Percent(g.TensorActive, 0), 4),
+		c.word("gpu.sm_short") + " " + padLeft(units.Percent(g.SMActive, 0), 4),
+		c.word("gpu.tc_short") + " " + padLeft(units.Percent(g.TensorActive, 0), 4),
 	}
 	// Columns are laid out the same for every row (badge ignored) so they
 	// line up; a throttled row then gives up trailing fields for its badge.
@@ -186,11 +171,11 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" "),
 			st.Crit.Render(c.word("gpu.lost_long"))
 	}
-	wd, label := p.rowWords(), p.label(pos, g)
-	util := wd.util + padLeft(units.Percent(g.Util, 0), 4) + " "
-	mem := " " + wd.mem + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
-	gpm := "  " + wd.sm + padLeft(units.Percent(g.SMActive, 0), 4) + "  " + wd.tensor + padLeft(units.Percent(g.TensorActive, 0), 4) +
-		"  " + wd.dram + padLeft(units.Percent(g.DRAMActive, 0), 4)
+	label := p.label(pos, g)
+	util := c.word("gpu.util") + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
+	mem := " " + c.word("gpu.mem") + " " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
+	gpm := "  " + c.word("gpu.sm") + " " + padLeft(units.Percent(g.SMActive, 0), 4) + "  " + c.word("gpu.tensor") + " " + padLeft(units.Percent(g.TensorActive, 0), 4) +
+		"  " + c.word("gpu.dram") + " " + padLeft(units.Percent(g.DRAMActive, 0), 4)
 	fixed := widthOf(label) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
@@ -206,13 +191,13 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	}
 	l1 := label + " " + util + utilSpark +
 		mem + p.spark(pos, 1).draw(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
-	clock := wd.smClock + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
-	pcie := "PCIe " + wd.rx + units.Compact.ByteRate(g.PCIeRx) + " " + wd.tx + units.Compact.ByteRate(g.PCIeTx)
+	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
+	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
 		pcie += fmt.Sprintf(" Gen%.0f×%.0f", g.PCIeGen.V, g.PCIeWidth.V)
 	}
 	l2 := strings.Join([]string{"      " + p.temp(g), units.Compact.Whole(g.Power, "") + "/" + units.Compact.Whole(g.PowerLimit, "W"),
-		clock, wd.fan + units.Percent(g.Fan, 0), pcie}, "  ")
+		clock, c.word("gpu.fan") + " " + units.Percent(g.Fan, 0), pcie}, "  ")
 	if b := throttleBadge(c, g, true); b != "" {
 		l2 += "  " + b
 	}
