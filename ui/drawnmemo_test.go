@@ -277,3 +277,29 @@ func TestGPULabelSaidForTheGPUInForce(t *testing.T) {
 		}
 	}
 }
+
+// TestViewLinesIsViewSplit: the frame's lines as the Painter takes them
+// are View split at its newlines, on the main panes, on pages, at two
+// sizes and on a screen too small, and the Painter writes the same bytes
+// from either.
+func TestViewLinesIsViewSplit(t *testing.T) {
+	for _, size := range [][2]int{{200, 50}, {100, 30}, {20, 5}} {
+		m := fixtureModelN(30, 8, size[0], size[1], nil)
+		var a, b strings.Builder
+		pa, pb := &paintState{out: &a, w: size[0], h: size[1]}, &paintState{out: &b, w: size[0], h: size[1]}
+		for i, keys := range [][]string{nil, {"?"}, {"esc"}, {"tab", "enter"}, {"esc"}} {
+			if keys != nil {
+				m = press(m, keys...)
+			}
+			want := strings.Split(m.View(), "\n")
+			if got := m.ViewLines(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%dx%d, view %d: ViewLines %q\nwant %q", size[0], size[1], i, got, want)
+			}
+			pa.flushLines(m.ViewLines())
+			pb.flush(m.View())
+			if a.String() != b.String() {
+				t.Fatalf("%dx%d, view %d: the Painter wrote %q from the lines, %q from the view", size[0], size[1], i, a.String(), b.String())
+			}
+		}
+	}
+}

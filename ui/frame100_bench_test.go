@@ -32,7 +32,7 @@ func BenchmarkFrame100ms(b *testing.B) {
 	f := d.frame(m, base)
 	m = m.Push(f)
 	ps := &paintState{out: NewTermWriter(null), w: 200, h: 50}
-	ps.flush(m.View())
+	ps.flushLines(m.ViewLines())
 	i := 0
 	b.ReportAllocs()
 	cpu0 := benchtest.ProcessCPU(b)
@@ -50,7 +50,7 @@ func BenchmarkFrame100ms(b *testing.B) {
 			f = d.frame(m, s)
 		}
 		m = m.Push(diagnose.Frame{Snapshot: s, Diagnosis: f.Diagnosis})
-		ps.flush(m.View())
+		ps.flushLines(m.ViewLines())
 	}
 	// CPU time (GC's included), not wall time: the neighbours' share of a
 	// loaded machine is no cost of the frame.

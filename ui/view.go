@@ -10,8 +10,61 @@ import (
 // View composes the cached pane renderings; panes redraw only after new
 // data, a resize or a key, so a repaint costs a few string joins.
 func (m Model) View() string {
-	if m.layout.TooSmall || m.w <= 0 || m.h <= 0 {
+	parts := m.viewParts()
+	if parts == nil {
 		return m.c.tooSmall(m.w, m.h)
+	}
+	// One copy of the frame: the panes, the header and the footer written
+	// once into a builder sized for them, where joining the panes and then
+	// the three parts copied the screen twice more, ten times a second at
+	// --interval 100ms (docs/benchmarks.md, "The dashboard at 100 ms, again").
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// ViewLines is strings.Split(m.View(), "\n") without the frame joined to be
+// split again: the Painter compares and writes a frame line by line, and
+// the lines are the panes' own kept text, not a copy of the screen
+// (docs/benchmarks.md, "The dashboard at 100 ms, again").
+func (m Model) ViewLines() []string {
+	parts := m.viewParts()
+	if parts == nil {
+		return strings.Split(m.View(), "\n")
+	}
+	n := 0
+	for _, p := range parts {
+		n += strings.Count(p, "\n") + 1
+	}
+	lines := make([]string, 0, n)
+	for _, p := range parts {
+		for {
+			i := strings.IndexByte(p, '\n')
+			if i < 0 {
+				break
+			}
+			lines, p = append(lines, p[:i]), p[i+1:]
+		}
+		lines = append(lines, p)
+	}
+	return lines
+}
+
+// viewParts are the frame's blocks, top to bottom: the header, the page or
+// the main panes, the footer; nil on a screen too small for them.
+func (m Model) viewParts() []string {
+	if m.layout.TooSmall || m.w <= 0 || m.h <= 0 {
+		return nil
 	}
 	bodyH := m.h - 2
 	var body []string
@@ -31,24 +84,7 @@ func (m Model) View() string {
 	default:
 		body = m.mainView()
 	}
-	// One copy of the frame: the panes, the header and the footer written
-	// once into a builder sized for them, where joining the panes and then
-	// the three parts copied the screen twice more, ten times a second at
-	// --interval 100ms (docs/benchmarks.md, "The dashboard at 100 ms, again").
-	parts := append(append([]string{m.header.View()}, body...), m.footer())
-	n := len(parts) - 1
-	for _, p := range parts {
-		n += len(p)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
+	return append(append([]string{m.header.View()}, body...), m.footer())
 }
 
 // tooSmall is the one message shown below MinWidth×MinHeight.
