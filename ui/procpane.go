@@ -85,6 +85,11 @@ func (d *procInfoSaid) info(c *common, rows int, col, arrow string) string {
 	return d.out
 }
 
+// hostOf is the row's host process, an empty one when it has none. Not
+// inlined: ~20 copies cost the binary more than the call a row
+// (docs/benchmarks.md, "The dashboard at 100 ms, again").
+//
+//go:noinline
 func hostOf(r *procRow) *sampler.Proc {
 	if r.child != nil {
 		return r.child
