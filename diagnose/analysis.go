@@ -23,6 +23,9 @@ const (
 type gpuCtx struct {
 	idx  int
 	last *sampler.GPU // reading in the newest snapshot
+	col  []gpuSample  // this GPU in each snapshot of the window (column.go)
+	// column holds col and what the window before left of its statistics.
+	column *column
 	// from is the first window index the workload rules use: after the main
 	// process's grace period.
 	from    int
@@ -89,9 +92,12 @@ func newCtx(w []sampler.Snapshot) *ctx { return newCtxOrders(w, nil) }
 // evaluations (orders.go); o nil: none.
 func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	c := &ctx{w: w, last: &w[len(w)-1], orders: o}
+	cols := &columns{}
 	if o != nil {
 		o.lend(c)
+		cols = &o.cols
 	}
+	cols.slide(w)
 	c.span = c.last.Time.Sub(w[0].Time)
 	for i := range w {
 		if w[i].Host != nil {
@@ -101,6 +107,9 @@ func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	}
 	c.gpus = make([]gpuCtx, len(c.last.GPUs))
 	for i := range c.last.GPUs {
+		g := &c.gpus[i]
+		g.column = cols.column(c.last.GPUs[i].Index, w)
+		g.col = g.column.s
 		c.initGPU(&c.gpus[i], &c.last.GPUs[i])
 	}
 	c.groupJobs()
@@ -176,58 +185,33 @@ func (c *ctx) parentOf(p *sampler.Proc) *sampler.Proc {
 	return c.last.Host.Procs[p.PPID]
 }
 
-// summariseGPU fills the per-metric stats over w[from:] in one pass over the
-// window, into buffers reused across GPUs.
+// summariseGPU fills the per-metric stats over w[from:]: an Engine's from
+// the sorted series its column keeps (colstats.go), else by selection over
+// the column's values, gathered into buffers reused across GPUs (the
+// same figures: percentiles are the values a sort puts at the ranks).
 func (c *ctx) summariseGPU(g *gpuCtx) {
-	var bufs [6][]float64
-	var times [6][]int64
-	for k := range bufs {
-		bufs[k] = c.series[k][:0]
-		if c.orders != nil {
-			times[k] = c.orders.times[k][:0]
-		}
+	out, ok := [6]stats{}, false
+	if c.orders != nil {
+		out, ok = g.column.stats(g.from)
 	}
-	add := func(k int, v float64, t int64) {
-		bufs[k] = append(bufs[k], v)
-		if c.orders != nil {
-			times[k] = append(times[k], t)
+	if !ok {
+		bufs := &c.series
+		for k := range bufs {
+			bufs[k] = bufs[k][:0]
 		}
-	}
-	for i := g.from; i < len(c.w); i++ {
-		x := gpuIn(&c.w[i], g.idx)
-		if x == nil || x.Lost {
-			continue
+		for i := g.from; i < len(c.w); i++ {
+			x := &g.col[i]
+			if x.has&sampleLost != 0 {
+				continue
+			}
+			for k := range bufs {
+				if x.has&(1<<k) != 0 {
+					bufs[k] = append(bufs[k], x.vals[k])
+				}
+			}
 		}
-		t := c.w[i].Time.UnixNano()
-		if x.Util.OK {
-			add(0, x.Util.V, t)
-		}
-		if x.SMActive.OK {
-			add(1, x.SMActive.V, t)
-		}
-		if x.TensorActive.OK {
-			add(2, x.TensorActive.V, t)
-		}
-		if x.DRAMActive.OK {
-			add(3, x.DRAMActive.V, t)
-		}
-		if v, ok := ratioPct(x.Power, x.PowerLimit); ok {
-			add(4, v, t)
-		}
-		if v, ok := ratioPct(x.MemUsed, x.MemTotal); ok {
-			add(5, v, t)
-		}
-	}
-	var out [6]stats
-	for k := range bufs {
-		if c.orders != nil {
-			out[k] = c.orders.summarise(orderKey{g.idx, k}, times[k], bufs[k])
-		} else {
+		for k := range bufs {
 			out[k] = summarise(bufs[k])
-		}
-		c.series[k] = bufs[k]
-		if c.orders != nil {
-			c.orders.times[k] = times[k]
 		}
 	}
 	g.util, g.sm, g.tensor, g.dram, g.power, g.mem = out[0], out[1], out[2], out[3], out[4], out[5]
@@ -246,7 +230,7 @@ func ratioPct(a, b sampler.Metric) (float64, bool) {
 func (c *ctx) fracGPU(g *gpuCtx, pred func(x *sampler.GPU) (hit, known bool)) (float64, int) {
 	hits, known := 0, 0
 	for i := g.from; i < len(c.w); i++ {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || x.Lost {
 			continue
 		}
@@ -257,6 +241,24 @@ func (c *ctx) fracGPU(g *gpuCtx, pred func(x *sampler.GPU) (hit, known bool)) (f
 		known++
 		if h {
 			hits++
+		}
+	}
+	if known == 0 {
+		return 0, 0
+	}
+	return float64(hits) / float64(known), known
+}
+
+// fracFlag is fracGPU of the predicate whose bits are f (column.go's
+// flag*), read from the column's samples.
+func (c *ctx) fracFlag(g *gpuCtx, f uint16) (float64, int) {
+	hits, known := 0, 0
+	for _, x := range g.col[g.from:] {
+		if x.flags&f != 0 {
+			known++
+			if x.flags&(f<<1) != 0 {
+				hits++
+			}
 		}
 	}
 	if known == 0 {

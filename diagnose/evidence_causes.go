@@ -215,6 +215,11 @@ func (e *evCtx) fabric() {
 		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
 		if cudaBusy(c) {
 			e.busyOrUnlicensed(m)
+		} else if strings.HasPrefix(c, "2:") {
+			// Error 2 from creating a context: other processes hold the
+			// GPU's memory before the program allocated any.
+			title := say("evidence.cuda_ctx_oom_title", "No memory left for a CUDA context: other processes hold the GPU's memory")
+			e.add(RuleGPUContention, Warning, -1, title, Text{m}, hintGPUBusy, nil, Use{-1, "cuda_error"})
 		} else {
 			ev = append(ev, m)
 			uses = append(uses, Use{-1, "cuda_error"})

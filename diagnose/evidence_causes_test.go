@@ -143,6 +143,19 @@ func TestEvidenceCUDABusy(t *testing.T) {
 	requireRule(t, fs, RuleVGPUUnlicensed, 0)
 }
 
+// CUDA's out of memory creating a context (error 2 from cuCtxCreate) is
+// other processes holding the GPU's memory: gpu_contention for the node.
+func TestEvidenceCUDAContextOOM(t *testing.T) {
+	s := evSnap(0)
+	s.Node.CUDAError = "2: out of memory creating a CUDA context (jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY)"
+	fs := Evidence([]sampler.Snapshot{s})
+	f := requireRule(t, fs, RuleGPUContention, -1)
+	if f.Severity != Warning || f.FixID != hintGPUBusy.id || !strings.Contains(f.Evidence, "CUDA_ERROR_OUT_OF_MEMORY") {
+		t.Errorf("finding %s %s: %q", f.Severity, f.FixID, f.Evidence)
+	}
+	forbidRule(t, fs, RuleFabricManager, -1)
+}
+
 // A container's NVML failure the importer read is one critical node
 // finding with the first fix that recreates the container.
 func TestEvidenceContainerLostGPUs(t *testing.T) {

@@ -29,17 +29,20 @@ var hintPrealloc = fix{"prealloc", "Read the framework's own allocator for what 
 // (memory_preallocated). With no compute process listed one reading cannot
 // tell the two apart and nothing is said (a container's job, a served
 // model between requests, a guide's example: corpus smi-table-titanx-384-*,
-// smi-table-2080ti22g-*, smi-table-collapsed-4xv100-*).
+// smi-table-2080ti22g-*, smi-table-collapsed-4xv100-*). A failed allocation
+// read with the reading (PyTorch's out-of-memory message) is the edge
+// however full the bar: the job asked more than was free.
 func (e *evCtx) memoryFull(g *sampler.GPU) {
 	if !g.MemUsed.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
 		return
 	}
 	pct := 100 * g.MemUsed.V / g.MemTotal.V
-	if pct < evMemFull {
+	ask := e.allocFailed(g)
+	if pct < evMemFull && ask == 0 {
 		return
 	}
 	used := say("evidence.mem_used", "{{.Used}} of {{.Total}} used", "Used", gbytes(g.MemUsed.V), "Total", gbytes(g.MemTotal.V))
-	edge := g.MemTotal.V-g.MemUsed.V-g.MemReserved.Or(0) < evMemEdge
+	edge := g.MemTotal.V-g.MemUsed.V-g.MemReserved.Or(0) < evMemEdge || ask > 0
 	who, compute := preallocator(g)
 	switch {
 	case !edge && who != "":
@@ -50,11 +53,13 @@ func (e *evCtx) memoryFull(g *sampler.GPU) {
 			Use{g.Index, "mem_used"}, Use{g.Index, "procs"})
 	case edge || compute:
 		sev := Info
-		if pct >= memVeryFull {
+		if pct >= memVeryFull || ask > 0 { // an allocation failed: the job stopped on it
 			sev = Warning
 		}
 		est := say("evidence.mem_slow", "memory use changes slowly, so one reading is fair evidence")
-		if !edge {
+		if ask > 0 {
+			est = say("evidence.alloc_failed", "an allocation of {{.Ask}} failed: the job needs more than the card has free", "Ask", gbytes(ask))
+		} else if !edge {
 			est = say("evidence.mem_maybe_reserved", "a framework that reserves memory at start (TensorFlow, JAX, vLLM) reads the same: its allocator stats tell")
 		}
 		e.add(RuleMemoryPressure, sev, g.Index, say("memory_pressure.title", "GPU {{.GPU}} memory {{.Pct}} full", "GPU", g.Index, "Pct", f0(pct)+"%"),
@@ -99,6 +104,9 @@ var hintVCUDASlice = fix{"mem_slice_vcuda", "The container's vCUDA memory slice 
 // evidence.
 func (e *evCtx) sliceOOM() {
 	for _, o := range e.last.Node.SliceOOM {
+		if o.Layer == "pytorch" { // the card's memory, judged with its reading (memoryFull)
+			continue
+		}
 		title := say("evidence.slice_oom_title", "A container's GPU memory slice ({{.Limit}}) is exhausted: an allocation was refused", "Limit", gbytes(o.Limit))
 		ev := say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
 			"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))
@@ -113,4 +121,17 @@ func (e *evCtx) sliceOOM() {
 		}
 		e.add(RuleMemoryPressure, Critical, -1, title, Text{ev}, hint, Text{est}, Use{-1, "slice_oom"})
 	}
+}
+
+// allocFailed is the request of the last allocation the CUDA allocator
+// refused on this GPU (PyTorch's message: Want is the use it would have
+// reached), 0 for none.
+func (e *evCtx) allocFailed(g *sampler.GPU) float64 {
+	ask := 0.0
+	for _, o := range e.last.Node.SliceOOM {
+		if o.Layer == "pytorch" && o.Device == g.Index && o.Want > g.MemUsed.V {
+			ask = o.Want - g.MemUsed.V
+		}
+	}
+	return ask
 }

@@ -67,3 +67,22 @@ func TestEvidenceVCUDASliceOOM(t *testing.T) {
 		t.Errorf("finding %q / %q / %s", f.Title, f.Evidence, f.FixID)
 	}
 }
+
+// PyTorch's refused allocation is pressure on its GPU however much the
+// reading shows free (2.56 GiB asked with 1.83 GiB free, 88 % used; corpus
+// b9-torch-oom-16gb-*), said with the request; the same reading without
+// it is not, and it is no container's slice.
+func TestEvidenceAllocationFailed(t *testing.T) {
+	gib := float64(1 << 30)
+	g := busyGPU(0, 14, 74, 250)
+	g.MemUsed, g.MemTotal = sampler.Some(14.07*gib), sampler.Some(15.90*gib)
+	s := evSnap(0, g)
+	forbidRule(t, Evidence([]sampler.Snapshot{s}), RuleMemoryPressure, 0)
+	s.Node.SliceOOM = []sampler.SliceOOM{{Device: 0, Want: 16.63 * gib, Limit: 15.90 * gib, Layer: "pytorch"}}
+	fs := Evidence([]sampler.Snapshot{s})
+	f := requireRule(t, fs, RuleMemoryPressure, 0)
+	if f.Severity != Warning || !strings.Contains(f.Estimated, "failed") || !strings.Contains(f.Estimated, "2.6 GiB") {
+		t.Errorf("finding %q / %q; want the failed request said", f.Title, f.Estimated)
+	}
+	forbidRule(t, fs, RuleMemoryPressure, -1)
+}

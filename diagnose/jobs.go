@@ -110,7 +110,7 @@ func (c *ctx) jobCorrelation(j *job, from int) (meanUtil, corr float64) {
 	for i := from; i < len(c.w); i++ {
 		ok := true
 		for _, gi := range j.gpus {
-			if x := gpuIn(&c.w[i], c.gpus[gi].idx); x == nil || !x.Util.OK {
+			if x := c.gpus[gi].col[i].x; x == nil || !x.Util.OK {
 				ok = false
 				break
 			}
@@ -119,7 +119,7 @@ func (c *ctx) jobCorrelation(j *job, from int) (meanUtil, corr float64) {
 			continue
 		}
 		for k, gi := range j.gpus {
-			v := gpuIn(&c.w[i], c.gpus[gi].idx).Util.V
+			v := c.gpus[gi].col[i].x.Util.V
 			series[k] = append(series[k], v)
 			meanUtil += v
 		}

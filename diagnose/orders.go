@@ -16,12 +16,12 @@ import (
 // gives, bit for bit: percentiles are the values a sort puts at the ranks.
 type orders struct {
 	series map[orderKey]*sortedSeries
-	times  [6][]int64 // scratch: the series' snapshot times (summariseGPU)
 	// The ctx's scratch, handed from one evaluation to the next so that a
 	// window's series are not allocated again every second.
 	vals      [6][]float64
 	buf, buf2 []float64
 	jobSeries [][]float64
+	cols      columns // each GPU's samples of the window (column.go)
 }
 
 // lend gives c the scratch the evaluation before left.

@@ -23,7 +23,7 @@ func (c *ctx) walkProcCPU(g *gpuCtx, pid int) (float64, bool) {
 	for i := g.from; i < len(c.w); i++ {
 		s := &c.w[i]
 		var gp *sampler.GPUProc
-		if x := gpuIn(s, g.idx); x != nil {
+		if x := g.col[i].x; x != nil {
 			gp = findProc(x, pid)
 		}
 		if hp := hostProc(s, gp, pid); hp != nil && hp.CPU.OK {

@@ -26,7 +26,7 @@ func (c *ctx) ruleAllocatedIdle(g *gpuCtx) (Finding, bool) {
 	// kernel running: the finding starts where that began.
 	from, maxUtil := len(c.w), 0.0
 	for i := len(c.w) - 1; i >= 0; i-- {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || x.Lost {
 			break
 		}

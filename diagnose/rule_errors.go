@@ -11,10 +11,13 @@ import (
 // processors; [nvidia-xid]), so the live rule and the evidence path agree.
 
 func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
+	if !c.mayXid(g) {
+		return Finding{}, false
+	}
 	var parts Text
 	sev, hint, count := Warning, hintXidApp, 0
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil {
 			continue
 		}

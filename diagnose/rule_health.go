@@ -54,14 +54,14 @@ const hwSlowdownBits = sampler.ClockHwSlowdown | sampler.ClockHwThermal | sample
 var pcieGTs = [...]float64{0, 2.5, 5, 8, 16, 32, 64}
 
 func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
-	if g.util.n == 0 || g.util.mean < loadedUtil || c.span < clockSpan {
+	if g.util.n == 0 || g.util.mean < loadedUtil || c.span < clockSpan || !c.mayCap(g) {
 		return Finding{}, false
 	}
 	n, capped, clockKnown := 0, 0, 0
 	var clockSum float64
 	maxClock := g.last.SMClockMax
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.ClockEvents.OK {
 			continue
 		}
@@ -106,12 +106,15 @@ func (c *ctx) rulePowerCapped(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
+	if !c.mayThrottle(g) {
+		return Finding{}, false
+	}
 	n, hw, sw, hot := 0, 0, 0, 0
 	var hwNames []string
 	var hwSeen uint64
 	maxTemp, slowdown := math.Inf(-1), sampler.NA
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || x.Lost {
 			continue
 		}
@@ -173,6 +176,9 @@ func (c *ctx) ruleThermal(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
+	if !c.mayLink(g) {
+		return Finding{}, false
+	}
 	if f, ok := c.rulePCIeLanes(g); ok {
 		return f, true
 	}
@@ -180,7 +186,7 @@ func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
 	var degradedFor time.Duration
 	var gen, genMax, width, widthMax float64
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.Util.OK || x.Util.V <= loadedUtil {
 			continue
 		}
@@ -206,12 +212,15 @@ func (c *ctx) rulePCIeLink(g *gpuCtx) (Finding, bool) {
 }
 
 func (c *ctx) rulePCIeErrors(g *gpuCtx) (Finding, bool) {
+	if !c.mayReplay(g) {
+		return Finding{}, false
+	}
 	var delta float64
 	prev := sampler.NA
 	var first, last time.Time
 	limit := defaultReplayLimit
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.PCIeReplays.OK {
 			continue
 		}
@@ -265,7 +274,7 @@ func (c *ctx) rulePCIeLanes(g *gpuCtx) (Finding, bool) {
 	var narrowFor time.Duration
 	var width, widthMax float64
 	for i := range c.w {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.PCIeWidth.OK || !x.PCIeWidthMax.OK {
 			continue
 		}

@@ -190,7 +190,7 @@ func (c *ctx) dipPeriod(g *gpuCtx) (period, cv float64, dips int, share float64)
 	var prevStart, sum, sumSq float64
 	intervals := 0
 	for i := g.from; i < len(c.w); i++ {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.Util.OK {
 			continue
 		}

@@ -82,12 +82,7 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 		return Finding{}, false
 	}
 	if g.sm.ok(g.samples) {
-		f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
-			if !x.Util.OK || !x.SMActive.OK {
-				return false, false
-			}
-			return x.Util.V >= launchUtilMin && x.SMActive.V < launchSMMax && x.DRAMActive.Or(0) < dramBound, true
-		})
+		f, _ := c.fracFlag(g, flagLaunchSM)
 		if f < mostOfWindow {
 			return Finding{}, false
 		}
@@ -96,13 +91,7 @@ func (c *ctx) ruleLaunchBound(g *gpuCtx) (Finding, bool) {
 		return c.finding(g, RuleLaunchBound, Warning, g.main.PID,
 			say("launch_bound.title", "GPU {{.GPU}} busy but only ~{{.SM}} of SMs active: kernels too small", "GPU", g.idx, "SM", pct(g.sm.p50)), ev, hintLaunch, nil), true
 	}
-	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
-		p, ok := ratioPct(x.Power, x.PowerLimit)
-		if !x.Util.OK || !ok {
-			return false, false
-		}
-		return x.Util.V >= noGPMUtil && p < noGPMPower, true
-	})
+	f, known := c.fracFlag(g, flagLaunchPower)
 	if known == 0 || f < mostOfWindow {
 		return Finding{}, false
 	}
@@ -130,11 +119,11 @@ func (c *ctx) ruleMemoryBandwidth(g *gpuCtx) (Finding, bool) {
 		return Finding{}, false
 	}
 	gpm := g.dram.ok(g.samples)
-	metric := func(x *sampler.GPU) sampler.Metric { return x.DRAMActive }
+	flag := uint16(flagDRAM)
 	if !gpm {
-		metric = func(x *sampler.GPU) sampler.Metric { return x.MemUtil }
+		flag = flagMemUtil
 	}
-	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { m := metric(x); return m.V >= dramBound, m.OK })
+	f, known := c.fracFlag(g, flag)
 	if known == 0 || f < mostOfWindow {
 		return Finding{}, false
 	}
@@ -157,12 +146,7 @@ func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || !g.tensor.ok(g.samples) || !g.sm.ok(g.samples) {
 		return Finding{}, false
 	}
-	f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
-		if !x.SMActive.OK || !x.TensorActive.OK {
-			return false, false
-		}
-		return x.SMActive.V >= tensorSMMin && x.TensorActive.V < tensorIdleMax && x.DRAMActive.Or(0) < dramBound, true
-	})
+	f, _ := c.fracFlag(g, flagTensorIdle)
 	if f < mostOfWindow {
 		return Finding{}, false
 	}
@@ -176,14 +160,14 @@ func (c *ctx) ruleTensorCoresIdle(g *gpuCtx) (Finding, bool) {
 // ruleCopyBound: the GPU idles while PCIe moves data: copies are not
 // overlapped with compute ([gpu-idle-pipeline] §2.5, §4.1 pin_memory).
 func (c *ctx) ruleCopyBound(g *gpuCtx) (Finding, bool) {
-	if !g.workload() {
+	if !g.workload() || !c.mayCopy(g) {
 		return Finding{}, false
 	}
 	n, low, lowCopy, linkBound, high := 0, 0, 0, 0, 0
 	var peakSeen, bytesSum, lowBytes, highBytes float64
 	c.buf, c.buf2 = c.buf[:0], c.buf2[:0]
 	for i := g.from; i < len(c.w); i++ {
-		x := gpuIn(&c.w[i], g.idx)
+		x := g.col[i].x
 		if x == nil || !x.Util.OK || (!x.PCIeRx.OK && !x.PCIeTx.OK) {
 			continue
 		}

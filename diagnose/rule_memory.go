@@ -41,7 +41,7 @@ func (c *ctx) ruleMemoryIdleHeld(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || g.span < idleHeldSpan {
 		return Finding{}, false
 	}
-	f, known := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) { return idleSample(x), x.Util.OK })
+	f, known := c.fracFlag(g, flagIdle)
 	if known == 0 || f < idleShare {
 		return Finding{}, false
 	}
@@ -81,10 +81,7 @@ func (c *ctx) ruleMemoryPressure(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || g.server || !g.mem.ok(g.samples) {
 		return Finding{}, false
 	}
-	f, _ := c.fracGPU(g, func(x *sampler.GPU) (bool, bool) {
-		p, ok := ratioPct(x.MemUsed, x.MemTotal)
-		return p > memNearFull, ok
-	})
+	f, _ := c.fracFlag(g, flagMemFull)
 	if f < mostOfWindow {
 		return Finding{}, false
 	}

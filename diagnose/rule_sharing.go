@@ -83,7 +83,7 @@ func (c *ctx) ruleGPUContention(g *gpuCtx) (Finding, bool) {
 func (c *ctx) procSM(g *gpuCtx, pid int) (float64, bool) {
 	sum, n := 0.0, 0
 	for i := g.from; i < len(c.w); i++ {
-		if x := gpuIn(&c.w[i], g.idx); x != nil {
+		if x := g.col[i].x; x != nil {
 			if p := findProc(x, pid); p != nil && p.SMUtil.OK {
 				sum += p.SMUtil.V
 				n++

@@ -239,6 +239,10 @@ func RuleOrder(id string) int {
 }
 
 // ruleIndex is the position of id in Rules, or -1.
+//
+// Not inlined: a copy of its loop at each of ~15 call sites cost the binary.
+//
+//go:noinline
 func ruleIndex(id string) int {
 	for i := range Rules {
 		if Rules[i].ID == id {

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -10,9 +11,12 @@ import (
 
 // TestKeptStateMatchesFresh holds an evaluation that reuses what the
 // evaluations before it left (the sorted series, the scratch series, the
-// per-GPU answers asked once: orders.go, procs.go) to one that starts from
-// nothing, on windows of several scenes that slide, jump, scrub back and
-// shrink, one Engine state carried from scene to scene.
+// per-GPU answers asked once: orders.go, procs.go; each GPU's column of
+// samples: column.go) to one that starts from nothing, on windows of
+// several scenes that slide, jump, scrub back and shrink, a GPU missing
+// from a snapshot now and then, one Engine state carried from scene to
+// scene (the same times, other snapshots). The GPUs' statistics are
+// compared too: a column kept out of line moves a mean before a finding.
 func TestKeptStateMatchesFresh(t *testing.T) {
 	scenes := map[string][]scene{
 		"healthy, GPU 3 starved": append(healthyNode(), inputStarvedOn(3)),
@@ -28,10 +32,13 @@ func TestKeptStateMatchesFresh(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var o orders
-	compared, found := 0, 0
+	compared, found, slid := 0, 0, 0
 	for _, name := range []string{"healthy, GPU 3 starved", "straggler", "lockstep", "thermal hw", "thermal sw",
 		"launch bound", "launch bound, no GPM", "io bound", "starved main", "starved workers"} {
 		w := makeWindow(400, scenes[name]...)
+		for j := 5; j < len(w); j += 5 + rng.IntN(20) { // a GPU missing from a snapshot now and then
+			dropGPU(&w[j], rng.IntN(len(w[j].GPUs)))
+		}
 		from, to := 0, 1
 		for step := 0; step < 150; step++ {
 			switch r := rng.IntN(10); {
@@ -51,17 +58,38 @@ func TestKeptStateMatchesFresh(t *testing.T) {
 			from = min(from, to-1)
 			win := w[from:to]
 			c := newCtxOrders(win, &o)
+			if o.cols.kept > 0 {
+				slid++
+			}
 			kept := c.evaluate(nil)
 			o.keep(c)
-			fresh := newCtx(win).evaluate(nil)
+			fc := newCtx(win)
+			fresh := fc.evaluate(nil)
 			if !reflect.DeepEqual(kept, fresh) {
 				t.Fatalf("%s, window [%d,%d): kept state found\n%+v\nfrom nothing\n%+v", name, from, to, kept, fresh)
+			}
+			if k, f := gpuStats(c), gpuStats(fc); k != f {
+				t.Fatalf("%s, window [%d,%d): kept state summed up the GPUs as\n%s\nfrom nothing\n%s", name, from, to, k, f)
 			}
 			compared++
 			found += len(kept)
 		}
 	}
-	if compared < 1400 || found == 0 {
-		t.Fatalf("%d windows compared, %d findings: the scenes judged nothing", compared, found)
+	if compared < 1400 || found == 0 || slid < compared/2 {
+		t.Fatalf("%d windows compared, %d findings, %d kept samples of the window before: the scenes judged nothing or never slid", compared, found, slid)
 	}
+}
+
+// gpuStats prints what each GPU's window summed up to (NaN equal to NaN).
+func gpuStats(c *ctx) string {
+	out := ""
+	for _, g := range c.gpus {
+		out += fmt.Sprintf("%d: %d %v %v %v %v %v %v\n", g.idx, g.samples, g.util, g.sm, g.tensor, g.dram, g.power, g.mem)
+	}
+	return out
+}
+
+// dropGPU takes GPU position k out of s, on a copy of its GPUs.
+func dropGPU(s *sampler.Snapshot, k int) {
+	s.GPUs = append(append([]sampler.GPU(nil), s.GPUs[:k]...), s.GPUs[k+1:]...)
 }

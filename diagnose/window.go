@@ -174,6 +174,11 @@ func pct(v float64) string { return units.Percent(sampler.Some(v), 0) }
 func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }
 
 // gbytes prints memory in GiB, as nvidia-smi's MiB and the dashboard do.
+//
+// Not inlined: a copy at each of its ~20 call sites cost the binary
+// (docs/benchmarks.md, "Recording a day: the window kept").
+//
+//go:noinline
 func gbytes(b float64) string { return units.Spaced.GiB(sampler.Some(b)) }
 
 func gbps(b float64) string { return fmt.Sprintf("%.1f GB/s", b/1e9) }

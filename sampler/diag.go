@@ -28,14 +28,17 @@ type DiagMessage struct {
 	Text string `json:"text"` // DCGM's words, rejoined
 }
 
-// SliceOOM is one allocation refused over a container's GPU memory limit
-// (a Kubernetes pod's slice under HAMi-core): the limit is the pod's, not
-// the card's memory.
+// SliceOOM is one allocation refused over a GPU memory limit: a
+// container's slice (a Kubernetes pod's under HAMi-core), where the limit is
+// the pod's, not the card's memory; or, Layer "pytorch", the card itself,
+// as PyTorch's out-of-memory message reports a failed allocation.
 type SliceOOM struct {
 	Device int     `json:"device"` // the container's CUDA device number, not the node's index
 	Want   float64 `json:"want"`   // bytes the allocation would have brought it to
 	Limit  float64 `json:"limit"`  // the container's limit on that device, bytes; 0 where the log does not say
-	// Layer is the sharing layer that refused it: "" HAMi-core, "vcuda"
-	// vcuda-controller's hijack_call.c (whose line gives the usage only).
+	// Layer is what refused it: "" HAMi-core, "vcuda" vcuda-controller's
+	// hijack_call.c (whose line gives the usage only), "pytorch" the CUDA
+	// allocator with the card's free memory short of the request (Limit is
+	// the card's total).
 	Layer string `json:"layer,omitempty"`
 }

@@ -15,20 +15,21 @@ type chartSeries struct {
 	name  string
 	style lipgloss.Style
 	get   func(g *sampler.GPU) sampler.Metric
-	// snap reads the whole snapshot instead (a process's figures, which
-	// may span GPUs); get is then unused.
-	snap func(s *sampler.Snapshot) sampler.Metric
+	// pid and fig name a process's figure instead (procviewcharts.go),
+	// where get is nil.
+	pid, fig int
 }
 
-// value is the series' reading in s for GPU gpu (n/a where s lacks it).
-func (se chartSeries) value(s *sampler.Snapshot, gpu int) sampler.Metric {
-	if se.snap != nil {
-		return se.snap(s)
+// value is the series' reading at history entry i for GPU gpu (n/a where
+// the entry lacks it); scratch holds a point's figures (history.gpu).
+func (se chartSeries) value(h *history, i, gpu int, scratch *sampler.GPU) sampler.Metric {
+	if se.get == nil {
+		return h.proc(i, se.pid, se.fig)
 	}
-	if gpu < 0 || gpu >= len(s.GPUs) {
-		return sampler.Metric{}
+	if g := h.gpu(i, gpu, scratch); g != nil {
+		return se.get(g)
 	}
-	return se.get(&s.GPUs[gpu])
+	return sampler.Metric{}
 }
 
 // chartSpec is one time-series chart of the GPU detail view.
@@ -78,7 +79,7 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	if n == 0 {
 		return padLines(append(lines, st.Muted.Render(c.word("chart.no_data"))), h)
 	}
-	t0, t1 := c.hist.at(first).Time, c.hist.last().Time
+	t0, t1 := c.hist.time(first), c.hist.time(n-1)
 	if !t1.After(t0) {
 		t1 = t0.Add(time.Second)
 	}
@@ -90,10 +91,10 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 	case gpu < len(c.hist.last().GPUs):
 		top = spec.top(&c.hist.last().GPUs[gpu]) / scale
 	}
+	var scratch sampler.GPU
 	for i := first; i < n; i++ {
-		s := c.hist.at(i)
 		for _, se := range spec.series {
-			if m := se.value(s, gpu); m.OK {
+			if m := se.value(c.hist, i, gpu, &scratch); m.OK {
 				top = max(top, m.V/scale)
 			}
 		}
@@ -117,9 +118,8 @@ func drawChart(c *common, gpu int, spec chartSpec, w, h int) []string {
 		names = append(names, se.name)
 		m.SetDataSetStyle(se.name, se.style)
 		for i := first; i < n; i++ {
-			s := c.hist.at(i)
-			if v := se.value(s, gpu); v.OK {
-				m.PushDataSet(se.name, tslc.TimePoint{Time: s.Time, Value: v.V / scale})
+			if v := se.value(c.hist, i, gpu, &scratch); v.OK {
+				m.PushDataSet(se.name, tslc.TimePoint{Time: c.hist.time(i), Value: v.V / scale})
 			}
 		}
 	}

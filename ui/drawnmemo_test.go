@@ -90,7 +90,7 @@ func TestDrawnSparkReusedOnlyForTheSameBars(t *testing.T) {
 // across frames equals diagnose.NodeBalance of each frame's window, at
 // 100 ms through a window that slides, and when the GPUs change.
 func TestBalanceSumsAreNodeBalance(t *testing.T) {
-	h := newHistory(0)
+	h := newHistory(0, 0)
 	var b balanceSums
 	t0 := time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
 	for i := range 1800 { // three minutes: the 120 s window slides

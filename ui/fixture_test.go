@@ -123,7 +123,7 @@ func push(m Model, s sampler.Snapshot) Model {
 func (d *fakeDiagnoser) frame(m Model, s sampler.Snapshot) diagnose.Frame {
 	from, n := s.Time, 1
 	for i := m.c.hist.len() - 1; i >= 0; i-- {
-		if t := m.c.hist.at(i).Time; t.Before(s.Time) && s.Time.Sub(t) <= defaultWindow {
+		if t := m.c.hist.time(i); t.Before(s.Time) && s.Time.Sub(t) <= defaultWindow {
 			from, n = t, n+1
 		}
 	}

@@ -103,20 +103,21 @@ func TestSparkline(t *testing.T) {
 }
 
 func TestHistoryBoundedByTime(t *testing.T) {
-	h := newHistory(3 * time.Second)
+	h := newHistory(3*time.Second, 0)
 	if h.last() != nil || h.since(time.Minute) != nil {
 		t.Fatal("empty history returned data")
 	}
 	for i := 0; i < 5; i++ {
-		h.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * time.Second)})
+		h.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * time.Second), GPUs: []sampler.GPU{{Util: sampler.Some(float64(i))}}})
 	}
-	if h.len() != 3 || h.at(0).Seq != 2 || h.last().Seq != 4 {
-		t.Errorf("len %d oldest %d newest %d; want 3 2 4", h.len(), h.at(0).Seq, h.last().Seq)
+	if h.len() != 3 || h.seq(0) != 2 || h.last().Seq != 4 {
+		t.Errorf("len %d oldest %d newest %d; want 3 2 4", h.len(), h.seq(0), h.last().Seq)
 	}
 	if w := h.since(time.Second); len(w) != 2 || w[0].Seq != 3 {
 		t.Errorf("since(1s) = %d snapshots from %d; want 2 from 3", len(w), w[0].Seq)
 	}
-	vals := h.series(nil, 2, func(s *sampler.Snapshot) sampler.Metric { return sampler.Some(float64(s.Seq)) })
+	var scratch sampler.GPU
+	vals := h.series(nil, 2, func(i int) sampler.Metric { return h.gpu(i, 0, &scratch).Util })
 	if len(vals) != 2 || vals[0] != 3 || vals[1] != 4 {
 		t.Errorf("series = %v", vals)
 	}
@@ -126,12 +127,12 @@ func TestHistoryBoundedByTime(t *testing.T) {
 // 300 snapshots held 30 s), thinned to about a point a second with the
 // newest point always the newest snapshot.
 func TestHistoryThinsFastSampling(t *testing.T) {
-	h := newHistory(historySpan)
+	h := newHistory(historySpan, 0)
 	const ticks = 4000 // 400 s at 100 ms
 	for i := range ticks {
 		h.push(sampler.Snapshot{Seq: uint64(i), Time: t0.Add(time.Duration(i) * 100 * time.Millisecond)})
 	}
-	span := h.last().Time.Sub(h.at(0).Time)
+	span := h.last().Time.Sub(h.time(0))
 	if span < historySpan-2*time.Second || span >= historySpan {
 		t.Errorf("history spans %s, want about %s", span, historySpan)
 	}

@@ -255,15 +255,19 @@ func (p *gpuDetailPane) clockStrip() []string {
 	n := max(1, p.w-label-2)
 	first := max(0, c.hist.len()-n)
 	var out []string
+	var scratch sampler.GPU
 	for _, r := range clockReasons {
 		var b strings.Builder
 		known := false
 		for i := first; i < c.hist.len(); i++ {
-			s := c.hist.at(i)
+			var ce sampler.ClockEvents
+			if g := c.hist.gpu(i, p.gpu, &scratch); g != nil {
+				ce = g.ClockEvents
+			}
 			switch {
-			case p.gpu >= len(s.GPUs) || !s.GPUs[p.gpu].ClockEvents.OK:
+			case !ce.OK:
 				b.WriteByte(' ')
-			case s.GPUs[p.gpu].ClockEvents.Has(r.bits):
+			case ce.Has(r.bits):
 				known = true
 				b.WriteString("█")
 			default:

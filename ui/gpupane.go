@@ -25,6 +25,8 @@ type gpuPane struct {
 	cursor int
 	top    int // first GPU shown when they do not all fit
 	series []float64
+	// scratch holds an older history point's figures (history.gpu).
+	scratch sampler.GPU
 	// sparks are the rows' sparklines as last drawn, two per GPU position
 	// (utilisation, memory); drawn is the title line as last drawn.
 	sparks []drawnSpark
@@ -179,9 +181,10 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	fixed := widthOf(label) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
-	memPct := func(s *sampler.Snapshot) sampler.Metric {
-		if pos < len(s.GPUs) && s.GPUs[pos].MemUsed.OK && s.GPUs[pos].MemTotal.V > 0 {
-			return sampler.Some(100 * s.GPUs[pos].MemUsed.V / s.GPUs[pos].MemTotal.V)
+	h := c.hist
+	memPct := func(i int) sampler.Metric {
+		if g := h.gpu(i, pos, &p.scratch); g != nil && g.MemUsed.OK && g.MemTotal.V > 0 {
+			return sampler.Some(100 * g.MemUsed.V / g.MemTotal.V)
 		}
 		return sampler.NA
 	}
@@ -190,7 +193,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
 	l1 := label + " " + util + utilSpark +
-		mem + p.spark(pos, 1).draw(p.c.hist.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
+		mem + p.spark(pos, 1).draw(h.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
@@ -205,9 +208,10 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 }
 
 func (p *gpuPane) utilSeries(pos, n int) []float64 {
-	p.series = p.c.hist.series(p.series[:0], n, func(s *sampler.Snapshot) sampler.Metric {
-		if pos < len(s.GPUs) {
-			return s.GPUs[pos].Util
+	h := p.c.hist
+	p.series = h.series(p.series[:0], n, func(i int) sampler.Metric {
+		if g := h.gpu(i, pos, &p.scratch); g != nil {
+			return g.Util
 		}
 		return sampler.NA
 	})

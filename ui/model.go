@@ -147,7 +147,7 @@ func New(opts Options) Model {
 		}
 		opts.Root = opts.Root || os.Geteuid() == 0
 	}
-	c := &common{env: env{opts: opts, st: &opts.Styles, keys: defaultKeyMap()}, data: data{hist: newHistory(opts.HistorySpan)},
+	c := &common{env: env{opts: opts, st: &opts.Styles, keys: defaultKeyMap()}, data: data{hist: newHistory(opts.HistorySpan, opts.Window)},
 		viewState: viewState{interval: opts.Interval, hide: hiddenFrom(opts.Hide), computeOnly: opts.ComputeOnly}}
 	if len(opts.Keys) > 0 {
 		km := defaultKeyMap()
@@ -306,7 +306,7 @@ func types(ts **safe.Types) *safe.Types {
 // keeping what the user chose: focus, selections, sort, filter, open pages,
 // the interval. The returned Model shares its panes with m.
 func (m Model) Reset(frames []diagnose.Frame) Model {
-	m.c.data = data{hist: newHistory(m.c.opts.HistorySpan)}
+	m.c.data = data{hist: newHistory(m.c.opts.HistorySpan, m.c.opts.Window)}
 	for _, f := range frames {
 		m = m.Push(f)
 	}

@@ -85,9 +85,8 @@ func (d *procInfoSaid) info(c *common, rows int, col, arrow string) string {
 	return d.out
 }
 
-// hostOf is the row's host process, an empty one when it has none. Not
-// inlined: ~20 copies cost the binary more than the call a row
-// (docs/benchmarks.md, "The dashboard at 100 ms, again").
+// hostOf is the row's host record, an empty one where the host is not
+// visible. Out of line: it was copied into its 17 callers.
 //
 //go:noinline
 func hostOf(r *procRow) *sampler.Proc {

@@ -17,8 +17,9 @@ import (
 // nvitop's process screen): its GPU memory, GPU time %, CPU % (its own and its
 // workers') and RSS charted over the chart history, the findings that name
 // it, its full command line, container, pod and children. The history is
-// the dashboard's own (ui/history.go): the process's figures are read from
-// each snapshot, so nothing is kept per PID.
+// the dashboard's own (ui/history.go): each point keeps the charted
+// figures of every PID its snapshot showed (histpoint.go), so nothing is
+// kept per open page.
 type procViewPane struct {
 	c    *common
 	w, h int
@@ -61,7 +62,10 @@ func (p *procViewPane) View() string {
 }
 
 // procIn finds pid in s: its GPU entries (with the GPU index) and its
-// host-side record (nil where the host is not visible).
+// host-side record (nil where the host is not visible). Out of line: its
+// loops were copied into each caller.
+//
+//go:noinline
 func procIn(s *sampler.Snapshot, pid int) (gpus []procRow, host *sampler.Proc) {
 	if s == nil {
 		return nil, nil

@@ -34,6 +34,8 @@ type JobHours struct {
 	GPUs []int   `json:"gpus"`
 	Held float64 `json:"held_gpu_hours"`
 	Used float64 `json:"used_gpu_hours"`
+	// unmeasured is summed into GPUHours.Unmeasured.
+	unmeasured float64
 }
 
 // UserHours is every job of one user.
@@ -53,13 +55,24 @@ func gpuHours(h *diagnose.Hours) *GPUHours {
 		return nil
 	}
 	t := &GPUHours{}
-	users := map[string]*UserHours{}
 	for k, ht := range h.By {
-		j := JobHours{Kind: k.Kind, Job: k.Job, User: k.User, GPUs: slices.Clone(ht.GPUs), Held: ht.Held / 3600, Used: ht.Used / 3600}
-		t.Jobs = append(t.Jobs, j)
+		t.Jobs = append(t.Jobs, JobHours{Kind: k.Kind, Job: k.Job, User: k.User, GPUs: slices.Clone(ht.GPUs),
+			Held: ht.Held / 3600, Used: ht.Used / 3600, unmeasured: ht.Unmeasured / 3600})
+	}
+	sort.Slice(t.Jobs, func(i, k int) bool {
+		a, b := &t.Jobs[i], &t.Jobs[k]
+		if a.Held != b.Held {
+			return a.Held > b.Held
+		}
+		return a.Kind+a.Job+a.User < b.Kind+b.Job+b.User
+	})
+	// Summed in the jobs' order, not the map's: float addition is not
+	// associative, and the totals' last digit changed from run to run.
+	users := map[string]*UserHours{}
+	for _, j := range t.Jobs {
 		t.Held += j.Held
 		t.Used += j.Used
-		t.Unmeasured += ht.Unmeasured / 3600
+		t.Unmeasured += j.unmeasured
 		if j.User == "" {
 			continue
 		}
@@ -71,13 +84,6 @@ func gpuHours(h *diagnose.Hours) *GPUHours {
 		u.Held += j.Held
 		u.Used += j.Used
 	}
-	sort.Slice(t.Jobs, func(i, k int) bool {
-		a, b := &t.Jobs[i], &t.Jobs[k]
-		if a.Held != b.Held {
-			return a.Held > b.Held
-		}
-		return a.Kind+a.Job+a.User < b.Kind+b.Job+b.User
-	})
 	for _, u := range users {
 		t.Users = append(t.Users, *u)
 	}

@@ -1,10 +1,13 @@
 package summary
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
@@ -62,4 +65,25 @@ func TestGPUHoursHeldAndUsed(t *testing.T) {
 	}
 	near("frank held", h.Users[0].Held, 300)
 	near("frank used", h.Users[0].Used, 80)
+}
+
+// The totals are the same whatever order the map gives its jobs: summed
+// in the map's order, a report's used GPU-hours changed in its last digit
+// from one run of the same recording to the next.
+func TestGPUHoursTotalsInOneOrder(t *testing.T) {
+	h := &diagnose.Hours{By: map[diagnose.HolderKey]*diagnose.HeldTime{}}
+	for i := range 40 {
+		v := 3600 * (0.1 + float64(i)*1.37e-3 + 1/float64(i+3))
+		h.By[diagnose.HolderKey{Kind: "slurm", Job: fmt.Sprint(1000 + i), User: fmt.Sprint("u", i%3)}] =
+			&diagnose.HeldTime{Held: v, Used: v / 3, Unmeasured: v / 7}
+	}
+	want := gpuHours(h)
+	for range 50 {
+		got := gpuHours(h)
+		if got.Used != want.Used || got.Held != want.Held || got.Unmeasured != want.Unmeasured ||
+			!reflect.DeepEqual(got.Users, want.Users) {
+			t.Fatalf("totals %v, %v, %v, users %v; another run gave %v, %v, %v, %v",
+				got.Held, got.Used, got.Unmeasured, got.Users, want.Held, want.Used, want.Unmeasured, want.Users)
+		}
+	}
 }

@@ -33,6 +33,35 @@ var (
 		`cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICES_UNAVAILABLE|returned 46\b`)
 )
 
+// CUDA_ERROR_OUT_OF_MEMORY from the call that creates a context
+// (cuCtxCreate, or cuDevicePrimaryCtxRetain under the runtime API) comes
+// before the program allocated anything: the memory a context needs is held
+// by other processes, as on a shared machine (corpus b9-jcuda-cuctxcreate-*):
+//
+//	jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY
+//	    at jcuda.driver.JCudaDriver.checkResult(JCudaDriver.java:337)
+//	    at jcuda.driver.JCudaDriver.cuCtxCreate(JCudaDriver.java:1514)
+//
+// The call is on the error's line or in the stack frames printed under it.
+var cudaOOMRE = regexp.MustCompile(`CUDA_ERROR_OUT_OF_MEMORY`)
+
+// ctxFrames: how far under the error its stack frames are looked for.
+const ctxFrames = 6
+
+// ctxOOMRun is the length of such an error from ls[i] to the line naming
+// the call, 0 when ls[i] is not one.
+func ctxOOMRun(ls []string, i int) int {
+	if !strings.Contains(ls[i], "CUDA_ERROR_OUT_OF_MEMORY") { // asked of every line: no regular expression
+		return 0
+	}
+	for j := i; j < len(ls) && j <= i+ctxFrames; j++ {
+		if strings.Contains(ls[j], "cuCtxCreate") || strings.Contains(ls[j], "cuDevicePrimaryCtxRetain") {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
 // isCUDAInitLine: a line of such a failure, or the "-> why" line CUDA's
 // samples print under the code.
 func isCUDAInitLine(s string) bool {
@@ -48,6 +77,7 @@ var cudaErrors = []struct {
 }{
 	{cudaInitRE, "802: system not yet initialized", "CUDA initialisation failed with error 802"},
 	{cudaBusyRE, "46: all CUDA-capable devices are busy or unavailable", "CUDA found every GPU busy or unavailable, error 46"},
+	{cudaOOMRE, "2: out of memory creating a CUDA context", "CUDA could not create a context: out of memory, error 2"},
 }
 
 // parseCUDAInit reads the failure as a fact of the node: no GPU is named.

@@ -72,3 +72,26 @@ func TestCUDABusyErrorLines(t *testing.T) {
 		t.Errorf("prose read as a CUDA error: %q", snaps[0].Node.CUDAError)
 	}
 }
+
+// CUDA_ERROR_OUT_OF_MEMORY from the call that creates a context, on the
+// line or in the frames under it, is the node's CUDA error 2 (corpus
+// b9-jcuda-cuctxcreate-*); the same error from an allocation is not.
+func TestCUDAContextOOMLines(t *testing.T) {
+	for _, in := range []string{
+		"jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY\n    at jcuda.driver.JCudaDriver.checkResult(JCudaDriver.java:337)\n    at jcuda.driver.JCudaDriver.cuCtxCreate(JCudaDriver.java:1514)\n",
+		"cuDevicePrimaryCtxRetain failed: CUDA_ERROR_OUT_OF_MEMORY\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "2: ") {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 2", in, snaps, err)
+		}
+	}
+	for _, in := range []string{
+		"jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY\n    at jcuda.driver.JCudaDriver.cuMemAlloc(JCudaDriver.java:2000)\n",
+		"CUDA_ERROR_OUT_OF_MEMORY\n",
+	} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
+			t.Errorf("%q read as a context failure: %q", in, snaps[0].Node.CUDAError)
+		}
+	}
+}

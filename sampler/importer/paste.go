@@ -186,6 +186,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindTorchOOM, Unknown, runWhile(ls, i, isTorchOOMLine)
 	case fmRun(ls, i) > 0:
 		return kindFabricManager, Unknown, fmRun(ls, i)
+	case ctxOOMRun(ls, i) > 0:
+		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
 	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case kernelRE.MatchString(l):

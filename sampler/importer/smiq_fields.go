@@ -18,41 +18,54 @@ type qMetric struct {
 	override bool
 }
 
-var qMetrics = map[string]qMetric{
-	"fb memory usage/total":                       {"mem_total", memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemTotal }, false},
-	"fb memory usage/used":                        {"mem_used", memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemUsed }, false},
-	"utilization/gpu":                             {"util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Util }, false},
-	"utilization/memory":                          {"mem_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemUtil }, false},
-	"utilization/encoder":                         {"enc_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.EncUtil }, false},
-	"utilization/decoder":                         {"dec_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.DecUtil }, false},
-	"temperature/gpu current temp":                {"temp", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }, false},
-	"temperature/gpu slowdown temp":               {"temp_slowdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false},
-	"temperature/gpu max operating temp":          {"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false},
-	"temperature/max operating temp":              {"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false},
-	"temperature/gpu target temperature":          {"temp_target", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempTarget }, false},
-	"temperature/gpu shutdown temp":               {"temp_shutdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempShutdown }, false},
-	"power readings/power draw":                   {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
-	"gpu power readings/power draw":               {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
-	"gpu power readings/instantaneous power draw": {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, true},
-	"gpu power readings/average power draw":       {"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false},
-	"power readings/power limit":                  {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, false},
-	"power readings/enforced power limit":         {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true},
-	"gpu power readings/current power limit":      {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, false},
-	"gpu power readings/enforced power limit":     {"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true},
-	"clocks/sm":                             {"sm_clock", plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClock }, false},
-	"clocks/memory":                         {"mem_clock", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClock }, false},
-	"max clocks/sm":                         {"sm_clock_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClockMax }, false},
-	"max clocks/memory":                     {"mem_clock_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClockMax }, false},
-	"pci/gpu link info/pcie generation/max": {"pcie_gen_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGenMax }, false},
-	"pci/gpu link info/pcie generation/device max":     {"pcie_gen_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGenMax }, true},
-	"pci/gpu link info/pcie generation/current":        {"pcie_gen", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGen }, false},
-	"pci/gpu link info/pcie generation/device current": {"pcie_gen", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGen }, true},
-	"pci/gpu link info/link width/max":                 {"pcie_width_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeWidthMax }, false},
-	"pci/gpu link info/link width/current":             {"pcie_width", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeWidth }, false},
-	"pci/replays since reset":                          {"pcie_replays", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }, false},
-	"pci/replay number changes":                        {"pcie_replays", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }, false},
-	"fan speed":                                        {"fan", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Fan }, false},
-	"remapped rows/correctable error":                  {"remapped_rows", plain, func(g *sampler.GPU) *sampler.Metric { return &g.RemappedRows }, false},
+// qMetrics is qMetricList by path. The list is data: as a map literal
+// it was ~4 KB of init code (go tool nm -size).
+var qMetrics = func() map[string]qMetric {
+	m := make(map[string]qMetric, len(qMetricList))
+	for _, e := range qMetricList {
+		m[e.path] = e.m
+	}
+	return m
+}()
+
+var qMetricList = [...]struct {
+	path string
+	m    qMetric
+}{
+	{"fb memory usage/total", qMetric{"mem_total", memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemTotal }, false}},
+	{"fb memory usage/used", qMetric{"mem_used", memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemUsed }, false}},
+	{"utilization/gpu", qMetric{"util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Util }, false}},
+	{"utilization/memory", qMetric{"mem_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemUtil }, false}},
+	{"utilization/encoder", qMetric{"enc_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.EncUtil }, false}},
+	{"utilization/decoder", qMetric{"dec_util", plain, func(g *sampler.GPU) *sampler.Metric { return &g.DecUtil }, false}},
+	{"temperature/gpu current temp", qMetric{"temp", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }, false}},
+	{"temperature/gpu slowdown temp", qMetric{"temp_slowdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempSlowdown }, false}},
+	{"temperature/gpu max operating temp", qMetric{"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false}},
+	{"temperature/max operating temp", qMetric{"temp_max_op", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempMaxOp }, false}},
+	{"temperature/gpu target temperature", qMetric{"temp_target", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempTarget }, false}},
+	{"temperature/gpu shutdown temp", qMetric{"temp_shutdown", plain, func(g *sampler.GPU) *sampler.Metric { return &g.TempShutdown }, false}},
+	{"power readings/power draw", qMetric{"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false}},
+	{"gpu power readings/power draw", qMetric{"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false}},
+	{"gpu power readings/instantaneous power draw", qMetric{"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, true}},
+	{"gpu power readings/average power draw", qMetric{"power", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }, false}},
+	{"power readings/power limit", qMetric{"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, false}},
+	{"power readings/enforced power limit", qMetric{"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true}},
+	{"gpu power readings/current power limit", qMetric{"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, false}},
+	{"gpu power readings/enforced power limit", qMetric{"power_limit", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PowerLimit }, true}},
+	{"clocks/sm", qMetric{"sm_clock", plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClock }, false}},
+	{"clocks/memory", qMetric{"mem_clock", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClock }, false}},
+	{"max clocks/sm", qMetric{"sm_clock_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClockMax }, false}},
+	{"max clocks/memory", qMetric{"mem_clock_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClockMax }, false}},
+	{"pci/gpu link info/pcie generation/max", qMetric{"pcie_gen_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGenMax }, false}},
+	{"pci/gpu link info/pcie generation/device max", qMetric{"pcie_gen_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGenMax }, true}},
+	{"pci/gpu link info/pcie generation/current", qMetric{"pcie_gen", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGen }, false}},
+	{"pci/gpu link info/pcie generation/device current", qMetric{"pcie_gen", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeGen }, true}},
+	{"pci/gpu link info/link width/max", qMetric{"pcie_width_max", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeWidthMax }, false}},
+	{"pci/gpu link info/link width/current", qMetric{"pcie_width", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeWidth }, false}},
+	{"pci/replays since reset", qMetric{"pcie_replays", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }, false}},
+	{"pci/replay number changes", qMetric{"pcie_replays", plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }, false}},
+	{"fan speed", qMetric{"fan", plain, func(g *sampler.GPU) *sampler.Metric { return &g.Fan }, false}},
+	{"remapped rows/correctable error", qMetric{"remapped_rows", plain, func(g *sampler.GPU) *sampler.Metric { return &g.RemappedRows }, false}},
 }
 
 // clockReasonBits are the reasons -q lists under "Clocks Throttle

@@ -18,14 +18,18 @@ import (
 //	CUDA out of memory. Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)
 //
 // Each is a reading of one GPU's memory, total and free, with the processes
-// holding it where the message names them: the diagnosis judges it as any
-// other reading of a full card (diagnose/evidence_memory.go). "GPU N" is the
-// job's CUDA device number, the nvidia-smi index unless CUDA_VISIBLE_DEVICES
-// renumbers. Corpus: b7-torch-oom-*.
+// holding it where the message names them, and a failed allocation: the
+// request was more than the free memory, however much that is (a job
+// asking 2.56 GiB with 1.83 GiB free is out of memory as surely as one
+// with 24 MiB free; corpus b9-torch-oom-16gb-*), so the diagnosis judges
+// the reading as a card at its allocation edge (diagnose/evidence_memory.go).
+// "GPU N" is the job's CUDA device number, the nvidia-smi index unless
+// CUDA_VISIBLE_DEVICES renumbers. Corpus: b7-torch-oom-*, b9-torch-oom-*.
 var (
 	torchOOMNewRE  = regexp.MustCompile(`GPU (\d{1,3}) has a total capacity of ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) of which ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) is free`)
 	torchOOMOldRE  = regexp.MustCompile(`\(GPU (\d{1,3}); ([\d.]+ [KMGT]?i?B) total capacity; [\d.]+ [KMGT]?i?B already allocated; ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) free;`)
 	torchOOMProcRE = regexp.MustCompile(`Process (\d{1,10}) has ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) memory in use`)
+	torchOOMAskRE  = regexp.MustCompile(`Tried to allocate ([\d.]+ [KMGT]?i?B|[\d.]+ bytes)`)
 )
 
 const kindTorchOOM = "PyTorch out of memory"
@@ -79,6 +83,12 @@ func parseTorchOOM(sec *section) *part {
 		}
 		p.where(idx, "mem_used", sec.first+i)
 		p.where(idx, "procs", sec.first+i)
+		if a := torchOOMAskRE.FindStringSubmatch(l); a != nil {
+			if ask, ok := torchBytes(a[1]); ok && ask > free {
+				snap.Node.SliceOOM = append(snap.Node.SliceOOM, sampler.SliceOOM{Device: idx, Want: total - free + ask, Limit: total, Layer: "pytorch"})
+				p.where(-1, "slice_oom", sec.first+i)
+			}
+		}
 	}
 	if len(snap.GPUs) == 0 {
 		return p.skip("no PyTorch out-of-memory message with the GPU's memory")

@@ -46,3 +46,24 @@ func TestVCUDAOOMLine(t *testing.T) {
 		t.Errorf("read %+v; want vcuda, 30645682176 used, limit unknown", o)
 	}
 }
+
+// The message is a failed allocation too: the request past the free
+// memory, however much is free, is the card's limit reached (corpus
+// b9-torch-oom-16gb-*); a request the free memory covered is not said to
+// be one.
+func TestTorchOOMFailedAllocation(t *testing.T) {
+	const gib = 1 << 30
+	in := "RuntimeError: CUDA out of memory. Tried to allocate 2.56 GiB (GPU 0; 15.90 GiB total capacity; 10.38 GiB already allocated; 1.83 GiB free; 2.99 GiB cached)\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].Node.SliceOOM) != 1 {
+		t.Fatalf("snaps %+v, err %v; want one refused allocation", snaps, err)
+	}
+	o := snaps[0].Node.SliceOOM[0]
+	if want := (15.90 - 1.83 + 2.56) * gib; o.Layer != "pytorch" || o.Device != 0 || o.Want-want > 1e6 || want-o.Want > 1e6 || o.Limit != 15.90*gib {
+		t.Errorf("read %+v; want pytorch on device 0, %.0f bytes wanted of the card's %.0f", o, want, 15.90*gib)
+	}
+	frag := "CUDA out of memory. Tried to allocate 8.13 GiB (GPU 0; 10.76 GiB total capacity; 643.57 MiB already allocated; 8.20 GiB free; 32.43 MiB cached)\n"
+	if snaps, _, _ := readString(frag); len(snaps) != 1 || len(snaps[0].GPUs) != 1 || len(snaps[0].Node.SliceOOM) != 0 {
+		t.Errorf("a request under the free memory: %+v; want the reading and no refused allocation", snaps)
+	}
+}

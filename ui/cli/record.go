@@ -129,7 +129,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	var werr error // the first failed write; the Toggle has closed the file
 	var out record.FrameWriter = rec
 	var bg *record.Async
-	if fast { // sampling and diagnosis on this goroutine, JSON and gzip on another
+	if fast { // sampling, diagnosis, and JSON and gzip each on a goroutine of their own
 		bg = record.NewAsync(rec)
 		out = bg
 	}
@@ -149,8 +149,11 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	switch {
 	case werr != nil:
 	case fast:
-		for t := start.Add(f.interval); t.Before(start.Add(f.duration)) && werr == nil; t = t.Add(f.interval) {
-			col.Push(src.Tick(t))
+		for snap := range ticksAhead(ctx, src.Sampler, start, start.Add(f.duration), f.interval) {
+			if werr != nil {
+				continue // cancelled: the sampler stops; drain what it sent
+			}
+			col.Push(snap)
 		}
 	default:
 		sig = recordLive(ctx, col, f.interval, f.duration, stderr, f.tr.T("record.recording"))

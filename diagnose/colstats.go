@@ -1,0 +1,154 @@
+package diagnose
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/gpuscope/gpuscope/sampler/stat"
+)
+
+// sorted is what a column keeps of summariseGPU's series between an
+// Engine's evaluations: each metric's values of s[from:], sorted, so the
+// next window, one snapshot on, deletes the values that left and inserts
+// those that came, without gathering the series again or checking that it
+// continues (the column's keys did: column.go). The statistics are the
+// ones summarise gives, bit for bit, as orders.go's.
+type sorted struct {
+	vals [6][]float64
+	from int  // the position they start at, in this window (negative: in left)
+	ok   bool // vals hold the series of the window before
+	// summed: stats ran since the column was last read; if not, vals
+	// are older than the window before.
+	summed bool
+	// left are the samples that left the window at the slide, from the
+	// series' start: their values are deleted.
+	left []gpuSample
+}
+
+// slid moves the series' start by the shift of the window, keeping the
+// samples that leave it.
+func (col *column) slid(shift int) {
+	col.left = col.left[:0]
+	if !col.ok || !col.summed {
+		col.ok = false
+		return
+	}
+	if col.from < shift {
+		col.left = append(col.left, col.s[max(col.from, 0):shift]...)
+	}
+	col.from -= shift
+}
+
+// stats is summarise of each series of s[from:]; false where a series
+// holds a NaN, which has no place in a sorted list: the caller then
+// summarises by selection, as orders.summarise does.
+func (col *column) stats(from int) ([6]stats, bool) {
+	var out [6]stats
+	var sum, hi [6]float64
+	for i := from; i < len(col.s); i++ {
+		x := &col.s[i]
+		if x.has == 0 || x.has&sampleLost != 0 {
+			continue
+		}
+		for k := range out {
+			if x.has&(1<<k) == 0 {
+				continue
+			}
+			v := x.vals[k]
+			if math.IsNaN(v) {
+				col.ok = false
+				return out, false
+			}
+			if out[k].n == 0 {
+				hi[k] = v
+			}
+			sum[k] += v
+			hi[k] = max(hi[k], v)
+			out[k].n++
+		}
+	}
+	if !col.ok || from < col.from || from > col.kept || !col.slide(from) {
+		col.sortAfresh(from)
+	}
+	col.from, col.ok, col.summed = from, true, true
+	for k := range out {
+		n := out[k].n
+		if n == 0 {
+			out[k] = stats{}
+			continue
+		}
+		v := col.vals[k]
+		out[k] = stats{n: n, mean: sum[k] / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: hi[k]}
+	}
+	return out, true
+}
+
+// at is the sample at window position p, a negative p among those that left.
+func (col *column) at(p int) *gpuSample {
+	if p < 0 {
+		return &col.left[p-col.from]
+	}
+	return &col.s[p]
+}
+
+// slide deletes the values of positions [col.from, from) and inserts
+// those of the new samples; false if a value to delete is not there.
+func (col *column) slide(from int) bool {
+	for p := col.from; p < from; p++ {
+		x := col.at(p)
+		if x.has&sampleLost != 0 {
+			continue
+		}
+		for k := range col.vals {
+			if x.has&(1<<k) == 0 {
+				continue
+			}
+			v := x.vals[k]
+			s := col.vals[k]
+			i := sort.SearchFloat64s(s, v)
+			if i == len(s) || s[i] != v {
+				return false
+			}
+			col.vals[k] = s[:i+copy(s[i:], s[i+1:])]
+		}
+	}
+	for p := max(from, col.kept); p < len(col.s); p++ {
+		x := &col.s[p]
+		if x.has&sampleLost != 0 {
+			continue
+		}
+		for k := range col.vals {
+			if x.has&(1<<k) != 0 {
+				v, s := x.vals[k], col.vals[k]
+				i := sort.SearchFloat64s(s, v)
+				s = append(s, 0)
+				copy(s[i+1:], s[i:])
+				s[i] = v
+				col.vals[k] = s
+			}
+		}
+	}
+	return true
+}
+
+// sortAfresh sorts each series of s[from:].
+func (col *column) sortAfresh(from int) {
+	for k := range col.vals {
+		col.vals[k] = col.vals[k][:0]
+	}
+	for i := from; i < len(col.s); i++ {
+		x := &col.s[i]
+		if x.has&sampleLost != 0 {
+			continue
+		}
+		for k := range col.vals {
+			if x.has&(1<<k) != 0 {
+				col.vals[k] = append(col.vals[k], x.vals[k])
+			}
+		}
+	}
+	for k := range col.vals {
+		slices.Sort(col.vals[k])
+	}
+}
