@@ -54,7 +54,6 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			m.c.balanceSaid.full = ""
 			m.procs.said = procInfoSaid{}
 			m.c.sideBySide = drawnJoin{}
-			m.gpus.labels = nil
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
@@ -263,17 +262,6 @@ func TestDrawnJoinFollowsBothPanes(t *testing.T) {
 	}{{"a\nb", 3, "x\ny"}, {"a\nb", 3, "x\ny"}, {"a\nc", 3, "x\ny"}, {"a\nc", 3, "x\nz"}, {"a\nc", 5, "x\nz"}, {"a", 5, "x\nz\nw"}} {
 		if got, want := d.join(tc.left, tc.lw, tc.right), joinColumns(tc.left, tc.lw, tc.right); got != want {
 			t.Fatalf("%q | %q at %d: kept join %q, want %q", tc.left, tc.right, tc.lw, got, want)
-		}
-	}
-}
-
-// TestGPULabelSaidForTheGPUInForce: a row's kept label follows its GPU's
-// index and name.
-func TestGPULabelSaidForTheGPUInForce(t *testing.T) {
-	var p gpuPane
-	for _, g := range []sampler.GPU{{Index: 0, Name: "NVIDIA H200"}, {Index: 0, Name: "NVIDIA H200"}, {Index: 3, Name: "NVIDIA H200"}, {Index: 3, Name: "NVIDIA A100-SXM4-80GB"}} {
-		if got, want := p.label(2, &g), gpuLabel(&g); got != want {
-			t.Fatalf("%d %s: kept label %q, want %q", g.Index, g.Name, got, want)
 		}
 	}
 }

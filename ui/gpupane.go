@@ -31,28 +31,6 @@ type gpuPane struct {
 	// (utilisation, memory); drawn is the title line as last drawn.
 	sparks []drawnSpark
 	drawn  drawnTitle
-	// labels are the rows' "0 H200 " as last said, per GPU position.
-	labels []drawnLabel
-}
-
-// drawnLabel is gpuLabel(g) for g's index and name.
-type drawnLabel struct {
-	index int
-	name  string
-	out   string
-}
-
-// label is gpuLabel(g) for GPU position pos, said again only when the
-// GPU's index or name changes (the rows are drawn ten times a second at
-// --interval 100ms; docs/benchmarks.md, "The dashboard at 100 ms, again").
-func (p *gpuPane) label(pos int, g *sampler.GPU) string {
-	if pos >= len(p.labels) {
-		p.labels = append(p.labels, make([]drawnLabel, pos+1-len(p.labels))...)
-	}
-	if d := &p.labels[pos]; d.out == "" || d.index != g.Index || d.name != g.Name {
-		*d = drawnLabel{index: g.Index, name: g.Name, out: gpuLabel(g)}
-	}
-	return p.labels[pos].out
 }
 
 // spark is the memo of GPU position pos's sparkline kind (0 utilisation,
@@ -129,7 +107,7 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 	if g.Lost {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" ") + st.Crit.Render(" "+c.word("gpu.lost_short"))
 	}
-	head := p.label(pos, g) + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
+	head := gpuLabel(g) + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
 	optional := []string{ // most important first
 		padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 9),
 		p.temp(g),
@@ -173,7 +151,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" "),
 			st.Crit.Render(c.word("gpu.lost_long"))
 	}
-	label := p.label(pos, g)
+	label := gpuLabel(g)
 	util := c.word("gpu.util") + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
 	mem := " " + c.word("gpu.mem") + " " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
 	gpm := "  " + c.word("gpu.sm") + " " + padLeft(units.Percent(g.SMActive, 0), 4) + "  " + c.word("gpu.tensor") + " " + padLeft(units.Percent(g.TensorActive, 0), 4) +

@@ -324,32 +324,9 @@ func (p *procPane) render() []string {
 				cells = append(cells, p.pad(col, col.cell(&p.rows[i])))
 			}
 		}
-		row := joinRow(cells) // "  " and the cells
-		if i == cur {
-			row = c.cursor(true, focused, row[2:], p.w)
-		}
-		lines = append(lines, row)
+		lines = append(lines, c.cursor(i == cur, focused, strings.Join(cells, " "), p.w))
 	}
 	return lines
-}
-
-// joinRow is "  " + strings.Join(cells, " "), an unselected row as
-// common.cursor draws it, made in one copy, not two, on every snapshot.
-func joinRow(cells []string) string {
-	n := 2 + max(len(cells)-1, 0)
-	for _, c := range cells {
-		n += len(c)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString("  ")
-	for i, c := range cells {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(c)
-	}
-	return b.String()
 }
 
 func (p *procPane) pad(col procColumn, s string) string {
