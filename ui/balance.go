@@ -28,36 +28,73 @@ func balanceBars(vals []float64) string {
 
 // balanceSummary is the one-line verdict: spread, and how many GPUs are
 // busy and idle (diagnose.Balance decides both); short drops the names for
-// narrow screens.
+// narrow screens. The words are said once per verdict (balanceVerdict):
+// the GPU pane draws them on every frame, and each is a template that
+// go-i18n executes anew (docs/benchmarks.md, "The dashboard at 100 ms,
+// again").
 func balanceSummary(b diagnose.Balance, c *common) (full, short string) {
-	busy, idle := b.Counts()
+	v := verdictOf(b)
+	if d := &c.balanceSaid; d.full == "" || d.v != v {
+		d.v = v
+		d.full, d.short = v.say(c)
+	}
+	return c.balanceSaid.full, c.balanceSaid.short
+}
+
+// balanceVerdict is what balanceSummary's words say: the same verdict, the
+// same words.
+type balanceVerdict struct {
+	busy, idle, oneBusy int // oneBusy: the busy GPU when one is, else -1
+	spread              bool
+	pts                 string
+	hi, lo, allOn       int // allOn: the GPU every job is on, else -1
+}
+
+func verdictOf(b diagnose.Balance) balanceVerdict {
+	v := balanceVerdict{oneBusy: -1, allOn: -1}
+	v.busy, v.idle = b.Counts()
 	jobs := 0
 	for i, u := range b.Busy {
 		if u >= 0 && b.HasJob[i] {
 			jobs++
 		}
 	}
-	counts := c.say("balance.counts", map[string]any{"Busy": busy, "Idle": idle})
-	if busy == 1 {
+	if v.busy == 1 {
 		for i, u := range b.Busy {
 			if u >= diagnose.BalanceBusyPct {
-				counts = c.say("balance.one_busy", map[string]any{"GPU": i, "Idle": idle})
+				v.oneBusy = i
 			}
 		}
 	}
-	brief := c.say("balance.brief", map[string]any{"Busy": busy, "Idle": idle})
 	if pts, hi, lo, ok := b.Spread(); ok {
-		p := fmt.Sprintf("%.0f", pts)
-		return c.say("balance.spread", map[string]any{"Pts": p, "Hi": hi, "Lo": lo}) + " · " + counts,
-			c.say("balance.spread_short", map[string]any{"Pts": p}) + " · " + brief
+		v.spread, v.pts, v.hi, v.lo = true, fmt.Sprintf("%.0f", pts), hi, lo
+		return v
 	}
 	if jobs == 1 && len(b.Busy) > 1 {
 		for i := range b.Busy {
 			if b.HasJob[i] {
-				return c.say("balance.all_on", map[string]any{"GPU": i}) + " · " + counts,
-					c.say("balance.all_on_short", map[string]any{"GPU": i}) + " · " + brief
+				v.allOn = i
+				break
 			}
 		}
+	}
+	return v
+}
+
+// say is the verdict in the dashboard's language.
+func (v balanceVerdict) say(c *common) (full, short string) {
+	counts := c.say("balance.counts", map[string]any{"Busy": v.busy, "Idle": v.idle})
+	if v.oneBusy >= 0 {
+		counts = c.say("balance.one_busy", map[string]any{"GPU": v.oneBusy, "Idle": v.idle})
+	}
+	brief := c.say("balance.brief", map[string]any{"Busy": v.busy, "Idle": v.idle})
+	switch {
+	case v.spread:
+		return c.say("balance.spread", map[string]any{"Pts": v.pts, "Hi": v.hi, "Lo": v.lo}) + " · " + counts,
+			c.say("balance.spread_short", map[string]any{"Pts": v.pts}) + " · " + brief
+	case v.allOn >= 0:
+		return c.say("balance.all_on", map[string]any{"GPU": v.allOn}) + " · " + counts,
+			c.say("balance.all_on_short", map[string]any{"GPU": v.allOn}) + " · " + brief
 	}
 	return counts, brief
 }

@@ -37,12 +37,20 @@ type env struct {
 	tr *i18n.Tr
 	// hintsDrawn is the footer's key hints as last fitted (fitHints).
 	hintsDrawn *drawnHints
-	// selected is the Selected style as sequences (lineStyle).
-	selected *lineStyle
+	// sideBySide is the findings and side panes as last joined.
+	sideBySide drawnJoin
+	// lineStyles are the theme's styles as sequences (styled).
+	lineStyles map[*lipgloss.Style]*lineStyle
 	// gpuCountSaid is the last GPU count said (gpuCountText).
 	gpuCountSaid struct {
 		n    int
 		text string
+	}
+	// balanceSaid is the node balance's last verdict and its words
+	// (balanceSummary).
+	balanceSaid struct {
+		v           balanceVerdict
+		full, short string
 	}
 }
 
@@ -63,9 +71,10 @@ type data struct {
 	// escaped: faster ticks share one reading (sampler.HostEvery), which
 	// is then escaped and drawn once.
 	hostSrc, host *sampler.Host
-	cleanTypes    *safe.Types // safe.CleanWith's memo (common.types)
-	gpuCount      int
-	migRows       int // GPU pane lines the MIG instances want (see migRows)
+	// snapTypes, diagTypes are safe.CleanWith's memos (types).
+	snapTypes, diagTypes *safe.Types
+	gpuCount             int
+	migRows              int // GPU pane lines the MIG instances want (see migRows)
 	// sourceClosed: the frames ended (a replay reached its end).
 	sourceClosed bool
 	// problem is the newest problem line and when it was said; the footer
@@ -188,6 +197,24 @@ func joinColumns(left string, lw int, right string) string {
 	return b.String()
 }
 
+// drawnJoin is two panes side by side as last joined: the findings and
+// the side pane change once a second at most, and were joined anew on
+// every snapshot at --interval 100ms (docs/benchmarks.md, "The dashboard
+// at 100 ms, again"). A pane drawn again is a new string; one kept is the
+// same string, compared at once.
+type drawnJoin struct {
+	left, right, out string
+	lw               int
+}
+
+// join is joinColumns(left, lw, right), reused while they are the same.
+func (d *drawnJoin) join(left string, lw int, right string) string {
+	if d.out == "" || d.lw != lw || d.left != left || d.right != right {
+		*d = drawnJoin{left: left, right: right, lw: lw, out: joinColumns(left, lw, right)}
+	}
+	return d.out
+}
+
 // title draws a pane's title rule: "─ GPUs · 8 × H200 ─────────".
 func title(st *themes.Styles, name, info string, focused bool, w int) string {
 	ts := st.Title
@@ -241,10 +268,7 @@ func (c *common) cursor(selected, focused bool, line string, w int) string {
 	if !selected || !focused {
 		return cursor(c.st, selected, focused, line, w)
 	}
-	if c.selected == nil || c.selected.profile != lipgloss.ColorProfile() {
-		c.selected = newLineStyle(c.st.Selected)
-	}
-	return c.selected.render(c.st.Selected, padRight("› "+ansi.Strip(line), w))
+	return c.styled(&c.st.Selected, padRight("› "+ansi.Strip(line), w))
 }
 
 // lineStyle is a style's Render of one line as the two strings lipgloss

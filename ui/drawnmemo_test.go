@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/themes"
+	"github.com/gpuscope/gpuscope/ui/i18n"
 	"github.com/muesli/termenv"
 )
 
@@ -40,10 +41,19 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 			case 20:
 				m.c.focus = focusProcs
 				m.invalidateAll()
+			case 25: // the process pane's title says the sort
+				m.procs.sortBy = (m.procs.sortBy + 1) % len(m.procs.cols)
+				m.invalidateAll()
+			case 28:
+				m.procs.reverse = !m.procs.reverse
+				m.invalidateAll()
 			}
 			got := m.View()
 			m.gpus.sparks, m.gpus.drawn, m.procs.drawn, m.c.hintsDrawn = nil, drawnTitle{}, drawnTitle{}, nil
 			m.c.gpuCountSaid.text = ""
+			m.c.balanceSaid.full = ""
+			m.procs.said = procInfoSaid{}
+			m.c.sideBySide = drawnJoin{}
 			m.invalidateAll()
 			if want := m.View(); got != want {
 				t.Fatalf("%dx%d, frame %d: reused parts draw\n%s\nwhere drawn afresh\n%s", size[0], size[1], i, got, want)
@@ -160,6 +170,124 @@ func TestGPUCountSaidForTheCountInForce(t *testing.T) {
 		}
 		if got := c.gpuCountText(n); got != want {
 			t.Fatalf("%d GPUs said %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestBalanceSaidForTheVerdictInForce: the balance's kept words follow its
+// verdict, through busy and idle counts, spreads, one busy GPU and every
+// job on one GPU, in English and Chinese: each the words said afresh.
+func TestBalanceSaidForTheVerdictInForce(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		c := fixtureModelN(1, 8, 200, 50, nil).c
+		c.tr = i18n.OrEnglish(i18n.For(lang))
+		kept := 0
+		for i := range 300 {
+			b := diagnose.Balance{Busy: make([]float64, 8), Mem: make([]float64, 8), HasJob: make([]bool, 8)}
+			for g := range b.Busy {
+				b.Busy[g] = float64((i/7*31 + g*g*17) % 101)
+				b.HasJob[g] = (i/11+g)%3 != 0
+			}
+			switch i % 40 {
+			case 5: // one job
+				clear(b.HasJob)
+				b.HasJob[i%8] = true
+			case 9: // one busy GPU
+				clear(b.Busy)
+				b.Busy[3] = 99
+			}
+			before := c.balanceSaid.v
+			full, short := balanceSummary(b, c)
+			if c.balanceSaid.v == before {
+				kept++
+			}
+			fresh := *c
+			fresh.balanceSaid.full = ""
+			wantFull, wantShort := balanceSummary(b, &fresh)
+			if full != wantFull || short != wantShort {
+				t.Fatalf("%s, balance %d: kept words %q / %q, said afresh %q / %q", lang, i, full, short, wantFull, wantShort)
+			}
+		}
+		if kept == 0 {
+			t.Fatal("no verdict seen twice")
+		}
+	}
+}
+
+// TestStyledIsRender: the theme's styles drawn through the kept sequences
+// (common.styled) equal their Render, for every style of every theme,
+// under each colour profile in turn (the kept sequences follow a change).
+func TestStyledIsRender(t *testing.T) {
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	lines := []string{"62°C", " THROTTLE power ", "› 0 H200   45% ▂▃▅▆█", "", "a\tb"}
+	for _, name := range themes.Names() {
+		c := &common{}
+		for _, p := range []termenv.Profile{termenv.TrueColor, termenv.Ascii, termenv.ANSI256, termenv.ANSI} {
+			lipgloss.SetColorProfile(p)
+			st, err := themes.Build(name, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.st == nil {
+				c.st = &st
+			}
+			*c.st = st
+			v := reflect.ValueOf(c.st).Elem()
+			for i := range v.NumField() {
+				s, ok := v.Field(i).Addr().Interface().(*lipgloss.Style)
+				if !ok {
+					continue
+				}
+				for _, line := range lines {
+					if got, want := c.styled(s, line), s.Render(line); got != want {
+						t.Fatalf("theme %s, profile %v, style %s: %q drawn %q, Render %q", name, p, v.Type().Field(i).Name, line, got, want)
+					}
+				}
+			}
+		}
+		if len(c.lineStyles) == 0 {
+			t.Fatalf("theme %s: no style kept", name)
+		}
+	}
+}
+
+// TestDrawnJoinFollowsBothPanes: the kept side-by-side join is joined
+// again when either pane or the left width changes.
+func TestDrawnJoinFollowsBothPanes(t *testing.T) {
+	var d drawnJoin
+	for _, tc := range []struct {
+		left  string
+		lw    int
+		right string
+	}{{"a\nb", 3, "x\ny"}, {"a\nb", 3, "x\ny"}, {"a\nc", 3, "x\ny"}, {"a\nc", 3, "x\nz"}, {"a\nc", 5, "x\nz"}, {"a", 5, "x\nz\nw"}} {
+		if got, want := d.join(tc.left, tc.lw, tc.right), joinColumns(tc.left, tc.lw, tc.right); got != want {
+			t.Fatalf("%q | %q at %d: kept join %q, want %q", tc.left, tc.right, tc.lw, got, want)
+		}
+	}
+}
+
+// TestViewLinesIsViewSplit: the frame's lines as the Painter takes them
+// are View split at its newlines, on the main panes, on pages, at two
+// sizes and on a screen too small, and the Painter writes the same bytes
+// from either.
+func TestViewLinesIsViewSplit(t *testing.T) {
+	for _, size := range [][2]int{{200, 50}, {100, 30}, {20, 5}} {
+		m := fixtureModelN(30, 8, size[0], size[1], nil)
+		var a, b strings.Builder
+		pa, pb := &paintState{out: &a, w: size[0], h: size[1]}, &paintState{out: &b, w: size[0], h: size[1]}
+		for i, keys := range [][]string{nil, {"?"}, {"esc"}, {"tab", "enter"}, {"esc"}} {
+			if keys != nil {
+				m = press(m, keys...)
+			}
+			want := strings.Split(m.View(), "\n")
+			if got := m.ViewLines(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%dx%d, view %d: ViewLines %q\nwant %q", size[0], size[1], i, got, want)
+			}
+			pa.flushLines(m.ViewLines())
+			pb.flush(m.View())
+			if a.String() != b.String() {
+				t.Fatalf("%dx%d, view %d: the Painter wrote %q from the lines, %q from the view", size[0], size[1], i, a.String(), b.String())
+			}
 		}
 	}
 }

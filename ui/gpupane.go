@@ -151,11 +151,12 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		return gpuLabel(g) + " " + st.BadgeCrit.Render(" "+c.word("gpu.lost")+" "),
 			st.Crit.Render(c.word("gpu.lost_long"))
 	}
+	label := gpuLabel(g)
 	util := c.word("gpu.util") + " " + padLeft(units.Percent(g.Util, 0), 4) + " "
 	mem := " " + c.word("gpu.mem") + " " + padRight(fmtUsedTotal(g.MemUsed, g.MemTotal), 10)
 	gpm := "  " + c.word("gpu.sm") + " " + padLeft(units.Percent(g.SMActive, 0), 4) + "  " + c.word("gpu.tensor") + " " + padLeft(units.Percent(g.TensorActive, 0), 4) +
 		"  " + c.word("gpu.dram") + " " + padLeft(units.Percent(g.DRAMActive, 0), 4)
-	fixed := widthOf(gpuLabel(g)) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
+	fixed := widthOf(label) + 1 + widthOf(util) + widthOf(mem) + 1 + widthOf(gpm)
 	room := max(0, p.w-2-fixed)
 	uw, mw := room*2/3, room-room*2/3
 	h := c.hist
@@ -169,7 +170,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	if mk := migMarker(g); mk != "" {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
-	l1 := gpuLabel(g) + " " + util + utilSpark +
+	l1 := label + " " + util + utilSpark +
 		mem + p.spark(pos, 1).draw(h.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
@@ -202,11 +203,11 @@ func (p *gpuPane) temp(g *sampler.GPU) string {
 	slow := g.TempSlowdown.Or(defaultSlowdownC)
 	switch {
 	case !g.Temp.OK:
-		return st.Muted.Render(t)
+		return p.c.styled(&st.Muted, t)
 	case g.Temp.V >= slow-tempCritBelowSlowdown:
-		return st.Crit.Render(t)
+		return p.c.styled(&st.Crit, t)
 	case g.Temp.V >= slow-tempWarnBelowSlowdown:
-		return st.Warn.Render(t)
+		return p.c.styled(&st.Warn, t)
 	}
 	return t
 }
@@ -232,14 +233,14 @@ func throttleBadge(c *common, g *sampler.GPU, long bool) string {
 	if ce.Has(sampler.ClockSyncBoost) {
 		why = append(why, c.word("throttle.sync"))
 	}
-	style := st.BadgeWarn
+	style := &st.BadgeWarn
 	if ce.Has(sampler.ClockHwSlowdown | sampler.ClockHwThermal | sampler.ClockHwPowerBrake) {
-		style = st.BadgeCrit // hardware slowdown: critical (DCGM health, docs/scenarios.md)
+		style = &st.BadgeCrit // hardware slowdown: critical (DCGM health, docs/scenarios.md)
 	}
 	if long {
-		return style.Render(" " + c.word("throttle.long") + " " + strings.Join(why, "+") + " ")
+		return c.styled(style, " "+c.word("throttle.long")+" "+strings.Join(why, "+")+" ")
 	}
-	return style.Render(c.word("throttle.short") + " " + why[0])
+	return c.styled(style, c.word("throttle.short")+" "+why[0])
 }
 
 func widthOf(s string) int { return cellWidth(s) }

@@ -231,7 +231,7 @@ func (m Model) Push(f diagnose.Frame) Model {
 	diagChanged := f.Diagnosis != c.diagSrc || f.Diagnosis == nil
 	if diagChanged {
 		// Findings, levels and checklists quote command lines too.
-		c.diagSrc, c.diag = f.Diagnosis, safe.CleanWith(c.types(), f.Diagnosis)
+		c.diagSrc, c.diag = f.Diagnosis, safe.CleanWith(types(&c.diagTypes), f.Diagnosis)
 		prev := c.findings
 		c.findings = nil
 		if c.diag != nil {
@@ -282,7 +282,7 @@ func (c *common) clean(s *sampler.Snapshot) bool {
 	if shared {
 		s.Host = nil
 	}
-	*s = safe.CleanWith(c.types(), *s)
+	*s = safe.CleanWith(types(&c.snapTypes), *s)
 	if shared {
 		s.Host = c.host
 		return false
@@ -291,13 +291,15 @@ func (c *common) clean(s *sampler.Snapshot) bool {
 	return true
 }
 
-// types is what safe.CleanWith learnt of the snapshot's and the
-// diagnosis's types, kept for the dashboard's life.
-func (c *common) types() *safe.Types {
-	if c.cleanTypes == nil {
-		c.cleanTypes = safe.NewTypes()
+// types is *ts, made when first asked: what safe.CleanWith learnt of the
+// snapshots' (or the diagnoses') types, and the parts of the one before
+// (a Types remembers one stream: the snapshots and the diagnoses keep one
+// each).
+func types(ts **safe.Types) *safe.Types {
+	if *ts == nil {
+		*ts = safe.NewTypes()
 	}
-	return c.cleanTypes
+	return *ts
 }
 
 // Reset shows frames in place of everything shown so far (a replay's seek),

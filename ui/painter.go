@@ -138,19 +138,29 @@ func (s *paintState) paint(m tea.Model) tea.Cmd {
 		s.pending = true
 		return tea.Tick(wait, func(time.Time) tea.Msg { return paintMsg{} })
 	}
-	s.flush(m.View())
+	if lv, ok := m.(lineViewer); ok {
+		s.flushLines(lv.ViewLines())
+	} else {
+		s.flush(m.View())
+	}
 	return nil
 }
+
+// lineViewer is a model that gives its frame as lines, View split at its
+// newlines (ui.Model.ViewLines), so the Painter splits no joined copy.
+type lineViewer interface{ ViewLines() []string }
 
 // flush writes view as Bubble Tea v1's standard renderer does on the
 // alternate screen (standard_renderer.go, flush): the cursor home, each
 // line written or skipped when unchanged, the rest of the screen cleared
 // when the frame got shorter, the cursor under the last line.
-func (s *paintState) flush(view string) {
-	if view == "" {
-		view = " "
+func (s *paintState) flush(view string) { s.flushLines(strings.Split(view, "\n")) }
+
+// flushLines is flush of the view whose lines are lines.
+func (s *paintState) flushLines(lines []string) {
+	if len(lines) == 1 && lines[0] == "" {
+		lines = []string{" "} // an empty view is written as one space
 	}
-	lines := strings.Split(view, "\n")
 	if s.h > 0 && len(lines) > s.h {
 		lines = lines[len(lines)-s.h:]
 	}
@@ -187,8 +197,8 @@ func (s *paintState) flush(view string) {
 		b.WriteString(ansi.EraseScreenBelow)
 	}
 	b.WriteString(ansi.CursorPosition(0, len(lines)))
-	// Write, not io.WriteString: ui.TermWriter's embedded *os.File has a
-	// WriteString that would pass the frame by unreduced.
-	_, _ = s.out.Write([]byte(b.String()))
+	// As a string: ui.TermWriter reduces it without a copy to bytes and
+	// back (its WriteString, not its embedded *os.File's).
+	_, _ = io.WriteString(s.out, b.String())
 	s.lines, s.drawn, s.lastFlush = lines, len(lines), time.Now()
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/textinput"
@@ -63,6 +64,25 @@ type procPane struct {
 	// firstRowLine is the pane line of the first table row (mouse clicks).
 	firstRowLine int
 	drawn        drawnTitle
+	said         procInfoSaid
+}
+
+// procInfoSaid is the title's "N rows on M GPUs · sort COL ▼" as last
+// said: three plural templates, said again only when a figure in them
+// changes, not on every snapshot (docs/benchmarks.md, "The dashboard at
+// 100 ms, again").
+type procInfoSaid struct {
+	rows, gpus      int
+	col, arrow, out string
+}
+
+func (d *procInfoSaid) info(c *common, rows int, col, arrow string) string {
+	if d.out == "" || d.rows != rows || d.gpus != c.gpuCount || d.col != col || d.arrow != arrow {
+		*d = procInfoSaid{rows: rows, gpus: c.gpuCount, col: col, arrow: arrow,
+			out: c.tr.T("procs.info", map[string]any{"Rows": c.count("rows.count", rows),
+				"GPUs": c.count("gpus.count", c.gpuCount), "Col": col, "Arrow": arrow})}
+	}
+	return d.out
 }
 
 // hostOf is the row's host record, an empty one where the host is not
@@ -90,11 +110,11 @@ func newProcPane(c *common) *procPane {
 	cpu := func(r *procRow) sampler.Metric { return hostOf(r).CPU }
 	rss := func(r *procRow) sampler.Metric { return hostOf(r).RSS }
 	p.cols = []procColumn{
-		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return fmt.Sprint(r.pid()) },
+		{name: "PID", width: 7, right: true, cell: func(r *procRow) string { return strconv.Itoa(r.pid()) },
 			key: func(r *procRow) float64 { return float64(r.p.PID) }},
 		{name: "USER", width: 8, cell: func(r *procRow) string { return orDash(hostOf(r).User) }},
 		// 4 wide: "GPU▼" when sorted by it (3 cut it to "GP…" at 80 columns).
-		{name: "GPU", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return fmt.Sprint(r.gpu) }),
+		{name: "GPU", width: 4, right: true, cell: gpuSide(func(r *procRow) string { return strconv.Itoa(r.gpu) }),
 			key: func(r *procRow) float64 { return float64(r.gpu) }},
 		{name: "T", width: 3, cell: gpuSide(func(r *procRow) string { return r.p.Type })},
 		{name: "GPU-MEM", width: 8, right: true, cell: gpuSide(func(r *procRow) string { return units.Compact.Bytes(r.p.MemUsed) }), key: metric(gpuMem)},
@@ -251,8 +271,7 @@ func (p *procPane) render() []string {
 	}
 	var info string
 	if c.tr != nil {
-		info = c.tr.T("procs.info", map[string]any{"Rows": c.count("rows.count", len(p.rows)),
-			"GPUs": c.count("gpus.count", c.gpuCount), "Col": p.cols[p.sortBy].label, "Arrow": arrow})
+		info = p.said.info(c, len(p.rows), p.cols[p.sortBy].label, arrow)
 	} else {
 		info = fmt.Sprintf("%s on %s · sort %s %s", plural(len(p.rows), "row"), plural(c.gpuCount, "GPU"), p.cols[p.sortBy].name, arrow)
 	}
@@ -286,7 +305,7 @@ func (p *procPane) render() []string {
 		}
 		hdr = append(hdr, p.pad(col, name))
 	}
-	lines = append(lines, "  "+st.Muted.Render(strings.Join(hdr, " ")))
+	lines = append(lines, "  "+c.styled(&st.Muted, strings.Join(hdr, " ")))
 	if len(p.rows) == 0 && p.filter.Value() != "" {
 		return append(lines, st.Muted.Render("  "+c.word("procs.no_match")))
 	}
@@ -305,7 +324,7 @@ func (p *procPane) render() []string {
 				cells = append(cells, p.pad(col, col.cell(&p.rows[i])))
 			}
 		}
-		lines = append(lines, cursor(st, i == cur, focused, strings.Join(cells, " "), p.w))
+		lines = append(lines, c.cursor(i == cur, focused, strings.Join(cells, " "), p.w))
 	}
 	return lines
 }

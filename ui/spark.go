@@ -2,7 +2,7 @@ package ui
 
 import (
 	"math"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 )
@@ -28,24 +28,34 @@ func drawSparkline(values []float64, w int, top float64, style lipgloss.Style) s
 
 // sparkBars is the sparkline's w cells before styling.
 func sparkBars(values []float64, w int, top float64) string {
+	return string(appendBars(nil, values, w, top))
+}
+
+// appendBars appends the sparkline's w cells to b.
+func appendBars(b []byte, values []float64, w int, top float64) []byte {
 	if len(values) > w {
 		values = values[len(values)-w:]
 	}
-	var b strings.Builder
-	b.Grow(w * 3)
-	b.WriteString(strings.Repeat(" ", w-len(values)))
-	for _, v := range values {
-		b.WriteRune(sparkBlocks[sparkLevel(v, top)])
+	for range w - len(values) {
+		b = append(b, ' ')
 	}
-	return b.String()
+	for _, v := range values {
+		b = utf8.AppendRune(b, sparkBlocks[sparkLevel(v, top)])
+	}
+	return b
 }
 
 // drawnSpark is one place's sparkline as last drawn, always in the same
 // style: at --interval 100ms the GPU pane is drawn ten times a second, and
 // its bars mostly stay the same (the history keeps a point a second, the
 // newest changes within its eighth), so the style is applied only to bars
-// that changed (docs/benchmarks.md, "The dashboard at 100 ms").
-type drawnSpark struct{ bars, out string }
+// that changed (docs/benchmarks.md, "The dashboard at 100 ms"), and the
+// bars are laid out in a buffer kept for it, a string made only when
+// they changed ("The dashboard at 100 ms, again").
+type drawnSpark struct {
+	bars, out string
+	buf       []byte
+}
 
 // draw is drawSparkline(values, w, top, style), reusing the last drawing
 // when the bars are the same.
@@ -53,8 +63,10 @@ func (d *drawnSpark) draw(values []float64, w int, top float64, style lipgloss.S
 	if w <= 0 {
 		return ""
 	}
-	if bars := sparkBars(values, w, top); bars != d.bars || d.out == "" {
-		d.bars, d.out = bars, style.Render(bars)
+	d.buf = appendBars(d.buf[:0], values, w, top)
+	if string(d.buf) != d.bars || d.out == "" {
+		d.bars = string(d.buf)
+		d.out = style.Render(d.bars)
 	}
 	return d.out
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -47,6 +46,21 @@ func (w *TermWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// WriteString is Write of s, without copying the frame to bytes and back
+// (ui.Painter writes each frame so, ten a second at --interval 100ms). It
+// takes the place of the embedded *os.File's, which would pass s by
+// unreduced.
+func (w *TermWriter) WriteString(s string) (int, error) {
+	out, ok := w.frame(s)
+	if !ok {
+		return w.File.WriteString(s)
+	}
+	if _, err := w.File.Write(out); err != nil {
+		return 0, err
+	}
+	return len(s), nil
 }
 
 // frame is the smaller form of a frame s, or false when s is not one this
@@ -150,10 +164,10 @@ func cells(line string, out []cell) ([]cell, bool) {
 			line = line[1:]
 			continue
 		}
-		if r, n := utf8.DecodeRuneInString(line); isBlock(r) && (n == len(line) || line[n] < 0x80 || isBlockStart(line[n:])) {
+		if blockAt(line) && (len(line) == 3 || line[3] < 0x80 || blockAt(line[3:])) {
 			// a bar or chart cell followed by ASCII or another: one cell
-			out = append(out, cell{text: line[:n], sgr: sgr, width: 1})
-			line = line[n:]
+			out = append(out, cell{text: line[:3], sgr: sgr, width: 1})
+			line = line[3:]
 			continue
 		}
 		g, width := ansi.FirstGraphemeCluster(line, ansi.GraphemeWidth)
@@ -166,15 +180,22 @@ func cells(line string, out []cell) ([]cell, bool) {
 	return out, true
 }
 
-// isBlock: box drawing, block elements and braille (U+2500–U+259F,
-// U+2800–U+28FF), one column wide and never joined to what follows by
-// themselves: the dashboard's bars and charts, most of its non-ASCII cells.
-func isBlock(r rune) bool { return r >= 0x2500 && r <= 0x259f || r >= 0x2800 && r <= 0x28ff }
-
-// isBlockStart: s starts with an isBlock rune.
-func isBlockStart(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return isBlock(r)
+// blockAt: s starts with box drawing, a block element or braille
+// (U+2500–U+259F, U+2800–U+28FF), one column wide and never joined to
+// what follows by themselves: the dashboard's bars and charts, most of a
+// frame's non-ASCII cells, told by their UTF-8 bytes (E2 94 80–E2 96 9F,
+// E2 A0 80–E2 A3 BF) without decoding them, on every frame.
+func blockAt(s string) bool {
+	if len(s) < 3 || s[0] != 0xe2 || s[2] < 0x80 || s[2] > 0xbf {
+		return false
+	}
+	switch b := s[1]; {
+	case b == 0x94 || b == 0x95:
+		return true
+	case b == 0x96:
+		return s[2] <= 0x9f
+	}
+	return s[1] >= 0xa0 && s[1] <= 0xa3
 }
 
 // appendDiff appends what turns row y (1-based) from old into line: the

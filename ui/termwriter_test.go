@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -285,5 +287,59 @@ func BenchmarkTermWriterFrame(b *testing.B) {
 	for b.Loop() {
 		tw.frame(frames[1+i%19])
 		i++
+	}
+}
+
+// TestTermWriterWriteStringIsWrite: a frame handed over as a string (the
+// Painter's io.WriteString) is reduced as the same frame written as bytes,
+// not passed by through the embedded file's WriteString.
+func TestTermWriterWriteStringIsWrite(t *testing.T) {
+	dir := t.TempDir()
+	open := func(name string) *os.File {
+		f, err := os.Create(dir + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	fb, fs := open("bytes"), open("string")
+	wb, ws := NewTermWriter(fb), NewTermWriter(fs)
+	fl := &flusher{w: 40, h: 3}
+	total := 0
+	for i := range 5 {
+		fr := fl.frame(fmt.Sprintf("head\nrow %d of five\nfoot", i))
+		total += len(fr)
+		if _, err := wb.Write([]byte(fr)); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := io.WriteString(ws, fr); err != nil || n != len(fr) {
+			t.Fatalf("WriteString: %d, %v", n, err)
+		}
+	}
+	_, _ = wb.WriteString("\x1b[?25h") // not a frame: as written, both ways
+	_, _ = ws.Write([]byte("\x1b[?25h"))
+	b, _ := os.ReadFile(fb.Name())
+	s, _ := os.ReadFile(fs.Name())
+	if string(b) != string(s) || len(s) >= total {
+		t.Fatalf("as bytes %q, as a string %q (frames were %d bytes)", b, s, total)
+	}
+}
+
+// TestBlockAtIsTheBlockRunes: blockAt tells box drawing, block elements
+// and braille from every other rune by their bytes, as decoding them would.
+func TestBlockAtIsTheBlockRunes(t *testing.T) {
+	for r := rune(0); r <= 0x10ffff; r++ {
+		if r >= 0xd800 && r <= 0xdfff {
+			continue
+		}
+		want := r >= 0x2500 && r <= 0x259f || r >= 0x2800 && r <= 0x28ff
+		if got := blockAt(string(r) + "x"); got != want {
+			t.Fatalf("U+%04X: blockAt %v", r, got)
+		}
+	}
+	for _, s := range []string{"", "\xe2", "\xe2\x94", "\xe2\x94\x7f", "\xe2\x94\xc0"} {
+		if blockAt(s) {
+			t.Fatalf("%q: blockAt of a broken rune", s)
+		}
 	}
 }

@@ -37,7 +37,11 @@ func (d *device) read(m method) (*sampler.GPU, nvml.Return) {
 	return d.f.gpu(d.idx), nvml.SUCCESS
 }
 
-// u32 answers a single reading scaled to NVML's unit.
+// u32 answers a single reading scaled to NVML's unit. Not inlined: ~20
+// calls, each a copy (the binary's room; docs/benchmarks.md, "The
+// dashboard at 100 ms, again").
+//
+//go:noinline
 func (d *device) u32(m method, field string, pick func(*sampler.GPU) sampler.Metric, scale float64) (uint32, nvml.Return) {
 	v, r := d.reading(m, field, pick, scale)
 	return uint32(v), r

@@ -100,6 +100,9 @@ func BaseTruth(n int, model string) []sampler.GPU {
 
 // naReturn is what NVML answers for a field the truth has as n/a: the
 // truth's NA reason picks the code, so reasons round-trip through the source.
+// Not inlined, as u32.
+//
+//go:noinline
 func naReturn(g *sampler.GPU, field string) nvml.Return {
 	switch g.NA[field] {
 	case "no permission":

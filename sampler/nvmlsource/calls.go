@@ -196,12 +196,19 @@ func reasonFor(ret nvml.Return) string {
 	return ret.Error()
 }
 
+// note records that call c's fields are n/a for reason. Not inlined, nor
+// noteField: a copy of their append at each of their ~40 call sites cost
+// the binary more than the call costs a tick (docs/benchmarks.md, "The
+// dashboard at 100 ms, again").
+//
+//go:noinline
 func (g *gpuReader) note(c call, reason string) {
 	for _, k := range callFields[c] {
 		g.na = append(g.na, naEntry{k, reason})
 	}
 }
 
+//go:noinline
 func (g *gpuReader) noteField(key, reason string) {
 	g.na = append(g.na, naEntry{key, reason})
 }

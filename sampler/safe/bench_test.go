@@ -50,3 +50,30 @@ func BenchmarkClean(b *testing.B) {
 		})
 	}
 }
+
+// nextTick is s as the sampler's next tick at --interval 100ms hands it
+// to the dashboard: a new GPU slice and new process lists, the NVML
+// reader's NVLinks and n/a reasons and the host's processes shared with
+// s, the host reading itself left out (ui.Model.Push draws a shared one
+// from its earlier escaping).
+func nextTick(s sampler.Snapshot) sampler.Snapshot {
+	s.GPUs = append([]sampler.GPU(nil), s.GPUs...)
+	for i := range s.GPUs {
+		s.GPUs[i].Procs = append([]sampler.GPUProc(nil), s.GPUs[i].Procs...)
+	}
+	s.Host = nil
+	return s
+}
+
+// BenchmarkCleanTick is CleanWith of one snapshot after another, as the
+// dashboard cleans them at --interval 100ms: what the snapshot before
+// shared with it is answered from the memo.
+func BenchmarkCleanTick(b *testing.B) {
+	s := benchSnapshot(false)
+	ts := NewTypes()
+	_ = CleanWith(ts, s)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = CleanWith(ts, nextTick(s))
+	}
+}

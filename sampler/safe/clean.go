@@ -22,8 +22,18 @@ func Clean[T any](v T) T {
 // the dashboard cleans a snapshot of the same types on every tick, and
 // learning them anew was most of Clean's cost (docs/benchmarks.md, "The
 // dashboard's cost while it watches: the width of a line", 2026-12-07).
+//
+// It also remembers, for the next call, the slices, maps and pointees it
+// walked, where they were (docs/benchmarks.md, "The dashboard at 100 ms,
+// again"): a snapshot shares with the one before what did not change (the
+// NVML reader's NVLinks and n/a reasons, the host's processes under the
+// GPUs), and a part met again is answered from the memo, not walked. That
+// needs what v refers to never to be written once handed over, as
+// snapshots are (shared between goroutines); the memo holds each part it
+// remembers, so its memory cannot be reused for another while it does.
 func CleanWith[T any](ts *Types, v T) T {
-	c := cleaner{Types: ts}
+	c := cleaner{Types: ts, remember: true}
+	defer ts.rotate()
 	out, changed := c.clean(reflect.ValueOf(&v).Elem())
 	if !changed {
 		return v
@@ -37,6 +47,73 @@ func CleanWith[T any](ts *Types, v T) T {
 type Types struct {
 	strs   map[reflect.Type]bool
 	fields map[reflect.Type][]int // a struct's exported fields that can hold a string
+	// seen are the parts this call and the call before walked (CleanWith),
+	// each with what it became. One Types for one stream of values: the
+	// dashboard keeps one for its snapshots and one for its diagnoses.
+	seen, before map[part]cleaned
+}
+
+// part is a slice, map or pointee by its type and where it is.
+type part struct {
+	t reflect.Type
+	p uintptr
+	n int // a slice's length
+}
+
+// cleaned is a part as it was met (held, so its memory stays its own) and
+// what it became (the same value when nothing in it needed escaping).
+type cleaned struct {
+	orig, out reflect.Value
+	changed   bool
+}
+
+// rotate starts the memo of a new call.
+func (ts *Types) rotate() {
+	if len(ts.seen) == 0 {
+		return
+	}
+	clear(ts.before)
+	ts.seen, ts.before = ts.before, ts.seen
+	if ts.seen == nil {
+		ts.seen = map[part]cleaned{}
+	}
+}
+
+// recall is what part k became in this call or the one before.
+func (c *cleaner) recall(k part) (cleaned, bool) {
+	if !c.remember {
+		return cleaned{}, false
+	}
+	if d, ok := c.seen[k]; ok {
+		return d, true
+	}
+	d, ok := c.before[k]
+	if ok {
+		c.seen[k] = d
+	}
+	return d, ok
+}
+
+// keep remembers what part k, met as orig, became.
+func (c *cleaner) keep(k part, orig, out reflect.Value, changed bool) {
+	if c.remember {
+		if c.seen == nil {
+			c.seen = map[part]cleaned{}
+		}
+		c.seen[k] = cleaned{orig, out, changed}
+	}
+}
+
+// remembered walks the slice, map or pointer v through walk unless it was
+// met in this call or the one before.
+func (c *cleaner) remembered(v reflect.Value, n int, walk func(reflect.Value) (reflect.Value, bool)) (reflect.Value, bool) {
+	k := part{v.Type(), v.Pointer(), n}
+	if d, ok := c.recall(k); ok {
+		return d.out, d.changed
+	}
+	out, changed := walk(v)
+	c.keep(k, v, out, changed)
+	return out, changed
 }
 
 // NewTypes is an empty memo for CleanWith.
@@ -48,7 +125,8 @@ func NewTypes() *Types {
 // became.
 type cleaner struct {
 	*Types
-	ptrs map[uintptr]reflect.Value // pointer → its cleaned copy, or itself
+	ptrs     map[uintptr]reflect.Value // pointer → its cleaned copy, or itself
+	remember bool                      // CleanWith: parts met are answered from Types.seen
 }
 
 // clean returns a cleaned copy of v and true, or v and false when nothing in
@@ -57,6 +135,13 @@ func (c *cleaner) clean(v reflect.Value) (reflect.Value, bool) {
 	if !c.holdsStrings(v.Type()) {
 		return v, false
 	}
+	return c.cleanHolding(v)
+}
+
+// cleanHolding is clean of a v whose type can hold a string: a struct's
+// fields in Types.fields, a slice's, array's or pointer's element when the
+// slice, array or pointer can (asked once, not of each value).
+func (c *cleaner) cleanHolding(v reflect.Value) (reflect.Value, bool) {
 	switch v.Kind() {
 	case reflect.String:
 		s := v.String()
@@ -70,14 +155,10 @@ func (c *cleaner) clean(v reflect.Value) (reflect.Value, bool) {
 	case reflect.Struct:
 		return c.cleanStruct(v)
 	case reflect.Slice:
-		if v.IsNil() {
+		if v.Len() == 0 {
 			return v, false
 		}
-		return c.cleanElems(v, func() reflect.Value {
-			out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-			reflect.Copy(out, v)
-			return out
-		})
+		return c.remembered(v, v.Len(), c.cleanSlice)
 	case reflect.Array:
 		return c.cleanElems(v, func() reflect.Value {
 			out := reflect.New(v.Type()).Elem()
@@ -85,7 +166,10 @@ func (c *cleaner) clean(v reflect.Value) (reflect.Value, bool) {
 			return out
 		})
 	case reflect.Pointer:
-		return c.cleanPointer(v)
+		if v.IsNil() {
+			return v, false
+		}
+		return c.remembered(v, 0, c.cleanPointer)
 	case reflect.Interface:
 		if v.IsNil() {
 			return v, false
@@ -98,15 +182,23 @@ func (c *cleaner) clean(v reflect.Value) (reflect.Value, bool) {
 		out.Set(e)
 		return out, true
 	case reflect.Map:
-		return c.cleanMap(v)
+		if v.Len() == 0 {
+			return v, false
+		}
+		return c.remembered(v, 0, c.cleanMap)
 	}
 	return v, false
 }
 
+func (c *cleaner) cleanSlice(v reflect.Value) (reflect.Value, bool) {
+	return c.cleanElems(v, func() reflect.Value {
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(out, v)
+		return out
+	})
+}
+
 func (c *cleaner) cleanPointer(v reflect.Value) (reflect.Value, bool) {
-	if v.IsNil() {
-		return v, false
-	}
 	if done, ok := c.ptrs[v.Pointer()]; ok {
 		return done, done.Pointer() != v.Pointer()
 	}
@@ -114,7 +206,7 @@ func (c *cleaner) cleanPointer(v reflect.Value) (reflect.Value, bool) {
 		c.ptrs = map[uintptr]reflect.Value{}
 	}
 	c.ptrs[v.Pointer()] = v // a cycle back here sees the original
-	e, changed := c.clean(v.Elem())
+	e, changed := c.cleanHolding(v.Elem())
 	if !changed {
 		return v, false
 	}
@@ -128,7 +220,7 @@ func (c *cleaner) cleanStruct(v reflect.Value) (reflect.Value, bool) {
 	var out reflect.Value
 	t := v.Type()
 	for _, i := range c.fields[t] { // filled by holdsStrings, which clean asked first
-		f, changed := c.clean(v.Field(i))
+		f, changed := c.cleanHolding(v.Field(i))
 		if !changed {
 			continue
 		}
@@ -149,7 +241,7 @@ func (c *cleaner) cleanStruct(v reflect.Value) (reflect.Value, bool) {
 func (c *cleaner) cleanElems(v reflect.Value, dup func() reflect.Value) (reflect.Value, bool) {
 	var out reflect.Value
 	for i := range v.Len() {
-		e, changed := c.clean(v.Index(i))
+		e, changed := c.cleanHolding(v.Index(i))
 		if !changed {
 			continue
 		}

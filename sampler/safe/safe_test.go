@@ -113,3 +113,37 @@ func TestCleanWithKeptTypes(t *testing.T) {
 		t.Fatal("nothing learnt")
 	}
 }
+
+// TestCleanWithRemembersParts: snapshot after snapshot, CleanWith cleans as
+// Clean does, a part the snapshot before shared (a hostile process under a
+// GPU) is answered with the same cleaned copy, not walked and copied
+// again, and a part that is new (a process list, a new process) is cleaned.
+func TestCleanWithRemembersParts(t *testing.T) {
+	ts := NewTypes()
+	s := benchSnapshot(true)
+	s.GPUs[0].Procs[0].Host.Cmdline = hostile
+	first := CleanWith(ts, s)
+	for i := range 5 {
+		s = nextTick(s)
+		if i == 3 { // a new process, hostile, and a new n/a reason
+			s.GPUs[1].Procs[0].Host = &sampler.Proc{PID: 5, Name: "evil\x1b[2J"}
+			s.GPUs[1].NA = map[string]string{"fan": "no\a"}
+		}
+		if i == 4 { // something else cleaned in between: walked afresh, the same
+			_ = CleanWith(ts, []string{"x\a"})
+		}
+		got, want := CleanWith(ts, s), Clean(s)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("tick %d: remembered parts clean differently:\n%+v\nwant\n%+v", i, got.GPUs[1], want.GPUs[1])
+		}
+		if p := got.GPUs[0].Procs[0].Host; (i < 4 && p != first.GPUs[0].Procs[0].Host) || p.Cmdline == hostile {
+			t.Fatalf("tick %d: the shared hostile process was walked again or not cleaned: %q", i, p.Cmdline)
+		}
+		if &got.GPUs[2].NVLinks[0] != &s.GPUs[2].NVLinks[0] {
+			t.Fatalf("tick %d: clean NVLinks were copied", i)
+		}
+	}
+	if n := len(ts.seen) + len(ts.before); n == 0 || n > 64 {
+		t.Fatalf("the memo holds %d parts: want the last two calls'", n)
+	}
+}

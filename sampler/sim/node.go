@@ -56,9 +56,18 @@ type Node struct {
 	gpus     []*gpuSim
 	host     *hostSim
 	pcieOnly bool
-	pods     map[int]sampler.Pod   // by GPU index: the pod the kubelet allocated it to (pods.go)
-	jobs     map[int]sampler.Alloc // by GPU index: the Slurm job holding it (slurm.go)
-	truth    []sampler.GPU         // readings at the current clock, built on demand
+	// fixedNA, fixedLinks: the parts of every GPU's truth that never
+	// change (fixedParts), made at the first truth for pcieOnly as
+	// fixedPCIe.
+	fixedNA    map[string]string
+	fixedLinks []sampler.NVLink
+	fixedPCIe  bool
+	pods       map[int]sampler.Pod   // by GPU index: the pod the kubelet allocated it to (pods.go)
+	jobs       map[int]sampler.Alloc // by GPU index: the Slurm job holding it (slurm.go)
+	truth      []sampler.GPU         // readings at the current clock, built on demand
+	// truths are the two arrays the truth is built in, in turn (Truth).
+	truths [2][]sampler.GPU
+	turn   int
 }
 
 // Options vary a simulated node for sweeps (the accuracy harness).
@@ -159,8 +168,10 @@ func (n *Node) GPUs() []sampler.GPU {
 }
 
 // Truth is GPUs without the copy, for fakenvml's Config.Truth, which asks on
-// every NVML call: the same slice until the clock moves, then a new one.
-// Callers must not modify it.
+// every NVML call: the same slice until the clock moves, then the other of
+// two, written anew. Callers must not modify it, nor keep it past the next
+// move of the clock (a tick's reads end before the next tick's; GPUs gives
+// a copy to keep).
 func (n *Node) Truth() []sampler.GPU {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -169,7 +180,15 @@ func (n *Node) Truth() []sampler.GPU {
 
 func (n *Node) truthLocked() []sampler.GPU {
 	if n.truth == nil {
-		n.truth = make([]sampler.GPU, len(n.gpus))
+		// The other array of the two: eight GPU values (~11 KB) were
+		// allocated on every tick, ten a second at --interval 100ms, 15 %
+		// of the demo dashboard's allocation (docs/benchmarks.md, "The
+		// dashboard at 100 ms, again").
+		n.turn ^= 1
+		if len(n.truths[n.turn]) != len(n.gpus) {
+			n.truths[n.turn] = make([]sampler.GPU, len(n.gpus))
+		}
+		n.truth = n.truths[n.turn]
 		for i, g := range n.gpus {
 			n.truth[i] = g.report(n, n.t())
 			if g.cfg.mig.n > 0 {

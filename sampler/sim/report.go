@@ -25,6 +25,26 @@ func nvSwitchBus(link int) string {
 
 const nvLinksPerGPU = 18
 
+// fixedParts are the n/a reasons and NVLinks of every GPU's truth, made
+// once and shared: the truth is made anew on every tick (ten a second at
+// --interval 100ms; docs/benchmarks.md, "The dashboard at 100 ms, again")
+// and its readers do not change it (Truth; GPUs hands out copies).
+func (n *Node) fixedParts() (map[string]string, []sampler.NVLink) {
+	if n.fixedNA == nil || n.fixedPCIe != n.pcieOnly {
+		n.fixedPCIe, n.fixedLinks = n.pcieOnly, nil
+		n.fixedNA = map[string]string{sampler.NAFan: "not supported"} // SXM boards have no fan of their own
+		if n.pcieOnly {
+			n.fixedNA[sampler.NANVLinkRx], n.fixedNA[sampler.NANVLinkTx] = "not supported", "not supported"
+		} else {
+			n.fixedLinks = make([]sampler.NVLink, nvLinksPerGPU)
+			for i := range n.fixedLinks {
+				n.fixedLinks[i] = sampler.NVLink{Link: i, Active: true, RemoteBus: nvSwitchBus(i)}
+			}
+		}
+	}
+	return n.fixedNA, n.fixedLinks
+}
+
 func pct(frac float64) sampler.Metric {
 	return sampler.Some(math.Round(min(max(frac, 0), 1)*1000) / 10)
 }
@@ -73,16 +93,10 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		Persistence:           "on", ComputeMode: "default",
 		CPUAffinity: [2]string{"0-55", "56-111"}[numa], // the cores of the GPU's socket
 		NUMANode:    sampler.Some(float64(numa)),
-		NA:          map[string]string{sampler.NAFan: "not supported"}, // SXM boards have no fan of their own
 	}
+	out.NA, out.NVLinks = n.fixedParts()
 	if n.pcieOnly {
 		out.NVLinkRx, out.NVLinkTx = sampler.NA, sampler.NA
-		out.NA[sampler.NANVLinkRx], out.NA[sampler.NANVLinkTx] = "not supported", "not supported"
-	} else {
-		out.NVLinks = make([]sampler.NVLink, nvLinksPerGPU)
-		for i := range out.NVLinks {
-			out.NVLinks[i] = sampler.NVLink{Link: i, Active: true, RemoteBus: nvSwitchBus(i)}
-		}
 	}
 	for _, x := range g.cfg.xids {
 		at := n.start.Add(time.Duration(x.at * float64(time.Second)))

@@ -45,7 +45,10 @@ func (s Style) Scaled(m sampler.Metric, div float64, decimals int, unit string) 
 }
 
 // Whole is the reading rounded to a whole number with its unit: "62°C" or
-// "62 °C"; n/a when absent.
+// "62 °C"; n/a when absent. Not inlined: ~45 copies cost the binary more
+// than the call (docs/benchmarks.md, "The dashboard at 100 ms, again").
+//
+//go:noinline
 func (s Style) Whole(m sampler.Metric, unit string) string { return s.Scaled(m, 1, 0, unit) }
 
 // Celsius is a temperature in whole degrees.

@@ -211,13 +211,13 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	for _, f := range col.Preroll(history) { // diagnosed, and remembered for a recording's header
 		m = m.Push(f)
 	}
-	m = m.WithFrames(col.Subscribe())
+	frames := col.Subscribe()
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	err = runPainted(m, "dashboard", screen{os.Stdin, os.Stdout, stderr, false})
+	err = runPainted(m, "dashboard", screen{in: os.Stdin, out: os.Stdout, stderr: stderr, frames: frames})
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
 	if notify != nil {

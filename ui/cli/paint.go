@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/sampler/safe"
 	"github.com/gpuscope/gpuscope/ui"
 )
@@ -28,6 +29,9 @@ type screen struct {
 	in, out *os.File
 	stderr  io.Writer
 	tty     bool // keys from /dev/tty: the data came through stdin
+	// frames, when set, are fed to the program (ui.Feed) rather than read
+	// by the model's own commands.
+	frames <-chan diagnose.Frame
 }
 
 // runPainted runs m (the dashboard, a replay) full-screen with ui.Painter
@@ -49,7 +53,11 @@ func runPainted(m tea.Model, what string, sc screen) error {
 		if sc.tty {
 			opts = append(opts, tea.WithInputTTY()) // says why /dev/tty could not be opened
 		}
-		return runProgram(tea.NewProgram(m, opts...), what)
+		p := tea.NewProgram(m, opts...)
+		if sc.frames != nil {
+			go ui.Feed(p, sc.frames)
+		}
+		return runProgram(p, what)
 	}
 	saved, err := term.MakeRaw(int(in.Fd()))
 	if err != nil {
@@ -71,6 +79,9 @@ func runPainted(m tea.Model, what string, sc screen) error {
 	p := tea.NewProgram(painter, tea.WithoutRenderer(), tea.WithInput(in))
 	stop := make(chan struct{})
 	go sendSizes(p, out, stop)
+	if sc.frames != nil {
+		go ui.Feed(p, sc.frames)
+	}
 	err = runProgram(p, what)
 	close(stop)
 	if crash := painter.Panicked(); crash != nil {

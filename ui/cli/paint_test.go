@@ -47,7 +47,7 @@ func TestPaintedPanicIsToldAfterTheTerminalIsRestored(t *testing.T) {
 			read := make(chan struct{})
 			go func() { _, _ = io.Copy(&got, ptm); close(read) }()
 			done := make(chan error, 1)
-			go func() { done <- runPainted(tc.m, "dashboard", screen{tty, tty, tty, false}) }()
+			go func() { done <- runPainted(tc.m, "dashboard", screen{in: tty, out: tty, stderr: tty}) }()
 			select {
 			case err = <-done:
 			case <-time.After(10 * time.Second):

@@ -124,7 +124,7 @@ func runReplay(path string, f replayFlags, stderr io.Writer) error {
 		Warnings:   warnings,
 	})
 	// A log that came through stdin: keys come from the terminal.
-	if err := runPainted(m, "replay", screen{os.Stdin, os.Stdout, stderr, path == importer.Stdin}); err != nil {
+	if err := runPainted(m, "replay", screen{in: os.Stdin, out: os.Stdout, stderr: stderr, tty: path == importer.Stdin}); err != nil {
 		return err
 	}
 	// Loading that failed after the first frame was shown on its own line;
