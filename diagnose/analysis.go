@@ -75,6 +75,7 @@ type ctx struct {
 	series    [6][]float64 // scratch for summariseGPU
 	jobSeries [][]float64  // scratch for jobCorrelation
 	orders    *orders      // the Engine's sorted series; nil: select afresh
+	walkAll   bool         // tests: the column's quick checks (colhealth.go) bypassed
 }
 
 func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }

@@ -6,7 +6,9 @@ import "github.com/gpuscope/gpuscope/sampler"
 // for a rare event (a throttle, a degraded link, replays, an Xid), and
 // the column answers "none" from small values; a rule then words its
 // finding from the snapshots as before, so what it says is unchanged
-// (docs/benchmarks.md, "Recording a day: the window kept").
+// (docs/benchmarks.md, "Recording a day: the window kept"). Each quick
+// check repeats its rule's counts and thresholds; TestColumnChecksHideNoFinding
+// holds the two together.
 
 // Bits of gpuSample.health.
 const (
@@ -55,6 +57,9 @@ func bits(on ...bool) uint16 {
 // mayThrottle is false where ruleThermal finds nothing: its counts, from
 // the column.
 func (c *ctx) mayThrottle(g *gpuCtx) bool {
+	if c.walkAll {
+		return true
+	}
 	n, hw, sw, hot := 0, 0, 0, 0
 	slow, slowOK := 0.0, false
 	for i := range g.col {
@@ -85,6 +90,9 @@ func (c *ctx) mayThrottle(g *gpuCtx) bool {
 
 // mayCap is false where rulePowerCapped finds nothing: too few capped samples.
 func (c *ctx) mayCap(g *gpuCtx) bool {
+	if c.walkAll {
+		return true
+	}
 	n, capped := 0, 0
 	for i := range g.col {
 		if h := g.col[i].health; h&hClockOK != 0 {
@@ -100,6 +108,9 @@ func (c *ctx) mayCap(g *gpuCtx) bool {
 // mayLink is false where rulePCIeLink and rulePCIeLanes find nothing: no
 // sample's link below its max.
 func (c *ctx) mayLink(g *gpuCtx) bool {
+	if c.walkAll {
+		return true
+	}
 	for i := range g.col {
 		if g.col[i].health&hLinkLow != 0 {
 			return true
@@ -111,6 +122,9 @@ func (c *ctx) mayLink(g *gpuCtx) bool {
 // mayReplay is false where rulePCIeErrors finds nothing: the counter
 // never rose (a rate of 0 is under any limit of a real link).
 func (c *ctx) mayReplay(g *gpuCtx) bool {
+	if c.walkAll {
+		return true
+	}
 	prev, prevOK := 0.0, false
 	for i := range g.col {
 		x := &g.col[i]
@@ -131,6 +145,9 @@ func (c *ctx) mayReplay(g *gpuCtx) bool {
 // mayCopy is false where ruleCopyBound finds nothing: too few samples
 // copy while the GPU idles, or hold the link busy, to be a third of them.
 func (c *ctx) mayCopy(g *gpuCtx) bool {
+	if c.walkAll {
+		return true
+	}
 	n, low, link := 0, 0, 0
 	for _, x := range g.col[g.from:] {
 		if x.health&hCopyKnown != 0 {
@@ -148,6 +165,9 @@ func (c *ctx) mayCopy(g *gpuCtx) bool {
 
 // mayXid is false where ruleXid finds nothing: no event, the GPU not lost.
 func (c *ctx) mayXid(g *gpuCtx) bool {
+	if c.walkAll {
+		return true
+	}
 	if g.last.Lost {
 		return true
 	}
