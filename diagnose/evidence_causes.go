@@ -215,7 +215,7 @@ func (e *evCtx) fabric() {
 		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
 		if cudaBusy(c) {
 			e.busyOrUnlicensed(m)
-		} else if strings.HasPrefix(c, "2:") {
+		} else if cudaCtxOOM(c) {
 			// Error 2 from creating a context: other processes hold the
 			// GPU's memory before the program allocated any.
 			title := say("evidence.cuda_ctx_oom_title", "No memory left for a CUDA context: other processes hold the GPU's memory")
@@ -239,6 +239,10 @@ func (e *evCtx) fabric() {
 // cudaBusy: the application's CUDA error is 46 (cudaErrorDevicesUnavailable),
 // as the importer words it.
 func cudaBusy(c string) bool { return strings.HasPrefix(c, "46:") }
+
+// cudaCtxOOM: CUDA error 2 (out of memory) from creating a context,
+// before the program allocated anything (sampler/importer/cudaerr.go).
+func cudaCtxOOM(c string) bool { return strings.HasPrefix(c, "2:") }
 
 // busyOrUnlicensed: error 46 is another process holding the GPUs
 // (Exclusive Process mode, a job nobody reaped) or, in a vGPU guest, the

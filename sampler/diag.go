@@ -35,7 +35,7 @@ type DiagMessage struct {
 type SliceOOM struct {
 	Device int     `json:"device"` // the container's CUDA device number, not the node's index
 	Want   float64 `json:"want"`   // bytes the allocation would have brought it to
-	Limit  float64 `json:"limit"`  // the container's limit on that device, bytes; 0 where the log does not say
+	Limit  float64 `json:"limit"`  // the container's limit on that device, bytes (Layer "pytorch": the card's total); 0 where the log does not say
 	// Layer is what refused it: "" HAMi-core, "vcuda" vcuda-controller's
 	// hijack_call.c (whose line gives the usage only), "pytorch" the CUDA
 	// allocator with the card's free memory short of the request (Limit is

@@ -56,9 +56,10 @@ type Node struct {
 	// Diag is a DCGM diagnostic run (`dcgmi diag`) the input holds, one
 	// entry per test result; nil for none.
 	Diag []DiagCheck `json:"diag,omitempty"`
-	// SliceOOM are allocations a GPU-sharing layer refused over a
-	// container's memory limit (HAMi-core's "Device 0 OOM used / limit");
-	// nil for none.
+	// SliceOOM are allocations refused for want of GPU memory: over a
+	// container's limit (HAMi-core's "Device 0 OOM used / limit", vcuda),
+	// or the card itself full (PyTorch's message, the driver under
+	// HAMi-core); nil for none. SliceOOM.Layer says which.
 	SliceOOM []SliceOOM `json:"slice_oom,omitempty"`
 }
 

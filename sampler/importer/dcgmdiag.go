@@ -136,6 +136,9 @@ func diagCut(ls []string, category string) string {
 	if k < 0 || diagBorderRE.MatchString(strings.TrimSpace(ls[k])) {
 		return ""
 	}
+	if category == "" {
+		return "; the table stops before its first section: the tests in it were not seen, not judged"
+	}
 	return "; the table stops inside its " + category + " section: the tests after it were not seen, not judged"
 }
 

@@ -171,3 +171,14 @@ func TestDiagCorpusFilesRead(t *testing.T) {
 		}
 	}
 }
+
+// A cut before any category line names no section (an empty name read
+// "inside its  section").
+func TestDiagCutBeforeFirstSection(t *testing.T) {
+	if got := diagCut([]string{"| Deployment ...", "| Denylist | Pass"}, ""); !strings.Contains(got, "stops before its first section") {
+		t.Errorf("cut before any section: %q", got)
+	}
+	if got := diagCut([]string{"| Denylist | Pass"}, "Deployment"); !strings.Contains(got, "inside its Deployment section") {
+		t.Errorf("cut inside Deployment: %q", got)
+	}
+}
