@@ -135,22 +135,6 @@ func TestEnterOnlyOpensFromFindings(t *testing.T) {
 	}
 }
 
-func TestChannelReaderRearms(t *testing.T) {
-	ch := make(chan diagnose.Frame, 1)
-	m, _ := fixtureModel(0, 80, 24)
-	m.c.opts.Frames = ch
-	ch <- diagnose.Frame{Snapshot: fixtureSnapshot(0)}
-	msg := m.Init()()
-	nm, cmd := m.Update(msg)
-	if nm.(Model).c.hist.len() != 1 || cmd == nil {
-		t.Fatalf("snapshot not ingested or reader not re-armed")
-	}
-	close(ch)
-	if _, ok := cmd().(sourceClosedMsg); !ok {
-		t.Error("closed channel not reported")
-	}
-}
-
 func TestProblemsInFooter(t *testing.T) {
 	m, _ := fixtureModel(1, 80, 24)
 	s := fixtureSnapshot(1)
@@ -179,13 +163,13 @@ func TestAllClearSaysWhatWasChecked(t *testing.T) {
 }
 
 // TestProgramRuns drives the real Bubble Tea loop: snapshots arrive on the
-// channel through the re-arming Cmd, then q ends the program.
+// channel through Feed, then q ends the program.
 func TestProgramRuns(t *testing.T) {
 	ch := make(chan diagnose.Frame, 1)
 	m, _ := fixtureModel(0, 80, 24)
-	m.c.opts.Frames = ch
 	var out bytes.Buffer
 	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler())
+	go Feed(p, ch)
 	done := make(chan tea.Model, 1)
 	go func() {
 		final, err := p.Run()
@@ -198,8 +182,9 @@ func TestProgramRuns(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		ch <- diagnose.Frame{Snapshot: fixtureSnapshot(i)}
 	}
-	// The reader re-arms only in Update, so once the third send is taken
-	// the first snapshot has been ingested.
+	// Feed takes the next frame from ch only once the program has received
+	// the one before, so once the third send is taken the first frame is
+	// ahead of q in the program's loop.
 	p.Send(uitest.Key("q"))
 	select {
 	case final := <-done:

@@ -39,10 +39,6 @@ type Options struct {
 	// ComputeOnly starts the process pane without graphics-only processes.
 	Hide        []string
 	ComputeOnly bool
-	// Frames come from the collector (diagnose/pipeline), read with a Cmd
-	// that re-arms itself: each a snapshot and the diagnosis of that moment.
-	// The dashboard diagnoses nothing itself.
-	Frames <-chan diagnose.Frame
 	// Playbook renders the rule's page in lang ("en", "zh") with GPU index
 	// and PID filled in.
 	Playbook    func(rule, lang string, gpu, pid int) string
@@ -165,23 +161,10 @@ func New(opts Options) Model {
 	}
 }
 
-// Init starts reading snapshots.
-func (m Model) Init() tea.Cmd { return m.waitForSnapshot() }
-
-// waitForSnapshot is a Cmd that reads one frame; Update re-arms it.
-func (m Model) waitForSnapshot() tea.Cmd {
-	ch := m.c.opts.Frames
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		s, ok := <-ch
-		if !ok {
-			return sourceClosedMsg{}
-		}
-		return frameMsg(s)
-	}
-}
+// Init starts nothing: frames come from the collector (diagnose/pipeline)
+// through Feed, each a snapshot and the diagnosis of that moment. The
+// dashboard diagnoses nothing itself.
+func (m Model) Init() tea.Cmd { return nil }
 
 // Update routes: sizes and data to every pane, keys to keys.go.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -194,9 +177,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.c.newCritical && m.c.opts.Bell {
 			m.c.newCritical = false
-			return m, tea.Batch(m.waitForSnapshot(), m.ring)
+			return m, m.ring
 		}
-		return m, m.waitForSnapshot()
+		return m, nil
 	case sourceClosedMsg:
 		m.c.sourceClosed = true
 		m.header.invalidate()
@@ -455,10 +438,3 @@ func (m Model) invalidateAll() {
 // ReplayKeys are the timeline's keys in force (defaults, or as [keys]
 // remapped them), for ui/replay to match.
 func (m Model) ReplayKeys() ReplayKeys { return m.c.keys.Replay }
-
-// WithFrames reads frames from ch (the collector's subscription) once the
-// program starts; history shown before it can be pushed with Push.
-func (m Model) WithFrames(ch <-chan diagnose.Frame) Model {
-	m.c.opts.Frames = ch
-	return m
-}

@@ -27,7 +27,7 @@ import (
 // Options configure a replay.
 type Options struct {
 	// UI is the dashboard's configuration, reused at every rebuild. Its
-	// Frames and SetInterval are ignored: the replay feeds frames itself,
+	// SetInterval is ignored: the replay feeds frames itself,
 	// diagnosed by trackers from NewTracker.
 	UI ui.Options
 	// NewTracker returns a tracker with no history
@@ -116,7 +116,7 @@ func NewFrom(src Source, opts Options) Model {
 	if m.opts.UI.Interval <= 0 {
 		m.opts.UI.Interval = m.interval
 	}
-	m.opts.UI.Frames, m.opts.UI.SetInterval = nil, nil
+	m.opts.UI.SetInterval = nil
 	// A recording's PIDs are not this machine's processes: no signals.
 	m.opts.UI.Kill = nil
 	m.opts.UI.Replay = true
