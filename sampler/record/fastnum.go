@@ -66,26 +66,13 @@ func (s *scanner) number() ([]byte, bool) {
 // way.
 func (s *scanner) float() float64 {
 	s.ws()
-	b, i := s.b, s.i
-	start, neg := i, false
-	if i < len(b) && b[i] == '-' {
-		neg = true
-		i++
-	}
-	var mant uint64
-	digits, exp := 0, 0
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			mant = mant*10 + uint64(b[i]-'0')
-			digits++
-		}
-	default:
+	b, start := s.b, s.i
+	i, neg, mant, digits, ok := intPart(b, start)
+	if !ok {
 		s.bad = true
 		return 0
 	}
+	exp := 0
 	if i < len(b) && b[i] == '.' {
 		i++
 		if i >= len(b) || b[i] < '0' || b[i] > '9' {
@@ -146,3 +133,25 @@ func (s *scanner) float() float64 {
 
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// intPart reads the sign and integer part of a JSON number at b[i:]: '0',
+// or a non-zero digit and the digits after it, summed (wrapping past 19
+// digits: the callers read those from the text). ok is false where no
+// integer part starts; j is where it ends.
+func intPart(b []byte, i int) (j int, neg bool, v uint64, digits int, ok bool) {
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		return i + 1, neg, 0, 0, true
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			v = v*10 + uint64(b[i]-'0')
+			digits++
+		}
+		return i, neg, v, digits, true
+	}
+	return i, neg, 0, 0, false
+}

@@ -181,28 +181,15 @@ func (s *scanner) metric() sampler.Metric {
 // refuses it for an integer field.
 func (s *scanner) integer(lo, hi int64) int64 {
 	s.ws()
-	b, i := s.b, s.i
-	start, neg := i, false
-	if i < len(b) && b[i] == '-' {
-		neg = true
-		i++
-	}
-	var v int64
-	digits := 0
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		// 18 digits cannot overflow an int64: summed here, strconv
-		// was a tenth of the reading's CPU (processes' PIDs and parents).
-		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			v = v*10 + int64(b[i]-'0')
-			digits++
-		}
-	default:
+	b, start := s.b, s.i
+	// 18 digits cannot overflow an int64: summed by intPart, where strconv
+	// was a tenth of the reading's CPU (processes' PIDs and parents).
+	i, neg, u, digits, ok := intPart(b, start)
+	if !ok {
 		s.bad = true
 		return 0
 	}
+	v := int64(u)
 	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
 		s.bad = true
 		return 0
