@@ -12,15 +12,15 @@ import (
 	"github.com/klauspost/compress/gzip"
 )
 
-// A gzip recording is a gzip member per linesPerMember lines, each opening
-// with a whole line (no same_* list), and reads back as one stream.
-func TestGzipMembersStartWhole(t *testing.T) {
+// writeRealistic records n realistic snapshots through the Writer, gzipped
+// (a member per linesPerMember lines), and returns the file's path.
+func writeRealistic(t *testing.T, n int) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.jsonl.gz")
 	w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 2*linesPerMember + 10
 	for i := range n {
 		if err := w.Write(Entry{Snapshot: realisticSnapshot(i)}); err != nil {
 			t.Fatal(err)
@@ -29,6 +29,14 @@ func TestGzipMembersStartWhole(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// A gzip recording is a gzip member per linesPerMember lines, each opening
+// with a whole line (no same_* list), and reads back as one stream.
+func TestGzipMembersStartWhole(t *testing.T) {
+	const n = 2*linesPerMember + 10
+	path := writeRealistic(t, n)
 	f, _ := os.Open(path)
 	defer f.Close()
 	br := bufio.NewReader(f) // gzip reads a ByteReader byte-exact, so the next member starts where it stopped

@@ -138,20 +138,8 @@ func withLine(text []byte, i int, line string) []byte {
 // The Writer's own gzip recording, members of 600 lines, reads the same on
 // several cores as serially.
 func TestMembersReadWriterFileAsSerial(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.jsonl.gz")
-	w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 2*linesPerMember + 10
-	for i := range n {
-		if err := w.Write(Entry{Snapshot: realisticSnapshot(i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeRealistic(t, n)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
