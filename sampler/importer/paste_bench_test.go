@@ -17,20 +17,7 @@ func BenchmarkPasteTableAndDayOfDmon(b *testing.B) {
 			fmt.Fprintf(&sb, "%5d %5d %5d %5d %5d\n", g, 200+i%50, 60, (i*7+g)%100, 30)
 		}
 	}
-	lines := strings.Split(sb.String(), "\n")
-	b.SetBytes(int64(sb.Len()))
-	b.ResetTimer()
-	for range b.N {
-		s, err := newPaste([]textInput{{lines: lines}}, "bench", Options{}.withDefaults(""))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for {
-			if _, err := s.Next(); err != nil {
-				break
-			}
-		}
-	}
+	benchPaste(b, sb.String())
 }
 
 // BenchmarkPasteLogWithOneTable: a job's log of 100 000 lines that are not
@@ -44,8 +31,13 @@ func BenchmarkPasteLogWithOneTable(b *testing.B) {
 		}
 		fmt.Fprintf(&sb, "[rank%d]: step %d loss %.4f lr 2.0e-05 grad_norm 1.%03d tokens/s 31%03d\n", i%8, i, 1/float64(i+1), i%1000, i%1000)
 	}
-	lines := strings.Split(sb.String(), "\n")
-	b.SetBytes(int64(sb.Len()))
+	benchPaste(b, sb.String())
+}
+
+// benchPaste reads text as one paste b.N times: split, parse, merge.
+func benchPaste(b *testing.B, text string) {
+	lines := strings.Split(text, "\n")
+	b.SetBytes(int64(len(text)))
 	b.ResetTimer()
 	for range b.N {
 		s, err := newPaste([]textInput{{lines: lines}}, "bench", Options{}.withDefaults(""))
