@@ -12,11 +12,12 @@ import (
 	"github.com/klauspost/compress/gzip"
 )
 
-// writeRealistic records n realistic snapshots through the Writer, gzipped
-// (a member per linesPerMember lines), and returns the file's path.
-func writeRealistic(t *testing.T, n int) string {
+// writeRealistic records n realistic snapshots through the Writer into a
+// file named name (gzipped, a member per linesPerMember lines, where it
+// ends in .gz) and returns the file's path.
+func writeRealistic(t testing.TB, name string, n int) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "r.jsonl.gz")
+	path := filepath.Join(t.TempDir(), name)
 	w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func writeRealistic(t *testing.T, n int) string {
 // with a whole line (no same_* list), and reads back as one stream.
 func TestGzipMembersStartWhole(t *testing.T) {
 	const n = 2*linesPerMember + 10
-	path := writeRealistic(t, n)
+	path := writeRealistic(t, "r.jsonl.gz", n)
 	f, _ := os.Open(path)
 	defer f.Close()
 	br := bufio.NewReader(f) // gzip reads a ByteReader byte-exact, so the next member starts where it stopped

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -108,20 +106,7 @@ func gzipMembers(text []byte, every int, name string) []byte {
 // recordingText is the text of a recording of n realistic lines.
 func recordingText(t testing.TB, n int) []byte {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "r.jsonl")
-	w, err := Create(path, HeaderFor(realisticSnapshot(0), time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		if err := w.Write(Entry{Snapshot: realisticSnapshot(i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	text, err := os.ReadFile(path)
+	text, err := os.ReadFile(writeRealistic(t, "r.jsonl", n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +124,7 @@ func withLine(text []byte, i int, line string) []byte {
 // several cores as serially.
 func TestMembersReadWriterFileAsSerial(t *testing.T) {
 	const n = 2*linesPerMember + 10
-	path := writeRealistic(t, n)
+	path := writeRealistic(t, "r.jsonl.gz", n)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
