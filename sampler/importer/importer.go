@@ -87,6 +87,7 @@ func NewStream(src io.Reader, name string, o Options) (Stream, Format, error) {
 	if err != nil {
 		return nil, Unknown, err
 	}
+	br = uncopied(br)
 	head, _ := br.Peek(detectBytes)
 	format := Detect(head)
 	if len(bytes.TrimSpace(head)) == 0 {

@@ -64,12 +64,14 @@ func cleanLine(s string) string {
 }
 
 // unquote removes markdown's marks around a pasted line: a blockquote
-// "> " and an escaped "\#" at the start.
+// "> " (quoted again in a reply: "> > ", ">> ") and an escaped "\#" at the
+// start.
 func unquote(s string) string {
-	if s == ">" || s == "%" {
+	s = unquoteReply(s)
+	if s == "%" {
 		return ""
 	}
-	if strings.HasPrefix(s, "> ") || strings.HasPrefix(s, "% ") { // a blockquote; MATLAB's comment
+	if strings.HasPrefix(s, "% ") { // MATLAB's comment
 		s = s[2:]
 	}
 	if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "# +") || strings.HasPrefix(t, "# |") || t == "#" {

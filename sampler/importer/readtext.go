@@ -98,7 +98,7 @@ func readText(r io.Reader, name string) ([]string, error) {
 	if !utf8.ValidString(text) && !utf8.ValidString(text[:len(text)*3/4]) {
 		return nil, notLog("it holds binary data")
 	}
-	out := strings.Split(strings.TrimPrefix(text, "\xef\xbb\xbf"), "\n")
+	out := strings.Split(uncopiedText(text), "\n")
 	for i, l := range out {
 		out[i] = strings.TrimSuffix(l, "\r")
 	}
