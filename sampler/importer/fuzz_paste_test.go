@@ -20,6 +20,11 @@ func pasteSeeds(f *testing.F) {
 		}
 	}
 	f.Add([]byte(table418))
+	// The table as copies change it (copied.go, unwrap.go): quoted twice,
+	// with non-breaking spaces, and a CUDA message cut by a terminal.
+	f.Add([]byte("> > " + strings.ReplaceAll(table418, "\n", "\n> > ")))
+	f.Add([]byte(bom + strings.ReplaceAll(table418, " ", nbsp)))
+	f.Add([]byte("THCudaCheck FAIL file=/pytorch/aten/src/THC/THCTensorRandom.cu line=25 error=46 : al\nl CUDA-capable devices are busy or unavailable\n\n"))
 	// Host text refused by name (foreign.go): top, a bare traceback.
 	f.Add([]byte("top - 14:02:11 up 12 days,  3:41,  2 users,  load average: 8.12\n    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM\n"))
 	f.Add([]byte("Traceback (most recent call last):\n  File \"t.py\", line 1\nRuntimeError: CUDA error\n"))

@@ -111,6 +111,7 @@ func splitPaste(file string, raw []string) []section {
 		}
 		ls[i] = unquote(cleanLine(l))
 	}
+	unwrapMessages(ls, raw)
 	var out []section
 	other := -1
 	pendingHeader := "" // from a "--query-gpu=... --format=csv,noheader" command line

@@ -1,0 +1,184 @@
+package importer
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// A message line of a tool (a kernel Xid, a CUDA or PyTorch error, an NCCL
+// WARN, DCGM's health line, HAMi-core's, the fabric manager's) copied out
+// of a chat or mail client, or a terminal, that wrapped it at its width
+// comes as two or more lines, and its reader sees none of them whole: the
+// Xid code or the free memory is on the second. unwrapMessages joins them
+// back where the cut is where that width puts one (docs/corpus-accuracy.md
+// "Copied, not changed"): the line ends at the width (a terminal's cut) or
+// the next line's first word would not have fitted (a word wrap), the next
+// line is no line of its own, and the joined text is the tool's message.
+// The message keeps the first line's number; the lines joined into it
+// become blank, so every other line keeps its number.
+
+// wrapWidths are the widths a copy wraps at: a terminal's 80 columns and
+// the common wider chat, mail and terminal windows.
+var wrapWidths = [...]int{80, 100, 120}
+
+// maxWrapped bounds the lines one message is joined from (a 300-character
+// PyTorch message at 80 columns is four).
+const maxWrapped = 5
+
+// wrapAnchors: a message line holds one of these within its first width,
+// so a line without them is not tried.
+var wrapAnchors = [...]string{"NVRM", "Xid", "CUDA", "Cuda", "cuda", "NCCL", "Detected a", "HAMI", "hijack_call",
+	"abric", "device handle", "UUID", "out of memory", "total capacity"}
+
+// unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
+// a line's width is taken with the quote marks unquote removed and
+// without, since a quote may have been added before the wrap or after it.
+func unwrapMessages(ls, raw []string) {
+	u := unwrapper{ls: ls, raw: raw}
+	for i := 0; i+1 < len(ls); i++ {
+		if len(ls[i]) < 40 || u.seps(i, i+1) == nil || !wrapCandidate(ls[i]) && !wrapCandidate(ls[i+1]) || !u.continues(i, i+1, false) {
+			continue
+		}
+		cur, n := ls[i], 0
+		if !isMessageLine(cur) {
+			if cur, n = u.complete(i, cur, 1); n == 0 {
+				continue
+			}
+		}
+		for j := i + n + 1; j < len(ls) && n+1 < maxWrapped && u.continues(j-1, j, true); j++ {
+			joined := ""
+			for _, sep := range u.sepsIn(i, j) {
+				if c := cur + sep + ls[j]; isMessageLine(c) {
+					joined = c
+					break
+				}
+			}
+			if joined == "" {
+				break
+			}
+			cur, n = joined, n+1
+		}
+		if n > 0 {
+			ls[i] = cur
+			for k := i + 1; k <= i+n; k++ {
+				ls[k] = ""
+			}
+			i += n
+		}
+	}
+}
+
+type unwrapper struct{ ls, raw []string }
+
+// complete joins the fewest lines after ls[i] that make cur a message,
+// trying both cuts where a line ends at a width; n is how many.
+func (u unwrapper) complete(i int, cur string, depth int) (string, int) {
+	j := i + depth
+	if depth >= maxWrapped || j >= len(u.ls) || !u.continues(j-1, j, false) {
+		return "", 0
+	}
+	for _, sep := range u.sepsIn(i, j) {
+		c := cur + sep + u.ls[j]
+		if isMessageLine(c) {
+			return c, depth
+		}
+		if s, n := u.complete(i, c, depth+1); n > 0 {
+			return s, n
+		}
+	}
+	return "", 0
+}
+
+// wrapCandidate: s holds an anchor; asked of a line and of the line after
+// it, since a cut may come before the message's own words.
+func wrapCandidate(s string) bool {
+	for _, a := range wrapAnchors {
+		if strings.Contains(s, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// continues: line j may be the rest of line i, cut at a width. A word
+// wrap drops the space it cut at, so its rest never starts with one; a
+// terminal's cut may leave one. The rest of a message is no message of its
+// own, but a message not yet whole may go on with one (the last GPUs of an
+// nvidia-smi -L pasted on one line); never with a kernel line.
+func (u unwrapper) continues(i, j int, whole bool) bool {
+	next := u.ls[j]
+	seps := u.seps(i, j)
+	if strings.TrimSpace(next) == "" || len(seps) == 0 || next[0] == ' ' && seps[0] != "" {
+		return false
+	}
+	return !kernelRE.MatchString(next) && (!whole || !isMessageLine(next))
+}
+
+// seps are what the cut between lines i and j removed: a space where line
+// j's first word would have gone past a width; where line i fills one,
+// nothing (a terminal's cut) or a space (a word that ended there), the
+// space first only where line i ends a sentence or clause and line j
+// starts a word, which a cut inside a number ("1." "29 GiB") never does.
+func (u unwrapper) seps(i, j int) []string {
+	prev, next := u.ls[i], u.ls[j]
+	if next == "" {
+		return nil
+	}
+	w := strings.IndexByte(next, ' ')
+	if w < 0 {
+		w = len(next)
+	}
+	w = utf8.RuneCountInString(next[:w])
+	widths := []int{utf8.RuneCountInString(prev)}
+	if i < len(u.raw) {
+		widths = append(widths, utf8.RuneCountInString(cleanLine(u.raw[i])))
+	}
+	for _, n := range widths {
+		for _, width := range wrapWidths {
+			switch {
+			case n == width && next[0] == ' ':
+				return cutOnly
+			case n == width && strings.IndexByte(".,;:)", prev[len(prev)-1]) >= 0 && isWordStart(next[0]):
+				return spaceFirst
+			case n == width:
+				return cutFirst
+			case n < width && n+1+w > width:
+				return spaceOnly
+			}
+		}
+	}
+	return nil
+}
+
+// sepsIn are seps for the cut before line j of a message that starts at
+// line i: once one of its lines ended short of a width, the copy wrapped
+// words, so a line filling the width ended a word too ("has" "1.23 GiB").
+func (u unwrapper) sepsIn(i, j int) []string {
+	seps := u.seps(j-1, j)
+	if len(seps) != 2 {
+		return seps
+	}
+	for k := i; k+1 < j; k++ {
+		if len(u.seps(k, k+1)) == 1 && u.seps(k, k+1)[0] == " " {
+			return spaceFirst
+		}
+	}
+	return seps
+}
+
+var (
+	cutOnly    = []string{""}
+	cutFirst   = []string{"", " "}
+	spaceFirst = []string{" ", ""}
+	spaceOnly  = []string{" "}
+)
+
+func isWordStart(c byte) bool { return c == '(' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+
+// isMessageLine: s is whole as one of the message readers reads it.
+func isMessageLine(s string) bool {
+	return xidRE.MatchString(s) || sxidRE.MatchString(s) || initFailRE.MatchString(s) || offBusRE.MatchString(s) ||
+		isTorchOOMLine(s) || isCUDAInitLine(s) || isNCCLWarnLine(s) || isDCGMHealthLine(s) || isDCGMXidLine(s) ||
+		hamiOOMRE.MatchString(s) || isVCUDAOOMLine(s) || isFMFailLine(s) || smiErrRE.MatchString(s) ||
+		smiErrQuotedRE.MatchString(s) || listGPURE.MatchString(s)
+}
