@@ -56,6 +56,15 @@ var copyForms = []copyForm{
 	{"chatter", func(s string) string {
 		return "这是我的输出，大家帮忙看看：\n" + strings.TrimRight(s, "\n") + "\n谢谢！有人遇到过吗？\n"
 	}},
+	{"chatter-ko-es", func(s string) string {
+		return "서버에서 nvidia-smi 결과입니다. 도와주세요!\n\n" + strings.TrimRight(s, "\n") + "\n\n¿Alguien sabe qué pasa? Gracias de antemano.\n"
+	}},
+	// A forum reply on Windows: the paste quoted, wrapped by the page and
+	// copied from it with its spaces and line ends.
+	{"forum-copy", func(s string) string {
+		s = eachLine(s, func(l string) string { return strings.TrimRight("> "+wrapProse(l, 120, wrapAt), " ") })
+		return strings.ReplaceAll(strings.ReplaceAll(s, " ", "\u00a0"), "\n", "\r\n")
+	}},
 }
 
 func eachLine(s string, f func(string) string) string {
@@ -187,6 +196,7 @@ func readCopied(path, text string) corpusRow {
 func TestCorpusCopied(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
 	changed, reread, applied := map[string][]string{}, map[string][]string{}, map[string]int{}
+	held, gained, heldChanged := loadHeldAside(t), map[string]int{}, map[string]int{}
 	for _, p := range paths {
 		if filepath.Base(p) == "INDEX.md" {
 			continue
@@ -205,6 +215,12 @@ func TestCorpusCopied(t *testing.T) {
 			applied[c.name]++
 			got := readCopied(p, ct)
 			if got.findings != base.findings {
+				if base.findings == "-" {
+					gained[c.name]++
+				}
+				if _, ok := held[base.file]; ok {
+					heldChanged[c.name]++
+				}
 				changed[c.name] = append(changed[c.name], fmt.Sprintf("%s: %s -> %s (%s -> %s) %s", base.file, base.findings, got.findings, base.format, got.format, got.readErr))
 			} else if (got.format == "unread") != (base.format == "unread") || got.gpus != base.gpus {
 				reread[c.name] = append(reread[c.name], fmt.Sprintf("%s: %s, %d GPUs -> %s, %d GPUs %s", base.file, base.format, base.gpus, got.format, got.gpus, got.readErr))
@@ -213,7 +229,8 @@ func TestCorpusCopied(t *testing.T) {
 	}
 	for _, c := range copyForms {
 		if *robustTable {
-			t.Logf("| %s | %d | %d | %d |", c.name, applied[c.name], len(changed[c.name]), len(reread[c.name]))
+			t.Logf("| %s | %d | %d (%d held aside, %d gained a finding) | %d |", c.name, applied[c.name],
+				len(changed[c.name]), heldChanged[c.name], gained[c.name], len(reread[c.name]))
 		}
 		for _, l := range changed[c.name] {
 			t.Errorf("%s: findings changed: %s", c.name, l)
