@@ -41,7 +41,7 @@ func unwrapMessages(ls, raw []string) {
 		}
 		cur, n := ls[i], 0
 		if !isMessageLine(cur) {
-			if cur, n = u.complete(i, cur, 1); n == 0 {
+			if cur, n = u.complete(i, cur); n == 0 {
 				continue
 			}
 		}
@@ -71,20 +71,18 @@ func unwrapMessages(ls, raw []string) {
 type unwrapper struct{ ls, raw []string }
 
 // complete joins the fewest lines after ls[i] that make cur a message,
-// trying both cuts where a line ends at a width; n is how many.
-func (u unwrapper) complete(i int, cur string, depth int) (string, int) {
-	j := i + depth
-	if depth >= maxWrapped || j >= len(u.ls) || !u.continues(j-1, j, false) {
-		return "", 0
-	}
-	for _, sep := range u.sepsIn(i, j) {
-		c := cur + sep + u.ls[j]
-		if isMessageLine(c) {
-			return c, depth
+// trying both cuts where a line ends at a width and going on with the
+// likelier: at most two tries a line, so a paste of near misses costs a
+// few pattern tests a line, as claim does; n is how many lines it joined.
+func (u unwrapper) complete(i int, cur string) (string, int) {
+	for j := i + 1; j-i < maxWrapped && j < len(u.ls) && u.continues(j-1, j, false); j++ {
+		seps := u.sepsIn(i, j)
+		for _, sep := range seps {
+			if c := cur + sep + u.ls[j]; isMessageLine(c) {
+				return c, j - i
+			}
 		}
-		if s, n := u.complete(i, c, depth+1); n > 0 {
-			return s, n
-		}
+		cur += seps[0] + u.ls[j]
 	}
 	return "", 0
 }
@@ -111,7 +109,17 @@ func (u unwrapper) continues(i, j int, whole bool) bool {
 	if strings.TrimSpace(next) == "" || len(seps) == 0 || next[0] == ' ' && seps[0] != "" {
 		return false
 	}
-	return !kernelRE.MatchString(next) && (!whole || !isMessageLine(next))
+	return !kernelLine(next) && (!whole || !isMessageLine(next))
+}
+
+// kernelLine is kernelRE with its words looked for first: a line of none
+// of them is not matched against it.
+func kernelLine(s string) bool {
+	t := strings.TrimLeft(s, " ")
+	if !strings.HasPrefix(t, "[") && !strings.Contains(s, "NVRM:") && !strings.Contains(s, "nvidia-") && !strings.Contains(s, "kernel:") {
+		return false
+	}
+	return kernelRE.MatchString(s)
 }
 
 // seps are what the cut between lines i and j removed: a space where line
@@ -130,7 +138,7 @@ func (u unwrapper) seps(i, j int) []string {
 	}
 	w = utf8.RuneCountInString(next[:w])
 	widths := []int{utf8.RuneCountInString(prev)}
-	if i < len(u.raw) {
+	if i < len(u.raw) && len(u.raw[i]) != len(prev) { // quoted, or with a tab or an escape
 		widths = append(widths, utf8.RuneCountInString(cleanLine(u.raw[i])))
 	}
 	for _, n := range widths {
@@ -175,10 +183,44 @@ var (
 
 func isWordStart(c byte) bool { return c == '(' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 
-// isMessageLine: s is whole as one of the message readers reads it.
+// isMessageLine: s is whole as one of the message readers reads it. Each
+// pattern runs only where its words are (any case): the unwrapper asks this
+// of joined lines up to five times a line, where claim asks its patterns
+// once.
 func isMessageLine(s string) bool {
-	return xidRE.MatchString(s) || sxidRE.MatchString(s) || initFailRE.MatchString(s) || offBusRE.MatchString(s) ||
-		isTorchOOMLine(s) || isCUDAInitLine(s) || isNCCLWarnLine(s) || isDCGMHealthLine(s) || isDCGMXidLine(s) ||
-		hamiOOMRE.MatchString(s) || isVCUDAOOMLine(s) || isFMFailLine(s) || smiErrRE.MatchString(s) ||
-		smiErrQuotedRE.MatchString(s) || listGPURE.MatchString(s)
+	low := strings.ToLower(s)
+	for _, m := range messages {
+		if strings.Contains(low, m.word) && m.is(s) {
+			return true
+		}
+	}
+	return false
+}
+
+var messages = [...]struct {
+	word string // lower case
+	is   func(string) bool
+}{
+	{"xid (", func(s string) bool { return xidRE.MatchString(s) || sxidRE.MatchString(s) }},
+	{"init", func(s string) bool { return initFailRE.MatchString(s) || isCUDAInitLine(s) }},
+	{"off the bus", offBusRE.MatchString},
+	{"total capacity", isTorchOOMLine},
+	{"unavailable", isCUDAInitLine},
+	{"returned 46", isCUDAInitLine},
+	{"802", isCUDAInitLine},
+	{"notready", isCUDAInitLine},
+	{"not_ready", isCUDAInitLine},
+	{"nccl warn", isNCCLWarnLine},
+	{"health system", isDCGMHealthLine},
+	{"detected xid", isDCGMXidLine},
+	{"[hami-core", hamiOOMRE.MatchString},
+	{"hijack_call", isVCUDAOOMLine},
+	{"fabric", isFMFailLine},
+	{"[error] [tid", isFMFailLine},
+	{"device information from", isFMFailLine},
+	{"unable to determine", func(s string) bool { return smiErrRE.MatchString(s) || smiErrQuotedRE.MatchString(s) }},
+	{"failed", smiErrRE.MatchString},
+	{"no devices", smiErrRE.MatchString},
+	{"inforom", smiErrRE.MatchString},
+	{"(uuid: ", listGPURE.MatchString},
 }

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -80,4 +81,17 @@ func TestUnwrapLeavesWholeLines(t *testing.T) {
 			t.Errorf("line %d: %q, want it as it was: %q", i+1, ls[i], want[i])
 		}
 	}
+}
+
+// BenchmarkPasteNearWrapped: the unwrapper's worst paste, 100,000 lines
+// that each look cut at 80 columns before a CUDA message and are none:
+// every line is tried (docs/benchmarks.md, "Copied, not changed").
+func BenchmarkPasteNearWrapped(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(table418)
+	for i := range 100000 {
+		l := fmt.Sprintf("step %06d: CUDA kernel launch took longer than expected on the device 0, retrying", i)
+		sb.WriteString(l[:80] + "\n")
+	}
+	benchPaste(b, sb.String())
 }
