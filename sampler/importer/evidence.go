@@ -67,6 +67,10 @@ func (p *part) setTime(t time.Time, line int) {
 	p.where(-1, "time", line)
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func (p *part) skip(why string) *part {
 	p.skipped = why
 	p.snaps = nil

@@ -73,6 +73,10 @@ type warnings struct {
 	once    map[string]bool
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func (w *warnings) add(format string, args ...any) {
 	if len(w.list) >= maxWarnings {
 		w.dropped++

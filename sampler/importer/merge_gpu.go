@@ -145,6 +145,10 @@ func fillGPU(dst, src *sampler.GPU, events bool) {
 	}
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func fillString(dst *string, v string) {
 	if *dst == "" {
 		*dst = v

@@ -203,6 +203,11 @@ func claim(ls []string, i int) (string, Format, int) {
 }
 
 // runWhile counts the lines from i on that ok accepts.
+//
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func runWhile(ls []string, i int, ok func(string) bool) int {
 	n := 0
 	for i+n < len(ls) && ok(ls[i+n]) {

@@ -207,6 +207,10 @@ func (s *smiCSV) identify(g *sampler.GPU, r *row) {
 	}
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func naString(s string) string {
 	if isNA(s) {
 		return ""
@@ -214,6 +218,9 @@ func naString(s string) string {
 	return s
 }
 
+// onOff is out of line, as naString.
+//
+//go:noinline
 func onOff(s string) string {
 	switch strings.ToLower(s) {
 	case "enabled", "on":

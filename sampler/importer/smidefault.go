@@ -325,6 +325,10 @@ func memNum(n, unit string) sampler.Metric {
 	return sampler.Some(v * scale)
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func countGPUs(n int) string {
 	return sampler.Counted(n, "GPU", "GPUs")
 }

@@ -59,6 +59,10 @@ func parseQuery(sec *section, loc *time.Location) *part {
 	return p
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func (q *qState) snapshot() *sampler.Snapshot {
 	if q.cur == nil {
 		q.cur = &sampler.Snapshot{}

@@ -119,6 +119,10 @@ func (x *smiXML) end(err error) (sampler.Snapshot, error) {
 	return sampler.Snapshot{}, fmt.Errorf("%s: line %d: %v; want nvidia-smi -q -x output", x.name, x.line(), err)
 }
 
+// Out of line: inlined at its many call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func (x *smiXML) line() int { l, _ := x.dec.InputPos(); return l }
 
 // convert maps one <gpu> to a sampler.GPU; index is its order in the file

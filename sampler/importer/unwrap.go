@@ -201,8 +201,10 @@ var messages = [...]struct {
 	word string // lower case
 	is   func(string) bool
 }{
-	{"xid (", func(s string) bool { return xidRE.MatchString(s) || sxidRE.MatchString(s) }},
-	{"init", func(s string) bool { return initFailRE.MatchString(s) || isCUDAInitLine(s) }},
+	{"xid (", xidRE.MatchString},
+	{"sxid (", sxidRE.MatchString},
+	{"init", initFailRE.MatchString},
+	{"init", isCUDAInitLine},
 	{"off the bus", offBusRE.MatchString},
 	{"total capacity", isTorchOOMLine},
 	{"unavailable", isCUDAInitLine},
@@ -218,7 +220,8 @@ var messages = [...]struct {
 	{"fabric", isFMFailLine},
 	{"[error] [tid", isFMFailLine},
 	{"device information from", isFMFailLine},
-	{"unable to determine", func(s string) bool { return smiErrRE.MatchString(s) || smiErrQuotedRE.MatchString(s) }},
+	{"unable to determine", smiErrRE.MatchString},
+	{"device handle", smiErrQuotedRE.MatchString},
 	{"failed", smiErrRE.MatchString},
 	{"no devices", smiErrRE.MatchString},
 	{"inforom", smiErrRE.MatchString},
