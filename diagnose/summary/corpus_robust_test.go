@@ -101,7 +101,7 @@ func expandTabs(l string, n int) string {
 // dmon or CSV row and indented -q or XML text are pasted in a code block,
 // which GitHub, GitLab, Slack and Discord scroll instead of wrapping; and a
 // row cut in two is two rows each short of columns, which no reader can
-// tell from a row the paste itself cut (docs/corpus-accuracy.md).
+// tell from a row the paste itself cut (docs/corpus-copies.md).
 func wrapProse(l string, n int, wrap func(string, int) string) string {
 	if columnar(l) {
 		return l

@@ -451,6 +451,17 @@ guide turn right while the 2 GB desktop card at 61 MiB free keeps it. A listed T
 process gets memory_preallocated (info) instead; no corpus file shows one yet. The stuck 2xM40 horovod job,
 whose GPU 1 row the index cut after its GPU-Util, now reads both GPUs spinning: comm_bound, not launch_bound.
 
+Copied, not changed (2026-12-07): every corpus file, in sample and held aside, is also read after the copies a paste
+in the wild goes through (CRLF, a byte order mark, Markdown fences and shell prompts, a quote quoted again, an editor's
+tabs, U+00A0 from a web page, ASCII boxes, message and prose lines wrapped at 80 and 120 columns by a chat or cut by a
+terminal, chatter in Chinese, Korean and Spanish around it, and all of a forum reply's at once), and
+TestCorpusCopied holds that each gives the same findings (rule and GPU) and the same read as the file itself. Before
+the readers changed, a web page's non-breaking spaces changed the findings of 96 files (15 held aside), the wraps of
+10 to 16 (3 to 5 held aside), a byte order mark refused the ten dmon, pmon and CSV logs, and four controls got a
+finding under one copy or another; now none does (sampler/importer/copied.go, unwrap.go). Rows of columns are not
+wrapped (pasted in code blocks, which do not wrap; a row cut in two cannot be told from a cut table). The table and
+what is left: [corpus-copies.md](corpus-copies.md).
+
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// What copying a tool's output adds that its own text never holds (the
-// corpus's copies, docs/corpus-accuracy.md "Copied, not changed"): a byte
-// order mark an editor on Windows writes, and non-breaking spaces (U+00A0)
-// a web page's copy puts for the spaces it showed. Neither is in nvidia-smi's,
-// dcgmi's or the kernel's output, so both are undone before any reader looks.
+// What copying a tool's output adds that its own text never holds
+// (docs/corpus-copies.md): a byte order mark an editor on Windows writes,
+// and non-breaking spaces (U+00A0) a web page's copy puts for the spaces it
+// showed. Neither is in nvidia-smi's, dcgmi's or the kernel's output, so
+// both are undone before any reader looks.
 
 const (
 	bom  = "\xef\xbb\xbf"

@@ -10,10 +10,10 @@ import (
 // of a chat or mail client, or a terminal, that wrapped it at its width
 // comes as two or more lines, and its reader sees none of them whole: the
 // Xid code or the free memory is on the second. unwrapMessages joins them
-// back where the cut is where that width puts one (docs/corpus-accuracy.md
-// "Copied, not changed"): the line ends at the width (a terminal's cut) or
-// the next line's first word would not have fitted (a word wrap), the next
-// line is no line of its own, and the joined text is the tool's message.
+// back where the cut is where that width puts one (docs/corpus-copies.md):
+// the line ends at the width (a terminal's cut) or the next line's first
+// word would not have fitted (a word wrap), the next line is no line of its
+// own, and the joined text is the tool's message.
 // The message keeps the first line's number; the lines joined into it
 // become blank, so every other line keeps its number.
 

@@ -85,7 +85,7 @@ func TestUnwrapLeavesWholeLines(t *testing.T) {
 
 // BenchmarkPasteNearWrapped: the unwrapper's worst paste, 100,000 lines
 // that each look cut at 80 columns before a CUDA message and are none:
-// every line is tried (docs/benchmarks.md, "Copied, not changed").
+// every line is tried (docs/benchmarks.md, "Pasted text copied, not changed").
 func BenchmarkPasteNearWrapped(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString(table418)
