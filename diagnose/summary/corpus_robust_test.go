@@ -59,6 +59,16 @@ var copyForms = []copyForm{
 	{"chatter-ko-es", func(s string) string {
 		return "서버에서 nvidia-smi 결과입니다. 도와주세요!\n\n" + strings.TrimRight(s, "\n") + "\n\n¿Alguien sabe qué pasa? Gracias de antemano.\n"
 	}},
+	// A rich-text editor's typography on running text (Discourse, Word,
+	// Outlook): curly quotes and ellipses; columns stay in code.
+	{"typography", func(s string) string {
+		return eachLine(s, func(l string) string {
+			if columnar(l) {
+				return l
+			}
+			return strings.NewReplacer("'", "’", "\"", "”", "...", "…").Replace(l)
+		})
+	}},
 	// A forum reply on Windows: the paste quoted, wrapped by the page and
 	// copied from it with its spaces and line ends.
 	{"forum-copy", func(s string) string {

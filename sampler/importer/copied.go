@@ -64,13 +64,29 @@ func (s *spaceReader) Read(p []byte) (int, error) {
 	return w, err
 }
 
-// uncopiedText is uncopied for text read whole.
+// uncopiedText is uncopied for text read whole, where a rich-text editor's
+// curly quotes (a forum's or a mail's typography) are also read straight:
+// the tools print "doesn't match", 'the operation cannot be performed'.
 func uncopiedText(s string) string {
 	s = strings.TrimPrefix(s, bom)
-	if strings.Contains(s, nbsp) {
-		s = strings.ReplaceAll(s, nbsp, " ")
+	if !strings.Contains(s, nbsp) && !strings.Contains(s, "\xe2\x80") {
+		return s
 	}
-	return s
+	b := []byte(s)
+	w := 0
+	for i := 0; i < len(b); i, w = i+1, w+1 {
+		c := b[i]
+		switch {
+		case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0: // U+00A0
+			c, i = ' ', i+1
+		case c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0x98 || b[i+2] == 0x99): // U+2018, U+2019
+			c, i = '\'', i+2
+		case c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0x9C || b[i+2] == 0x9D): // U+201C, U+201D
+			c, i = '"', i+2
+		}
+		b[w] = c
+	}
+	return string(b[:w])
 }
 
 // unquoteReply drops a Markdown or mail quote's marks, every level of them:

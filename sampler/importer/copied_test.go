@@ -54,6 +54,16 @@ func TestCopiedQuotedTwice(t *testing.T) {
 	}
 }
 
+// A forum or a mail turns the fabric manager's "doesn't match" into
+// "doesn’t match"; its reader wants the tool's apostrophe.
+func TestCopiedCurlyQuotes(t *testing.T) {
+	in := "Dec 01 10:00:00 dgx nv-fabricmanager[123]: fabric manager NVIDIA GPU driver interface version 460.32.03 doesn\u2019t match with NVLink Switch driver version 460.27.04\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || snaps[0].Node.FabricError == "" {
+		t.Fatalf("%q: %+v, %v; want the fabric manager's failure", in, snaps, err)
+	}
+}
+
 // FuzzUncopied: the streaming reader of non-breaking spaces reads what
 // the whole-text one does, at any buffer size (a 0xC2 at a read's end).
 func FuzzUncopied(f *testing.F) {

@@ -182,6 +182,10 @@ func (q *qState) endVGPU() {
 	q.vgpu = nil
 }
 
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func (q *qState) endProc() {
 	if q.proc != nil && q.gpu != nil {
 		q.gpu.Procs = append(q.gpu.Procs, *q.proc)

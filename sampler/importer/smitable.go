@@ -33,6 +33,10 @@ func newPmon(br *bufio.Reader, name string, o Options) (*smiTable, error) {
 	return newSMITable(br, name, o, SMIPmon), nil
 }
 
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func newSMITable(br *bufio.Reader, name string, o Options, f Format) *smiTable {
 	t := &smiTable{rowLog: rowLog{name: name, in: lines{br: br}}, format: f, opts: o}
 	t.k = ticks{source: f, opts: o, warn: &t.warnings}

@@ -116,7 +116,8 @@ func (u unwrapper) continues(i, j int, whole bool) bool {
 // of them is not matched against it.
 func kernelLine(s string) bool {
 	t := strings.TrimLeft(s, " ")
-	if !strings.HasPrefix(t, "[") && !strings.Contains(s, "NVRM:") && !strings.Contains(s, "nvidia-") && !strings.Contains(s, "kernel:") {
+	stamp := len(t) > 1 && t[0] == '[' && (t[1] == ' ' || t[1] >= '0' && t[1] <= '9') // "[  12.345678]"
+	if !stamp && !strings.Contains(s, "NVRM:") && !strings.Contains(s, "nvidia-") && !strings.Contains(s, "kernel:") {
 		return false
 	}
 	return kernelRE.MatchString(s)
