@@ -1,11 +1,6 @@
 package importer
 
-import (
-	"fmt"
-	"regexp"
-	"sort"
-	"strings"
-)
+import "regexp"
 
 // The driver's messages when a GPU's firmware stops answering, logged with
 // or without an Xid line beside them (open-gpu-kernel-modules,
@@ -40,27 +35,23 @@ func (f fwTimeouts) add(l string, line int) bool {
 
 // resolve places the timeouts: on the GPU the section names by address
 // when it names one and the log one instance (the same GPU's Xid line), on
-// GPUs known only by the driver's number when it names none, and in a note
-// otherwise (which named GPU is "GPU6" the log does not say). lose marks
-// the GPU of a key lost, read at a line; the note says what was done.
+// GPUs known only by the driver's number when it names none, and in the
+// note alone otherwise (which named GPU is "GPU6" the log does not say).
+// lose marks the GPU of a key lost, read at a line; the note says what was
+// done. GPUs made here are put in bus order by the caller.
 func (f fwTimeouts) resolve(named []string, lose func(key string, line int)) (note string) {
 	if len(f) == 0 {
 		return ""
 	}
-	var ids []string
-	for id := range f {
-		ids = append(ids, id)
+	if len(named) > 1 || len(named) == 1 && len(f) > 1 {
+		return "a firmware (GSP/FSP) timeout on a GPU the section does not name by PCI address: not placed"
 	}
-	sort.Strings(ids)
-	switch {
-	case len(named) == 1 && len(ids) == 1:
-		lose(named[0], f[ids[0]])
-	case len(named) == 0:
-		for _, id := range ids {
-			lose("driver GPU"+id, f[id])
+	for id, line := range f {
+		key := "driver GPU" + id
+		if len(named) == 1 {
+			key = named[0]
 		}
-	default:
-		return fmt.Sprintf("firmware (GSP/FSP) timeout on driver GPU %s, whose PCI address the section does not give: not placed", strings.Join(ids, ", "))
+		lose(key, line)
 	}
-	return countGPUs(len(ids)) + " whose firmware (GSP/FSP) stopped answering: reset the GPU"
+	return countGPUs(len(f)) + " whose firmware (GSP/FSP) stopped answering: reset the GPU"
 }
