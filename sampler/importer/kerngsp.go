@@ -1,6 +1,9 @@
 package importer
 
-import "regexp"
+import (
+	"regexp"
+	"sort"
+)
 
 // The driver's messages when a GPU's firmware stops answering, logged with
 // or without an Xid line beside them (open-gpu-kernel-modules,
@@ -38,7 +41,7 @@ func (f fwTimeouts) add(l string, line int) bool {
 // GPUs known only by the driver's number when it names none, and in the
 // note alone otherwise (which named GPU is "GPU6" the log does not say).
 // lose marks the GPU of a key lost, read at a line; the note says what was
-// done. GPUs made here are put in bus order by the caller.
+// done.
 func (f fwTimeouts) resolve(named []string, lose func(key string, line int)) (note string) {
 	if len(f) == 0 {
 		return ""
@@ -46,12 +49,17 @@ func (f fwTimeouts) resolve(named []string, lose func(key string, line int)) (no
 	if len(named) > 1 || len(named) == 1 && len(f) > 1 {
 		return "a firmware (GSP/FSP) timeout on a GPU the section does not name by PCI address: not placed"
 	}
-	for id, line := range f {
+	ids := make([]string, 0, len(f))
+	for id := range f {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // GPUs made in a fixed order: their provisional indexes follow it
+	for _, id := range ids {
 		key := "driver GPU" + id
 		if len(named) == 1 {
 			key = named[0]
 		}
-		lose(key, line)
+		lose(key, f[id])
 	}
 	return countGPUs(len(f)) + " whose firmware (GSP/FSP) stopped answering: reset the GPU"
 }
