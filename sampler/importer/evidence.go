@@ -134,6 +134,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseDCGMHealth(s)
 		case kindDCGMXid:
 			p = parseDCGMXid(s, seen)
+		case kindPluginXid:
+			p = parsePluginXid(s, seen)
 		case kindNCCLWarn:
 			p = parseNCCLWarn(s)
 		case kindDiag:

@@ -176,6 +176,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindDCGMHealth, Unknown, runWhile(ls, i, isDCGMHealthLine)
 	case isDCGMXidLine(l):
 		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
+	case isPluginXidLine(l):
+		return kindPluginXid, Unknown, runWhile(ls, i, isPluginXidLine)
 	case isNCCLWarnLine(l):
 		return kindNCCLWarn, Unknown, runWhile(ls, i, isNCCLWarnLine)
 	case isHAMiLine(l) && hamiOOMIn(ls[i:i+runWhile(ls, i, isHAMiLine)]):
