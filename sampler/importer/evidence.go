@@ -67,6 +67,9 @@ func (p *part) setTime(t time.Time, line int) {
 	p.where(-1, "time", line)
 }
 
+// skip is called from every reader (noinline: one copy, not thirty).
+//
+//go:noinline
 func (p *part) skip(why string) *part {
 	p.skipped = why
 	p.snaps = nil

@@ -1,13 +1,8 @@
 package importer
 
 import (
-	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
-
-	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // The Xids Kubernetes' GPU plugins log when NVML hands them a critical-Xid
@@ -35,53 +30,16 @@ func isPluginXidLine(s string) bool {
 }
 
 // parsePluginXid reads each event as an Xid on the device it names; one
-// device's code is one event however often the plugin repeats it (seen is
-// shared by the input's sections).
+// device's code is one event however often the plugin repeats it.
 func parsePluginXid(sec *section, seen map[string]bool) *part {
-	p := newPart(sec)
-	snap := sampler.Snapshot{}
-	xids := 0
-	for i, l := range sec.lines {
+	return parseXids(sec, seen, "a GPU plugin", func(l string) [][3]string {
 		m := plugXidRE.FindStringSubmatch(l)
-		if m == nil {
-			continue
+		switch {
+		case m == nil:
+			return nil
+		case m[2] != "":
+			return [][3]string{{m[1], "", m[2]}}
 		}
-		code, uuid := m[1], m[2]
-		if uuid == "" {
-			code, uuid = m[4], m[3]
-		}
-		n, err := strconv.ParseUint(code, 10, 64)
-		key := "plugin xid " + code + " " + uuid
-		if err != nil || seen[key] {
-			continue
-		}
-		seen[key] = true
-		var at time.Time
-		if s := goLogStampRE.FindStringSubmatch(l); s != nil {
-			at, _ = time.Parse("2006/01/02 15:04:05", s[1])
-		}
-		if !at.IsZero() && !p.timed {
-			p.setTime(at, sec.first+i)
-		}
-		j := -1
-		for k := range snap.GPUs {
-			if snap.GPUs[k].UUID == uuid {
-				j = k
-			}
-		}
-		if j < 0 {
-			snap.GPUs = append(snap.GPUs, sampler.GPU{Index: -1 - len(snap.GPUs), UUID: uuid})
-			j = len(snap.GPUs) - 1
-		}
-		snap.GPUs[j].Xids = append(snap.GPUs[j].Xids, sampler.Xid{Time: at, Code: n})
-		p.where(snap.GPUs[j].Index, "xids", sec.first+i)
-		xids++
-	}
-	if xids == 0 {
-		return p.skip("repeated plugin Xid events counted once (read in an earlier section)")
-	}
-	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("%s a GPU plugin marked unhealthy for, on %s named by UUID",
-		sampler.Counted(xids, "Xid", "Xids"), countGPUs(len(snap.GPUs))))
-	return p
+		return [][3]string{{m[4], "", m[3]}}
+	})
 }
