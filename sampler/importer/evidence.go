@@ -139,6 +139,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseDCGMXid(s, seen)
 		case kindPluginXid:
 			p = parsePluginXid(s, seen)
+		case kindLspciGone:
+			p = parseLspciGone(s)
 		case kindNCCLWarn:
 			p = parseNCCLWarn(s)
 		case kindDiag:

@@ -192,6 +192,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
 	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
+	case isLspciGoneLine(l):
+		return kindLspciGone, Unknown, runWhile(ls, i, isLspciGoneLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return kernelRE.MatchString(s) })
 	}
