@@ -141,6 +141,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parsePluginXid(s, seen)
 		case kindLspciGone:
 			p = parseLspciGone(s)
+		case kindDiagErr:
+			p = parseDiagErr(s)
 		case kindNCCLWarn:
 			p = parseNCCLWarn(s)
 		case kindDiag:

@@ -192,6 +192,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
 	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
+	case diagErrRun(ls, i) > 0:
+		return kindDiagErr, Unknown, diagErrRun(ls, i)
 	case isLspciGoneLine(l):
 		return kindLspciGone, Unknown, runWhile(ls, i, isLspciGoneLine)
 	case kernelRE.MatchString(l):
