@@ -18,7 +18,7 @@ func isDiagErrLine(s string) bool { return strings.HasPrefix(strings.TrimSpace(s
 
 // diagErrRun claims the error line at ls[i] and the Error: lines under it.
 func diagErrRun(ls []string, i int) int {
-	if !diagErrRE.MatchString(ls[i]) {
+	if !strings.Contains(ls[i], "Error: Unable") || !diagErrRE.MatchString(ls[i]) { // the classifier runs it on every line
 		return 0
 	}
 	return runWhile(ls, i, isDiagErrLine)
