@@ -113,7 +113,7 @@ func (e *evCtx) busy(g *sampler.GPU) {
 		e.add(RuleThermalThrottle, sev, g.Index, say("evidence.clocks_title", "GPU {{.GPU}} clocks held down now: {{.Reasons}}", "GPU", g.Index,
 			"Reasons", strings.Join(ce.Names(), ", ")), append(Text{say("evidence.reasons_now", "clock event reasons active at this instant")}, tempNote(g)...), hint,
 			e.oneShot(say("evidence.instant", "an active reason is a fact of that instant; how long it lasts needs a series")), Use{g.Index, "clock_events"})
-	case ce.Has(sampler.ClockSwPowerCap|sampler.ClockHwPowerBrake) && (g.Util.OK && g.Util.V > 0 || !g.Util.OK):
+	case powerHeld(g) && (g.Util.OK && g.Util.V > 0 || !g.Util.OK):
 		e.add(RulePowerCapped, Warning, g.Index, say("evidence.power_title", "GPU {{.GPU}} clocks held down by the power limit now", "GPU", g.Index),
 			append(Text{say("evidence.reasons", "clock event reasons active: {{.Reasons}}", "Reasons", strings.Join(ce.Names(), ", "))}, powerNote(g)...), hintPowerCap,
 			e.oneShot(say("evidence.instant", "an active reason is a fact of that instant; how long it lasts needs a series")), Use{g.Index, "clock_events"})
@@ -179,6 +179,17 @@ func tempNote(g *sampler.GPU) Text {
 		return Text{say("evidence.temp", "{{.Temp}} °C", "Temp", f0(g.Temp.V))}
 	}
 	return nil
+}
+
+// powerHeld: clocks held by power at this instant. The power brake is the
+// board's or the host's signal. The software cap is also what any GPU
+// drawing its limit at full load shows (nvidia-smi's documentation: the GPU
+// is consuming too much power), so alone, with no power reading beside it,
+// it cannot tell a lowered limit from the card's own envelope (a -q
+// fragment of a loaded GPU, corpus b11-smi-q-clocks-event-reasons-*).
+func powerHeld(g *sampler.GPU) bool {
+	ce := g.ClockEvents
+	return ce.Has(sampler.ClockHwPowerBrake) || ce.Has(sampler.ClockSwPowerCap) && g.Power.OK && g.PowerLimit.OK
 }
 
 func powerNote(g *sampler.GPU) Text {

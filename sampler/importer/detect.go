@@ -42,6 +42,9 @@ func Detect(head []byte) Format {
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
+			if strings.Contains(line, ":") { // a comment ("# cmd: ..."): no tool's header holds a colon
+				continue
+			}
 			return detectHashHeader(line)
 		}
 		if strings.Contains(line, ",") {

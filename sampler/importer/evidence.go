@@ -67,8 +67,7 @@ func (p *part) setTime(t time.Time, line int) {
 	p.where(-1, "time", line)
 }
 
-// Out of line: inlined at its many call sites it cost more than the call
-// (docs/benchmarks.md, "Pasted text copied, not changed").
+// skip is called from every reader (noinline: one copy, not thirty).
 //
 //go:noinline
 func (p *part) skip(why string) *part {
@@ -138,6 +137,12 @@ func readSections(secs []section, o Options) []*part {
 			p = parseDCGMHealth(s)
 		case kindDCGMXid:
 			p = parseDCGMXid(s, seen)
+		case kindPluginXid:
+			p = parsePluginXid(s, seen)
+		case kindLspciGone:
+			p = parseLspciGone(s)
+		case kindDiagErr:
+			p = parseDiagErr(s)
 		case kindNCCLWarn:
 			p = parseNCCLWarn(s)
 		case kindDiag:

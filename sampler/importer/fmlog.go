@@ -136,8 +136,17 @@ func parseFabricLog(sec *section, nothing, nvswitch string) *part {
 	if nothing != "" {
 		return p.skip("the fabric manager found no NVSwitch to manage (NV_WARN_NOTHING_TO_DO): a node without one does not need it")
 	}
+	nonFatal := ""
 	for i, l := range sec.lines {
 		if !isFMFailLine(l) && !fmOptionRE.MatchString(l) {
+			continue
+		}
+		if m := fmNonFatalRE.FindStringSubmatch(l); m != nil {
+			if nonFatal == "" {
+				nonFatal = fmt.Sprintf("the fabric manager logged NVSwitch non-fatal error %s on port %s (line %d): "+
+					"a running fabric manager reports the switch errors it survives this way, the fabric stays up: not a failure",
+					m[1], m[2], sec.first+i)
+			}
 			continue
 		}
 		what := strings.TrimSpace(l)
@@ -161,8 +170,18 @@ func parseFabricLog(sec *section, nothing, nvswitch string) *part {
 		p.note(fmt.Sprintf("the fabric manager failed (line %d)", sec.first+i))
 		return p
 	}
+	if nonFatal != "" {
+		return p.skip(nonFatal)
+	}
 	return p.skip("no fabric manager failure")
 }
+
+// fmNonFatalRE: an NVSwitch error the running fabric manager logged as
+// non-fatal ("detected NVSwitch non-fatal error N on fid F on NVSwitch pci
+// bus id B physical id P port Q"): the fabric manager guide
+// ([fabric-manager]) keeps the fabric up through those, so the line is no
+// sign that it failed.
+var fmNonFatalRE = regexp.MustCompile(`detected NVSwitch non-fatal error (\d+)\b.*?\bport (\d+)`)
 
 // fmErrMax bounds the quoted line: a journal line can carry a long prefix.
 const fmErrMax = 240

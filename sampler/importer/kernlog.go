@@ -46,6 +46,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	var order []string
 	gpu := func(bus string) *sampler.GPU {
 		k := normBus(bus)
+		if k == "" { // a GPU the log names without an address
+			k = bus
+		}
 		if g, ok := byBus[k]; ok {
 			return g
 		}
@@ -57,6 +60,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		return g
 	}
 	xids, lost, sxids, initFail, dups, masked := 0, 0, 0, 0, 0, 0
+	fw := fwTimeouts{}
 	// A bug report copies the same message from /var/log/messages, the
 	// journal and dmesg (sections of their own): seen, shared by the
 	// sections of one input, counts each message once.
@@ -120,10 +124,21 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			p.where(g.Index, "lost", no)
 			continue
 		}
+		if fw.add(l, no) {
+			continue
+		}
 		if sxidRE.MatchString(l) {
 			sxids++
 		}
 	}
+	fwNote := fw.resolve(order, func(key string, line int) {
+		g := gpu(key)
+		if strings.HasPrefix(key, "driver GPU") {
+			g.BusID = ""
+		}
+		g.Lost = true
+		p.where(g.Index, "lost", line)
+	})
 	if len(order) == 0 {
 		if dups > 0 {
 			return p.skip(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once (read in an earlier section)")
@@ -151,6 +166,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	if initFail > 0 {
 		p.note(countGPUs(initFail) + " the driver failed to initialise (RmInitAdapter failed)")
+	}
+	if fwNote != "" {
+		p.note(fwNote)
 	}
 	if sxids > 0 {
 		p.note(sampler.Counted(sxids, "NVSwitch SXid line", "NVSwitch SXid lines") + " (not tied to a GPU)")

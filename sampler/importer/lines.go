@@ -157,6 +157,11 @@ func (k *ticks) start(r row) (sampler.Snapshot, bool) {
 }
 
 // gpu returns the current tick's GPU with index i, adding it if new.
+//
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func (k *ticks) gpu(i int) *sampler.GPU {
 	for j := range k.cur {
 		if k.cur[j].Index == i {

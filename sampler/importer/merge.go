@@ -83,6 +83,11 @@ func merge(parts []*part, o Options) picture {
 }
 
 // rank prefers, among sections of equal length, the one with readings.
+//
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func rank(p *part) int {
 	switch p.sec.kind {
 	case kindStream, kindQuery, kindTable:

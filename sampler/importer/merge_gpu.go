@@ -42,6 +42,11 @@ func matchGPU(gs []sampler.GPU, g sampler.GPU) int {
 // listing that names GPUs 0, 2 and 3 skipped the one it could not reach,
 // so a single gap is its index (one physical GPU, not an extra one).
 // Without exactly one gap it keeps its unknown index.
+//
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func lostSlot(gs []sampler.GPU, unknown int) int {
 	hi, n := -1, 0
 	seen := map[int]bool{}

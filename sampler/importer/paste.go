@@ -179,6 +179,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindDCGMHealth, Unknown, runWhile(ls, i, isDCGMHealthLine)
 	case isDCGMXidLine(l):
 		return kindDCGMXid, Unknown, runWhile(ls, i, isDCGMXidLine)
+	case isPluginXidLine(l):
+		return kindPluginXid, Unknown, runWhile(ls, i, isPluginXidLine)
 	case isNCCLWarnLine(l):
 		return kindNCCLWarn, Unknown, runWhile(ls, i, isNCCLWarnLine)
 	case isHAMiLine(l) && hamiOOMIn(ls[i:i+runWhile(ls, i, isHAMiLine)]):
@@ -193,8 +195,12 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
 	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
+	case diagErrRun(ls, i) > 0:
+		return kindDiagErr, Unknown, diagErrRun(ls, i)
+	case isLspciGoneLine(l):
+		return kindLspciGone, Unknown, runWhile(ls, i, isLspciGoneLine)
 	case kernelRE.MatchString(l):
-		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return kernelRE.MatchString(s) })
+		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}
 	if f, n := streamRun(ls, i); n > 0 {
 		return kindStream, f, n

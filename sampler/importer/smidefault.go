@@ -104,6 +104,12 @@ func parseTable(sec *section, loc *time.Location) *part {
 	if !seenHeader && len(gpus) == 0 && !p.procsListed {
 		return p.skip("a box without the GPU table's header words")
 	}
+	for i := range gpus {
+		if errUnreachable(gpus[i].errs) {
+			gpus[i].g.Lost = true
+			gpus[i].lines["lost"] = gpus[i].lines["error"]
+		}
+	}
 	for _, tg := range gpus {
 		snap.GPUs = append(snap.GPUs, tg.g)
 		for f, no := range tg.lines {
@@ -116,7 +122,10 @@ func parseTable(sec *section, loc *time.Location) *part {
 		p.note("processes listed")
 	}
 	for _, tg := range gpus {
-		if len(tg.errs) > 0 {
+		switch {
+		case tg.g.Lost && errUnreachable(tg.errs):
+			p.note(errLostNote(tg.g.Index, tg.errs))
+		case len(tg.errs) > 0:
 			p.note(errNote(tg.g.Index, tg.errs))
 		}
 	}

@@ -69,3 +69,24 @@ func errNote(gpu int, fields []string) string {
 		"call, not an unsupported field; one table cannot tell whether it lasts: nvidia-smi -q -i %d shows it again)",
 		gpu, strings.Join(fields, ", "), gpu)
 }
+
+// errUnreachable: the temperature or performance state and GPU-Util of a
+// box all read ERR!. Those are reads NVML makes of the device itself, so
+// when every one fails it is not a fan or a sensor but the GPU: the driver
+// cannot reach it (what nvidia-smi prints for a GPU that fell off the bus
+// or hung, [nvml-api]'s NVML_ERROR_UNKNOWN on every query), read as lost.
+func errUnreachable(fields []string) bool {
+	var temp, util bool
+	for _, f := range fields {
+		temp = temp || f == "temperature or performance state"
+		util = util || f == "GPU-Util"
+	}
+	return temp && util
+}
+
+// errLostNote is the section's line for a GPU no reading of which came back.
+func errLostNote(gpu int, fields []string) string {
+	return fmt.Sprintf("GPU %d answers no reading: %s: ERR! (every read of the device failed, not one sensor: "+
+		"the driver cannot reach it; the kernel log's Xid lines and nvidia-smi -q -i %d say why)",
+		gpu, strings.Join(fields, ", "), gpu)
+}

@@ -13,7 +13,7 @@ import (
 //
 //	torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.40 GiB. GPU 0 has a total capacity of 44.53 GiB of which 1.29 GiB is free. Process 1856718 has 1.23 GiB memory in use. Process 1943448 has 41.99 GiB memory in use. ...
 //
-// and before it:
+// (2.0 and 2.1 spelled it "total capacty of", fixed in 2.2), and before it:
 //
 //	CUDA out of memory. Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated; 24.56 MiB free; 86.00 MiB reserved in total by PyTorch)
 //
@@ -26,7 +26,7 @@ import (
 // "GPU N" is the job's CUDA device number, the nvidia-smi index unless
 // CUDA_VISIBLE_DEVICES renumbers. Corpus: b7-torch-oom-*, b9-torch-oom-*.
 var (
-	torchOOMNewRE  = regexp.MustCompile(`GPU (\d{1,3}) has a total capacity of ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) of which ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) is free`)
+	torchOOMNewRE  = regexp.MustCompile(`GPU (\d{1,3}) has a total capaci?ty of ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) of which ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) is free`)
 	torchOOMOldRE  = regexp.MustCompile(`\(GPU (\d{1,3}); ([\d.]+ [KMGT]?i?B) total capacity; [\d.]+ [KMGT]?i?B already allocated; ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) free;`)
 	torchOOMProcRE = regexp.MustCompile(`Process (\d{1,10}) has ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) memory in use`)
 	torchOOMAskRE  = regexp.MustCompile(`Tried to allocate ([\d.]+ [KMGT]?i?B|[\d.]+ bytes)`)
@@ -37,7 +37,7 @@ const kindTorchOOM = "PyTorch out of memory"
 // isTorchOOMLine is asked of every unclaimed line of a paste: the plain
 // substring test keeps the regular expressions off all other lines.
 func isTorchOOMLine(s string) bool {
-	return strings.Contains(s, "total capacity") && (torchOOMNewRE.MatchString(s) || torchOOMOldRE.MatchString(s))
+	return strings.Contains(s, "total capac") && (torchOOMNewRE.MatchString(s) || torchOOMOldRE.MatchString(s))
 }
 
 // torchBytes reads "1.29 GiB", "24.56 MiB", "0 bytes".

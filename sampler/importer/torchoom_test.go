@@ -35,6 +35,20 @@ func TestTorchOOMMessages(t *testing.T) {
 	}
 }
 
+// PyTorch 2.0 and 2.1 printed "total capacty of" (c10/cuda/CUDACachingAllocator.cpp
+// until 2.2 fixed the spelling) with "this process has" instead of pids: the
+// same reading, and a request above the free memory is a failed allocation.
+func TestTorchOOMCapactySpelling(t *testing.T) {
+	in := "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 1 has a total capacty of 10.75 GiB of which 120.50 MiB is free. Including non-PyTorch memory, this process has 10.63 GiB memory in use.\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 || snaps[0].GPUs[0].Index != 1 {
+		t.Fatalf("snaps %+v, err %v; want GPU 1 read", snaps, err)
+	}
+	if g := snaps[0].GPUs[0]; !g.MemTotal.OK || g.MemTotal.V < 10.7*(1<<30) || len(snaps[0].Node.SliceOOM) != 1 {
+		t.Errorf("read %+v, refusals %+v; want 10.75 GiB total and the 512 MiB request refused", g, snaps[0].Node.SliceOOM)
+	}
+}
+
 // vcuda-controller's refusal gives the container's usage, not its limit.
 func TestVCUDAOOMLine(t *testing.T) {
 	in := "src/hijack_call.c:575 CUDA_ERROR_OUT_OF_MEMORY: Total real used gpu memory 30645682176 already exit\nSegmentation fault\n"

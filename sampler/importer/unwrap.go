@@ -15,7 +15,12 @@ import (
 // word would not have fitted (a word wrap), the next line is no line of its
 // own, and the joined text is the tool's message.
 // The message keeps the first line's number; the lines joined into it
-// become blank, so every other line keeps its number.
+// become joinedAway, blank to every reader but a kernel log's run, which
+// goes on past them as it did past the wrapped line.
+
+// joinedAway is a line joined into the one above: no cleaned line is a
+// lone space (cleanLine trims them).
+const joinedAway = " "
 
 // wrapWidths are the widths a copy wraps at: a terminal's 80 columns and
 // the common wider chat, mail and terminal windows.
@@ -28,7 +33,7 @@ const maxWrapped = 5
 // wrapAnchors: a message line holds one of these within its first width,
 // so a line without them is not tried.
 var wrapAnchors = [...]string{"NVRM", "Xid", "CUDA", "Cuda", "cuda", "NCCL", "Detected a", "HAMI", "hijack_call",
-	"abric", "device handle", "UUID", "out of memory", "total capacity"}
+	"abric", "[ERROR]", "device handle", "UUID", "out of memory", "total capacity", "event type", "unhealthy", "NVIDIA Corporation"}
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and
@@ -40,7 +45,14 @@ func unwrapMessages(ls, raw []string) {
 			continue
 		}
 		cur, n := ls[i], 0
-		if !isMessageLine(cur) {
+		if kernelLine(cur) && !isMessageLine(cur) { // a kernel line's tail: lines that are none of their own
+			for j := i + 1; j-i < maxWrapped && j < len(ls) && u.continues(j-1, j, true) && claimsNothing(ls, j); j++ {
+				cur, n = cur+u.sepsIn(i, j)[0]+ls[j], n+1
+			}
+			if n == 0 {
+				continue
+			}
+		} else if !isMessageLine(cur) {
 			if cur, n = u.complete(i, cur); n == 0 {
 				continue
 			}
@@ -61,7 +73,7 @@ func unwrapMessages(ls, raw []string) {
 		if n > 0 {
 			ls[i] = cur
 			for k := i + 1; k <= i+n; k++ {
-				ls[k] = ""
+				ls[k] = joinedAway
 			}
 			i += n
 		}
@@ -85,6 +97,12 @@ func (u unwrapper) complete(i int, cur string) (string, int) {
 		cur += seps[0] + u.ls[j]
 	}
 	return "", 0
+}
+
+// claimsNothing: no reader claims ls[i] as the start of its output.
+func claimsNothing(ls []string, i int) bool {
+	_, _, n := claim(ls, i)
+	return n == 0
 }
 
 // wrapCandidate: s holds an anchor; asked of a line and of the line after
@@ -227,4 +245,13 @@ var messages = [...]struct {
 	{"no devices", smiErrRE.MatchString},
 	{"inforom", smiErrRE.MatchString},
 	{"(uuid: ", listGPURE.MatchString},
+	{"xidcriticalerror", isPluginXidLine},
+	{"event type: 8", isPluginXidLine},
+	{"(rev ff)", oneLspciGone},
+}
+
+// oneLspciGone: one lspci line of a GPU not responding, not a whole line
+// of another device's with one after it (lspciGoneRE's ".*" would span both).
+func oneLspciGone(s string) bool {
+	return strings.Count(s, " controller") == 1 && isLspciGoneLine(s)
 }

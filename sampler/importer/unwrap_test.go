@@ -95,3 +95,22 @@ func BenchmarkPasteNearWrapped(b *testing.B) {
 	}
 	benchPaste(b, sb.String())
 }
+
+// A kernel line's tail cut by a wrap is no line of its own: the GSP
+// timeout banner stays in one kernel run with the Xid line that names its
+// GPU, as unwrapped (corpus dmesg-ctime-xid119-*).
+func TestUnwrapKernelTail(t *testing.T) {
+	const in = "[Sun Apr 26 23:12:26 2026] NVRM: _kgspLogXid119: ********************************* GSP Timeout **********************************\n" +
+		"[Sun Apr 26 23:12:26 2026] NVRM: Xid (PCI:0001:6c:00): 119, pid=10200, name=NvmlTaskRunner, Timeout after 45s of waiting for RPC response from GPU5 GSP!\n"
+	want, _ := readPaste(t, in)
+	for _, width := range []int{80, 120} {
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+			b.WriteString(wordWrap(l, width) + "\n")
+		}
+		got, _ := readPaste(t, b.String())
+		if len(got[0].GPUs) != len(want[0].GPUs) {
+			t.Errorf("wrapped at %d: %d GPUs, want %d as unwrapped", width, len(got[0].GPUs), len(want[0].GPUs))
+		}
+	}
+}
