@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -217,6 +218,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
+	wg.Go(func() { settleStart(ctx, startSettle, debug.FreeOSMemory) })
 	err = runPainted(m, "dashboard", screen{in: os.Stdin, out: os.Stdout, stderr: stderr, frames: frames})
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
