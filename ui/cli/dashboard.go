@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -218,7 +218,7 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	wg.Go(func() { settleStart(ctx, startSettle, debug.FreeOSMemory) })
+	wg.Go(func() { settleStart(ctx, startSettle, runtime.GC) })
 	err = runPainted(m, "dashboard", screen{in: os.Stdin, out: os.Stdout, stderr: stderr, frames: frames})
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording

@@ -10,10 +10,11 @@ import (
 // first frames. The start's last collection finds ~7 MB live, of which
 // ~2 MB is the start's own, and Go sets its next goal from that (14 MB),
 // which the heap grows into for the next 20 s and whose pages it keeps;
-// one collection here, with the free pages handed back, sets the goal
-// from what the dashboard holds while it watches (10 MB) and takes ~3 MB
-// off the peak RSS (docs/benchmarks.md, "The dashboard's memory: the
-// peak").
+// one collection here sets the goal from what the dashboard holds while
+// it watches (9–10 MB), the runtime's scavenger hands the pages above it
+// back, and the peak RSS is ~3 MB lower (docs/benchmarks.md, "The
+// dashboard's memory: the peak"; debug.FreeOSMemory, which hands them
+// back at once, measured the same).
 const startSettle = time.Second
 
 // settleStart calls free once, after, unless ctx ends first.
