@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"maps"
 	"slices"
 	"time"
 
@@ -114,10 +113,31 @@ func sameI18n(a, b *diagnose.FindingText) bool {
 }
 
 func sameMsgs(a, b diagnose.Text) bool {
-	return slices.EqualFunc(a, b, func(x, y diagnose.Msg) bool { return sameMsg(&x, &y) })
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameMsg(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
+// sameMsg: loops, not maps.EqualFunc's closures (smaller in the binary).
 func sameMsg(a, b *diagnose.Msg) bool {
-	return a.ID == b.ID && a.Join == b.Join && maps.Equal(a.Args, b.Args) &&
-		maps.EqualFunc(a.Words, b.Words, func(x, y diagnose.Msg) bool { return sameMsg(&x, &y) })
+	if a.ID != b.ID || a.Join != b.Join || len(a.Args) != len(b.Args) || len(a.Words) != len(b.Words) {
+		return false
+	}
+	for k, v := range a.Args {
+		if w, ok := b.Args[k]; !ok || w != v {
+			return false
+		}
+	}
+	for k, v := range a.Words {
+		if w, ok := b.Words[k]; !ok || !sameMsg(&v, &w) {
+			return false
+		}
+	}
+	return true
 }
