@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"strings"
@@ -139,13 +138,7 @@ func fill(tmpl string, val func(string) (string, bool)) string {
 		return tmpl
 	}
 	if strings.Contains(tmpl, "{{plural ") {
-		tmpl = pluralRE.ReplaceAllStringFunc(tmpl, func(tok string) string {
-			m := pluralRE.FindStringSubmatch(tok)
-			if v, ok := val(m[1]); ok {
-				return Plural(v, m[2], m[3])
-			}
-			return tok
-		})
+		tmpl = fillPlural(tmpl, val)
 	}
 	var b strings.Builder
 	b.Grow(len(tmpl) + 32)
@@ -199,7 +192,52 @@ func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 //go:noinline
 func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
 
-var pluralRE = regexp.MustCompile(`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`)
+// fillPlural puts each {{plural .Name "one" "other"}} of tmpl through
+// val and Plural; a token that does not read so, or whose field is
+// unknown, stays as it is. Scanned by hand: the regexp it was
+// (`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`, kept in the test that holds
+// the two the same) was ~4 % of recording a day, a thermal finding worded
+// every second (docs/benchmarks.md, "Recording a day: the writer on both
+// cores").
+func fillPlural(tmpl string, val func(string) (string, bool)) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(tmpl, "{{plural .")
+		if i < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		b.WriteString(tmpl[:i])
+		rest := tmpl[i+len("{{plural ."):]
+		n := 0
+		for n < len(rest) && (rest[n] == '_' || '0' <= rest[n] && rest[n] <= '9' || 'a' <= rest[n]|0x20 && rest[n]|0x20 <= 'z') {
+			n++
+		}
+		name, rest := rest[:n], rest[n:]
+		one, rest, ok1 := quoted(rest)
+		other, rest, ok2 := quoted(rest)
+		if n == 0 || !ok1 || !ok2 || !strings.HasPrefix(rest, "}}") {
+			b.WriteByte(tmpl[i]) // not a token here: the search goes on after its first byte
+			tmpl = tmpl[i+1:]
+			continue
+		}
+		if v, ok := val(name); ok {
+			b.WriteString(Plural(v, one, other))
+		} else {
+			b.WriteString(tmpl[i : len(tmpl)-len(rest)+2])
+		}
+		tmpl = rest[2:]
+	}
+}
+
+// quoted reads ` "text"` from the start of s.
+func quoted(s string) (text, rest string, ok bool) {
+	if !strings.HasPrefix(s, ` "`) {
+		return "", s, false
+	}
+	text, rest, ok = strings.Cut(s[2:], `"`)
+	return text, rest, ok
+}
 
 // Plural is one where count (a formatted number, "1" or "1 of 4") is
 // one, other otherwise: the English noun after a count.
