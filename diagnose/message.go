@@ -200,43 +200,36 @@ func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
 // every second (docs/benchmarks.md, "Recording a day: the writer on both
 // cores").
 func fillPlural(tmpl string, val func(string) (string, bool)) string {
-	var b strings.Builder
+	out := ""
 	for {
 		i := strings.Index(tmpl, "{{plural .")
 		if i < 0 {
-			b.WriteString(tmpl)
-			return b.String()
+			return out + tmpl
 		}
-		b.WriteString(tmpl[:i])
-		rest := tmpl[i+len("{{plural ."):]
-		n := 0
-		for n < len(rest) && (rest[n] == '_' || '0' <= rest[n] && rest[n] <= '9' || 'a' <= rest[n]|0x20 && rest[n]|0x20 <= 'z') {
-			n++
-		}
-		name, rest := rest[:n], rest[n:]
-		one, rest, ok1 := quoted(rest)
-		other, rest, ok2 := quoted(rest)
-		if n == 0 || !ok1 || !ok2 || !strings.HasPrefix(rest, "}}") {
-			b.WriteByte(tmpl[i]) // not a token here: the search goes on after its first byte
-			tmpl = tmpl[i+1:]
+		out, tmpl = out+tmpl[:i], tmpl[i:]
+		name, rest, _ := strings.Cut(tmpl[len("{{plural ."):], ` "`)
+		one, rest, _ := strings.Cut(rest, `" "`)
+		other, rest, ok := strings.Cut(rest, `"}}`)
+		tok := tmpl[:len(tmpl)-len(rest)]
+		if !ok || !isWord(name) || strings.Contains(one, `"`) || strings.Contains(other, `"`) {
+			out, tmpl = out+tmpl[:1], tmpl[1:] // not a token here: the search goes on after its first byte
 			continue
 		}
 		if v, ok := val(name); ok {
-			b.WriteString(Plural(v, one, other))
-		} else {
-			b.WriteString(tmpl[i : len(tmpl)-len(rest)+2])
+			tok = Plural(v, one, other)
 		}
-		tmpl = rest[2:]
+		out, tmpl = out+tok, rest
 	}
 }
 
-// quoted reads ` "text"` from the start of s.
-func quoted(s string) (text, rest string, ok bool) {
-	if !strings.HasPrefix(s, ` "`) {
-		return "", s, false
+// isWord: s is a regexp's \w+ (ASCII letters, digits, underscores).
+func isWord(s string) bool {
+	for _, c := range []byte(s) {
+		if c != '_' && (c < '0' || c > '9') && (c|0x20 < 'a' || c|0x20 > 'z') {
+			return false
+		}
 	}
-	text, rest, ok = strings.Cut(s[2:], `"`)
-	return text, rest, ok
+	return s != ""
 }
 
 // Plural is one where count (a formatted number, "1" or "1 of 4") is
