@@ -117,6 +117,56 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 		}
 		rest = appendElem(rest, f)
 	}
+	listed(l, rest)
+	m.last = cur
+}
+
+// FindingsItems is FindingsJSON whose list also comes in pieces, as its
+// maker keeps them, valid until its next FindingsJSON: each finding's text
+// (never changed once handed) and, for a finding the maker knows is the
+// one at its position in its call before but for last_seen, where that
+// value (quotes included) sits in it; {-1, -1} elsewhere. ok is false
+// where the list is null. The writer then checks such a finding around
+// that span, where splitting the list and scanning both texts for it was
+// ~4 % of recording a day (docs/benchmarks.md, "Recording a day: the
+// writer on both cores").
+type FindingsItems interface {
+	FindingsItems() (items [][]byte, seen [][2]int, ok bool)
+}
+
+// elideItems is elide for a list handed in pieces (FindingsItems).
+func (m *findingsMemo) elideItems(l *wireEntry, items [][]byte, seen [][2]int, at time.Time) {
+	seenAt := timeText(at)
+	var rest []byte
+	for i, f := range items {
+		switch {
+		case i >= len(m.last):
+		case bytes.Equal(f, m.last[i]):
+			l.SameFindings = append(l.SameFindings, i)
+			continue
+		case seenAt != nil && seenAround(m.last[i], f, seen[i], seenAt):
+			l.SeenFindings = append(l.SeenFindings, i)
+			continue
+		}
+		rest = appendElem(rest, f)
+	}
+	listed(l, rest)
+	m.last = append(m.last[:0:0], items...) // the maker reuses its list
+}
+
+// seenAround is seenAgain where cur's last_seen value is at span: the two
+// the same but for that value, which is the line's time.
+func seenAround(last, cur []byte, span [2]int, seenAt []byte) bool {
+	cs, ce := span[0], span[1]
+	if cs < 0 || !bytes.Equal(cur[cs:ce], seenAt) {
+		return false
+	}
+	le := len(last) - (len(cur) - ce)
+	return le >= cs && bytes.Equal(cur[:cs], last[:cs]) && bytes.Equal(cur[ce:], last[le:])
+}
+
+// listed sets l's findings to rest, those written, where some are listed.
+func listed(l *wireEntry, rest []byte) {
 	if len(l.SameFindings)+len(l.SeenFindings) > 0 {
 		if rest == nil {
 			l.Findings = nil // all listed: the key is left out
@@ -124,7 +174,6 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 			l.Findings = append(rest, ']')
 		}
 	}
-	m.last = cur
 }
 
 // restore puts back the findings l lists, from the line before, and

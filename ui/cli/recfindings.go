@@ -21,6 +21,10 @@ type findingsText struct {
 	text []seenText
 	next []seenText
 	out  []byte
+	// The list in pieces (record.FindingsItems): each finding's text, and
+	// its last_seen's span where only that changed since the call before.
+	items [][]byte
+	seen  [][2]int
 }
 
 // seenText is one finding's JSON and where its last_seen's value (quotes
@@ -39,6 +43,10 @@ type recordFindings struct {
 
 func (r recordFindings) FindingsJSON() ([]byte, error) { return r.c.encode(r.fs) }
 
+func (r recordFindings) FindingsItems() ([][]byte, [][2]int, bool) {
+	return r.c.items, r.c.seen, r.fs != nil
+}
+
 // encode returns the list's JSON; it is valid until the next call.
 func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 	if fs == nil {
@@ -46,11 +54,13 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 		return []byte("null"), nil
 	}
 	next := c.next[:0]
+	c.items, c.seen = c.items[:0], c.seen[:0]
 	for i := range fs {
 		f := &fs[i]
 		if i < len(c.prev) && sameButSeen(&c.prev[i], f) {
 			if t, ok := reseen(c.text[i], f.LastSeen); ok {
 				next = append(next, t)
+				c.items, c.seen = append(c.items, t.b), append(c.seen, [2]int{t.s, t.e})
 				continue
 			}
 		}
@@ -65,6 +75,7 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 			}
 		}
 		next = append(next, t)
+		c.items, c.seen = append(c.items, t.b), append(c.seen, [2]int{-1, -1})
 	}
 	c.prev, c.text, c.next = fs, next, c.text
 	out := append(c.out[:0], '[')
