@@ -103,22 +103,7 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 		m.last = nil
 		return
 	}
-	seenAt := timeText(at)
-	var rest []byte
-	for i, f := range cur {
-		switch {
-		case i >= len(m.last):
-		case bytes.Equal(f, m.last[i]):
-			l.SameFindings = append(l.SameFindings, i)
-			continue
-		case seenAt != nil && seenAgain(m.last[i], f, seenAt):
-			l.SeenFindings = append(l.SeenFindings, i)
-			continue
-		}
-		rest = appendElem(rest, f)
-	}
-	listed(l, rest)
-	m.last = cur
+	m.elideItems(l, cur, nil, at)
 }
 
 // FindingsItems is FindingsJSON whose list also comes in pieces, as its
@@ -134,7 +119,8 @@ type FindingsItems interface {
 	FindingsItems() (items [][]byte, seen [][2]int, ok bool)
 }
 
-// elideItems is elide for a list handed in pieces (FindingsItems).
+// elideItems is elide for a list in pieces: split by elide (seen nil) or
+// handed so (FindingsItems).
 func (m *findingsMemo) elideItems(l *wireEntry, items [][]byte, seen [][2]int, at time.Time) {
 	seenAt := timeText(at)
 	var rest []byte
@@ -144,29 +130,13 @@ func (m *findingsMemo) elideItems(l *wireEntry, items [][]byte, seen [][2]int, a
 		case bytes.Equal(f, m.last[i]):
 			l.SameFindings = append(l.SameFindings, i)
 			continue
-		case seenAt != nil && seenAround(m.last[i], f, seen[i], seenAt):
+		case seenAt != nil && seen == nil && seenAgain(m.last[i], f, seenAt),
+			seenAt != nil && seen != nil && seenAround(m.last[i], f, seen[i], seenAt):
 			l.SeenFindings = append(l.SeenFindings, i)
 			continue
 		}
 		rest = appendElem(rest, f)
 	}
-	listed(l, rest)
-	m.last = append(m.last[:0:0], items...) // the maker reuses its list
-}
-
-// seenAround is seenAgain where cur's last_seen value is at span: the two
-// the same but for that value, which is the line's time.
-func seenAround(last, cur []byte, span [2]int, seenAt []byte) bool {
-	cs, ce := span[0], span[1]
-	if cs < 0 || !bytes.Equal(cur[cs:ce], seenAt) {
-		return false
-	}
-	le := len(last) - (len(cur) - ce)
-	return le >= cs && bytes.Equal(cur[:cs], last[:cs]) && bytes.Equal(cur[ce:], last[le:])
-}
-
-// listed sets l's findings to rest, those written, where some are listed.
-func listed(l *wireEntry, rest []byte) {
 	if len(l.SameFindings)+len(l.SeenFindings) > 0 {
 		if rest == nil {
 			l.Findings = nil // all listed: the key is left out
@@ -174,6 +144,20 @@ func listed(l *wireEntry, rest []byte) {
 			l.Findings = append(rest, ']')
 		}
 	}
+	m.last = append(m.last[:0:0], items...) // a maker reuses its list
+}
+
+// seenAround is seenAgain where cur's last_seen value is at span: the two
+// the same but for that value, which is the line's time.
+//
+//go:noinline
+func seenAround(last, cur []byte, span [2]int, seenAt []byte) bool {
+	cs, ce := span[0], span[1]
+	if cs < 0 || !bytes.Equal(cur[cs:ce], seenAt) {
+		return false
+	}
+	le := len(last) - (len(cur) - ce)
+	return le >= cs && bytes.Equal(cur[:cs], last[:cs]) && bytes.Equal(cur[ce:], last[le:])
 }
 
 // restore puts back the findings l lists, from the line before, and

@@ -30,8 +30,9 @@ type findingsText struct {
 // seenText is one finding's JSON and where its last_seen's value (quotes
 // included) sits in it; s < 0 where it was not found.
 type seenText struct {
-	b    []byte
-	s, e int
+	b     []byte
+	s, e  int
+	again bool // the text before with last_seen set anew (reseen)
 }
 
 // recordFindings is one frame's findings for record.Toggle, encoded only
@@ -44,7 +45,24 @@ type recordFindings struct {
 func (r recordFindings) FindingsJSON() ([]byte, error) { return r.c.encode(r.fs) }
 
 func (r recordFindings) FindingsItems() ([][]byte, [][2]int, bool) {
-	return r.c.items, r.c.seen, r.fs != nil
+	items, seen := r.c.pieces()
+	return items, seen, r.fs != nil
+}
+
+// pieces is the last list encoded, finding by finding. Not inlined: it
+// would be twice, in FindingsItems and its pointer wrapper.
+//
+//go:noinline
+func (c *findingsText) pieces() ([][]byte, [][2]int) {
+	c.items, c.seen = c.items[:0], c.seen[:0]
+	for _, t := range c.text {
+		span := [2]int{-1, -1}
+		if t.again {
+			span = [2]int{t.s, t.e}
+		}
+		c.items, c.seen = append(c.items, t.b), append(c.seen, span)
+	}
+	return c.items, c.seen
 }
 
 // encode returns the list's JSON; it is valid until the next call.
@@ -54,13 +72,11 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 		return []byte("null"), nil
 	}
 	next := c.next[:0]
-	c.items, c.seen = c.items[:0], c.seen[:0]
 	for i := range fs {
 		f := &fs[i]
 		if i < len(c.prev) && sameButSeen(&c.prev[i], f) {
 			if t, ok := reseen(c.text[i], f.LastSeen); ok {
 				next = append(next, t)
-				c.items, c.seen = append(c.items, t.b), append(c.seen, [2]int{t.s, t.e})
 				continue
 			}
 		}
@@ -75,7 +91,6 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 			}
 		}
 		next = append(next, t)
-		c.items, c.seen = append(c.items, t.b), append(c.seen, [2]int{-1, -1})
 	}
 	c.prev, c.text, c.next = fs, next, c.text
 	out := append(c.out[:0], '[')
@@ -99,7 +114,7 @@ func reseen(t seenText, at time.Time) (seenText, bool) {
 	b = at.AppendFormat(append(append(b, t.b[:t.s]...), '"'), time.RFC3339Nano)
 	e := len(b) + 1
 	b = append(append(b, '"'), t.b[t.e:]...)
-	return seenText{b: b, s: t.s, e: e}, true
+	return seenText{b: b, s: t.s, e: e, again: true}, true
 }
 
 // sameButSeen: a and b are the same but for LastSeen, in every field
