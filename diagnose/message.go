@@ -197,8 +197,7 @@ func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
 // unknown, stays as it is. Scanned by hand: the regexp it was
 // (`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`, kept in the test that holds
 // the two the same) was ~4 % of recording a day, a thermal finding worded
-// every second (docs/benchmarks.md, "Recording a day: the writer on both
-// cores").
+// every second (docs/benchmarks.md, "Recording a day: the writer's text").
 func fillPlural(tmpl string, val func(string) (string, bool)) string {
 	out := ""
 	for {

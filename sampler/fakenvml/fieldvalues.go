@@ -83,7 +83,7 @@ func (d *device) nvlinkStep(g *sampler.GPU) (at int64, rxKiB, txKiB float64) {
 
 // round is math.Round out of line: inlined at each reading the fake rounds
 // as NVML does, it cost the binary (docs/benchmarks.md, "Recording a day:
-// the writer on both cores").
+// the writer's text").
 //
 //go:noinline
 func round(x float64) float64 { return math.Round(x) }

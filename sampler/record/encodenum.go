@@ -10,7 +10,7 @@ import (
 // places and fifteen digits, as most readings are (whole percents,
 // tenths, watts to the milliwatt); false, and nothing appended, for
 // others. strconv's general shortest search was ~7 % of recording a day
-// (docs/benchmarks.md, "Recording a day: the writer on both cores").
+// (docs/benchmarks.md, "Recording a day: the writer's text").
 // Why it is the same text: k/10^d, a correctly rounded division, is the
 // double nearest that decimal; two decimals of at most fifteen digits are
 // never nearest the same double, so no other decimal as short reads back

@@ -114,7 +114,7 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 // where the list is null. The writer then checks such a finding around
 // that span, where splitting the list and scanning both texts for it was
 // ~4 % of recording a day (docs/benchmarks.md, "Recording a day: the
-// writer on both cores").
+// writer's text").
 type FindingsItems interface {
 	FindingsItems() (items [][]byte, seen [][2]int, ok bool)
 }

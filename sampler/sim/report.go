@@ -47,7 +47,7 @@ func (n *Node) fixedParts() (map[string]string, []sampler.NVLink) {
 
 // round is math.Round out of line: inlined at each of the ~30 readings the
 // simulator rounds as NVML does, it cost the binary ~1 KB
-// (docs/benchmarks.md, "Recording a day: the writer on both cores").
+// (docs/benchmarks.md, "Recording a day: the writer's text").
 //
 //go:noinline
 func round(x float64) float64 { return math.Round(x) }

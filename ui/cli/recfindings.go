@@ -120,7 +120,7 @@ func reseen(t seenText, at time.Time) (seenText, bool) {
 // sameButSeen: a and b are the same but for LastSeen, in every field
 // their JSON shows. Field by field: reflect.DeepEqual was ~6 % of
 // recording a day, on the writer's goroutine (docs/benchmarks.md,
-// "Recording a day: the writer on both cores"). Times compare as ==, so an
+// "Recording a day: the writer's text"). Times compare as ==, so an
 // equal instant in another location only has the finding marshalled
 // again; a nil and an empty list or map write the same JSON (omitempty)
 // and compare equal. TestFindingsTextAgrees changes each field.

@@ -118,7 +118,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 		w.DeferFlush()
 		// As fast as it can, record allocates as a reader does: the
 		// collector paced alike (docs/benchmarks.md, "Recording a day:
-		// the writer on both cores").
+		// the writer's text").
 		defer readingGC(d.Getenv)()
 	}
 	// The same writer path as the dashboard's r: the collector diagnoses
