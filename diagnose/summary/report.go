@@ -46,6 +46,13 @@ type lister interface {
 	NextList() (sampler.Snapshot, json.RawMessage, *importer.Findings, error)
 }
 
+// leaner is a Source that can leave out, from the next lines on, the host
+// details only the diagnosis reads (importer.File.Lean): Build asks once
+// the findings come from the recording, where they were a fifth of a
+// day's reading (docs/benchmarks.md, "Recordings: the host read as far as
+// a report needs it").
+type leaner interface{ Lean() }
+
 // Options say what to report on and where the data came from.
 type Options struct {
 	// From and To bound the report (inclusive); zero means unbounded.
@@ -206,6 +213,11 @@ func Build(src Source, opts Options) (*Report, error) {
 		}
 		if err := b.add(s, lineText{raw, list}); err != nil {
 			return nil, err
+		}
+		if b.samples == 1 && b.findings.recorded {
+			if l, ok := src.(leaner); ok {
+				l.Lean()
+			}
 		}
 		added = true
 	}

@@ -21,6 +21,12 @@ func (s *scanner) host(h *sampler.Host) {
 			if !s.expect('[') {
 				return
 			}
+			if s.lean { // not kept (lean.go)
+				for m := 0; s.more(&m, ']'); {
+					s.skipFloat()
+				}
+				continue
+			}
 			h.CPUs = make([]float64, 0, max(s.cpuHint, 8))
 			for m := 0; s.more(&m, ']'); {
 				h.CPUs = append(h.CPUs, s.float())
@@ -158,11 +164,23 @@ func (s *scanner) proc(p *sampler.Proc) {
 		case "cmdline":
 			p.Cmdline = s.str()
 		case "state":
-			p.State = s.short()
+			if s.lean { // not kept (lean.go)
+				s.rawString()
+			} else {
+				p.State = s.short()
+			}
 		case "cpu":
-			p.CPU = s.metric()
+			if s.lean {
+				s.skipMetric()
+			} else {
+				p.CPU = s.metric()
+			}
 		case "rss":
-			p.RSS = s.metric()
+			if s.lean {
+				s.skipMetric()
+			} else {
+				p.RSS = s.metric()
+			}
 		case "threads":
 			p.Threads = s.int()
 		case "start":
@@ -174,7 +192,11 @@ func (s *scanner) proc(p *sampler.Proc) {
 		case "pod":
 			s.pod(&p.Pod)
 		case "children":
-			p.Children = s.ints()
+			if s.lean {
+				s.skipInts()
+			} else {
+				p.Children = s.ints()
+			}
 		default:
 			s.bad = true
 		}

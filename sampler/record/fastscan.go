@@ -23,6 +23,9 @@ type scanner struct {
 	// The host's processes and CPUs in the line before, to size this
 	// line's at once.
 	procHint, cpuHint int
+	// lean: the host's details a report does not read are checked, not
+	// kept (lean.go).
+	lean bool
 }
 
 func (s *scanner) ws() {

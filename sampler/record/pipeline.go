@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -51,7 +52,8 @@ const (
 // gpuHint is the header's GPU count: each entry's GPU slice is allocated at
 // that size up front instead of grown by the decoder (4, 6, 9: ~2.5x the
 // bytes of a 1 KB GPU struct per line).
-func startPipeline(lines *lineReader, gpuHint int) *pipeline {
+// lean is read as each line's decoding starts (Reader.Lean).
+func startPipeline(lines *lineReader, gpuHint int, lean *atomic.Bool) *pipeline {
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
 	window := workers * jobsPerWorker
 	p := &pipeline{order: make(chan *job, window), quit: make(chan struct{}), spare: make(chan []byte, 2*window)}
@@ -61,6 +63,7 @@ func startPipeline(lines *lineReader, gpuHint int) *pipeline {
 			var s scanner
 			for j := range work {
 				if !j.blank {
+					s.lean = lean.Load()
 					if gpuHint > 0 {
 						j.l.GPUs = make([]sampler.GPU, 0, gpuHint)
 					}

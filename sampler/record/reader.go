@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -70,6 +71,7 @@ type Reader struct {
 	stat     statics  // static GPU and process fields carried forward (statics.go)
 	find     findingsMemo
 	order    OrderCheck
+	lean     atomic.Bool // Lean called
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -163,7 +165,7 @@ func (r *Reader) Header() Header { return r.hdr }
 // (Warnings counts them), and only a file with no readable line is an error.
 func (r *Reader) Next() (Entry, error) {
 	if r.pipe == nil && !r.done {
-		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint))
+		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint), &r.lean)
 	}
 	for !r.done {
 		j, ok := <-r.pipe.order
