@@ -168,7 +168,11 @@ func isShell(p *sampler.Proc) bool {
 }
 
 // Formatting helpers for evidence strings: prose, so sampler/units' spaced
-// form ("62 °C", "80.0 GiB"; percent unspaced).
+// form ("62 °C", "80.0 GiB"; percent unspaced). pct is not inlined, as
+// gbytes: its ~80 call sites each held a copy (docs/benchmarks.md,
+// "Recordings: the host read as far as a report needs it").
+//
+//go:noinline
 func pct(v float64) string { return units.Percent(sampler.Some(v), 0) }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }

@@ -46,11 +46,12 @@ type lister interface {
 	NextList() (sampler.Snapshot, json.RawMessage, *importer.Findings, error)
 }
 
-// leaner is a Source that can leave out, from the next lines on, the host
-// details only the diagnosis reads (importer.File.Lean): Build asks once
-// the findings come from the recording, where they were a fifth of a
-// day's reading (docs/benchmarks.md, "Recordings: the host read as far as
-// a report needs it").
+// leaner is a Source that can leave out, from the next lines on, the
+// host's per-CPU figures and its processes' children (importer.File.Lean):
+// only the diagnosis reads the children and nothing here the per-CPU
+// figures, so Build asks once the findings come from the recording; the
+// lines cost 5-7 % less to decode (docs/benchmarks.md,
+// "Recordings: the host read as far as a report needs it").
 type leaner interface{ Lean() }
 
 // Options say what to report on and where the data came from.

@@ -21,9 +21,9 @@ func (s *scanner) host(h *sampler.Host) {
 			if !s.expect('[') {
 				return
 			}
-			if s.lean { // not kept (lean.go)
+			if s.lean { // read, not kept (lean.go)
 				for m := 0; s.more(&m, ']'); {
-					s.skipFloat()
+					s.float()
 				}
 				continue
 			}
@@ -164,23 +164,11 @@ func (s *scanner) proc(p *sampler.Proc) {
 		case "cmdline":
 			p.Cmdline = s.str()
 		case "state":
-			if s.lean { // not kept (lean.go)
-				s.rawString()
-			} else {
-				p.State = s.short()
-			}
+			p.State = s.short()
 		case "cpu":
-			if s.lean {
-				s.skipMetric()
-			} else {
-				p.CPU = s.metric()
-			}
+			p.CPU = s.metric()
 		case "rss":
-			if s.lean {
-				s.skipMetric()
-			} else {
-				p.RSS = s.metric()
-			}
+			p.RSS = s.metric()
 		case "threads":
 			p.Threads = s.int()
 		case "start":
@@ -192,7 +180,7 @@ func (s *scanner) proc(p *sampler.Proc) {
 		case "pod":
 			s.pod(&p.Pod)
 		case "children":
-			if s.lean {
+			if s.lean { // read, not kept (lean.go)
 				s.skipInts()
 			} else {
 				p.Children = s.ints()

@@ -154,6 +154,11 @@ func (s *scanner) rawString() []byte {
 	return nil
 }
 
+// str is not inlined: its ~30 call sites (static fields, read on few
+// lines) each held a copy of the string conversion (docs/benchmarks.md,
+// "Binary size and the glibc floor").
+//
+//go:noinline
 func (s *scanner) str() string { return string(s.rawString()) }
 
 func (s *scanner) boolean() bool {

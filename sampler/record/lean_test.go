@@ -32,7 +32,7 @@ func leanSnapshot(i int) sampler.Snapshot {
 }
 
 // leanOf is e as Lean reads it: the host's per-CPU figures and its
-// processes' state, CPU, RSS and children left out, nothing else.
+// processes' children left out, nothing else.
 func leanOf(e Entry) Entry {
 	if e.Host == nil {
 		return e
@@ -44,7 +44,7 @@ func leanOf(e Entry) Entry {
 	}
 	for pid, p := range e.Host.Procs {
 		q := *p
-		q.State, q.CPU, q.RSS, q.Children = "", sampler.Metric{}, sampler.Metric{}, nil
+		q.Children = nil
 		h.Procs[pid] = &q
 	}
 	e.Host = &h
