@@ -85,9 +85,24 @@ func (s *scanner) procs(h *sampler.Host) {
 	}
 	// Sized as the line before: a map grown entry by entry, and one
 	// allocation per process, were a third of a report's allocated bytes.
-	h.Procs = make(map[int]*sampler.Proc, s.procHint)
-	slab := make([]sampler.Proc, 0, s.procHint)
-	defer func() { s.procHint = len(h.Procs) }()
+	// A line's records of a lean read come back once read (Reader.Lean).
+	m := s.spare
+	s.spare = procMem{}
+	if h.Procs = m.procs; h.Procs != nil {
+		clear(h.Procs)
+	} else {
+		h.Procs = make(map[int]*sampler.Proc, s.procHint)
+	}
+	slab := m.slab[:0]
+	if cap(slab) < s.procHint {
+		slab = make([]sampler.Proc, 0, s.procHint)
+	}
+	defer func() {
+		s.procHint = len(h.Procs)
+		if s.lean {
+			s.used = procMem{slab, h.Procs}
+		}
+	}()
 	for n := 0; s.more(&n, '}'); {
 		k := s.rawString()
 		if s.bad || !s.expect(':') || !canonicalInt(k) {
@@ -104,6 +119,7 @@ func (s *scanner) procs(h *sampler.Host) {
 		}
 		slab = slab[:len(slab)+1]
 		p := &slab[len(slab)-1]
+		*p = sampler.Proc{} // a reused record
 		s.proc(p)
 		had := len(h.Procs)
 		if h.Procs[pid] = p; len(h.Procs) == had {

@@ -24,8 +24,10 @@ type scanner struct {
 	// line's at once.
 	procHint, cpuHint int
 	// lean: the host's details a report does not read are checked, not
-	// kept (lean.go).
-	lean bool
+	// kept, and its process records come back to spare once the reader's
+	// caller is done with them; used are this line's (lean.go).
+	lean        bool
+	spare, used procMem
 }
 
 func (s *scanner) ws() {

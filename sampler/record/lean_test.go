@@ -84,7 +84,9 @@ func TestLeanReadsAsFullLessHostDetail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []Entry
+		read, dropped := 0, 0
+		maps := map[uintptr]bool{} // the process maps handed out
+		reused := 0
 		for i := 0; ; i++ {
 			if i == from {
 				r.Lean()
@@ -93,26 +95,33 @@ func TestLeanReadsAsFullLessHostDetail(t *testing.T) {
 			if err != nil {
 				break
 			}
-			got = append(got, e)
-		}
-		r.Close()
-		if len(got) != len(full) {
-			t.Fatalf("lean from line %d: %d entries, want %d", from, len(got), len(full))
-		}
-		dropped := 0
-		for i := range full {
+			// Checked at once: a lean entry's process records are reused
+			// once Next is called again.
 			want := leanOf(full[i])
-			if got[i].Host.CPUs == nil {
+			if e.Host.CPUs == nil {
 				dropped++
 			} else {
 				want = full[i] // decoded before Lean took effect: whole
 			}
-			if !reflect.DeepEqual(got[i], want) {
-				t.Fatalf("lean from line %d, entry %d:\n got %#v\nwant %#v", from, i, got[i].Host, want.Host)
+			if !reflect.DeepEqual(e, want) {
+				t.Fatalf("lean from line %d, entry %d:\n got %#v\nwant %#v", from, i, e.Host, want.Host)
 			}
+			if m := reflect.ValueOf(e.Host.Procs).Pointer(); maps[m] {
+				reused++
+			} else {
+				maps[m] = true
+			}
+			read++
+		}
+		r.Close()
+		if read != len(full) {
+			t.Fatalf("lean from line %d: %d entries, want %d", from, read, len(full))
 		}
 		if dropped < len(full)-from-2*maxWorkers*jobsPerWorker {
 			t.Errorf("lean from line %d: %d of %d entries read lean", from, dropped, len(full))
+		}
+		if reused == 0 {
+			t.Errorf("lean from line %d: no process records reused", from)
 		}
 	}
 }

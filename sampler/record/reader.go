@@ -72,6 +72,7 @@ type Reader struct {
 	find     findingsMemo
 	order    OrderCheck
 	lean     atomic.Bool // Lean called
+	held     procMem     // the last entry's records (lean.go)
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -167,6 +168,7 @@ func (r *Reader) Next() (Entry, error) {
 	if r.pipe == nil && !r.done {
 		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint), &r.lean)
 	}
+	r.giveBack()
 	for !r.done {
 		j, ok := <-r.pipe.order
 		if !ok {
@@ -174,6 +176,8 @@ func (r *Reader) Next() (Entry, error) {
 			break
 		}
 		<-j.ready
+		r.giveBack()
+		r.held = j.mem
 		lineNo := j.lineNo
 		for _, w := range j.skips { // kept whatever the damaged lines before them
 			if len(r.members) < maxWarnings {
