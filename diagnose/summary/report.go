@@ -54,6 +54,15 @@ type lister interface {
 // "Recordings: the host read as far as a report needs it").
 type leaner interface{ Lean() }
 
+// askLean is not inlined: Build's loop stays small.
+//
+//go:noinline
+func askLean(src Source) {
+	if l, ok := src.(leaner); ok {
+		l.Lean()
+	}
+}
+
 // Options say what to report on and where the data came from.
 type Options struct {
 	// From and To bound the report (inclusive); zero means unbounded.
@@ -216,9 +225,7 @@ func Build(src Source, opts Options) (*Report, error) {
 			return nil, err
 		}
 		if b.samples == 1 && b.findings.recorded {
-			if l, ok := src.(leaner); ok {
-				l.Lean()
-			}
+			askLean(src)
 		}
 		added = true
 	}

@@ -221,13 +221,21 @@ func (s *scanner) integer(lo, hi int64) int64 {
 
 func (s *scanner) int() int { return int(s.integer(math.MinInt, math.MaxInt)) }
 
-func (s *scanner) ints() []int {
+func (s *scanner) ints() []int { return s.intList(true) }
+
+// intList reads a list of integers, kept or only checked (lean.go).
+func (s *scanner) intList(keep bool) []int {
 	if !s.expect('[') {
 		return nil
 	}
-	out := []int{}
+	var out []int
+	if keep {
+		out = []int{}
+	}
 	for n := 0; s.more(&n, ']'); {
-		out = append(out, s.int())
+		if v := s.int(); keep {
+			out = append(out, v)
+		}
 	}
 	return out
 }

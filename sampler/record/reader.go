@@ -333,6 +333,10 @@ func (r *Reader) Close() error {
 	return r.closer.Close()
 }
 
+// warn is not inlined: its call sites, on the rare damaged lines, each held
+// a copy of the append and the variadic call.
+//
+//go:noinline
 func (r *Reader) warn(format string, args ...any) {
 	if len(r.warns) >= maxWarnings {
 		r.dropped++
