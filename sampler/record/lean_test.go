@@ -70,7 +70,7 @@ func TestLeanReadsAsFullLessHostDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range 20 {
+	for i := range 200 { // more than the lines decoded ahead (2 × maxWorkers × jobsPerWorker)
 		if err := w.Write(Entry{Snapshot: leanSnapshot(i)}); err != nil {
 			t.Fatal(err)
 		}
