@@ -175,6 +175,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckShape$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzFastDecode$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzMembers$$' -fuzztime 30s -fuzzminimizetime 1x ./sampler/record/
+	$(GO) test -run '^$$' -fuzz '^FuzzLeanDecode$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzLineEncoder$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadHeads$$' -fuzztime 30s ./diagnose/summary/
 	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/

@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"strings"
@@ -139,13 +138,7 @@ func fill(tmpl string, val func(string) (string, bool)) string {
 		return tmpl
 	}
 	if strings.Contains(tmpl, "{{plural ") {
-		tmpl = pluralRE.ReplaceAllStringFunc(tmpl, func(tok string) string {
-			m := pluralRE.FindStringSubmatch(tok)
-			if v, ok := val(m[1]); ok {
-				return Plural(v, m[2], m[3])
-			}
-			return tok
-		})
+		tmpl = fillPlural(tmpl, val)
 	}
 	var b strings.Builder
 	b.Grow(len(tmpl) + 32)
@@ -199,7 +192,44 @@ func f0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 //go:noinline
 func Say(id, en string, kv ...any) Msg { return say(id, en, kv...) }
 
-var pluralRE = regexp.MustCompile(`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`)
+// fillPlural puts each {{plural .Name "one" "other"}} of tmpl through
+// val and Plural; a token that does not read so, or whose field is
+// unknown, stays as it is. Scanned by hand: the regexp it was
+// (`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`, kept in the test that holds
+// the two the same) was ~4 % of recording a day, a thermal finding worded
+// every second (docs/benchmarks.md, "Recording a day: the writer's text").
+func fillPlural(tmpl string, val func(string) (string, bool)) string {
+	out := ""
+	for {
+		i := strings.Index(tmpl, "{{plural .")
+		if i < 0 {
+			return out + tmpl
+		}
+		out, tmpl = out+tmpl[:i], tmpl[i:]
+		name, rest, _ := strings.Cut(tmpl[len("{{plural ."):], ` "`)
+		one, rest, _ := strings.Cut(rest, `" "`)
+		other, rest, ok := strings.Cut(rest, `"}}`)
+		tok := tmpl[:len(tmpl)-len(rest)]
+		if !ok || !isWord(name) || strings.Contains(one, `"`) || strings.Contains(other, `"`) {
+			out, tmpl = out+tmpl[:1], tmpl[1:] // not a token here: the search goes on after its first byte
+			continue
+		}
+		if v, ok := val(name); ok {
+			tok = Plural(v, one, other)
+		}
+		out, tmpl = out+tok, rest
+	}
+}
+
+// isWord: s is a regexp's \w+ (ASCII letters, digits, underscores).
+func isWord(s string) bool {
+	for _, c := range []byte(s) {
+		if c != '_' && (c < '0' || c > '9') && (c|0x20 < 'a' || c|0x20 > 'z') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Plural is one where count (a formatted number, "1" or "1 of 4") is
 // one, other otherwise: the English noun after a count.

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -31,6 +32,36 @@ func TestPluralInFindings(t *testing.T) {
 		got := fill(`by {{.N}} {{plural .N "process" "processes"}}`, func(string) (string, bool) { return c.n, true })
 		if got != c.want {
 			t.Errorf("N=%s: %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+// fillPlural reads a template as the regexp it replaced did: the same
+// text for well-formed, unknown, malformed, nested and cut tokens.
+func TestFillPluralAsRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\{\{plural \.(\w+) "([^"]*)" "([^"]*)"\}\}`)
+	val := func(k string) (string, bool) {
+		v, ok := map[string]string{"N": "1", "M": "2", "x_9": "1 of 3"}[k]
+		return v, ok
+	}
+	pieces := []string{`{{plural .N "a" "b"}}`, `{{plural .M "one" "other"}}`, `{{plural .x_9 "" ""}}`, `{{plural .Q "a" "b"}}`,
+		`{{plural . "a" "b"}}`, `{{plural .N "a"}}`, `{{plural .N "a" "b"}`, `{{plural .N  "a" "b"}}`, `{{plural .N "a" "b" }}`,
+		`{{plural .`, `{{plural .N "`, `{{plural .Né "a" "b"}}`, `{{`, `"`, ` `, `}}`, `x`, `{{plural .N "{{plural .M "a" "b"}}" "c"}}`}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		tmpl := ""
+		for range r.IntN(5) {
+			tmpl += pieces[r.IntN(len(pieces))]
+		}
+		want := re.ReplaceAllStringFunc(tmpl, func(tok string) string {
+			m := re.FindStringSubmatch(tok)
+			if v, ok := val(m[1]); ok {
+				return Plural(v, m[2], m[3])
+			}
+			return tok
+		})
+		if got := fillPlural(tmpl, val); got != want {
+			t.Fatalf("%q: %q, the regexp %q", tmpl, got, want)
 		}
 	}
 }

@@ -130,39 +130,43 @@ func (t *Tracker) Observe(s sampler.Snapshot) Frame {
 	return Frame{Snapshot: s, Diagnosis: t.diagnose(s)}
 }
 
-// ObserveHistory is Observe for each of snaps, in order, where only the
-// newest frame is shown (the demo's pre-rolled minutes before the first
-// screen): the levels and checklists, half of an evaluation's cost, are
-// computed for the last frame alone. Its frame is the one Observe gives.
-func (t *Tracker) ObserveHistory(snaps []sampler.Snapshot) []Frame {
-	out := make([]Frame, len(snaps))
+// ObserveHistory is Observe for each of snaps, in order, each frame handed
+// to fn as it is made, where only the newest frame is shown (the demo's
+// pre-rolled minutes before the first screen): the levels and checklists,
+// half of an evaluation's cost, are computed for the last frame alone. Its
+// frame is the one Observe gives. Handed on one by one, the history's
+// diagnoses are not all held at once: the dashboard keeps the newest, and
+// its 120 pre-rolled ones were 1.4 MB of the start's peak
+// (docs/benchmarks.md, "The dashboard's memory: the peak").
+func (t *Tracker) ObserveHistory(snaps []sampler.Snapshot, fn func(Frame)) {
 	views := t.views
 	for i, s := range snaps {
-		t.views = views && i == len(snaps)-1
-		out[i] = t.Observe(s)
+		last := i == len(snaps)-1
+		t.views = views && last
+		f := t.Observe(s)
+		t.views = views
+		if d := t.last; last && views && d != nil && d.Levels == nil {
+			// The last snapshot fell inside the stride: the views of the
+			// diagnosis in force, over its window, if the history still
+			// holds it whole.
+			w := t.hist.snaps
+			from := 0
+			for from < len(w) && w[from].Time.Before(d.From) {
+				from++
+			}
+			to := from
+			for to < len(w) && !w[to].Time.After(d.At) {
+				to++
+			}
+			if to-from == d.Samples && d.Samples > 0 {
+				v := *d
+				t.addViews(&v, w[from:to])
+				t.last = &v
+				f.Diagnosis = &v
+			}
+		}
+		fn(f)
 	}
-	t.views = views
-	if d := t.last; views && d != nil && d.Levels == nil {
-		// The last snapshot fell inside the stride: the views of the
-		// diagnosis in force, over its window, if the history still holds
-		// it whole.
-		w := t.hist.snaps
-		from := 0
-		for from < len(w) && w[from].Time.Before(d.From) {
-			from++
-		}
-		to := from
-		for to < len(w) && !w[to].Time.After(d.At) {
-			to++
-		}
-		if to-from == d.Samples && d.Samples > 0 {
-			v := *d
-			t.addViews(&v, w[from:to])
-			t.last = &v
-			out[len(out)-1].Diagnosis = &v
-		}
-	}
-	return out
 }
 
 func (t *Tracker) diagnose(s sampler.Snapshot) *Diagnosis {

@@ -26,8 +26,18 @@ func TestObserveHistoryEndsAsObserve(t *testing.T) {
 			for _, s := range snaps[:n] {
 				want = a.Observe(s)
 			}
-			got := b.ObserveHistory(snaps[:n])
-			last := got[len(got)-1]
+			var last Frame
+			frames := 0
+			b.ObserveHistory(snaps[:n], func(f Frame) {
+				if frames < n-1 && f.Diagnosis != nil && f.Diagnosis.Levels != nil {
+					t.Fatalf("interval %v, %d snapshots: frame %d of the history has levels", interval, n, frames)
+				}
+				last = f
+				frames++
+			})
+			if frames != n {
+				t.Fatalf("interval %v, %d snapshots: %d frames handed on", interval, n, frames)
+			}
 			if !reflect.DeepEqual(last.Diagnosis, want.Diagnosis) {
 				t.Fatalf("interval %v, %d snapshots: last diagnosis differs from Observe's", interval, n)
 			}

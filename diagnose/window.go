@@ -168,9 +168,9 @@ func isShell(p *sampler.Proc) bool {
 }
 
 // Formatting helpers for evidence strings: prose, so sampler/units' spaced
-// form ("62 °C", "80.0 GiB"; percent unspaced).
-//
-// pct is called from a hundred evidence lines (noinline: one copy).
+// form ("62 °C", "80.0 GiB"; percent unspaced). pct is not inlined, as
+// gbytes: its ~80 call sites each held a copy (docs/benchmarks.md,
+// "Recordings: the host read as far as a report needs it").
 //
 //go:noinline
 func pct(v float64) string { return units.Percent(sampler.Some(v), 0) }

@@ -80,7 +80,7 @@ func benchPush(b *testing.B, interval time.Duration) {
 func BenchmarkPreroll120(b *testing.B) {
 	snaps := snapshots(b, time.Second)[:120]
 	for b.Loop() {
-		New(&sampler.Sampler{}, Options{}).Preroll(snaps)
+		New(&sampler.Sampler{}, Options{}).Preroll(snaps, func(diagnose.Frame) {})
 	}
 }
 

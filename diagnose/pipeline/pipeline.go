@@ -69,14 +69,11 @@ func (c *Collector) Push(snap sampler.Snapshot) diagnose.Frame {
 }
 
 // Preroll is Push for each of snaps (history shown before Run starts, as
-// the demo's two minutes), with the levels and checklists computed for the
-// last frame alone (diagnose.Tracker.ObserveHistory): only it is shown.
-func (c *Collector) Preroll(snaps []sampler.Snapshot) []diagnose.Frame {
-	out := c.tracker.ObserveHistory(snaps)
-	for i := range out {
-		out[i] = c.take(out[i])
-	}
-	return out
+// the demo's two minutes), each frame handed to fn in turn, with the levels
+// and checklists computed for the last frame alone
+// (diagnose.Tracker.ObserveHistory): only it is shown.
+func (c *Collector) Preroll(snaps []sampler.Snapshot, fn func(diagnose.Frame)) {
+	c.tracker.ObserveHistory(snaps, func(f diagnose.Frame) { fn(c.take(f)) })
 }
 
 // take hands f to the sinks, publishes it and returns it.

@@ -96,11 +96,9 @@ func (e *jobEnergy) finish(t *EnergyTotal) {
 		return
 	}
 	t.IdleKWh = e.idleJ / joulesPerKWh
-	users := map[string]float64{}
 	for _, j := range e.byKey {
 		slices.Sort(j.GPUs)
 		t.Jobs = append(t.Jobs, *j)
-		users[j.User] += j.KWh
 	}
 	byJob := func(a, b *JobEnergy) int {
 		if a.KWh != b.KWh {
@@ -109,6 +107,13 @@ func (e *jobEnergy) finish(t *EnergyTotal) {
 		return strings.Compare(a.Job+a.User, b.Job+b.User)
 	}
 	sort.Slice(t.Jobs, func(i, j int) bool { return byJob(&t.Jobs[i], &t.Jobs[j]) < 0 })
+	// A user's jobs summed in the jobs' order, not the map's: a float sum's
+	// last digit depends on its order, and a report must not change from
+	// one run to the next (as the GPU-hours totals, gpuhours.go).
+	users := map[string]float64{}
+	for _, j := range t.Jobs {
+		users[j.User] += j.KWh
+	}
 	for u, kwh := range users {
 		if u != "" {
 			t.Users = append(t.Users, UserEnergy{User: u, KWh: kwh})

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -129,5 +130,25 @@ func TestEnergyJobFollowsParentAndUser(t *testing.T) {
 	want := map[string]float64{"torchrun, PPID 2000 alice": 2, "deepspeed, PPID 2000 alice": 1, "deepspeed, PPID 2000 bob": 1}
 	if !maps.Equal(got, want) {
 		t.Errorf("jobs %v, want %v", got, want)
+	}
+}
+
+// A user's energy is one sum whatever the map's order: its jobs' figures
+// added in their sorted order, to the last digit, run after run.
+func TestUserEnergyInOneOrder(t *testing.T) {
+	var first float64
+	for run := range 30 {
+		e := jobEnergy{byKey: map[string]*JobEnergy{}}
+		for i, kwh := range []float64{1e16, 1, 1, 1, 1, 1, 1} {
+			k := fmt.Sprintf("PID %d", i)
+			e.byKey[k] = &JobEnergy{Job: k, User: "alice", KWh: kwh}
+		}
+		tot := &EnergyTotal{}
+		e.finish(tot)
+		if run == 0 {
+			first = tot.Users[0].KWh
+		} else if got := tot.Users[0].KWh; math.Float64bits(got) != math.Float64bits(first) {
+			t.Fatalf("run %d: alice %v, run 0 %v", run, got, first)
+		}
 	}
 }

@@ -58,7 +58,7 @@ func (d *device) reading(m method, field string, pick func(*sampler.GPU) sampler
 	if !v.OK {
 		return 0, naReturn(g, field)
 	}
-	return math.Round(v.V * scale), nvml.SUCCESS
+	return round(v.V * scale), nvml.SUCCESS
 }
 
 func (d *device) GetUtilizationRates() (nvml.Utilization, nvml.Return) {
@@ -69,7 +69,7 @@ func (d *device) GetUtilizationRates() (nvml.Utilization, nvml.Return) {
 	if !g.Util.OK {
 		return nvml.Utilization{}, naReturn(g, "util")
 	}
-	return nvml.Utilization{Gpu: uint32(math.Round(g.Util.V)), Memory: uint32(math.Round(g.MemUtil.V))}, nvml.SUCCESS
+	return nvml.Utilization{Gpu: uint32(round(g.Util.V)), Memory: uint32(round(g.MemUtil.V))}, nvml.SUCCESS
 }
 
 func (d *device) GetMemoryInfo_v2() (nvml.Memory_v2, nvml.Return) {
@@ -237,7 +237,7 @@ func (d *device) GetProcessUtilization(lastSeen uint64) ([]nvml.ProcessUtilizati
 		if !p.SMUtil.OK && !p.MemUtil.OK {
 			continue
 		}
-		sm, mem := uint32(math.Round(p.SMUtil.V)), uint32(math.Round(p.MemUtil.V))
+		sm, mem := uint32(round(p.SMUtil.V)), uint32(round(p.MemUtil.V))
 		now := nvml.ProcessUtilizationSample{Pid: uint32(p.PID), TimeStamp: stamp, SmUtil: sm, MemUtil: mem}
 		earlier := nvml.ProcessUtilizationSample{Pid: uint32(p.PID), TimeStamp: stamp - 500_000, SmUtil: (sm + 37) % 101, MemUtil: (mem + 11) % 101}
 		if i%2 == 0 {

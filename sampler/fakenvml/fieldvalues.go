@@ -44,7 +44,7 @@ func (d *device) GetFieldValues(values []nvml.FieldValue) nvml.Return {
 				continue
 			}
 			fv.NvmlReturn, fv.ValueType = uint32(nvml.SUCCESS), uint32(nvml.VALUE_TYPE_UNSIGNED_INT)
-			binary.LittleEndian.PutUint32(fv.Value[:], uint32(math.Round(g.MemTemp.V)))
+			binary.LittleEndian.PutUint32(fv.Value[:], uint32(round(g.MemTemp.V)))
 		case isNVLinkData(*fv):
 			rate, kib, field := g.NVLinkRx, rx, sampler.NANVLinkRx
 			if fv.FieldId == nvml.FI_DEV_NVLINK_THROUGHPUT_DATA_TX {
@@ -55,7 +55,7 @@ func (d *device) GetFieldValues(values []nvml.FieldValue) nvml.Return {
 				continue
 			}
 			fv.NvmlReturn, fv.ValueType, fv.Timestamp = uint32(nvml.SUCCESS), uint32(nvml.VALUE_TYPE_UNSIGNED_LONG_LONG), at
-			binary.LittleEndian.PutUint64(fv.Value[:], uint64(math.Round(kib)))
+			binary.LittleEndian.PutUint64(fv.Value[:], uint64(round(kib)))
 		}
 	}
 	return nvml.SUCCESS
@@ -80,3 +80,10 @@ func (d *device) nvlinkStep(g *sampler.GPU) (at int64, rxKiB, txKiB float64) {
 	d.nvlTx += g.NVLinkTx.Or(0) / 1024
 	return d.nvlCalls * 1e6, d.nvlRx, d.nvlTx
 }
+
+// round is math.Round out of line: inlined at each reading the fake rounds
+// as NVML does, it cost the binary (docs/benchmarks.md, "Recording a day:
+// the writer's text").
+//
+//go:noinline
+func round(x float64) float64 { return math.Round(x) }

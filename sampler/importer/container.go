@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -19,8 +18,8 @@ import (
 // oc exec, docker/podman/nerdctl exec or run, crictl exec) just above the
 // error says this.
 var (
-	containerCmdRE = regexp.MustCompile(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b`)
-	nvmlUnknownRE  = regexp.MustCompile(`(?i)failed to initialize nvml:\s*unknown error`)
+	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b`)
+	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
 )
 
 // containerCommand is the command line that ran nvidia-smi in a container,

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -27,9 +26,9 @@ import (
 //
 // A dcgmi diag table quoting the new wording is claimed as the table first.
 var (
-	cudaInitRE = regexp.MustCompile(`(?i)system not yet initiali[sz]ed|cudaErrorSystemNotReady|CUDA_ERROR_SYSTEM_NOT_READY|` +
+	cudaInitRE = lazy(`(?i)system not yet initiali[sz]ed|cudaErrorSystemNotReady|CUDA_ERROR_SYSTEM_NOT_READY|` +
 		`(returned|error|code=|\()\s*802\b`)
-	cudaBusyRE = regexp.MustCompile(`(?i)(all CUDA-capable devices are|CUDA-capable device\(s\) is/are) busy or unavailable|` +
+	cudaBusyRE = lazy(`(?i)(all CUDA-capable devices are|CUDA-capable device\(s\) is/are) busy or unavailable|` +
 		`cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICES_UNAVAILABLE|returned 46\b`)
 )
 
@@ -43,7 +42,7 @@ var (
 //	    at jcuda.driver.JCudaDriver.cuCtxCreate(JCudaDriver.java:1514)
 //
 // The call is on the error's line or in the stack frames printed under it.
-var cudaOOMRE = regexp.MustCompile(`CUDA_ERROR_OUT_OF_MEMORY`)
+var cudaOOMRE = lazy(`CUDA_ERROR_OUT_OF_MEMORY`)
 
 // ctxFrames: how far under the error its stack frames are looked for.
 const ctxFrames = 6
@@ -72,7 +71,7 @@ func isCUDAInitLine(s string) bool {
 // cudaErrors are the codes read, 802 first: a paste with both is the
 // fabric's, which stops every process.
 var cudaErrors = []struct {
-	re         *regexp.Regexp
+	re         *lazyRE
 	code, what string
 }{
 	{cudaInitRE, "802: system not yet initialized", "CUDA initialisation failed with error 802"},

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -26,13 +25,13 @@ import (
 // Messages are cut every 45 characters regardless of words, so a
 // continuation is joined without a space.
 var (
-	diagCatRE    = regexp.MustCompile(`^[|+]-{3,}\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+-+\+-+[|+]$`)
-	diagRowRE    = regexp.MustCompile(`^\|([^|]{27})\|(.*)$`)
-	diagBorderRE = regexp.MustCompile(`^\+[-=]{27}\+[-=]+\+$`)
-	diagResRE    = regexp.MustCompile(`^(Pass|Fail|Skip|Warn|Not Run)(?:\s+-\s+(All|GPUs?:\s*([\d,\s]+)))?$`)
-	diagEntRE    = regexp.MustCompile(`^([A-Za-z]+)(\d+):\s*(Pass|Fail|Skip|Warn|Not Run)$`)
-	diagMsgRE    = regexp.MustCompile(`^(Warning|Error|Info)(?::\s*([A-Za-z]+)(\d+))?$`)
-	diagGPURE    = regexp.MustCompile(`GPU\s?(\d{1,3})(?:\D|$)`) // "GPU 0GPU 0's NvLink" (2.x doubles the prefix)
+	diagCatRE    = lazy(`^[|+]-{3,}\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+-+\+-+[|+]$`)
+	diagRowRE    = lazy(`^\|([^|]{27})\|(.*)$`)
+	diagBorderRE = lazy(`^\+[-=]{27}\+[-=]+\+$`)
+	diagResRE    = lazy(`^(Pass|Fail|Skip|Warn|Not Run)(?:\s+-\s+(All|GPUs?:\s*([\d,\s]+)))?$`)
+	diagEntRE    = lazy(`^([A-Za-z]+)(\d+):\s*(Pass|Fail|Skip|Warn|Not Run)$`)
+	diagMsgRE    = lazy(`^(Warning|Error|Info)(?::\s*([A-Za-z]+)(\d+))?$`)
+	diagGPURE    = lazy(`GPU\s?(\d{1,3})(?:\D|$)`) // "GPU 0GPU 0's NvLink" (2.x doubles the prefix)
 )
 
 const (

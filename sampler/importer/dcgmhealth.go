@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,8 +18,8 @@ import (
 // diagnosis maps the message as it maps a dcgmi diag table's
 // (diagnose/evidence_dcgmdiag.go). Corpus: dcgm-health-thermal-violation-*.
 var (
-	dcgmHealthRE    = regexp.MustCompile(`Detected an? (WARNING|FAILURE|ERROR) in health system ([A-Za-z]+)\s*:\s*(.+)`)
-	dcgmHealthGPURE = regexp.MustCompile(`(?i)\b(?:in|for|on) GPU (\d+)\b`)
+	dcgmHealthRE    = lazy(`Detected an? (WARNING|FAILURE|ERROR) in health system ([A-Za-z]+)\s*:\s*(.+)`)
+	dcgmHealthGPURE = lazy(`(?i)\b(?:in|for|on) GPU (\d+)\b`)
 )
 
 const kindDCGMHealth = "DCGM health messages"

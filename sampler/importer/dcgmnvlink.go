@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,9 +22,9 @@ import (
 // maps it as it maps a diag run's NvLink message. Corpus:
 // dcgmi-nvlink-status-down-diag-r2-560-dcgm-issue-198.
 var (
-	nvlStatusGPURE   = regexp.MustCompile(`^\s*gpuId (\d+):\s*$`)
-	nvlStatusLinksRE = regexp.MustCompile(`^\s*([UDX_](\s+[UDX_])*)\s*$`)
-	nvlStatusOtherRE = regexp.MustCompile(`^\s*(GPUs:|NvSwitches:|No NvSwitches found\.?|physicalId \d+:|Key: Up=U.*)\s*$`)
+	nvlStatusGPURE   = lazy(`^\s*gpuId (\d+):\s*$`)
+	nvlStatusLinksRE = lazy(`^\s*([UDX_](\s+[UDX_])*)\s*$`)
+	nvlStatusOtherRE = lazy(`^\s*(GPUs:|NvSwitches:|No NvSwitches found\.?|physicalId \d+:|Key: Up=U.*)\s*$`)
 )
 
 const kindNVLinkStatus = "dcgmi nvlink --link-status"
@@ -95,7 +94,7 @@ func parseNVLinkStatus(sec *section) *part {
 // design (two H100 PCIe wire 12 of 18 through their bridge, a PCIe A100
 // without a bridge has none: the b7/b8 nvlink -s files in
 // testdata/real/INDEX.md); --link-status above is the links' state.
-var nvlSpeedRE = regexp.MustCompile(`^\s*(Link \d+: (<inactive>|[\d.]+ GB/s)|NVML: Unable to retrieve NVLink information)`)
+var nvlSpeedRE = lazy(`^\s*(Link \d+: (<inactive>|[\d.]+ GB/s)|NVML: Unable to retrieve NVLink information)`)
 
 const kindNVLinkSpeed = "nvidia-smi nvlink -s"
 

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -20,8 +19,8 @@ import (
 // The GPU is DCGM's index, which is NVML's (and nvidia-smi's): the Xid is
 // filed under that index, as a kernel line's under its PCI address.
 var (
-	dcgmXidRE   = regexp.MustCompile(`Detected XID (\d+) for GPU (\d+)`)
-	jsonStampRE = regexp.MustCompile(`"(?:timestamp|time|ts)"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]+)"`)
+	dcgmXidRE   = lazy(`Detected XID (\d+) for GPU (\d+)`)
+	jsonStampRE = lazy(`"(?:timestamp|time|ts)"\s*:\s*"(\d{4}-\d\d-\d\dT[^"]+)"`)
 )
 
 const kindDCGMXid = "DCGM Xid messages"

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler/record"
@@ -94,7 +93,7 @@ func hashHeaderNames(line string) []string {
 
 // queryFieldRE is the shape of a --query-gpu field name: "pcie.link.gen.max",
 // "vgpu_device_capability.mig_timeSlicing", "clocks_event_reasons.active".
-var queryFieldRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
+var queryFieldRE = lazy(`^[A-Za-z][A-Za-z0-9_.]*$`)
 
 func isSMICSVHeader(cells []string) bool {
 	known, shaped := 0, 0

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -10,7 +9,7 @@ import (
 // "Error:" lines, such as plugins built for another CUDA major version
 // than the driver's): no test ran, so nothing of the GPUs was judged; the
 // section is refused with the error as its reason.
-var diagErrRE = regexp.MustCompile(`^\s*Error: Unable to complete diagnostic\b`)
+var diagErrRE = lazy(`^\s*Error: Unable to complete diagnostic\b`)
 
 const kindDiagErr = "dcgmi diag error"
 

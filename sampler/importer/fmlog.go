@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -26,15 +25,15 @@ import (
 // a successful start included, are not failures and stay unread.
 // Corpus: fabricmanager-*.
 var (
-	fmFailRE = regexp.MustCompile(`(?i)fabric ?manager\b.*\b(failed|failure|don'?t match|doesn'?t match|does not match|mismatch)\b` +
+	fmFailRE = lazy(`(?i)fabric ?manager\b.*\b(failed|failure|don'?t match|doesn'?t match|does not match|mismatch)\b` +
 		`|\bfailed to start\b.*\bfabric ?manager` +
 		`|nvidia-fabricmanager(\.service)?: (main|control) process exited, code=exited, status=[1-9]` +
 		`|nv-fabricmanager\S*"? failed!` +
 		`|request to query NVSwitch device information from NVSwitch driver failed` +
 		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)` +
 		`|fabric ?manager config file item: \w+ has an invalid value`)
-	fmOptionRE = regexp.MustCompile(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
-	fmScriptRE = regexp.MustCompile(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
+	fmOptionRE = lazy(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
+	fmScriptRE = lazy(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
 )
 
 const kindFabricManager = "fabric manager log"
@@ -49,13 +48,13 @@ const fmUsageWithin = 4
 // start). Only an NVSwitch node needs the service ([fabric-manager]), so
 // the line is a fault only where the input shows the node has NVSwitches
 // (switchRE); a PCIe or NVLink-bridge node lacks it by design.
-var fmMissingRE = regexp.MustCompile(`(?i)\bunit nvidia-fabricmanager(\.service)? (could not be found|not found)`)
+var fmMissingRE = lazy(`(?i)\bunit nvidia-fabricmanager(\.service)? (could not be found|not found)`)
 
 // switchRE: lines only an NVSwitch node prints: lspci's NVSwitch bridges
 // (by name, or by the device ids of V100, A100 and H100 NVSwitches in
 // older pci.ids), the nvidia-nvswitch driver's kernel lines and its SXid
 // errors ("SXid (PCI:...)"; prose naming SXids is not one).
-var switchRE = regexp.MustCompile(`(?i)\bbridge\b.*\bnvidia\b.*(\bnvswitch\b|\bdevice (1ac[0-2]|1af1|22a3)\b)|\bnvidia-nvswitch\d*:|\bSXid \(PCI:`)
+var switchRE = lazy(`(?i)\bbridge\b.*\bnvidia\b.*(\bnvswitch\b|\bdevice (1ac[0-2]|1af1|22a3)\b)|\bnvidia-nvswitch\d*:|\bSXid \(PCI:`)
 
 // isFMFailLine runs on every line a paste has not claimed, and the
 // case-folded patterns backtrack from each position (a quarter of the
@@ -118,7 +117,7 @@ func fmRun(ls []string, i int) int {
 // ([fabric-manager]) lists the NVSwitch systems it is for. On an NVLink 5
 // system missing NVLSM it says the same, but there the GPUs' fabric state
 // (In Progress) or CUDA's 802 shows the fault and is read on its own.
-var fmNothingRE = regexp.MustCompile(`NV_WARN_NOTHING_TO_DO`)
+var fmNothingRE = lazy(`NV_WARN_NOTHING_TO_DO`)
 
 // noSwitch returns the paste's line saying the fabric manager found no
 // NVSwitch, "" for none.
@@ -181,7 +180,7 @@ func parseFabricLog(sec *section, nothing, nvswitch string) *part {
 // bus id B physical id P port Q"): the fabric manager guide
 // ([fabric-manager]) keeps the fabric up through those, so the line is no
 // sign that it failed.
-var fmNonFatalRE = regexp.MustCompile(`detected NVSwitch non-fatal error (\d+)\b.*?\bport (\d+)`)
+var fmNonFatalRE = lazy(`detected NVSwitch non-fatal error (\d+)\b.*?\bport (\d+)`)
 
 // fmErrMax bounds the quoted line: a journal line can carry a long prefix.
 const fmErrMax = 240

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -32,8 +31,8 @@ import (
 // pod within its slice. Other codes are no out-of-memory and not read.
 // Corpus: b9-hami-core-cumemoryallocate-*.
 var (
-	hamiOOMRE  = regexp.MustCompile(`\[HAMI-core ERROR[^\]]*\]:\s*(?:Device (\d{1,3}) OOM (\d{1,20}) / (\d{1,20})\b|cuMemoryAllocate failed res=2\b)`)
-	hamiLineRE = regexp.MustCompile(`^\s*\[HAMI-core `)
+	hamiOOMRE  = lazy(`\[HAMI-core ERROR[^\]]*\]:\s*(?:Device (\d{1,3}) OOM (\d{1,20}) / (\d{1,20})\b|cuMemoryAllocate failed res=2\b)`)
+	hamiLineRE = lazy(`^\s*\[HAMI-core `)
 )
 
 const kindHAMiOOM = "HAMi-core memory limit"
@@ -119,7 +118,7 @@ func hamiOOMIn(ls []string) bool {
 // the bytes its processes already use; the limit is not in the line, and
 // the interposer hooks the container's one device, 0.
 // Corpus: b7-oom-line-*-hijack-call-*.
-var vcudaOOMRE = regexp.MustCompile(`hijack_call\.c:\d+ CUDA_ERROR_OUT_OF_MEMORY: Total real used gpu memory (\d{1,20}) `)
+var vcudaOOMRE = lazy(`hijack_call\.c:\d+ CUDA_ERROR_OUT_OF_MEMORY: Total real used gpu memory (\d{1,20}) `)
 
 const kindVCUDAOOM = "vCUDA memory limit"
 

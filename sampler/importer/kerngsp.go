@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"sort"
 )
 
@@ -18,7 +17,7 @@ import (
 // Until it is reset the GPU answers nothing: it is lost as one whose
 // initialisation failed. "GPUn" is the driver's own instance number, not
 // a PCI address or nvidia-smi's index.
-var fwTimeoutRE = regexp.MustCompile(`NVRM: (?:GPU(\d+) )?\w+: (?:(?:GSP RM )?[Hh]eartbeat timed out|\*+ GSP Timeout|FSP command timed out)`)
+var fwTimeoutRE = lazy(`NVRM: (?:GPU(\d+) )?\w+: (?:(?:GSP RM )?[Hh]eartbeat timed out|\*+ GSP Timeout|FSP command timed out)`)
 
 // fwTimeouts collects, per driver instance number ("" for a message
 // without one), the first line of one kernel section whose firmware timed

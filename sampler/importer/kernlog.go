@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,21 +21,21 @@ import (
 // (a table, -q) give it its index.
 
 var (
-	xidRE = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
+	xidRE = lazy(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
 	// initFailRE: the driver could not bring the GPU up; nvidia-smi then
 	// cannot reach it either.
-	initFailRE  = regexp.MustCompile(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
-	offBusRE    = regexp.MustCompile(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
-	sxidRE      = regexp.MustCompile(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
-	dmesgTRE    = regexp.MustCompile(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
-	bootStampRE = regexp.MustCompile(`\[\s*\d+\.\d+\]`)
-	isoStampRE  = regexp.MustCompile(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
+	initFailRE  = lazy(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
+	offBusRE    = lazy(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
+	sxidRE      = lazy(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
+	dmesgTRE    = lazy(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
+	bootStampRE = lazy(`\[\s*\d+\.\d+\]`)
+	isoStampRE  = lazy(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
 )
 
 // maskedXidRE: an Xid line whose poster hid the PCI address
 // ("Xid (PCI:...): 145"); its GPU is known only as "the one whose address
 // is masked", maskedBus. Corpus: dmesg-xid145-xid137-masked-pci-*.
-var maskedXidRE = regexp.MustCompile(`NVRM: Xid \((?:PCI:)?(?:\.{3}|…|[xX*]{4}:[xX*]{2}:[xX*]{2}(?:\.[xX*])?|<[^>]*>)\):\s*(\d+)`)
+var maskedXidRE = lazy(`NVRM: Xid \((?:PCI:)?(?:\.{3}|…|[xX*]{4}:[xX*]{2}:[xX*]{2}(?:\.[xX*])?|<[^>]*>)\):\s*(\d+)`)
 
 const maskedBus = "masked"
 
@@ -195,13 +194,13 @@ func kernelTime(l string) time.Time {
 // nvidia-smi's line for a GPU it cannot reach, printed above the table:
 // "Unable to determine the device handle for GPU0000:41:00.0: Unknown
 // Error", also "for GPU 3: 00000000:41:00.0: GPU is lost".
-var smiErrIdxRE = regexp.MustCompile(`(?i)for gpu\s*(\d{1,2})\s*:\s`)
+var smiErrIdxRE = lazy(`(?i)for gpu\s*(\d{1,2})\s*:\s`)
 
 // The error quoted in a sentence that names the GPU by index: "the GPU 1
 // falls out of the bus, and nvidia-smi outputs ... Unable to determine the
 // device handle for GPU 0000:0B:00.0" (corpus: unable-handle-unknown-
 // error-4x2080ti-*, whose nvidia-smi -L gives no bus ids).
-var proseLostIdxRE = regexp.MustCompile(`(?i)\bgpu\s*#?(\d{1,2})\s+(?:has\s+|had\s+)?(?:falls?|fell|fallen|drops?|dropped)\s+(?:off|out\s+of)\s+the\s+bus`)
+var proseLostIdxRE = lazy(`(?i)\bgpu\s*#?(\d{1,2})\s+(?:has\s+|had\s+)?(?:falls?|fell|fallen|drops?|dropped)\s+(?:off|out\s+of)\s+the\s+bus`)
 
 func parseSMIErrors(sec *section, inContainer, guest string) *part {
 	p := newPart(sec)
@@ -252,4 +251,4 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 // infoROMRE: nvidia-smi's warning that a board's infoROM failed its
 // check, with the GPU's bus id (nvidia-smi(1); corpus:
 // smi-table-8xv100-460-inforom-warning-*).
-var infoROMRE = regexp.MustCompile(`(?i)warning: infoROM is corrupted at gpu\s+([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?)`)
+var infoROMRE = lazy(`(?i)warning: infoROM is corrupted at gpu\s+([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?)`)

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -18,7 +17,7 @@ import (
 //
 //	5e:00.0 3D controller: NVIDIA Corporation GA100 [A100 PCIe 40GB] (rev ff)
 //	0000:b1:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 [GeForce RTX 4090] [10de:2684] (rev ff)
-var lspciGoneRE = regexp.MustCompile(`^\s*((?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]) ` +
+var lspciGoneRE = lazy(`^\s*((?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]) ` +
 	`(?:VGA compatible|3D|Display) controller(?: \[03[0-9a-f]{2}\])?: NVIDIA Corporation .*\(rev ff\)\s*$`)
 
 const kindLspciGone = "lspci, a GPU not responding"

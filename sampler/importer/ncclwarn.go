@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -24,10 +23,10 @@ import (
 // memory, timeouts) prove nothing about a GPU and stay unread.
 // Corpus: nccl-warn-nvls-*.
 var (
-	ncclWarnRE   = regexp.MustCompile(`\bNCCL WARN\s+(.+)`)
-	ncclNVLinkRE = regexp.MustCompile(`(?i)\bNVLS\b|NVLink|\bnvls\.cc\b`)
-	ncclDevRE    = regexp.MustCompile(`:\d+:\d+ \[(\d{1,3})\] `)
-	ncclTimeRE   = regexp.MustCompile(`^\s*\[(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)\]`) // a launcher's stamp, as the host's clock printed it
+	ncclWarnRE   = lazy(`\bNCCL WARN\s+(.+)`)
+	ncclNVLinkRE = lazy(`(?i)\bNVLS\b|NVLink|\bnvls\.cc\b`)
+	ncclDevRE    = lazy(`:\d+:\d+ \[(\d{1,3})\] `)
+	ncclTimeRE   = lazy(`^\s*\[(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)\]`) // a launcher's stamp, as the host's clock printed it
 )
 
 const kindNCCLWarn = "NCCL NVLink warnings"

@@ -108,6 +108,15 @@ func (f *File) NextList() (sampler.Snapshot, json.RawMessage, *Findings, error) 
 	return s, nil, nil, err
 }
 
+// Lean passes record.Reader.Lean on for a recording: the caller reads of
+// the host only what a report with the recording's findings needs. Other
+// inputs are read as before.
+func (f *File) Lean() {
+	if f.rec != nil {
+		f.rec.Lean()
+	}
+}
+
 // FindingsDelta says which of the findings the last Next returned are
 // those at the same position the snapshot before (last_seen aside), and
 // the others as the recording wrote them (record.Entry.FindingsKept,

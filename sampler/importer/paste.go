@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -32,7 +31,7 @@ type section struct {
 
 // ansiRE matches the terminal escapes a terminal capture leaves in text
 // (CSI colour and cursor sequences, OSC titles).
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-B]`)
+var ansiRE = lazy(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-B]`)
 
 // cleanLine removes what a paste adds around the tool's own text: terminal
 // escapes, carriage returns, tabs (expanded to 8-column stops, as a
@@ -84,20 +83,20 @@ func unquote(s string) string {
 }
 
 var (
-	fenceRE   = regexp.MustCompile("^\\s*(```|~~~)")
-	promptRE  = regexp.MustCompile(`^\s*([\w.-]+@[\w.-]+[^$#>]*[$#]|\$|#|>|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>]*>)\s*(sudo\s+)?(nvidia-smi|nvidia-bug-report|dmesg|journalctl|dcgmi|watch|cat|grep|gpuscope)\b`)
-	qStartRE  = regexp.MustCompile(`^(=+\s*NVSMI LOG\s*=+|Timestamp\s+:|Attached GPUs\s+:|Driver Version\s+:|GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$)`)
-	qLineRE   = regexp.MustCompile(`^\S[^:]*\s:(\s|$)`)
-	topoRowRE = regexp.MustCompile(`^\s*(GPU\d+|NIC\d+|mlx\S+|CPU\d+|ib\S*|eth\S*|Legend:?|NIC Legend:?)(\s|$)`)
-	legendRE  = regexp.MustCompile(`^\s+(X|SYS|NODE|PHB|PXB|PIX|NV#|NV\d*|NIC\d+)\s*[=:]`)
-	kernelRE  = regexp.MustCompile(`NVRM:|nvidia-modeset|nvidia-nvlink|nvidia-uvm|\bkernel:|^\s*\[\s*\d+\.\d+\]`)
-	dateRE    = regexp.MustCompile(`^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4}\s*$`)
-	smiErrRE  = regexp.MustCompile(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
+	fenceRE   = lazy("^\\s*(```|~~~)")
+	promptRE  = lazy(`^\s*([\w.-]+@[\w.-]+[^$#>]*[$#]|\$|#|>|PS [A-Z]:\\[^>]*>|[A-Z]:\\[^>]*>)\s*(sudo\s+)?(nvidia-smi|nvidia-bug-report|dmesg|journalctl|dcgmi|watch|cat|grep|gpuscope)\b`)
+	qStartRE  = lazy(`^(=+\s*NVSMI LOG\s*=+|Timestamp\s+:|Attached GPUs\s+:|Driver Version\s+:|GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f]\s*$)`)
+	qLineRE   = lazy(`^\S[^:]*\s:(\s|$)`)
+	topoRowRE = lazy(`^\s*(GPU\d+|NIC\d+|mlx\S+|CPU\d+|ib\S*|eth\S*|Legend:?|NIC Legend:?)(\s|$)`)
+	legendRE  = lazy(`^\s+(X|SYS|NODE|PHB|PXB|PIX|NV#|NV\d*|NIC\d+)\s*[=:]`)
+	kernelRE  = lazy(`NVRM:|nvidia-modeset|nvidia-nvlink|nvidia-uvm|\bkernel:|^\s*\[\s*\d+\.\d+\]`)
+	dateRE    = lazy(`^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4}\s*$`)
+	smiErrRE  = lazy(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
 	// smiErrQuotedRE: the device-handle error quoted inside a sentence
 	// ("nvidia-smi outputs the following error: Unable to determine the
 	// device handle for GPU 0000:0B:00.0: Unknown Error."); the PCI address
 	// makes it nvidia-smi's words, not prose about them.
-	smiErrQuotedRE = regexp.MustCompile(`(?i)unable to determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
+	smiErrQuotedRE = lazy(`(?i)unable to determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
 )
 
 // splitPaste cuts cleaned lines into sections of known kinds; what is none

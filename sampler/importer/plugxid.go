@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -16,9 +15,9 @@ import (
 // catalogue then says whether the code is the hardware's or an
 // application's ([nvidia-xid]); the event type is [nvml-api]'s.
 var (
-	plugXidRE = regexp.MustCompile(`XidCriticalError: Xid=(\d+) on Device=((?:GPU|MIG)-[0-9A-Fa-f-]+)` +
+	plugXidRE = lazy(`XidCriticalError: Xid=(\d+) on Device=((?:GPU|MIG)-[0-9A-Fa-f-]+)` +
 		`|device ((?:GPU|MIG)-[0-9A-Fa-f-]+) due to event type: 8 and event data: (\d+)`)
-	goLogStampRE = regexp.MustCompile(`^(\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) `)
+	goLogStampRE = lazy(`^(\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) `)
 )
 
 const kindPluginXid = "GPU plugin Xid events"

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -17,16 +16,16 @@ import (
 // column position, so any layout and a table cut anywhere read the same.
 
 var (
-	tblBannerRE = regexp.MustCompile(`NVIDIA-SMI\s+(\S+)\s+Driver Version:\s*(\S+)(?:\s+CUDA Version:\s*(\S+))?`)
-	tblIdxRE    = regexp.MustCompile(`^\s*(\d+)\s+(.*?)\s*(On|Off|N/A|WDDM|TCC|MCDM)?\s*$`)
-	tblBusRE    = regexp.MustCompile(`([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])`)
-	tblMemRE    = regexp.MustCompile(`(\d+)\s*(MiB|GiB|MB|KiB)\s*/\s*(\d+)\s*(MiB|GiB|MB|KiB)`)
-	tblTempRE   = regexp.MustCompile(`(?:^|\s)(\d+)C(?:\s|$)`)
-	tblPerfRE   = regexp.MustCompile(`(?:^|\s)P(\d{1,2})(?:\s|$)`)
-	tblPowerRE  = regexp.MustCompile(`(\d+(?:\.\d+)?|N/A|ERR!)\s*W?\s*/\s*(\d+(?:\.\d+)?W|N/A|ERR!)`)
-	tblFanRE    = regexp.MustCompile(`^\s*(\d+)%`)
-	tblUtilRE   = regexp.MustCompile(`(\d+)%\s+(Default|E\. Process|E\. Thread|Prohibited|N/A)`)
-	tblUtilNARE = regexp.MustCompile(`N/A\s+(Default|E\. Process|E\. Thread|Prohibited)`)
+	tblBannerRE = lazy(`NVIDIA-SMI\s+(\S+)\s+Driver Version:\s*(\S+)(?:\s+CUDA Version:\s*(\S+))?`)
+	tblIdxRE    = lazy(`^\s*(\d+)\s+(.*?)\s*(On|Off|N/A|WDDM|TCC|MCDM)?\s*$`)
+	tblBusRE    = lazy(`([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])`)
+	tblMemRE    = lazy(`(\d+)\s*(MiB|GiB|MB|KiB)\s*/\s*(\d+)\s*(MiB|GiB|MB|KiB)`)
+	tblTempRE   = lazy(`(?:^|\s)(\d+)C(?:\s|$)`)
+	tblPerfRE   = lazy(`(?:^|\s)P(\d{1,2})(?:\s|$)`)
+	tblPowerRE  = lazy(`(\d+(?:\.\d+)?|N/A|ERR!)\s*W?\s*/\s*(\d+(?:\.\d+)?W|N/A|ERR!)`)
+	tblFanRE    = lazy(`^\s*(\d+)%`)
+	tblUtilRE   = lazy(`(\d+)%\s+(Default|E\. Process|E\. Thread|Prohibited|N/A)`)
+	tblUtilNARE = lazy(`N/A\s+(Default|E\. Process|E\. Thread|Prohibited)`)
 )
 
 // tableGPU is one GPU box being read.

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -17,9 +16,9 @@ import (
 // ...) GPU 1: ..."; corpus: unable-handle-unknown-error-4x2080ti-*): each
 // entry is a GPU.
 var (
-	listGPURE   = regexp.MustCompile(`^(GPU \d+: .+? \(UUID: [^)]+\)\s*)+$`)
-	listEntryRE = regexp.MustCompile(`GPU (\d+): (.+?) \(UUID: ([^)]+)\)`)
-	listMIGRE   = regexp.MustCompile(`^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)]+)\)`)
+	listGPURE   = lazy(`^(GPU \d+: .+? \(UUID: [^)]+\)\s*)+$`)
+	listEntryRE = lazy(`GPU (\d+): (.+?) \(UUID: ([^)]+)\)`)
+	listMIGRE   = lazy(`^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)]+)\)`)
 )
 
 func isListLine(l string) bool { return listGPURE.MatchString(l) || listMIGRE.MatchString(l) }
@@ -53,7 +52,7 @@ func parseList(sec *section) *part {
 
 // queryArgRE finds the field list of a --query-gpu command line in a paste,
 // so that rows printed with --format=csv,noheader can still be read.
-var queryArgRE = regexp.MustCompile(`--query-gpu[= ]([A-Za-z0-9_.,]+)`)
+var queryArgRE = lazy(`--query-gpu[= ]([A-Za-z0-9_.,]+)`)
 
 // queryHeader returns the header the command on line l would have printed
 // (without units), or "".

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,11 +21,11 @@ import (
 // Each listing needs MIG mode on (nvidia-smi answers "No MIG-enabled
 // devices found" otherwise), so every GPU it names is MIG-enabled.
 var (
-	migHeadRE = regexp.MustCompile(`^\|\s*(GPU instances|Compute instances|GPU instance profiles|Compute instance profiles):`)
-	migGIRE   = regexp.MustCompile(`^\|\s*(\d{1,3})\s+MIG\s+(\S+)(?:\s+(\d+)\s+(\d+)\s+(\d+):(\d+))?`)
-	migCIRE   = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(\d+)\s+MIG\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)`)
-	migGIPRE  = regexp.MustCompile(`^\|\s*(\d{1,3})\s+(?:(\d+)\s+)?MIG\s+(\S+)\s+(\d+)\*?\s+(\d+)/(\d+)`) // -lcip: a GI id before the profile
-	migSlice  = regexp.MustCompile(`^(\d+)g\.`)
+	migHeadRE = lazy(`^\|\s*(GPU instances|Compute instances|GPU instance profiles|Compute instance profiles):`)
+	migGIRE   = lazy(`^\|\s*(\d{1,3})\s+MIG\s+(\S+)(?:\s+(\d+)\s+(\d+)\s+(\d+):(\d+))?`)
+	migCIRE   = lazy(`^\|\s*(\d{1,3})\s+(\d+)\s+MIG\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+):(\d+)`)
+	migGIPRE  = lazy(`^\|\s*(\d{1,3})\s+(?:(\d+)\s+)?MIG\s+(\S+)\s+(\d+)\*?\s+(\d+)/(\d+)`) // -lcip: a GI id before the profile
+	migSlice  = lazy(`^(\d+)g\.`)
 )
 
 const kindMIG = "nvidia-smi mig -lgi/-lci/-lgip"
@@ -130,7 +129,7 @@ func (ml *migLists) seen(gpu int) int {
 
 // migMatch matches t and parses the groups at idx, the first a GPU index
 // within a node's count; nil numbers when it does not match.
-func migMatch(re *regexp.Regexp, t string, idx ...int) ([]string, []int) {
+func migMatch(re *lazyRE, t string, idx ...int) ([]string, []int) {
 	m := re.FindStringSubmatch(t)
 	if m == nil {
 		return nil, nil

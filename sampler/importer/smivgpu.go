@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -15,8 +14,8 @@ import (
 // VM's vGPU under the GPU above it, never a GPU of the node.
 
 var (
-	tblVGPURE     = regexp.MustCompile(`^\s*(\d{5,})\s+(.*?)\s*$`)
-	tblVGPUUtilRE = regexp.MustCompile(`^(\d+)%$`)
+	tblVGPURE     = lazy(`^\s*(\d{5,})\s+(.*?)\s*$`)
+	tblVGPUUtilRE = lazy(`^(\d+)%$`)
 )
 
 // readVGPURow takes a vGPU row into the GPU above it (or drops it when the

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,7 @@ import (
 // are separated by tabs or spaces; a terminal capture may carry escapes
 // (removed by cleanLine).
 
-var topoGPURE = regexp.MustCompile(`^GPU(\d+)$`)
+var topoGPURE = lazy(`^GPU(\d+)$`)
 
 func parseTopo(sec *section) *part {
 	p := newPart(sec)

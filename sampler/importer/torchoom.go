@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -26,10 +25,10 @@ import (
 // "GPU N" is the job's CUDA device number, the nvidia-smi index unless
 // CUDA_VISIBLE_DEVICES renumbers. Corpus: b7-torch-oom-*, b9-torch-oom-*.
 var (
-	torchOOMNewRE  = regexp.MustCompile(`GPU (\d{1,3}) has a total capaci?ty of ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) of which ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) is free`)
-	torchOOMOldRE  = regexp.MustCompile(`\(GPU (\d{1,3}); ([\d.]+ [KMGT]?i?B) total capacity; [\d.]+ [KMGT]?i?B already allocated; ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) free;`)
-	torchOOMProcRE = regexp.MustCompile(`Process (\d{1,10}) has ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) memory in use`)
-	torchOOMAskRE  = regexp.MustCompile(`Tried to allocate ([\d.]+ [KMGT]?i?B|[\d.]+ bytes)`)
+	torchOOMNewRE  = lazy(`GPU (\d{1,3}) has a total capaci?ty of ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) of which ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) is free`)
+	torchOOMOldRE  = lazy(`\(GPU (\d{1,3}); ([\d.]+ [KMGT]?i?B) total capacity; [\d.]+ [KMGT]?i?B already allocated; ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) free;`)
+	torchOOMProcRE = lazy(`Process (\d{1,10}) has ([\d.]+ [KMGT]?i?B|[\d.]+ bytes) memory in use`)
+	torchOOMAskRE  = lazy(`Tried to allocate ([\d.]+ [KMGT]?i?B|[\d.]+ bytes)`)
 )
 
 const kindTorchOOM = "PyTorch out of memory"

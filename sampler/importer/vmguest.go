@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -16,8 +15,8 @@ import (
 // it says why and what to change. "GPU is lost" is read as lost everywhere.
 // Corpus: unable-handle-vm-hypervisor-visible-*.
 var (
-	hypervisorRE    = regexp.MustCompile(`(?i)<hidden\s+state=['"]on['"]|\bkvm\s*=\s*off\b|\bhv_vendor_id\b|\bgrep\s+(-\w+\s+)?hypervisor\b`)
-	unknownHandleRE = regexp.MustCompile(`(?i)device handle for GPU.*Unknown Error`)
+	hypervisorRE    = lazy(`(?i)<hidden\s+state=['"]on['"]|\bkvm\s*=\s*off\b|\bhv_vendor_id\b|\bgrep\s+(-\w+\s+)?hypervisor\b`)
+	unknownHandleRE = lazy(`(?i)device handle for GPU.*Unknown Error`)
 )
 
 // hypervisorSeen is the first line of the paste that shows a guest hiding
@@ -26,7 +25,7 @@ func hypervisorSeen(secs []section) string { return firstLineMatching(secs, hype
 
 // firstLineMatching is the paste's first line that re matches, trimmed;
 // "" when none does.
-func firstLineMatching(secs []section, re *regexp.Regexp) string {
+func firstLineMatching(secs []section, re *lazyRE) string {
 	for _, s := range secs {
 		for _, l := range s.lines {
 			if re.MatchString(l) {

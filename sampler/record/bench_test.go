@@ -180,18 +180,24 @@ func BenchmarkDecodeDayLines(b *testing.B) {
 		lines = append(lines, append([]byte(nil), line...))
 	}
 	r.Close()
-	b.ReportAllocs()
-	var s scanner
-	cpu0 := benchtest.ProcessCPU(b)
-	i := 0
-	for b.Loop() {
-		l := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}}
-		if err := decodeLine(&s, lines[i%len(lines)], &l); err != nil {
-			b.Fatal(err)
-		}
-		i++
+	// lean: as a report reads once the findings come from the recording
+	// (Reader.Lean).
+	for _, lean := range []bool{false, true} {
+		b.Run(map[bool]string{false: "full", true: "lean"}[lean], func(b *testing.B) {
+			b.ReportAllocs()
+			s := scanner{lean: lean}
+			cpu0 := benchtest.ProcessCPU(b)
+			i := 0
+			for b.Loop() {
+				l := wireEntry{Entry: Entry{Snapshot: sampler.Snapshot{GPUs: make([]sampler.GPU, 0, 8)}}}
+				if err := decodeLine(&s, lines[i%len(lines)], &l); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+		})
 	}
-	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkInflateDay only decompresses GPUSCOPE_BENCH_RECORDING as a

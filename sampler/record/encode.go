@@ -199,7 +199,10 @@ func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
 	switch kind {
 	case kMetric: // Metric.MarshalJSON: 'g', null where n/a or not finite
 		if x := v.Field(0).Float(); v.Field(1).Bool() && !math.IsNaN(x) && !math.IsInf(x, 0) {
-			e.b = strconv.AppendFloat(e.b, x, 'g', -1, 64)
+			var ok bool
+			if e.b, ok = appendDecimal(e.b, x, 1e6); !ok { // 'g' writes 1e+06
+				e.b = strconv.AppendFloat(e.b, x, 'g', -1, 64)
+			}
 		} else {
 			e.b = append(e.b, "null"...)
 		}

@@ -86,7 +86,10 @@ func (e *lineEncoder) float(v float64) {
 		e.any(v)
 		return
 	}
-	e.b = strconv.AppendFloat(e.b, v, 'f', -1, 64)
+	var ok bool
+	if e.b, ok = appendDecimal(e.b, v, 1e12); !ok {
+		e.b = strconv.AppendFloat(e.b, v, 'f', -1, 64)
+	}
 }
 
 // time: RFC 3339 with nanoseconds, as time.Time's MarshalJSON; years

@@ -21,6 +21,12 @@ func (s *scanner) host(h *sampler.Host) {
 			if !s.expect('[') {
 				return
 			}
+			if s.lean { // read, not kept (lean.go)
+				for m := 0; s.more(&m, ']'); {
+					s.float()
+				}
+				continue
+			}
 			h.CPUs = make([]float64, 0, max(s.cpuHint, 8))
 			for m := 0; s.more(&m, ']'); {
 				h.CPUs = append(h.CPUs, s.float())
@@ -79,9 +85,24 @@ func (s *scanner) procs(h *sampler.Host) {
 	}
 	// Sized as the line before: a map grown entry by entry, and one
 	// allocation per process, were a third of a report's allocated bytes.
-	h.Procs = make(map[int]*sampler.Proc, s.procHint)
-	slab := make([]sampler.Proc, 0, s.procHint)
-	defer func() { s.procHint = len(h.Procs) }()
+	// A line's records of a lean read come back once read (Reader.Lean).
+	m := s.spare
+	s.spare = procMem{}
+	if h.Procs = m.procs; h.Procs != nil {
+		clear(h.Procs)
+	} else {
+		h.Procs = make(map[int]*sampler.Proc, s.procHint)
+	}
+	slab := m.slab[:0]
+	if cap(slab) < s.procHint {
+		slab = make([]sampler.Proc, 0, s.procHint)
+	}
+	defer func() {
+		s.procHint = len(h.Procs)
+		if s.lean {
+			s.used = procMem{slab, h.Procs}
+		}
+	}()
 	for n := 0; s.more(&n, '}'); {
 		k := s.rawString()
 		if s.bad || !s.expect(':') || !canonicalInt(k) {
@@ -98,6 +119,7 @@ func (s *scanner) procs(h *sampler.Host) {
 		}
 		slab = slab[:len(slab)+1]
 		p := &slab[len(slab)-1]
+		*p = sampler.Proc{} // a reused record
 		s.proc(p)
 		had := len(h.Procs)
 		if h.Procs[pid] = p; len(h.Procs) == had {
@@ -174,7 +196,11 @@ func (s *scanner) proc(p *sampler.Proc) {
 		case "pod":
 			s.pod(&p.Pod)
 		case "children":
-			p.Children = s.ints()
+			if s.lean { // read, not kept (lean.go)
+				s.skipInts()
+			} else {
+				p.Children = s.ints()
+			}
 		default:
 			s.bad = true
 		}

@@ -23,6 +23,11 @@ type scanner struct {
 	// The host's processes and CPUs in the line before, to size this
 	// line's at once.
 	procHint, cpuHint int
+	// lean: the host's details a report does not read are checked, not
+	// kept, and its process records come back to spare once the reader's
+	// caller is done with them; used are this line's (lean.go).
+	lean        bool
+	spare, used procMem
 }
 
 func (s *scanner) ws() {
@@ -151,6 +156,11 @@ func (s *scanner) rawString() []byte {
 	return nil
 }
 
+// str is not inlined: its ~30 call sites (static fields, read on few
+// lines) each held a copy of the string conversion (docs/benchmarks.md,
+// "Binary size and the glibc floor").
+//
+//go:noinline
 func (s *scanner) str() string { return string(s.rawString()) }
 
 func (s *scanner) boolean() bool {
@@ -211,13 +221,21 @@ func (s *scanner) integer(lo, hi int64) int64 {
 
 func (s *scanner) int() int { return int(s.integer(math.MinInt, math.MaxInt)) }
 
-func (s *scanner) ints() []int {
+func (s *scanner) ints() []int { return s.intList(true) }
+
+// intList reads a list of integers, kept or only checked (lean.go).
+func (s *scanner) intList(keep bool) []int {
 	if !s.expect('[') {
 		return nil
 	}
-	out := []int{}
+	var out []int
+	if keep {
+		out = []int{}
+	}
 	for n := 0; s.more(&n, ']'); {
-		out = append(out, s.int())
+		if v := s.int(); keep {
+			out = append(out, v)
+		}
 	}
 	return out
 }

@@ -103,15 +103,35 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 		m.last = nil
 		return
 	}
+	m.elideItems(l, cur, nil, at)
+}
+
+// FindingsItems is FindingsJSON whose list also comes in pieces, as its
+// maker keeps them, valid until its next FindingsJSON: each finding's text
+// (never changed once handed) and, for a finding the maker knows is the
+// one at its position in its call before but for last_seen, where that
+// value (quotes included) sits in it; {-1, -1} elsewhere. ok is false
+// where the list is null. The writer then checks such a finding around
+// that span, where splitting the list and scanning both texts for it was
+// ~4 % of recording a day (docs/benchmarks.md, "Recording a day: the
+// writer's text").
+type FindingsItems interface {
+	FindingsItems() (items [][]byte, seen [][2]int, ok bool)
+}
+
+// elideItems is elide for a list in pieces: split by elide (seen nil) or
+// handed so (FindingsItems).
+func (m *findingsMemo) elideItems(l *wireEntry, items [][]byte, seen [][2]int, at time.Time) {
 	seenAt := timeText(at)
 	var rest []byte
-	for i, f := range cur {
+	for i, f := range items {
 		switch {
 		case i >= len(m.last):
 		case bytes.Equal(f, m.last[i]):
 			l.SameFindings = append(l.SameFindings, i)
 			continue
-		case seenAt != nil && seenAgain(m.last[i], f, seenAt):
+		case seenAt != nil && seen == nil && seenAgain(m.last[i], f, seenAt),
+			seenAt != nil && seen != nil && seenAround(m.last[i], f, seen[i], seenAt):
 			l.SeenFindings = append(l.SeenFindings, i)
 			continue
 		}
@@ -124,7 +144,20 @@ func (m *findingsMemo) elide(l *wireEntry, raw []byte, at time.Time) {
 			l.Findings = append(rest, ']')
 		}
 	}
-	m.last = cur
+	m.last = append(m.last[:0:0], items...) // a maker reuses its list
+}
+
+// seenAround is seenAgain where cur's last_seen value is at span: the two
+// the same but for that value, which is the line's time.
+//
+//go:noinline
+func seenAround(last, cur []byte, span [2]int, seenAt []byte) bool {
+	cs, ce := span[0], span[1]
+	if cs < 0 || !bytes.Equal(cur[cs:ce], seenAt) {
+		return false
+	}
+	le := len(last) - (len(cur) - ce)
+	return le >= cs && bytes.Equal(cur[:cs], last[:cs]) && bytes.Equal(cur[ce:], last[le:])
 }
 
 // restore puts back the findings l lists, from the line before, and
@@ -211,6 +244,11 @@ func seenAgain(last, cur, seenAt []byte) bool {
 // timeText is t as JSON encodes it, or nil when the text would not read
 // back as the same text (then nothing is listed as seen at the line's time).
 func timeText(t time.Time) []byte {
+	// The lines' own times: written as the encoder writes them (encodetext.go's
+	// time), without the round trip below that was ~1 % of recording a day.
+	if _, off := t.Zone(); t.Year() >= 0 && t.Year() <= 9999 && off%60 == 0 && off > -86400 && off < 86400 {
+		return appendTimeText(nil, t)
+	}
 	b, err := jsonv1.Marshal(t)
 	if err != nil {
 		return nil

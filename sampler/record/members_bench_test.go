@@ -45,13 +45,18 @@ func BenchmarkReadDay(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		o    Options
-	}{{"members", Options{}}, {"serial", Options{serialInflate: true}}} {
+		lean bool // as a report reads with the recording's findings
+	}{{"members", Options{}, false}, {"serial", Options{serialInflate: true}, false}, {"lean", Options{}, true}} {
 		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
 			cpu0 := benchtest.ProcessCPU(b)
 			for b.Loop() {
 				r, err := OpenOptions(path, c.o)
 				if err != nil {
 					b.Fatal(err)
+				}
+				if c.lean {
+					r.Lean()
 				}
 				for {
 					if _, err := r.Next(); err == io.EOF {

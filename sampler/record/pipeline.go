@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -22,6 +23,9 @@ type pipeline struct {
 	// a replay's allocated bytes, and the garbage collector's work (run
 	// about once per 13 MB allocated at this heap size) follows those bytes.
 	spare chan []byte
+	// procMem holds the host process records of lines the reader's caller
+	// is done with, when it asked for Lean.
+	procMem chan procMem
 }
 
 // job is one line on its way through the pipeline.
@@ -34,6 +38,7 @@ type job struct {
 	skips      []string // gzip members skipped while reading it (lineReader.skips)
 	l          wireEntry
 	perr       error
+	mem        procMem       // its host process records, when decoded lean
 	ready      chan struct{} // closed once decoded
 }
 
@@ -51,20 +56,28 @@ const (
 // gpuHint is the header's GPU count: each entry's GPU slice is allocated at
 // that size up front instead of grown by the decoder (4, 6, 9: ~2.5x the
 // bytes of a 1 KB GPU struct per line).
-func startPipeline(lines *lineReader, gpuHint int) *pipeline {
+// lean is read as each line's decoding starts (Reader.Lean).
+func startPipeline(lines *lineReader, gpuHint int, lean *atomic.Bool) *pipeline {
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
 	window := workers * jobsPerWorker
-	p := &pipeline{order: make(chan *job, window), quit: make(chan struct{}), spare: make(chan []byte, 2*window)}
+	p := &pipeline{order: make(chan *job, window), quit: make(chan struct{}), spare: make(chan []byte, 2*window), procMem: make(chan procMem, window+2)}
 	work := make(chan *job, window)
 	for range workers {
 		go func() {
 			var s scanner
 			for j := range work {
 				if !j.blank {
+					if s.lean = lean.Load(); s.lean && s.spare.procs == nil {
+						select {
+						case s.spare = <-p.procMem:
+						default:
+						}
+					}
 					if gpuHint > 0 {
 						j.l.GPUs = make([]sampler.GPU, 0, gpuHint)
 					}
 					j.perr = decodeLine(&s, j.line, &j.l) // copies what it keeps
+					j.mem, s.used = s.used, procMem{}
 					if cap(j.line) <= maxSpareBytes {
 						select {
 						case p.spare <- j.line[:0]:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -70,6 +71,8 @@ type Reader struct {
 	stat     statics  // static GPU and process fields carried forward (statics.go)
 	find     findingsMemo
 	order    OrderCheck
+	lean     atomic.Bool // Lean called
+	held     procMem     // the last entry's records (lean.go)
 }
 
 // Open reads the header of the recording at path. Gzip is detected by its
@@ -163,8 +166,9 @@ func (r *Reader) Header() Header { return r.hdr }
 // (Warnings counts them), and only a file with no readable line is an error.
 func (r *Reader) Next() (Entry, error) {
 	if r.pipe == nil && !r.done {
-		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint))
+		r.pipe = startPipeline(&r.lines, min(len(r.hdr.GPUs), maxGPUHint), &r.lean)
 	}
+	r.giveBack()
 	for !r.done {
 		j, ok := <-r.pipe.order
 		if !ok {
@@ -172,6 +176,8 @@ func (r *Reader) Next() (Entry, error) {
 			break
 		}
 		<-j.ready
+		r.giveBack()
+		r.held = j.mem
 		lineNo := j.lineNo
 		for _, w := range j.skips { // kept whatever the damaged lines before them
 			if len(r.members) < maxWarnings {
@@ -327,6 +333,10 @@ func (r *Reader) Close() error {
 	return r.closer.Close()
 }
 
+// warn is not inlined: its call sites, on the rare damaged lines, each held
+// a copy of the append and the variadic call.
+//
+//go:noinline
 func (r *Reader) warn(format string, args ...any) {
 	if len(r.warns) >= maxWarnings {
 		r.dropped++

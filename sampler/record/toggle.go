@@ -148,6 +148,7 @@ func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 	}
 	e := Entry{Snapshot: s}
 	var err error
+	var p *pieces
 	if findings != nil {
 		var raw []byte
 		if fj, ok := findings.(FindingsJSON); ok {
@@ -159,9 +160,14 @@ func (t *Toggle) Write(s sampler.Snapshot, findings any) error {
 			err = fmt.Errorf("encode findings: %w", err)
 		}
 		e.Findings = raw
+		if fi, ok := findings.(FindingsItems); ok && err == nil {
+			if items, seen, ok := fi.FindingsItems(); ok {
+				p = &pieces{items, seen}
+			}
+		}
 	}
 	if err == nil {
-		err = t.w.Write(e)
+		err = t.w.write(e, p)
 	}
 	if err == nil {
 		t.n++

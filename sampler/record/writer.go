@@ -87,7 +87,15 @@ func create(path string, h Header, how int) (*Writer, error) {
 }
 
 // Write appends one entry as one line.
-func (w *Writer) Write(e Entry) error {
+func (w *Writer) Write(e Entry) error { return w.write(e, nil) }
+
+// pieces is an entry's findings list as FindingsItems hands it.
+type pieces struct {
+	items [][]byte
+	seen  [][2]int
+}
+
+func (w *Writer) write(e Entry, p *pieces) error {
 	if w.gz != nil && w.inMember >= linesPerMember {
 		if err := w.gz.Close(); err != nil { // the member's trailer
 			return fmt.Errorf("%s: gzip member: %w", w.path, err)
@@ -99,7 +107,11 @@ func (w *Writer) Write(e Entry) error {
 	w.inMember++
 	l := w.stat.elide(e)
 	w.slow.elide(&l)
-	if !w.everyFinding {
+	switch {
+	case w.everyFinding:
+	case p != nil:
+		w.find.elideItems(&l, p.items, p.seen, e.Time)
+	default:
 		w.find.elide(&l, e.Findings, e.Time)
 	}
 	b, err := w.enc.entry(&l)

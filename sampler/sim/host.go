@@ -143,24 +143,24 @@ func (h *hostSim) settle() {
 	h.iowait, h.diskRead, h.netRx = h.iowaitMean, h.diskMean, h.netMean
 }
 
-func round1(v float64) float64 { return math.Round(v*10) / 10 }
+func round1(v float64) float64 { return round(v*10) / 10 }
 
 func (h *hostSim) report() *sampler.Host {
 	out := &sampler.Host{
 		CPUs:   make([]float64, numCores),
 		CPU:    sampler.Some(round1(h.total())),
 		IOWait: sampler.Some(round1(h.iowait)),
-		Load1:  sampler.Some(math.Round(h.load[0]*100) / 100),
-		Load5:  sampler.Some(math.Round(h.load[1]*100) / 100),
-		Load15: sampler.Some(math.Round(h.load[2]*100) / 100),
+		Load1:  sampler.Some(round(h.load[0]*100) / 100),
+		Load5:  sampler.Some(round(h.load[1]*100) / 100),
+		Load15: sampler.Some(round(h.load[2]*100) / 100),
 
 		MemTotal:  sampler.Some(hostMemTotal),
 		SwapTotal: sampler.Some(hostSwapTotal),
 		SwapUsed:  sampler.Some(0),
-		DiskRead:  sampler.Some(math.Round(h.diskRead)),
-		DiskWrite: sampler.Some(math.Round(h.diskWrite)),
-		NetRx:     sampler.Some(math.Round(h.netRx)),
-		NetTx:     sampler.Some(math.Round(h.netTx)),
+		DiskRead:  sampler.Some(round(h.diskRead)),
+		DiskWrite: sampler.Some(round(h.diskWrite)),
+		NetRx:     sampler.Some(round(h.netRx)),
+		NetTx:     sampler.Some(round(h.netTx)),
 		Procs:     make(map[int]*sampler.Proc, len(h.procs)),
 	}
 	for i, c := range h.cpus {

@@ -45,39 +45,46 @@ func (n *Node) fixedParts() (map[string]string, []sampler.NVLink) {
 	return n.fixedNA, n.fixedLinks
 }
 
+// round is math.Round out of line: inlined at each of the ~30 readings the
+// simulator rounds as NVML does, it cost the binary ~1 KB
+// (docs/benchmarks.md, "Recording a day: the writer's text").
+//
+//go:noinline
+func round(x float64) float64 { return math.Round(x) }
+
 func pct(frac float64) sampler.Metric {
-	return sampler.Some(math.Round(min(max(frac, 0), 1)*1000) / 10)
+	return sampler.Some(round(min(max(frac, 0), 1)*1000) / 10)
 }
 
 // report renders the GPU's truth as NVML would show it at time t.
 func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 	a := g.average()
-	util := math.Round(min(a.Busy, 1) * 100) // NVML reports whole percents
-	memUtil := math.Round(min(a.DRAM, 1) * 100)
+	util := round(min(a.Busy, 1) * 100) // NVML reports whole percents
+	memUtil := round(min(a.DRAM, 1) * 100)
 	numa := numaOf(g.index)
 	ecc := g.eccAt(n.now.Sub(n.start).Seconds())
 	out := sampler.GPU{
 		Index: g.index, UUID: n.uuids[g.index], Name: "NVIDIA H200", BusID: busID(g.index), Arch: "Hopper",
 		Util: sampler.Some(util), MemUtil: sampler.Some(memUtil),
-		EncUtil: sampler.Some(math.Round(min(a.Enc, 1) * 100)), DecUtil: sampler.Some(math.Round(min(a.Dec, 1) * 100)),
+		EncUtil: sampler.Some(round(min(a.Enc, 1) * 100)), DecUtil: sampler.Some(round(min(a.Dec, 1) * 100)),
 		SMActive: pct(a.SM), SMOccupancy: pct(a.Occ), TensorActive: pct(a.Tensor), DRAMActive: pct(a.DRAM),
 		GRActive: pct(a.Busy), // GPM's graphics/compute engine activity: a kernel running
-		NVLinkRx: sampler.Some(math.Round(a.NVLink)), NVLinkTx: sampler.Some(math.Round(a.NVLink * 0.98)),
+		NVLinkRx: sampler.Some(round(a.NVLink)), NVLinkTx: sampler.Some(round(a.NVLink * 0.98)),
 		MemUsed:      sampler.Some(g.work.memUsed(t)),
 		MemTotal:     sampler.Some(memTotal),
 		MemReserved:  sampler.Some(memReserved),
-		Temp:         sampler.Some(math.Round(g.temp)),
-		MemTemp:      sampler.Some(math.Round(g.memTemp)),
-		Energy:       sampler.Some(math.Round(g.energy*1000) / 1000), // NVML counts mJ
+		Temp:         sampler.Some(round(g.temp)),
+		MemTemp:      sampler.Some(round(g.memTemp)),
+		Energy:       sampler.Some(round(g.energy*1000) / 1000), // NVML counts mJ
 		TempSlowdown: sampler.Some(tempSlowdown),
-		Power:        sampler.Some(math.Round(a.power*1000) / 1000), // NVML reports mW
+		Power:        sampler.Some(round(a.power*1000) / 1000), // NVML reports mW
 		PowerLimit:   sampler.Some(g.cfg.powerLimit),
 		PState:       sampler.Some(0),
 		SMClock:      sampler.Some(a.clock), MemClock: sampler.Some(memClock),
 		SMClockMax: sampler.Some(smClockMax), MemClockMax: sampler.Some(memClock),
 		ClockEvents: sampler.ClockEvents{Mask: a.events, OK: true},
-		PCIeRx:      sampler.Some(math.Round(a.PCIeRx/1024) * 1024), // NVML reports KB/s
-		PCIeTx:      sampler.Some(math.Round(a.PCIeTx/1024) * 1024),
+		PCIeRx:      sampler.Some(round(a.PCIeRx/1024) * 1024), // NVML reports KB/s
+		PCIeTx:      sampler.Some(round(a.PCIeTx/1024) * 1024),
 		PCIeGen:     sampler.Some(float64(g.pcieGen())), PCIeWidth: sampler.Some(float64(g.cfg.widthCap)),
 		PCIeGenMax: sampler.Some(pcieGenMax), PCIeWidthMax: sampler.Some(pcieWidthMax),
 		PCIeReplays:    sampler.Some(g.replays),
@@ -110,8 +117,8 @@ func (g *gpuSim) report(n *Node, t float64) sampler.GPU {
 		}
 		out.Procs = append(out.Procs, sampler.GPUProc{
 			PID: p.pid, Type: "C", MemUsed: sampler.Some(p.memAt(t)),
-			SMUtil:  sampler.Some(math.Round(util * p.share)),
-			MemUtil: sampler.Some(math.Round(memUtil * p.share)),
+			SMUtil:  sampler.Some(round(util * p.share)),
+			MemUtil: sampler.Some(round(memUtil * p.share)),
 		})
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuscope/gpuscope/diagnose"
 	"github.com/gpuscope/gpuscope/diagnose/pipeline"
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
@@ -208,15 +210,15 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 		opts.Kill = syscall.Kill
 	}
 	m := ui.New(opts)
-	for _, f := range col.Preroll(history) { // diagnosed, and remembered for a recording's header
-		m = m.Push(f)
-	}
+	// Diagnosed, remembered for a recording's header, and pushed one by one.
+	col.Preroll(history, func(f diagnose.Frame) { m = m.Push(f) })
 	frames := col.Subscribe()
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
+	wg.Go(func() { settleStart(ctx, startSettle, runtime.GC) })
 	err = runPainted(m, "dashboard", screen{in: os.Stdin, out: os.Stdout, stderr: stderr, frames: frames})
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording

@@ -14,7 +14,7 @@ import (
 // profileFlags are the hidden --cpuprofile and --memprofile every command
 // takes, so the cost of record, report, compare and the fleet can be
 // profiled as the dashboard's is (docs/benchmarks.md, "Commands").
-type profileFlags struct{ cpu, mem string }
+type profileFlags struct{ cpu, mem, memlog string }
 
 // addProfiling gives root's whole tree the flags and wraps each command's
 // RunE to write the profiles around it, whatever it returns.
@@ -24,7 +24,9 @@ func addProfiling(root *cobra.Command) {
 	fl.StringVar(&p.cpu, "cpuprofile", "", "write a Go CPU profile to this file (for docs/benchmarks.md)")
 	fl.StringVar(&p.mem, "memprofile", "", "write a Go heap profile to this file when the command ends")
 	_ = fl.MarkHidden("cpuprofile")
+	fl.StringVar(&p.memlog, "memlog", "", "write the runtime's memory classes every 100 ms to this file")
 	_ = fl.MarkHidden("memprofile")
+	_ = fl.MarkHidden("memlog")
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if run := c.RunE; run != nil {
@@ -51,6 +53,13 @@ func (p profileFlags) around(fn func() error) error {
 			return fmt.Errorf("--cpuprofile %s: %w", p.cpu, err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if p.memlog != "" {
+		stop, lerr := logMemory(p.memlog)
+		if lerr != nil {
+			return lerr
+		}
+		defer stop()
 	}
 	err := fn()
 	if p.mem != "" {

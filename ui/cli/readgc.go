@@ -14,7 +14,11 @@ const (
 	readMemLimit  = 120 << 20
 )
 
-// readingGC sets the collector for report and compare, unless the user
+// A demo recorded as fast as it can allocates alike (~300 MB an hour of
+// snapshots, findings and lines over ~25 MB live): at GOGC=100 the
+// collector was ~15 % of its CPU.
+
+// readingGC sets the collector for report, compare and a fast record, unless the user
 // set GOGC or GOMEMLIMIT; the returned func puts it back.
 func readingGC(getenv func(string) string) (restore func()) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"reflect"
+	"slices"
 	"time"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -21,13 +21,18 @@ type findingsText struct {
 	text []seenText
 	next []seenText
 	out  []byte
+	// The list in pieces (record.FindingsItems): each finding's text, and
+	// its last_seen's span where only that changed since the call before.
+	items [][]byte
+	seen  [][2]int
 }
 
 // seenText is one finding's JSON and where its last_seen's value (quotes
 // included) sits in it; s < 0 where it was not found.
 type seenText struct {
-	b    []byte
-	s, e int
+	b     []byte
+	s, e  int
+	again bool // the text before with last_seen set anew (reseen)
 }
 
 // recordFindings is one frame's findings for record.Toggle, encoded only
@@ -38,6 +43,27 @@ type recordFindings struct {
 }
 
 func (r recordFindings) FindingsJSON() ([]byte, error) { return r.c.encode(r.fs) }
+
+func (r recordFindings) FindingsItems() ([][]byte, [][2]int, bool) {
+	items, seen := r.c.pieces()
+	return items, seen, r.fs != nil
+}
+
+// pieces is the last list encoded, finding by finding. Not inlined: it
+// would be twice, in FindingsItems and its pointer wrapper.
+//
+//go:noinline
+func (c *findingsText) pieces() ([][]byte, [][2]int) {
+	c.items, c.seen = c.items[:0], c.seen[:0]
+	for _, t := range c.text {
+		span := [2]int{-1, -1}
+		if t.again {
+			span = [2]int{t.s, t.e}
+		}
+		c.items, c.seen = append(c.items, t.b), append(c.seen, span)
+	}
+	return c.items, c.seen
+}
 
 // encode returns the list's JSON; it is valid until the next call.
 func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
@@ -88,15 +114,56 @@ func reseen(t seenText, at time.Time) (seenText, bool) {
 	b = at.AppendFormat(append(append(b, t.b[:t.s]...), '"'), time.RFC3339Nano)
 	e := len(b) + 1
 	b = append(append(b, '"'), t.b[t.e:]...)
-	return seenText{b: b, s: t.s, e: e}, true
+	return seenText{b: b, s: t.s, e: e, again: true}, true
 }
 
-// sameButSeen: a and b are the same but for LastSeen (reflect.DeepEqual,
-// already linked, where a comparison written field by field cost the
-// binary ~4 KB); times compare as ==, so an equal instant in another
-// location only has the finding marshalled again.
+// sameButSeen: a and b are the same but for LastSeen, in every field
+// their JSON shows. Field by field: reflect.DeepEqual was ~6 % of
+// recording a day, on the writer's goroutine (docs/benchmarks.md,
+// "Recording a day: the writer's text"). Times compare as ==, so an
+// equal instant in another location only has the finding marshalled
+// again; a nil and an empty list or map write the same JSON (omitempty)
+// and compare equal. TestFindingsTextAgrees changes each field.
 func sameButSeen(a, b *diagnose.Finding) bool {
-	c := *a
-	c.LastSeen = b.LastSeen
-	return reflect.DeepEqual(&c, b)
+	return a.Rule == b.Rule && a.Severity == b.Severity && a.GPU == b.GPU && a.PID == b.PID &&
+		a.Title == b.Title && a.Evidence == b.Evidence && a.Hint == b.Hint && a.FixID == b.FixID &&
+		a.Estimated == b.Estimated && a.Since == b.Since && slices.Equal(a.Uses, b.Uses) &&
+		sameI18n(a.I18n, b.I18n)
+}
+
+func sameI18n(a, b *diagnose.FindingText) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return sameMsg(&a.Title, &b.Title) && sameMsgs(a.Evidence, b.Evidence) && sameMsgs(a.Estimated, b.Estimated)
+}
+
+func sameMsgs(a, b diagnose.Text) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameMsg(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMsg: loops, not maps.EqualFunc's closures (smaller in the binary).
+func sameMsg(a, b *diagnose.Msg) bool {
+	if a.ID != b.ID || a.Join != b.Join || len(a.Args) != len(b.Args) || len(a.Words) != len(b.Words) {
+		return false
+	}
+	for k, v := range a.Args {
+		if w, ok := b.Args[k]; !ok || w != v {
+			return false
+		}
+	}
+	for k, v := range a.Words {
+		if w, ok := b.Words[k]; !ok || !sameMsg(&v, &w) {
+			return false
+		}
+	}
+	return true
 }

@@ -45,6 +45,8 @@ func TestFindingsTextAgrees(t *testing.T) {
 			next[r.IntN(len(next))].Severity++
 		case k == 5:
 			next = nil
+		case k == 6 && len(next) > 0:
+			changeOneField(&next[r.IntN(len(next))], step)
 		}
 		for i := range next {
 			next[i].LastSeen = at
@@ -62,4 +64,43 @@ func TestFindingsTextAgrees(t *testing.T) {
 			t.Fatalf("step %d: %v\njsonv1: %s\nours:   %s", step, err, want, got)
 		}
 	}
+}
+
+// changeOneField changes one of the fields a finding's JSON shows, each
+// in turn: a comparison that misses one writes the text before.
+func changeOneField(f *diagnose.Finding, step int) {
+	n := string(rune('a' + step%26))
+	t := *f.I18n
+	switch step % 13 {
+	case 0:
+		f.Rule += n
+	case 1:
+		f.GPU++
+	case 2:
+		f.PID++
+	case 3:
+		f.Title += n
+	case 4:
+		f.Evidence += n
+	case 5:
+		f.Hint += n
+	case 6:
+		f.FixID += n
+	case 7:
+		f.Estimated += n
+	case 8:
+		f.Since = f.Since.Add(time.Second)
+	case 9:
+		f.Uses = append(slices.Clip(f.Uses), diagnose.Use{GPU: step % 8, Field: n})
+	case 10:
+		t.Title.ID += n
+	case 11:
+		t.Evidence = slices.Clone(t.Evidence)
+		t.Evidence[0].Words = map[string]diagnose.Msg{"w": {ID: n}}
+	case 12:
+		t.Evidence = slices.Clone(t.Evidence)
+		t.Evidence[0].Join++
+		t.Estimated = append(slices.Clip(t.Estimated), diagnose.Msg{ID: n})
+	}
+	f.I18n = &t
 }

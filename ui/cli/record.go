@@ -116,6 +116,10 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	if fast { // the demo can be recorded again: no sync block per line
 		w.DeferFlush()
+		// As fast as it can, record allocates as a reader does: the
+		// collector paced alike (docs/benchmarks.md, "Recording a day:
+		// the writer's text").
+		defer readingGC(d.Getenv)()
 	}
 	// The same writer path as the dashboard's r: the collector diagnoses
 	// each snapshot once and hands the frame to the recording.

@@ -7,10 +7,12 @@ package i18n
 
 import (
 	_ "embed" // words.z
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -66,7 +68,12 @@ var Langs = []string{"en", "zh"}
 // it to every face (no package state). A nil *Tr shows ids as they are.
 type Tr struct {
 	lang string
-	loc  *goi18n.Localizer
+	// mu guards b and pending: the files are parsed as their words are
+	// first asked for (lookup), from whichever goroutine asks.
+	mu      sync.Mutex
+	b       *goi18n.Bundle
+	loc     *goi18n.Localizer
+	pending [][]string // message files not parsed yet, a part's languages together
 	// words caches T of a message without fields (a pane's title, a
 	// label): the dashboard asks for them on every frame, and go-i18n
 	// looks each up afresh (7 % of the CPU at --interval 100ms,
@@ -100,27 +107,80 @@ func build(lang string) (*Tr, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	tag := Match(lang)
-	// English always (the fallback), the chosen
-	// language's files besides: parsing the Chinese too would double the
-	// ~5 ms this costs every start in English.
-	names, err := files.Glob("*.en.toml") // active: the panes; findings, report: see their heads
+	// English always (the fallback), the chosen language's files besides:
+	// parsing the Chinese too would double what this costs in English. A
+	// part's files are parsed when a word of theirs is first asked for,
+	// the panes' (active) at once: the dashboard needs no other part's
+	// words but the finding page's (report), and the others held 0.3 MB of
+	// its heap for the run (docs/benchmarks.md, "The dashboard's memory:
+	// the peak").
+	names, err := files.Glob("*.en.toml")
 	if err != nil {
 		return nil, fmt.Errorf("i18n: %w", err)
 	}
-	if tag != "en" {
-		more, _ := files.Glob("*." + tag + ".toml")
-		names = append(names, more...)
+	for i, first := range []string{"active.en.toml", "report.en.toml"} { // the panes', the finding page's
+		if j := slices.Index(names, first); j > i {
+			names[i], names[j] = names[j], names[i]
+		}
 	}
-	for _, f := range names {
+	all, _ := files.Glob("*.toml")
+	exists := func(name string) bool { return slices.Contains(all, name) }
+	t := &Tr{lang: tag, b: b, loc: goi18n.NewLocalizer(b, tag)}
+	for _, n := range names {
+		part := []string{n}
+		if tag != "en" {
+			if other := strings.TrimSuffix(n, "en.toml") + tag + ".toml"; exists(other) {
+				part = append(part, other)
+			}
+		}
+		t.pending = append(t.pending, part)
+	}
+	if tag != "en" { // the language's own files: findings, causes
+		more, _ := files.Glob("*." + tag + ".toml")
+		for _, n := range more {
+			if !exists(strings.TrimSuffix(n, tag+".toml") + "en.toml") {
+				t.pending = append(t.pending, []string{n})
+			}
+		}
+	}
+	if err := t.parseNext(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// parseNext parses the next pending part; t.mu held, or t not yet shared.
+func (t *Tr) parseNext() error {
+	part := t.pending[0]
+	t.pending = t.pending[1:]
+	for _, f := range part {
 		buf, err := files.ReadFile(f)
 		if err != nil {
-			return nil, fmt.Errorf("i18n: %w", err)
+			return fmt.Errorf("i18n: %w", err)
 		}
-		if _, err := b.ParseMessageFileBytes(buf, f); err != nil {
-			return nil, fmt.Errorf("i18n: %s: %w", f, err)
+		if _, err := t.b.ParseMessageFileBytes(buf, f); err != nil {
+			return fmt.Errorf("i18n: %s: %w", f, err)
 		}
 	}
-	return &Tr{lang: tag, loc: goi18n.NewLocalizer(b, tag)}, nil
+	return nil
+}
+
+// lookup is go-i18n's Localize, the pending parts parsed one by one while
+// the message is not found; with every part parsed, what Localize gives
+// over the whole catalogue.
+func (t *Tr) lookup(cfg *goi18n.LocalizeConfig) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for {
+		s, err := t.loc.Localize(cfg)
+		var missing *goi18n.MessageNotFoundErr
+		if !errors.As(err, &missing) || len(t.pending) == 0 {
+			return s, err
+		}
+		if perr := t.parseNext(); perr != nil {
+			return s, err // TestCatalogues parses every file: a broken build
+		}
+	}
 }
 
 // Match names the supported language closest to lang: "zh" for any
@@ -177,11 +237,11 @@ func (t *Tr) localize(id string, data map[string]any) string {
 			cfg.PluralCount = int64(min(n, 1<<62))
 		}
 	}
-	s, err := t.loc.Localize(cfg)
+	s, err := t.lookup(cfg)
 	if err != nil && cfg.PluralCount != nil {
 		// A message without plural forms has no "one" for a Count of 1.
 		cfg.PluralCount = nil
-		s, err = t.loc.Localize(cfg)
+		s, err = t.lookup(cfg)
 	}
 	if err != nil {
 		return id
@@ -214,7 +274,7 @@ func (t *Tr) N(id string, n int, data ...map[string]any) string {
 	for _, d := range data {
 		maps.Copy(fields, d)
 	}
-	s, err := t.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: fields})
+	s, err := t.lookup(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: fields})
 	if err != nil {
 		return id
 	}
