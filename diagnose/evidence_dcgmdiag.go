@@ -104,6 +104,9 @@ func notRun(h *diagHit, c sampler.DiagCheck) {
 	case "NVLink":
 		h.title = say("evidence.nvlink_status_title", "{{.Who}}: NVLink down", "Who", who(h.gpu))
 		h.conf = Text{say("evidence.nvlink_status_est", "the link state DCGM read when the command ran, as pasted: a fact of that instant")}
+		if c.Test == "link speeds" { // nvidia-smi nvlink -s: sampler/importer/nvlinkspeed.go
+			h.conf = Text{say("evidence.nvlink_speed_est", "the link speeds nvidia-smi read when the command ran, as pasted: a fact of that instant; that the links should run is read from a GPU of the same model in the listing, or from the model")}
+		}
 	case "NCCL": // sampler/importer/ncclwarn.go: a job's NCCL warning about NVLink
 		h.title = say("evidence.nccl_nvlink_title", "{{.Who}}: NCCL could not use NVLink", "Who", who(h.gpu))
 		h.conf = Text{say("evidence.nccl_nvlink_est", "NCCL's warning from the job, as pasted: what the job hit when it set up its NVLink transport; dcgmi diag may pass on the same node")}
@@ -250,6 +253,9 @@ func mergeHit(hits []*diagHit, h *diagHit, c sampler.DiagCheck, msg string) []*d
 		piece = say("evidence.health_check_msg", "DCGM health watch {{.Test}} {{.Result}}: {{.Message}}", "Test", test, "Result", res, "Message", msg)
 	case "NVLink":
 		piece = say("evidence.nvlink_status_msg", "dcgmi nvlink --link-status: {{.Message}}", "Message", msg)
+		if c.Test == "link speeds" {
+			piece = say("evidence.nvlink_speed_msg", "nvidia-smi nvlink -s: {{.Message}}", "Message", msg)
+		}
 	case "NCCL":
 		piece = say("evidence.nccl_warn_msg", "NCCL WARN: {{.Message}}", "Message", msg)
 	}

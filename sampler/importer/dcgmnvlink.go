@@ -90,10 +90,8 @@ func parseNVLinkStatus(sec *section) *part {
 
 // `nvidia-smi nvlink -s`: under each GPU's -L line, each link's speed or
 // "<inactive>", or NVML's "Unable to retrieve NVLink information as all
-// links are inActive". Not read: an inactive link is often absent by
-// design (two H100 PCIe wire 12 of 18 through their bridge, a PCIe A100
-// without a bridge has none: the b7/b8 nvlink -s files in
-// testdata/real/INDEX.md); --link-status above is the links' state.
+// links are inActive". Read by parseNVLinkSpeed (nvlinkspeed.go), which
+// names a link down only where the listing proves it should be up.
 var nvlSpeedRE = lazy(`^\s*(Link \d+: (<inactive>|[\d.]+ GB/s)|NVML: Unable to retrieve NVLink information)`)
 
 const kindNVLinkSpeed = "nvidia-smi nvlink -s"

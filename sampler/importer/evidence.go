@@ -132,7 +132,7 @@ func readSections(secs []section, o Options) []*part {
 		case kindNVLinkStatus:
 			p = parseNVLinkStatus(s)
 		case kindNVLinkSpeed:
-			p = newPart(s).skip("link speeds, not read: an inactive link is often one the board or its bridge does not wire; dcgmi nvlink --link-status is read")
+			p = parseNVLinkSpeed(s)
 		case kindDCGMHealth:
 			p = parseDCGMHealth(s)
 		case kindDCGMXid:
