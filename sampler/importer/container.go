@@ -16,9 +16,13 @@ import (
 // container must be recreated. Outside a container the same words have
 // other causes, so only a command that runs nvidia-smi in one (kubectl or
 // oc exec, docker/podman/nerdctl exec or run, crictl exec) just above the
-// error says this.
+// error says this, or a shell prompt inside one: Docker and Podman name a
+// container's host after the first 12 hex digits of its ID
+// (root@239f910629d5:/workspace#), a name no host is given by hand.
 var (
 	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b`)
+	// a digit among the 12 keeps a word spelt in hex (a host "deadbeefcafe") out
+	dockerPromptRE = lazy(`^[\w.-]+@([0-9a-f]{12}):[^#$]*[#$]\s*nvidia-smi\b`)
 	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
 )
 
@@ -32,7 +36,7 @@ func containerCommand(before []section) string {
 	ls := before[len(before)-1].lines
 	for i := len(ls) - 1; i >= 0; i-- {
 		if t := strings.TrimSpace(ls[i]); t != "" {
-			if containerCmdRE.MatchString(t) {
+			if m := dockerPromptRE.FindStringSubmatch(t); containerCmdRE.MatchString(t) || m != nil && strings.ContainsAny(m[1], "0123456789") {
 				return t
 			}
 			return ""
