@@ -184,6 +184,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDiag -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzMIG -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzUncopied -fuzztime 30s ./sampler/importer/
+	$(GO) test -run '^$$' -fuzz FuzzNVLinkSpeed -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzContainerID -fuzztime 30s ./sampler/host/
 	$(GO) test -run '^$$' -fuzz FuzzReadStats -fuzztime 30s ./sampler/trace/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30s ./sampler/trace/

@@ -66,3 +66,28 @@ func TestNVLinkSpeedsLinkDown(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNVLinkSpeed feeds arbitrary lines to the nvlink -s reader directly
+// (seeds: the corpus and the test's listings): no panic, at most one failed
+// check per GPU line, each on a GPU of the picture within a node's count.
+func FuzzNVLinkSpeed(f *testing.F) {
+	pasteSeeds(f)
+	f.Add([]byte("GPU 0: Tesla V100-SXM2-16GB (UUID: GPU-a)\n  Link 0: 25.781 GB/s\n  Link 1: 25.781 GB/s\nGPU 1: Tesla V100-SXM2-16GB (UUID: GPU-b)\n  Link 0: <inactive>\n  Link 1: 25.781 GB/s\n"))
+	f.Add([]byte("GPU 7: NVIDIA B200 (UUID: GPU-c)\nNVML: Unable to retrieve NVLink information as all links are inActive\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := fuzzLines(t, data, nvlSpeedRun)
+		p := parseNVLinkSpeed(&section{kind: kindNVLinkSpeed, first: 1, lines: lines})
+		if p.skipped != "" {
+			return
+		}
+		snap := p.snaps[0]
+		if len(snap.Node.Diag) > len(lines) || len(snap.GPUs) > maxPictureGPUs {
+			t.Fatalf("%d checks, %d GPUs from %d lines", len(snap.Node.Diag), len(snap.GPUs), len(lines))
+		}
+		for _, c := range snap.Node.Diag {
+			if g := c.Messages[0].GPU; g >= maxPictureGPUs || indexOf(snap.GPUs, g) < 0 {
+				t.Fatalf("check on GPU %d, GPUs %+v", g, snap.GPUs)
+			}
+		}
+	})
+}
