@@ -82,7 +82,8 @@ func parseNVLinkSpeed(sec *section) *part {
 // so it is named first.
 func nvlDownWhy(g *nvlGPU, all []*nvlGPU) string {
 	for _, o := range all {
-		if o.model != g.model || o == g {
+		// the same GPU pasted twice (before and after) is no peer of itself
+		if o.model != g.model || o.index == g.index {
 			continue
 		}
 		if g.allInactive && !o.allInactive && o.inactive < o.links {

@@ -91,3 +91,13 @@ func FuzzNVLinkSpeed(f *testing.F) {
 		}
 	})
 }
+
+// The same GPU pasted twice (before and after a reset) is no peer of
+// itself: its links down in one copy prove nothing against the other.
+func TestNVLinkSpeedsSameGPUTwice(t *testing.T) {
+	in := "GPU 1: Tesla V100-SXM2-16GB (UUID: GPU-a)\n         Link 0: 25.781 GB/s\n         Link 1: 25.781 GB/s\n" +
+		"GPU 1: Tesla V100-SXM2-16GB (UUID: GPU-a)\n         Link 0: <inactive>\n         Link 1: 25.781 GB/s\n"
+	if _, _, err := NewStream(strings.NewReader(in), "paste", Options{Start: fixedStart}); err == nil {
+		t.Errorf("%q read; want it refused", in)
+	}
+}
