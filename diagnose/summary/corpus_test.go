@@ -535,8 +535,8 @@ links the fabric manager leaves untrained) of a part sold only on NVSwitch or al
 SXM, H200, H800, H20, B200, B300; not SXM2 parts, NVL or PCIe boards, or GH/GB superchips), as pcie_link_degraded
 with the listing's words (sampler/importer/nvlinkspeed.go). The B200 with all links inactive on GPU 2 is now right;
 the held-aside V100-SXM2 with links 3 and 5 inactive stays missed: its author elided the other GPUs, and a V100-SXM2
-in a 4-GPU slice of an 8-GPU hybrid cube mesh leaves two of its six links unwired by design, so one GPU alone proves
-nothing. And NVML's Unknown Error under a shell prompt whose host is 12 hex digits (Docker's and Podman's default
+in a 4-GPU slice of an 8-GPU hybrid cube mesh has two of its six links go to a GPU outside the slice, so one GPU alone
+proves nothing. And NVML's Unknown Error under a shell prompt whose host is 12 hex digits (Docker's and Podman's default
 container hostname) is read as a container that lost its GPU devices, as under a docker or kubectl exec line
 (sampler/importer/container.go): the held-aside container file of batch 12 is now right. Both files are in sample
 from here on (batch 12's held-aside "now" row 7 of 7, its in-sample 16 of 18); the untouched figures above stand. The
