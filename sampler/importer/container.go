@@ -20,9 +20,9 @@ import (
 // container's host after the first 12 hex digits of its ID
 // (root@239f910629d5:/workspace#), a name no host is given by hand.
 var (
-	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b`)
-	// a digit among the 12 keeps a word spelt in hex (a host "deadbeefcafe") out
-	dockerPromptRE = lazy(`^[\w.-]+@([0-9a-f]{12}):[^#$]*[#$]\s*nvidia-smi\b`)
+	// group 1: the 12-hex host of a prompt; a digit among them keeps a
+	// word spelt in hex (a host "deadbeefcafe") out
+	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b|^[\w.-]+@([0-9a-f]{12}):[^#$]*[#$]\s*nvidia-smi\b`)
 	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
 )
 
@@ -36,7 +36,7 @@ func containerCommand(before []section) string {
 	ls := before[len(before)-1].lines
 	for i := len(ls) - 1; i >= 0; i-- {
 		if t := strings.TrimSpace(ls[i]); t != "" {
-			if m := dockerPromptRE.FindStringSubmatch(t); containerCmdRE.MatchString(t) || m != nil && strings.ContainsAny(m[1], "0123456789") {
+			if m := containerCmdRE.FindStringSubmatch(t); m != nil && (m[1] == "" || strings.ContainsAny(m[1], "0123456789")) {
 				return t
 			}
 			return ""

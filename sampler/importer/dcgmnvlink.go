@@ -92,7 +92,7 @@ func parseNVLinkStatus(sec *section) *part {
 // "<inactive>", or NVML's "Unable to retrieve NVLink information as all
 // links are inActive". Read by parseNVLinkSpeed (nvlinkspeed.go), which
 // names a link down only where the listing proves it should be up.
-var nvlSpeedRE = lazy(`^\s*(Link \d+: (<inactive>|[\d.]+ GB/s)|NVML: Unable to retrieve NVLink information)`)
+var nvlSpeedRE = lazy(`^\s*(Link (\d+): (<inactive>|[\d.]+ GB/s)|NVML: Unable to retrieve NVLink information)`)
 
 const kindNVLinkSpeed = "nvidia-smi nvlink -s"
 

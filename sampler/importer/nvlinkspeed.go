@@ -22,13 +22,28 @@ import (
 //     guide, docs/corpus-accuracy.md batch 12).
 //
 // A listing that proves nothing stays refused, as before.
-var (
-	nvlLinkRE = lazy(`^\s*Link (\d+): (<inactive>|[\d.]+ GB/s)`)
-	// SXM2 parts (P100, V100) sit on hybrid cube meshes whose slices leave
-	// links unwired by design; GH/GB superchips run standalone too, and
-	// the NVL and PCIe boards (H200 NVL, H800 PCIe) pair through bridges.
-	nvlSwitchPartRE = lazy(`^(NVIDIA )?(A100-SXM4|H100 80GB HBM3|H100 SXM|H200|H800|H20|B200|B300)\b`)
-)
+
+// nvlSwitchPart: model is one of those parts (a name, then no letter or
+// digit). SXM2 parts (P100, V100) sit on hybrid cube meshes whose slices
+// leave links to GPUs outside them; GH/GB superchips run standalone too,
+// and the NVL and PCIe boards (H200 NVL, H800 PCIe) pair through bridges.
+// A function, not a pattern: each lazy pattern is 32 bytes of data.
+func nvlSwitchPart(model string) bool {
+	m := strings.TrimPrefix(model, "NVIDIA ")
+	if strings.Contains(m, "NVL") || strings.Contains(m, "PCIe") {
+		return false
+	}
+	for _, part := range strings.Split("A100-SXM4|H100 80GB HBM3|H100 SXM5|H100 SXM|H200|H800|H20|B200|B300", "|") {
+		if rest, ok := strings.CutPrefix(m, part); ok && (rest == "" || !isWordByte(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 type nvlGPU struct {
 	index, line      int
@@ -51,11 +66,11 @@ func parseNVLinkSpeed(sec *section) *part {
 			continue
 		}
 		g := gpus[len(gpus)-1]
-		if m := nvlLinkRE.FindStringSubmatch(l); m != nil {
+		if m := nvlSpeedRE.FindStringSubmatch(l); m != nil && m[2] != "" {
 			g.links++
-			if m[2] == "<inactive>" {
+			if m[3] == "<inactive>" {
 				g.inactive++
-				g.inactiveLinkList = append(g.inactiveLinkList, m[1])
+				g.inactiveLinkList = append(g.inactiveLinkList, m[2])
 			}
 		} else if strings.Contains(l, "all links are inActive") {
 			g.allInactive = true
@@ -73,7 +88,7 @@ func parseNVLinkSpeed(sec *section) *part {
 		return p.skip("link speeds, not read: an inactive link is often one the board or its bridge does not wire; dcgmi nvlink --link-status is read")
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(fmt.Sprintf("NVLink speeds, %s with links inactive that should run", countGPUs(len(snap.Node.Diag))))
+	p.note("NVLink speeds: links inactive that should run, as failed NVLink checks")
 	return p
 }
 
@@ -86,15 +101,16 @@ func nvlDownWhy(g *nvlGPU, all []*nvlGPU) string {
 		if o.model != g.model || o.index == g.index {
 			continue
 		}
-		if g.allInactive && !o.allInactive && o.inactive < o.links {
-			return fmt.Sprintf("GPU %d: all NVLink links inactive while GPU %d (same model) runs %d", g.index, o.index, o.links-o.inactive)
-		}
-		if !g.allInactive && !o.allInactive && o.links == g.links && g.inactive > o.inactive {
+		if !o.allInactive && o.inactive < o.links && (g.allInactive || o.links == g.links && g.inactive > o.inactive) {
+			off := "all"
+			if !g.allInactive {
+				off = strings.Join(g.inactiveLinkList, ", ")
+			}
 			return fmt.Sprintf("GPU %d: NVLink links %s inactive while GPU %d (same model) runs %d of %d", g.index,
-				strings.Join(g.inactiveLinkList, ", "), o.index, o.links-o.inactive, o.links)
+				off, o.index, o.links-o.inactive, o.links)
 		}
 	}
-	if g.allInactive && g.index > 0 && nvlSwitchPartRE.MatchString(g.model) && !strings.Contains(g.model, "NVL") && !strings.Contains(g.model, "PCIe") {
+	if g.allInactive && g.index > 0 && nvlSwitchPart(g.model) {
 		return fmt.Sprintf("GPU %d (%s): all NVLink links inactive on a part whose links all train in a multi-GPU node", g.index, g.model)
 	}
 	return ""

@@ -34,7 +34,7 @@ func TestNVLinkSpeedsLinkDown(t *testing.T) {
 		{"GPU 0: Tesla V100-SXM2-16GB (UUID: GPU-a)\n" + six() + "GPU 1: Tesla V100-SXM2-16GB (UUID: GPU-b)\n" + six(2, 4),
 			1, "GPU 1: NVLink links 2, 4 inactive while GPU 0 (same model) runs 6 of 6"},
 		{"GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-a)\n" + six() + "GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-b)\n" + allOff,
-			1, "GPU 1: all NVLink links inactive while GPU 0 (same model) runs 6"},
+			1, "GPU 1: NVLink links all inactive while GPU 0 (same model) runs 6 of 6"},
 		{"GPU 3: NVIDIA H100 80GB HBM3 (UUID: GPU-c)\n" + allOff,
 			3, "GPU 3 (NVIDIA H100 80GB HBM3): all NVLink links inactive on a part whose links all train in a multi-GPU node"},
 	} {
