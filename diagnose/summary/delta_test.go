@@ -78,21 +78,9 @@ func TestReportFromFindingsDeltaIsTheSame(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	build := func(src func(*importer.File) Source) *Report {
-		f, err := importer.OpenFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		r, err := Build(src(f), Options{File: path})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
 	var c *countDelta
-	withDelta := build(func(f *importer.File) Source { c = &countDelta{File: f}; return c })
-	decoded := build(func(f *importer.File) Source { return whole{f} })
+	withDelta := buildAs(t, path, Options{File: path}, func(f *importer.File) Source { c = &countDelta{File: f}; return c })
+	decoded := buildAs(t, path, Options{File: path}, func(f *importer.File) Source { return whole{f} })
 	if c.n < 300 {
 		t.Fatalf("%d lines came with a delta, want most of 400", c.n)
 	}
@@ -104,4 +92,20 @@ func TestReportFromFindingsDeltaIsTheSame(t *testing.T) {
 	if f := findRule(withDelta, diagnose.RuleThermalThrottle, 1); f == nil || f.Severity != diagnose.Critical || f.Evidence != "e2" {
 		t.Fatalf("thermal finding %+v, want critical with the latest evidence", f)
 	}
+}
+
+// buildAs is the report of the recording at path read through the Source
+// src makes of the opened file: two reads of one file compared.
+func buildAs(t *testing.T, path string, opts Options, src func(*importer.File) Source) *Report {
+	t.Helper()
+	f, err := importer.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := Build(src(f), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -70,21 +70,10 @@ func TestLeanReportIsTheSame(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	build := func(src func(*importer.File) Source) *Report {
-		f, err := importer.OpenFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		r, err := Build(src(f), Options{File: path, PricePerKWh: 0.2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	opts := Options{File: path, PricePerKWh: 0.2}
 	c := &countLean{}
-	lean := build(func(f *importer.File) Source { c.File = f; return c })
-	whole := build(func(f *importer.File) Source { return notLean{f} })
+	lean := buildAs(t, path, opts, func(f *importer.File) Source { c.File = f; return c })
+	whole := buildAs(t, path, opts, func(f *importer.File) Source { return notLean{f} })
 	if c.n != 1 {
 		t.Fatalf("Lean called %d times, want once", c.n)
 	}

@@ -249,6 +249,12 @@ func timeText(t time.Time) []byte {
 	if _, off := t.Zone(); t.Year() >= 0 && t.Year() <= 9999 && off%60 == 0 && off > -86400 && off < 86400 {
 		return appendTimeText(nil, t)
 	}
+	return timeTextChecked(t)
+}
+
+// timeTextChecked is timeText by the JSON round trip: the text, or nil when
+// it does not read back as the same text.
+func timeTextChecked(t time.Time) []byte {
 	b, err := jsonv1.Marshal(t)
 	if err != nil {
 		return nil
