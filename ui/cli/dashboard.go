@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -276,23 +277,39 @@ func recordStatus(rec *record.Toggle, status string, on bool, tr *i18n.Tr) strin
 // exit status of docs/exit-status.md: a quit key 0; SIGINT 130 and SIGTERM
 // 143 (128 + the signal, as a shell reports a process the signal killed),
 // so a supervisor can tell a kill from a quit. Bubble Tea restores the
-// terminal in every case. Bubble Tea handles both signals itself: on
-// SIGTERM it quits without an error, so this only notes that SIGTERM came;
-// it must not also ask the program to quit (v1.3 would then block for ever
-// sending its QuitMsg, and shutdown waits for it).
+// terminal in every case. The signals are caught here, before Run:
+// Bubble Tea v1.3 installs its own handler from a goroutine inside Run,
+// so a SIGTERM sent right after the first frame (which the painter may
+// write first) could find no handler but a note-taking one, and the
+// dashboard ran on. Both are asked of the program as Bubble Tea's handler
+// asks them, once; Send gives up when the program has ended.
 func runProgram(p *tea.Program, what string) error {
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM)
-	defer signal.Stop(term)
+	tea.WithoutSignalHandler()(p)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var termed atomic.Bool
+	ended := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			if s == syscall.SIGINT {
+				p.Send(tea.InterruptMsg{}) // no tty input: ^C was not a key
+				return
+			}
+			termed.Store(true)
+			p.Quit()
+		case <-ended:
+		}
+	}()
 	_, err := p.Run()
+	close(ended)
 	switch {
-	case errors.Is(err, tea.ErrInterrupted): // SIGINT when ^C is not a key (no tty input, kill -INT)
+	case errors.Is(err, tea.ErrInterrupted):
 		return exitCode(128 + int(syscall.SIGINT))
 	case err != nil:
 		return fmt.Errorf("%s: %w", what, err)
-	}
-	select {
-	case <-term: // delivered with Bubble Tea's copy, before Run could return
+	case termed.Load():
 		return exitCode(128 + int(syscall.SIGTERM))
 	default:
 		return nil
