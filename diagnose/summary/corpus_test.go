@@ -262,7 +262,7 @@ written against, so its "after" is no longer an out-of-sample figure.
 | 2026-12-09-batch-10 | 7/7 right | 10/17 right (6 missed, 1 extra), untouched | 16/17 right (1 missed) |
 | 2026-12-09-batch-11 | 6/7 right (1 missed) | 12/17 right (4 missed, 1 extra), untouched | 14/17 right (3 missed) |
 | 2026-12-09-batch-12 | 6/7 right (1 missed) | 13/18 right (5 missed), untouched | 15/18 right (3 missed) |
-| 2026-12-10-batch-13 | 8/8 right | 12/16 right (3 missed, 1 extra), untouched | 12/16 right (3 missed, 1 extra) |
+| 2026-12-10-batch-13 | 8/8 right | 12/16 right (3 missed, 1 extra), untouched | 15/16 right (1 missed) |
 
 Out of sample over the last three batches (2026-12-09-batch-11, -batch-12, 2026-12-10-batch-13): 20 of 22 held-aside
 files right when scored untouched (91 %; the goal is 95 %); over the thirteen batches since 2026-12-07, 79 of 96 (82 %).
@@ -556,6 +556,22 @@ faults scored 2 of 6 and the controls 10 of 10. The held-aside faults are the ki
 the in-sample misses are containers that lost their GPUs shown in ways the container reader does not take (a prompt
 labelled "(container)", kubectl logs of a pod, strace's EPERM on /dev/nvidiactl) and a GB200 whose error 46 comes with
 the kernel's "Reset required" assertion, called another process.
+
+Batch 13's in-sample misses that changed code, each keyed to what the output itself says: NVML's Unknown Error is a
+container that lost its GPU devices also when the paste is that container's log (kubectl/oc logs, docker, podman,
+nerdctl or crictl logs above the nvidia-smi output that precedes the error: a pod looping nvidia-smi lists its GPUs,
+then fails, as NVIDIA's notice reproduces it) or when strace shows /dev/nvidiactl, /dev/nvidia-uvm or /dev/nvidiaN
+refused with EPERM, which is the devices cgroup's answer (a file mode gives EACCES, a missing node ENOENT)
+(sampler/importer/containerlogs.go); the driver's NV_ERR_RESET_REQUIRED status in a kernel line loses the GPU until it
+is reset, placed as the firmware timeouts are (sampler/importer/kernreset.go), and CUDA error 46 beside a GPU the input
+shows lost is that GPU, not another process holding it (diagnose/evidence_causes.go busyOrUnlicensed). The whole corpus
+moved only on those three files, no control gained a finding, the held-aside rows kept their verdicts, TestCorpusCopied
+stayed green and the simulator matrix kept every verdict. Left: the container toolkit thread whose failing nvidia-smi
+stands under a prompt its author labelled "(container)" (the label is the only container evidence, and reading users'
+labels would be one file's pattern; the host's working -L in the same paste could be another machine). Seen and not
+changed, the files being held aside: srun's -L from two tasks that each call their GPU "GPU 0" is counted as one GPU
+although the UUIDs differ (no finding either way), and "No devices were found" on a node without GPUs is refused with a
+hint about CSV headers that does not fit it.
 
 `
 
