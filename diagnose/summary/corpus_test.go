@@ -562,11 +562,11 @@ container that lost its GPU devices also when the paste is that container's log 
 nerdctl or crictl logs above the nvidia-smi output that precedes the error: a pod looping nvidia-smi lists its GPUs,
 then fails, as NVIDIA's notice reproduces it) or when strace shows /dev/nvidiactl, /dev/nvidia-uvm or /dev/nvidiaN
 refused with EPERM, which is the devices cgroup's answer (a file mode gives EACCES, a missing node ENOENT)
-(sampler/importer/containerlogs.go); the driver's NV_ERR_RESET_REQUIRED status in a kernel line loses the GPU until it
-is reset, placed as the firmware timeouts are (sampler/importer/kernreset.go), and CUDA error 46 beside a GPU the input
-shows lost is that GPU, not another process holding it (diagnose/evidence_causes.go busyOrUnlicensed). The whole corpus
-moved only on those three files, no control gained a finding, the held-aside rows kept their verdicts, TestCorpusCopied
-stayed green and the simulator matrix kept every verdict. Left: the container toolkit thread whose failing nvidia-smi
+(sampler/importer/container.go, containereperm.go); the driver's NV_ERR_RESET_REQUIRED status in a kernel line loses
+the GPU until it is reset, placed as the firmware timeouts are (sampler/importer/kerngsp.go), and CUDA error 46 beside a
+GPU the input shows lost is that GPU, not another process holding it (diagnose/evidence_causes.go busyOrUnlicensed). The
+whole corpus moved only on those three files, no control gained a finding, the held-aside rows kept their verdicts,
+TestCorpusCopied stayed green and the simulator matrix kept every verdict. Left: the container toolkit thread whose failing nvidia-smi
 stands under a prompt its author labelled "(container)" (the label is the only container evidence, and reading users'
 labels would be one file's pattern; the host's working -L in the same paste could be another machine). Seen and not
 changed, the files being held aside: srun's -L from two tasks that each call their GPU "GPU 0" is counted as one GPU

@@ -59,7 +59,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		return g
 	}
 	xids, lost, sxids, initFail, dups, masked := 0, 0, 0, 0, 0, 0
-	fw, rr := fwTimeouts{}, resetsRequired{fwTimeouts{}}
+	fw := fwTimeouts{}
 	// A bug report copies the same message from /var/log/messages, the
 	// journal and dmesg (sections of their own): seen, shared by the
 	// sections of one input, counts each message once.
@@ -123,23 +123,21 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			p.where(g.Index, "lost", no)
 			continue
 		}
-		if fw.add(l, no) || rr.add(l, no) {
+		if fw.add(l, no) {
 			continue
 		}
 		if sxidRE.MatchString(l) {
 			sxids++
 		}
 	}
-	loseFW := func(key string, line int) {
+	fwNote := fw.resolve(order, func(key string, line int) {
 		g := gpu(key)
 		if strings.HasPrefix(key, "driver GPU") {
 			g.BusID = ""
 		}
 		g.Lost = true
 		p.where(g.Index, "lost", line)
-	}
-	fwNote := fw.resolve(order, loseFW)
-	rrNote := rr.resolve(order, loseFW)
+	})
 	if len(order) == 0 {
 		if dups > 0 {
 			return p.skip(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once (read in an earlier section)")
@@ -167,9 +165,6 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	if initFail > 0 {
 		p.note(countGPUs(initFail) + " the driver failed to initialise (RmInitAdapter failed)")
-	}
-	if rrNote != "" {
-		p.note(rrNote)
 	}
 	if fwNote != "" {
 		p.note(fwNote)

@@ -19,7 +19,7 @@ func TestKernelResetRequiredLosesGPU(t *testing.T) {
 		if len(g) != 1 || !g[0].Lost {
 			t.Fatalf("%q: read %+v, want one lost GPU", in, g)
 		}
-		if s := strings.Join(ev.Sections(), "\n"); !strings.Contains(s, "needing a reset") {
+		if s := strings.Join(ev.Sections(), "\n"); !strings.Contains(s, "need a reset") {
 			t.Errorf("%q: sections do not say the reset: %s", in, s)
 		}
 	}
