@@ -546,7 +546,7 @@ PCIe listings stay refused), and the simulator matrix kept every verdict. Left a
 list hidden by a container with memory held and no other container evidence, GPUs in Exclusive Process mode already
 held (an exclusive GPU at work is what every scheduled node shows), and tables cut before their process list.
 
-Batch 13 (cluster and infrastructure projects' issue threads: the container toolkit, pyxis, Kubernetes, HAMi, Ray, NCCL
+Batch 13 (cluster and infrastructure projects' issue threads: the container toolkit, pyxis, Kubernetes, Ray, NCCL,
 and nccl-tests, SkyPilot, dstack, Akash providers, the DRA driver, and DDP users on Exclusive Process GPUs) was held aside
 stratified as batches 5 to 12: three of its nine fault files and five of its fifteen controls. Untouched, the held-aside
 faults scored 3 of 3 (NVML's Unknown Error under a docker container's 12-hex prompt after a systemd reload, an Xid 79
