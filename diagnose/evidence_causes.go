@@ -250,12 +250,14 @@ func cudaCtxOOM(c string) bool { return strings.HasPrefix(c, "2:") }
 // sampler/importer/testdata/real/INDEX.md). An unlicensed guest the input
 // shows is vgpu_unlicensed's finding, not contention; a physical GPU or a
 // licensed guest leaves contention alone; an application's line alone
-// names both, with the check that tells them apart (hintGPUBusy).
+// names both, with the check that tells them apart (hintGPUBusy). A GPU
+// the input shows lost (fallen off the bus, its firmware silent, a reset
+// required) is unavailable for that reason: its own finding says so.
 func (e *evCtx) busyOrUnlicensed(m Msg) {
 	both := true
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
-		if strings.HasPrefix(strings.ToLower(g.License), "unlicensed") {
+		if g.Lost || strings.HasPrefix(strings.ToLower(g.License), "unlicensed") {
 			return
 		}
 		both = both && g.License == "" && g.VGPUGuest()

@@ -141,6 +141,14 @@ func TestEvidenceCUDABusy(t *testing.T) {
 	fs = Evidence([]sampler.Snapshot{s})
 	forbidRule(t, fs, RuleGPUContention, -1)
 	requireRule(t, fs, RuleVGPUUnlicensed, 0)
+	// A GPU the input shows lost is why CUDA found it unavailable: its own
+	// finding, not another process.
+	lost := busyGPU(0, 0, 0, 0)
+	lost.Lost = true
+	s.GPUs = []sampler.GPU{lost}
+	fs = Evidence([]sampler.Snapshot{s})
+	forbidRule(t, fs, RuleGPUContention, -1)
+	requireRule(t, fs, RuleXidError, 0)
 }
 
 // CUDA's out of memory creating a context (error 2 from cuCtxCreate) is

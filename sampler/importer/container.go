@@ -18,29 +18,36 @@ import (
 // oc exec, docker/podman/nerdctl exec or run, crictl exec) just above the
 // error says this, or a shell prompt inside one: Docker and Podman name a
 // container's host after the first 12 hex digits of its ID
-// (root@239f910629d5:/workspace#), a name no host is given by hand.
+// (root@239f910629d5:/workspace#), a name no host is given by hand. So
+// does the container's own log (kubectl/oc logs, docker, podman, nerdctl
+// or crictl logs): a pod that loops nvidia-smi lists its GPUs, then fails
+// once its devices are gone, as the notice's reproduction shows.
 var (
 	// group 1: the 12-hex host of a prompt; a digit among them keeps a
 	// word spelt in hex (a host "deadbeefcafe") out
-	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b|^[\w.-]+@([0-9a-f]{12}):[^#$]*[#$]\s*nvidia-smi\b`)
+	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b|^[\w.-]+@([0-9a-f]{12}):[^#$]*[#$]\s*nvidia-smi\b|\b(?:(?:kubectl|k|oc)|(?:docker|podman|nerdctl|crictl)(?:\s+container)?)\s+logs\b`)
 	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
 )
 
 // containerCommand is the command line that ran nvidia-smi in a container,
-// when the text right above a section (the previous section's last line)
-// is one; "" otherwise.
+// when the text right above a section is one: the last line of the
+// nearest section above that is not nvidia-smi's own output (its -L,
+// table or error lines, which that command printed); "" otherwise.
 func containerCommand(before []section) string {
-	if len(before) == 0 {
-		return ""
-	}
-	ls := before[len(before)-1].lines
-	for i := len(ls) - 1; i >= 0; i-- {
-		if t := strings.TrimSpace(ls[i]); t != "" {
-			if m := containerCmdRE.FindStringSubmatch(t); m != nil && (m[1] == "" || strings.ContainsAny(m[1], "0123456789")) {
-				return t
-			}
-			return ""
+	for j := len(before) - 1; j >= 0; j-- {
+		if k := before[j].kind; k == kindList || k == kindTable || k == kindSMIError {
+			continue
 		}
+		ls := before[j].lines
+		for i := len(ls) - 1; i >= 0; i-- {
+			if t := strings.TrimSpace(ls[i]); t != "" {
+				if m := containerCmdRE.FindStringSubmatch(t); m != nil && (m[1] == "" || strings.ContainsAny(m[1], "0123456789")) {
+					return t
+				}
+				return ""
+			}
+		}
+		return ""
 	}
 	return ""
 }

@@ -118,7 +118,7 @@ func readSections(secs []section, o Options) []*part {
 		case kindKernel:
 			p = parseKernel(s, seen)
 		case kindSMIError:
-			p = parseSMIErrors(s, containerCommand(secs[:i]), hypervisorSeen(secs))
+			p = parseSMIErrors(s, containerEvidence(secs, i), hypervisorSeen(secs))
 		case kindList:
 			p = parseList(s)
 		case kindCUDAInit:

@@ -14,10 +14,15 @@ import (
 //	NVRM: GPU3 _kgspLogRpcTimeout: ********** GSP Timeout **********
 //	NVRM: kfspPollForResponse_IMPL: FSP command timed out
 //
+// and a call failing with the driver's status NV_ERR_RESET_REQUIRED
+// ("Reset required", nvstatuscodes.h), which it logs as
+//
+//	NVRM: nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from status @ kernel_channel.c:2827
+//
 // Until it is reset the GPU answers nothing: it is lost as one whose
 // initialisation failed. "GPUn" is the driver's own instance number, not
 // a PCI address or nvidia-smi's index.
-var fwTimeoutRE = lazy(`NVRM: (?:GPU(\d+) )?\w+: (?:(?:GSP RM )?[Hh]eartbeat timed out|\*+ GSP Timeout|FSP command timed out)`)
+var fwTimeoutRE = lazy(`NVRM: (?:GPU(\d+) )?\w+: (?:(?:GSP RM )?[Hh]eartbeat timed out|\*+ GSP Timeout|FSP command timed out|.*\[NV_ERR_RESET_REQUIRED\])`)
 
 // fwTimeouts collects, per driver instance number ("" for a message
 // without one), the first line of one kernel section whose firmware timed
@@ -60,5 +65,5 @@ func (f fwTimeouts) resolve(named []string, lose func(key string, line int)) (no
 		}
 		lose(key, f[id])
 	}
-	return countGPUs(len(f)) + " whose firmware (GSP/FSP) stopped answering: reset the GPU"
+	return countGPUs(len(f)) + " whose firmware (GSP/FSP) stopped answering or that need a reset (NV_ERR_RESET_REQUIRED): reset the GPU"
 }
