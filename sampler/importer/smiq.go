@@ -25,6 +25,9 @@ type qState struct {
 	vgpu  *qVGPU // a vGPU block of `nvidia-smi vgpu -q` being read
 	stack []qHead
 	block int // GPU blocks read in the current snapshot
+	// what the section shows of itself (smiq_notes.go)
+	attached int
+	failed   []qFailure
 }
 
 type qHead struct {
@@ -52,10 +55,11 @@ func parseQuery(sec *section, loc *time.Location) *part {
 	for _, s := range p.snaps {
 		n = max(n, len(s.GPUs))
 	}
-	p.note(countGPUs(n))
+	note := countGPUs(n)
 	if p.snaps[0].Node.Driver != "" {
-		p.note("driver " + p.snaps[0].Node.Driver)
+		note += ", driver " + p.snaps[0].Node.Driver
 	}
+	p.note(note + q.qTail(n))
 	return p
 }
 
@@ -108,6 +112,9 @@ func (q *qState) line(l string, no int) {
 	if q.vgpuLine(lk, val, indent, no) {
 		return
 	}
+	if qFailed(val) {
+		q.noteFailed(key, val)
+	}
 	path := make([]string, 0, len(q.stack)+1)
 	for _, h := range q.stack {
 		path = append(path, h.name)
@@ -150,6 +157,8 @@ func (q *qState) top(key, val string, no int) {
 		q.snapshot().Node.Driver = val
 	case "cuda version":
 		q.snapshot().Node.CUDA = val
+	case "attached gpus":
+		q.attachedGPUs(val)
 	}
 }
 
