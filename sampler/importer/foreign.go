@@ -36,8 +36,8 @@ var foreignTools = []struct {
 	// vmiop_log lines, "error:" where the VM's vGPU failed): NVIDIA's, but
 	// no GPU reading, so refused by name rather than as other text.
 	{"vgpu_mgr", lazy(`nvidia-vgpu-mgr\[\d+\]:`),
-		"nvidia-vgpu-mgr's log (a vGPU host's daemon: its vmiop_log errors are a VM's vGPU failing, not GPU readings)",
-		"pass the host's nvidia-smi vgpu -q and sudo dmesg | grep -i -e xid -e nvrm, which gpuscope reads; the vmiop_log error names what the VM's vGPU failed on"},
+		"nvidia-vgpu-mgr's log (a vGPU host's daemon: a VM's vGPU errors, no GPU readings)",
+		"pass the host's nvidia-smi vgpu -q and dmesg's Xid lines, which gpuscope reads"},
 	// A Python traceback alone: the error is the framework's, and nothing
 	// of the node's GPUs came with it (text holding an nvidia-smi table or
 	// -q block is refused with what was found in it instead).

@@ -89,7 +89,7 @@ func TestVGPUMgrLogRefusedByName(t *testing.T) {
 	} {
 		_, _, err := NewStream(strings.NewReader(in), "mgr.txt", Options{Start: fixedStart})
 		if err == nil || !strings.Contains(err.Error(), "mgr.txt: nvidia-vgpu-mgr's log (a vGPU host's daemon") ||
-			!strings.Contains(err.Error(), "nvidia-smi vgpu -q") || strings.Contains(err.Error(), "other text") {
+			!strings.Contains(err.Error(), "nvidia-smi vgpu -q and dmesg's Xid lines") || strings.Contains(err.Error(), "other text") {
 			t.Errorf("%q: err %v; want the vgpu-mgr refusal", in, err)
 		}
 	}

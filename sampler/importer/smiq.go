@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,17 +18,15 @@ import (
 
 // qState reads one -q section.
 type qState struct {
-	p     *part
-	loc   *time.Location
-	cur   *sampler.Snapshot
-	gpu   *sampler.GPU
-	proc  *sampler.GPUProc
-	vgpu  *qVGPU // a vGPU block of `nvidia-smi vgpu -q` being read
-	stack []qHead
-	block int // GPU blocks read in the current snapshot
-	// what the section shows of itself (smiq_notes.go)
-	attached int
-	failed   []qFailure
+	p        *part
+	loc      *time.Location
+	cur      *sampler.Snapshot
+	gpu      *sampler.GPU
+	proc     *sampler.GPUProc
+	vgpu     *qVGPU // a vGPU block of `nvidia-smi vgpu -q` being read
+	stack    []qHead
+	block    int // GPU blocks read in the current snapshot
+	attached int // the header's "Attached GPUs" (smiq_notes.go)
 }
 
 type qHead struct {
@@ -112,9 +111,6 @@ func (q *qState) line(l string, no int) {
 	if q.vgpuLine(lk, val, indent, no) {
 		return
 	}
-	if qFailed(val) {
-		q.noteFailed(key, val)
-	}
 	path := make([]string, 0, len(q.stack)+1)
 	for _, h := range q.stack {
 		path = append(path, h.name)
@@ -158,7 +154,7 @@ func (q *qState) top(key, val string, no int) {
 	case "cuda version":
 		q.snapshot().Node.CUDA = val
 	case "attached gpus":
-		q.attachedGPUs(val)
+		q.attached, _ = strconv.Atoi(val)
 	}
 }
 

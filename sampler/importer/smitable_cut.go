@@ -1,7 +1,7 @@
 package importer
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -28,23 +28,15 @@ func tableCut(ls []string, block string, cur *tableGPU) string {
 	}
 	switch block {
 	case "procs":
-		return "; the table stops inside its process list: processes after the cut were not seen"
+		return "; the table is cut inside its process list: processes after the cut not seen"
 	case "mig":
-		return "; the table stops inside its MIG devices: what follows them (the process list) was not seen, not judged"
+		return "; the table is cut inside its MIG devices: the process list not seen, not judged"
 	}
-	idx := -1
-	if cur != nil {
-		idx = cur.g.Index
+	if cur == nil {
+		return "; the table is cut before its first GPU box: no GPU judged"
 	}
-	// a GPU row cut before its second column begins a box the reader skips
-	cell := strings.Split(strings.Trim(last, "|"), "|")[0]
-	if m := tblIdxRE.FindStringSubmatch(cell); m != nil && m[2] != "" && !strings.Contains(last[1:], "|") {
-		fmt.Sscan(m[1], &idx)
-	}
-	if idx < 0 {
-		return "; the table stops before its first GPU box: no GPU was seen, none judged"
-	}
-	return fmt.Sprintf("; the table stops inside GPU %d's box: its fields after the cut, the GPUs after it and the process list were not seen, not judged", idx)
+	return "; the table is cut inside a box at or after GPU " + strconv.Itoa(cur.g.Index) +
+		": later GPUs and the process list not seen, not judged"
 }
 
 // bannerOnly is the refusal's reason for a table of which only the banner

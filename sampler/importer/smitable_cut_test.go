@@ -31,13 +31,13 @@ func TestTableCutSaysWhere(t *testing.T) {
 	for in, want := range map[string]string{
 		head + gpu0 + gpu1 + procs:           "",
 		head + gpu0 + gpu1:                   "",
-		head + gpu0 + lines(gpu1, 2):         "the table stops inside GPU 1's box: its fields after the cut",
-		head + gpu0 + "|   1  NVIDIA A10\n":  "the table stops inside GPU 1's box",
-		head + gpu0 + gpu1 + lines(procs, 3): "the table stops inside its process list",
+		head + gpu0 + lines(gpu1, 2):         "the table is cut inside a box at or after GPU 1: later GPUs and the process list not seen, not judged",
+		head + gpu0 + "|   1  NVIDIA A10\n":  "the table is cut inside a box at or after GPU 0:",
+		head + gpu0 + gpu1 + lines(procs, 3): "the table is cut inside its process list",
 	} {
 		_, ev := readPaste(t, in)
 		sec := strings.Join(ev.Sections(), "\n")
-		if want == "" && strings.Contains(sec, "the table stops") || want != "" && !strings.Contains(sec, want) {
+		if want == "" && strings.Contains(sec, "cut inside") || want != "" && !strings.Contains(sec, want) {
 			t.Errorf("want %q in the read note:\n%s\nof\n%s", want, sec, in)
 		}
 	}
