@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// A table whose paste stops inside a box (an issue's index cutting it, a
+// A table whose paste stops inside a box (a thread's index cutting it, a
 // terminal's scrollback, a reply quoting its top) shows nothing of what came
 // after the cut: the GPUs read are no verdict on the rest of the node, so the
 // read note says where it stops, as dcgmi diag's does (dcgmdiag.go diagCut;
