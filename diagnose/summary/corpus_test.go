@@ -572,6 +572,28 @@ labels would be one file's pattern; the host's working -L in the same paste coul
 changed, the files being held aside: srun's -L from two tasks that each call their GPU "GPU 0" is counted as one GPU
 although the UUIDs differ (no finding either way), and "No devices were found" on a node without GPUs is refused with a
 hint about CSV headers that does not fit it.
+After the twelve batches, the 26 files still marked missed and the one extra (in sample and in the held-aside "now"
+rows) were read again by class; none gained a finding, since none holds evidence a demanding SRE would accept. The fault
+is past the cut: both dcgmi diag -r 3 pastes end in Deployment; the V100S's ECC error is not in its row; the K80s'
+Unknown Error rows, the GTX 680 node's missing GPU and the H20 PPCIe guest's missing GPUs come after the table stops;
+the vLLM log ends before its CUDA 802 line; the A10G -q head stops at GPU 0, whose Product Brand reads Unknown Error (a
+375 driver prints that for a healthy board). The processes are not in the paste: tables cut before their process list
+(two users' jobs on GTX TITANs, GPUs tied up at P8, stray qlua jobs, an H100 NVL's orphaned MIG processes, a second
+Triton instance, another user's TensorFlow job on a V100), a P100's empty list that a container prints the same, and
+GPUs in Exclusive Process or Thread mode already held (K40m, V100, GTX TITAN), what every scheduled node shows. The load
+pattern is healthy work's too: four T4 at 100 % on 57-59 % of 70 W (a T4 at P0 idles near a third); eight A800 at
+68-72 % on a third of their limit (input-bound and communication-heavy jobs alike); two A100 at 0 % holding 3 GB during
+an NCCL timeout; a T4 dmon at 146 MHz and 38-41 W with neither load nor clock event reasons in its columns. One line
+cannot tell the cause: a missing fabric manager unit with no NVSwitch shown; nvlink -s of one V100-SXM2 with no peer
+of its model; nvidia-vgpu-mgr's errors, which the corpus's two controls of the same journal log too; and HAMi-core's
+OOM against a limit the size of a 4090 (the extra: HAMi's miscount and a job over the card read alike). What changed
+is what a read or refusal says of itself, no verdict: a table cut inside a box says so and that later GPUs and the
+process list were not judged (sampler/importer/smitable_cut.go); a table of which only the banner came is refused
+saying so; a -q whose header attaches more GPUs than it shows says the others were not judged (smiq_notes.go); nvlink
+-s that proves no link down is refused as read, with what would prove one, no longer "not read"; and nvidia-vgpu-mgr's
+journal is refused by name (foreign.go). The corpus, its copies and the simulator matrix kept every verdict. Batches
+2, 6, 9 and 11's held-aside "now" rows are in sample from here on (the untouched rows stand); checking the new -q note
+over the corpus showed it on three held-aside files of batches 3, 7 and 8, whose "now" rows were in sample already.
 
 `
 

@@ -32,6 +32,12 @@ var foreignTools = []struct {
 	{"process_list", lazy(`(?m)^top - \d\d?:\d\d(:\d\d)? up |^\s*PID\s+USER\s+PRI?\s+NI\s+VIRT\s+RES\s+SHR\s+S\s+(%CPU|CPU%)|^USER\s+PID\s+%CPU\s+%MEM\s+VSZ\s+RSS`),
 		"a process list (top, htop or ps: the host's processes, no GPU readings)",
 		"run nvidia-smi (or nvidia-smi -q) on that node and pass its output; gpuscope live shows the host's processes beside their GPUs"},
+	// nvidia-vgpu-mgr's journal (a vGPU host's daemon, one per VM: its
+	// vmiop_log lines, "error:" where the VM's vGPU failed): NVIDIA's, but
+	// no GPU reading, so refused by name rather than as other text.
+	{"vgpu_mgr", lazy(`nvidia-vgpu-mgr\[\d+\]:`),
+		"nvidia-vgpu-mgr's log (a vGPU host's daemon: a VM's vGPU errors, no GPU readings)",
+		"pass the host's nvidia-smi vgpu -q and dmesg's Xid lines, which gpuscope reads"},
 	// A Python traceback alone: the error is the framework's, and nothing
 	// of the node's GPUs came with it (text holding an nvidia-smi table or
 	// -q block is refused with what was found in it instead).

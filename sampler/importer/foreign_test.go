@@ -77,3 +77,20 @@ func TestHostTextRefusedByName(t *testing.T) {
 		t.Errorf("a traceback beside an nvidia-smi header was refused as a bare traceback: %v", err)
 	}
 }
+
+// nvidia-vgpu-mgr's journal lines (bare, as journalctl -u prints them
+// with a date and host, or under a VM's start notices) are refused as that
+// daemon's log with what gpuscope reads of a vGPU host, not as other text.
+func TestVGPUMgrLogRefusedByName(t *testing.T) {
+	for _, in := range []string{
+		"nvidia-vgpu-mgr[2412]: notice: vmiop_env_log: vmiop-env: guest_max_gpfn:0x0\n" +
+			"nvidia-vgpu-mgr[2412]: error: vmiop_log: (0x0): Failed to allocate the vGPU's frame buffer\n",
+		"Mar 03 10:11:44 kvm-host-7 nvidia-vgpu-mgr[31526]: error: vmiop_log: NVOS status 0x1f\n",
+	} {
+		_, _, err := NewStream(strings.NewReader(in), "mgr.txt", Options{Start: fixedStart})
+		if err == nil || !strings.Contains(err.Error(), "mgr.txt: nvidia-vgpu-mgr's log (a vGPU host's daemon") ||
+			!strings.Contains(err.Error(), "nvidia-smi vgpu -q and dmesg's Xid lines") || strings.Contains(err.Error(), "other text") {
+			t.Errorf("%q: err %v; want the vgpu-mgr refusal", in, err)
+		}
+	}
+}

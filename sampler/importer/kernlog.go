@@ -51,9 +51,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		if g, ok := byBus[k]; ok {
 			return g
 		}
-		// A negative index is "not known here" (merge assigns one);
-		// distinct per GPU so evidence lines stay apart.
-		g := &sampler.GPU{Index: -1 - len(order), BusID: bus}
+		g := &sampler.GPU{Index: provisionalIndex(len(order)), BusID: bus}
 		byBus[k] = g
 		order = append(order, k)
 		return g
@@ -214,7 +212,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 	lost := 0
 	for i, l := range sec.lines {
 		if m := infoROMRE.FindStringSubmatch(l); m != nil {
-			g := sampler.GPU{Index: -1 - len(snap.GPUs), BusID: m[1], InfoROMCorrupt: true}
+			g := sampler.GPU{Index: provisionalIndex(len(snap.GPUs)), BusID: m[1], InfoROMCorrupt: true}
 			p.where(g.Index, "inforom", sec.first+i)
 			snap.GPUs = append(snap.GPUs, g)
 			p.note(strings.TrimSpace(l))
@@ -224,7 +222,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 			p.note(strings.TrimSpace(l))
 			continue
 		}
-		g := sampler.GPU{Index: -1 - len(snap.GPUs), BusID: tblBusRE.FindString(l), Lost: true}
+		g := sampler.GPU{Index: provisionalIndex(len(snap.GPUs)), BusID: tblBusRE.FindString(l), Lost: true}
 		if m := smiErrIdxRE.FindStringSubmatch(l); m != nil {
 			g.Index, _ = strconv.Atoi(m[1])
 		} else if m := proseLostIdxRE.FindStringSubmatch(l); m != nil {

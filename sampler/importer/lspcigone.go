@@ -36,7 +36,7 @@ func parseLspciGone(sec *section) *part {
 		if m == nil {
 			continue
 		}
-		g := sampler.GPU{Index: -1 - len(snap.GPUs), BusID: m[1], Lost: true}
+		g := sampler.GPU{Index: provisionalIndex(len(snap.GPUs)), BusID: m[1], Lost: true}
 		snap.GPUs = append(snap.GPUs, g)
 		p.where(g.Index, "lost", sec.first+i)
 		at = append(at, m[1])

@@ -85,7 +85,9 @@ func parseNVLinkSpeed(sec *section) *part {
 		}
 	}
 	if len(snap.Node.Diag) == 0 {
-		return p.skip("link speeds, not read: an inactive link is often one the board or its bridge does not wire; dcgmi nvlink --link-status is read")
+		// read, not refused as unread: what is missing is a peer that proves it
+		return p.skip("link speeds read, no link shown down: an inactive link is often one the board or its bridge does not wire, " +
+			"so one is named down only beside a GPU of the same model that runs it (or all off on an NVSwitch board's GPU past 0)")
 	}
 	p.snaps = []sampler.Snapshot{snap}
 	p.note("NVLink speeds: links inactive that should run, as failed NVLink checks")

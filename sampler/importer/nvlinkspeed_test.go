@@ -61,7 +61,7 @@ func TestNVLinkSpeedsLinkDown(t *testing.T) {
 		"GPU 0: Tesla V100-SXM2-16GB (UUID: GPU-a)\n" + six() + "GPU 1: Tesla V100-PCIE-16GB (UUID: GPU-b)\n" + six(2, 4),
 	} {
 		_, _, err := NewStream(strings.NewReader(in), "paste", Options{Start: fixedStart})
-		if err == nil || !strings.Contains(err.Error(), "nvidia-smi nvlink -s (link speeds, not read") {
+		if err == nil || !strings.Contains(err.Error(), "nvidia-smi nvlink -s (link speeds read, no link shown down: ") {
 			t.Errorf("%q: err %v", in, err)
 		}
 	}

@@ -287,7 +287,7 @@ func queryRun(ls []string, i int) int {
 // indented heading with deeper-indented "Key : value" lines under it.
 func isQueryFragment(ls []string, i int) bool {
 	l := ls[i]
-	if l == "" || l[0] != ' ' && !qBlockTitles[strings.TrimSpace(l)] || strings.Contains(l, " : ") || strings.ContainsAny(strings.TrimSpace(l), "|+#[") {
+	if l == "" || l[0] != ' ' && !qBlockTitle(strings.TrimSpace(l)) || strings.Contains(l, " : ") || strings.ContainsAny(strings.TrimSpace(l), "|+#[") {
 		return false
 	}
 	ind := len(l) - len(strings.TrimLeft(l, " "))
@@ -301,10 +301,16 @@ func isQueryFragment(ls []string, i int) bool {
 	return false
 }
 
-// qBlockTitles are -q blocks a paste may start at column 0, cut out of the
+// qBlockTitle: a -q block a paste may start at column 0, cut out of the
 // report with grep -A (corpus: smi-q-fabric-insufficient-resources-*).
-var qBlockTitles = map[string]bool{"Fabric": true, "Temperature": true, "Clocks Event Reasons": true,
-	"Clocks Throttle Reasons": true, "Remapped Rows": true, "GPU Link Info": true}
+// A switch, not a map literal built by init (as dmonKnown).
+func qBlockTitle(t string) bool {
+	switch t {
+	case "Fabric", "Temperature", "Clocks Event Reasons", "Clocks Throttle Reasons", "Remapped Rows", "GPU Link Info":
+		return true
+	}
+	return false
+}
 
 // isElision is an author's mark for cut text: "[...]", "...", "(snip)".
 func isElision(t string) bool {

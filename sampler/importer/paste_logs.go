@@ -16,7 +16,7 @@ func streamRun(ls []string, i int) (Format, int) {
 		return SMIXML, len(ls) - i
 	case strings.HasPrefix(t, "#"):
 		f := detectHashHeader(t)
-		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart[names[0]]) {
+		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart(names[0])) {
 			f = Unknown // a comment that mentions a GPU, not a header
 		}
 		if f == Unknown {
@@ -36,8 +36,15 @@ func streamRun(ls []string, i int) (Format, int) {
 	return Unknown, 0
 }
 
-// headerStart are the first names of dmon, pmon and dcgmi header lines.
-var headerStart = map[string]bool{"gpu": true, "date": true, "time": true, "entity": true, "#entity": true}
+// headerStart: the first names of dmon, pmon and dcgmi header lines (a
+// switch, not a map literal built by init, as dmonKnown).
+func headerStart(name string) bool {
+	switch name {
+	case "gpu", "date", "time", "entity", "#entity":
+		return true
+	}
+	return false
+}
 
 // commentedCSV: a --query-gpu log whose every line was commented out with
 // "#" (seen in pasted notebooks).

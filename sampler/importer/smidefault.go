@@ -101,6 +101,9 @@ func parseTable(sec *section, loc *time.Location) *part {
 		}
 	}
 	if !seenHeader && len(gpus) == 0 && !p.procsListed {
+		if why := bannerOnly(snap.Node.Driver); why != "" {
+			return p.skip(why)
+		}
 		return p.skip("a box without the GPU table's header words")
 	}
 	for i := range gpus {
@@ -116,7 +119,7 @@ func parseTable(sec *section, loc *time.Location) *part {
 		}
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(countGPUs(len(gpus)))
+	p.note(countGPUs(len(gpus)) + tableCut(sec.lines, block, cur))
 	if p.procsListed {
 		p.note("processes listed")
 	}

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,14 +18,15 @@ import (
 
 // qState reads one -q section.
 type qState struct {
-	p     *part
-	loc   *time.Location
-	cur   *sampler.Snapshot
-	gpu   *sampler.GPU
-	proc  *sampler.GPUProc
-	vgpu  *qVGPU // a vGPU block of `nvidia-smi vgpu -q` being read
-	stack []qHead
-	block int // GPU blocks read in the current snapshot
+	p        *part
+	loc      *time.Location
+	cur      *sampler.Snapshot
+	gpu      *sampler.GPU
+	proc     *sampler.GPUProc
+	vgpu     *qVGPU // a vGPU block of `nvidia-smi vgpu -q` being read
+	stack    []qHead
+	block    int // GPU blocks read in the current snapshot
+	attached int // the header's "Attached GPUs" (smiq_notes.go)
 }
 
 type qHead struct {
@@ -52,10 +54,11 @@ func parseQuery(sec *section, loc *time.Location) *part {
 	for _, s := range p.snaps {
 		n = max(n, len(s.GPUs))
 	}
-	p.note(countGPUs(n))
+	note := countGPUs(n)
 	if p.snaps[0].Node.Driver != "" {
-		p.note("driver " + p.snaps[0].Node.Driver)
+		note += ", driver " + p.snaps[0].Node.Driver
 	}
+	p.note(note + q.qTail(n))
 	return p
 }
 
@@ -150,6 +153,8 @@ func (q *qState) top(key, val string, no int) {
 		q.snapshot().Node.Driver = val
 	case "cuda version":
 		q.snapshot().Node.CUDA = val
+	case "attached gpus":
+		q.attached, _ = strconv.Atoi(val)
 	}
 }
 

@@ -6,36 +6,57 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
-// dmonColumn is what one `nvidia-smi dmon` column feeds. Units are the ones
-// dmon documents: W, C, %, MHz, MB (fb), MB/s (rxpci/txpci), counts.
-type dmonColumn struct {
-	kind  kind
-	field func(*sampler.GPU) *sampler.Metric
+// dmonField is the Metric one `nvidia-smi dmon` column feeds and how its
+// value reads, nil for a column it does not feed. Units are the ones dmon
+// documents: W, C, %, MHz, MB (fb), MB/s (rxpci/txpci), counts. A switch,
+// not a map literal of closures, which init built entry by entry and each
+// closure a function of its own (binary size: docs/benchmarks.md).
+func dmonField(c string, g *sampler.GPU) (*sampler.Metric, kind) {
+	switch c {
+	case "pwr":
+		return &g.Power, plain
+	case "gtemp", "temp": // temp: dmon before driver 410
+		return &g.Temp, plain
+	case "sm":
+		// dmon's "sm" is NVML's GPU utilisation (the same number as
+		// utilization.gpu), not GPM SM activity.
+		return &g.Util, plain
+	case "mem":
+		return &g.MemUtil, plain
+	case "enc":
+		return &g.EncUtil, plain
+	case "dec":
+		return &g.DecUtil, plain
+	case "mclk":
+		return &g.MemClock, plain
+	case "pclk":
+		return &g.SMClock, plain
+	case "fb":
+		return &g.MemUsed, memory
+	case "sbecc":
+		return &g.ECCCorrected, plain
+	case "dbecc":
+		return &g.ECCUncorrected, plain
+	case "pci":
+		return &g.PCIeReplays, plain
+	case "rxpci":
+		return &g.PCIeRx, rate
+	case "txpci":
+		return &g.PCIeTx, rate
+	}
+	return nil, plain
 }
 
-var dmonColumns = map[string]dmonColumn{
-	"pwr":   {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Power }},
-	"gtemp": {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }},
-	"temp":  {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Temp }}, // dmon before driver 410
-	// dmon's "sm" is NVML's GPU utilisation (the same number as
-	// utilization.gpu), not GPM SM activity.
-	"sm":    {plain, func(g *sampler.GPU) *sampler.Metric { return &g.Util }},
-	"mem":   {plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemUtil }},
-	"enc":   {plain, func(g *sampler.GPU) *sampler.Metric { return &g.EncUtil }},
-	"dec":   {plain, func(g *sampler.GPU) *sampler.Metric { return &g.DecUtil }},
-	"mclk":  {plain, func(g *sampler.GPU) *sampler.Metric { return &g.MemClock }},
-	"pclk":  {plain, func(g *sampler.GPU) *sampler.Metric { return &g.SMClock }},
-	"fb":    {memory, func(g *sampler.GPU) *sampler.Metric { return &g.MemUsed }},
-	"sbecc": {plain, func(g *sampler.GPU) *sampler.Metric { return &g.ECCCorrected }},
-	"dbecc": {plain, func(g *sampler.GPU) *sampler.Metric { return &g.ECCUncorrected }},
-	"pci":   {plain, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeReplays }},
-	"rxpci": {rate, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeRx }},
-	"txpci": {rate, func(g *sampler.GPU) *sampler.Metric { return &g.PCIeTx }},
+// dmonKnown: columns read elsewhere or deliberately not shown. A switch,
+// not a map literal, which init built entry by entry (binary size:
+// docs/benchmarks.md).
+func dmonKnown(c string) bool {
+	switch c {
+	case "date", "time", "gpu", "mtemp", "jpg", "ofa", "bar1", "ccpm", "pviol", "tviol", "nvdec", "nvenc":
+		return true
+	}
+	return false
 }
-
-// dmonKnown are columns read elsewhere or deliberately not shown.
-var dmonKnown = map[string]bool{"date": true, "time": true, "gpu": true, "mtemp": true, "jpg": true,
-	"ofa": true, "bar1": true, "ccpm": true, "pviol": true, "tviol": true, "nvdec": true, "nvenc": true}
 
 func (t *smiTable) fillGPU(g *sampler.GPU, cells []string) {
 	var pviol, tviol sampler.Metric
@@ -50,18 +71,18 @@ func (t *smiTable) fillGPU(g *sampler.GPU, cells []string) {
 			}
 			continue
 		}
-		col, ok := dmonColumns[c]
-		if !ok {
-			if !dmonKnown[c] {
+		field, k := dmonField(c, g)
+		if field == nil {
+			if !dmonKnown(c) {
 				t.addOnce("col:"+c, "line %d: column %q is not one gpuscope uses; ignored", t.in.no, c)
 			}
 			continue
 		}
-		m, err := parseValue(cells[i], col.kind, "")
+		m, err := parseValue(cells[i], k, "")
 		if err != nil {
 			t.addOnce("bad:"+c, "line %d: column %q: %v; read as n/a (later rows not reported)", t.in.no, c, err)
 		}
-		*col.field(g) = m
+		*field = m
 	}
 	// -s v prints the share of time clocks were held down by the power and
 	// thermal policies; any share > 0 maps to the matching clock event bit
@@ -77,18 +98,27 @@ func (t *smiTable) fillGPU(g *sampler.GPU, cells []string) {
 	}
 }
 
-// pmonColumns are pmon's per-process columns.
-var pmonColumns = map[string]struct {
-	kind  kind
-	field func(*sampler.GPUProc) *sampler.Metric
-}{
-	"sm":  {plain, func(p *sampler.GPUProc) *sampler.Metric { return &p.SMUtil }},
-	"mem": {plain, func(p *sampler.GPUProc) *sampler.Metric { return &p.MemUtil }},
-	"fb":  {memory, func(p *sampler.GPUProc) *sampler.Metric { return &p.MemUsed }},
+// pmonField is the Metric one pmon per-process column feeds (as dmonField).
+func pmonField(c string, p *sampler.GPUProc) (*sampler.Metric, kind) {
+	switch c {
+	case "sm":
+		return &p.SMUtil, plain
+	case "mem":
+		return &p.MemUtil, plain
+	case "fb":
+		return &p.MemUsed, memory
+	}
+	return nil, plain
 }
 
-var pmonKnown = map[string]bool{"date": true, "time": true, "gpu": true, "pid": true, "type": true, "command": true,
-	"enc": true, "dec": true, "jpg": true, "ofa": true, "ccpm": true}
+// pmonKnown: pmon's columns read elsewhere or not shown (as dmonKnown).
+func pmonKnown(c string) bool {
+	switch c {
+	case "date", "time", "gpu", "pid", "type", "command", "enc", "dec", "jpg", "ofa", "ccpm":
+		return true
+	}
+	return false
+}
 
 func (t *smiTable) fillProc(g *sampler.GPU, cells []string, pidCell string) {
 	pid, err := strconv.Atoi(pidCell)
@@ -104,18 +134,18 @@ func (t *smiTable) fillProc(g *sampler.GPU, cells []string, pidCell string) {
 			// The only host-side fact pmon has; the rest stays n/a.
 			p.Host = &sampler.Proc{PID: pid, Name: cells[i]}
 		}
-		col, ok := pmonColumns[c]
-		if !ok {
-			if !pmonKnown[c] {
+		field, k := pmonField(c, &p)
+		if field == nil {
+			if !pmonKnown(c) {
 				t.addOnce("col:"+c, "line %d: column %q is not one gpuscope uses; ignored", t.in.no, c)
 			}
 			continue
 		}
-		m, err := parseValue(cells[i], col.kind, "")
+		m, err := parseValue(cells[i], k, "")
 		if err != nil {
 			t.addOnce("bad:"+c, "line %d: column %q: %v; read as n/a (later rows not reported)", t.in.no, c, err)
 		}
-		*col.field(&p) = m
+		*field = m
 	}
 	g.Procs = append(g.Procs, p)
 }
