@@ -108,3 +108,14 @@ func mappedKB(t *testing.T, addr uintptr) int {
 	t.Fatalf("no mapping at %#x in /proc/self/smaps", addr)
 	return 0
 }
+
+// BenchmarkReleaseStartPages is one of the dashboard's three releases in
+// the test binary: smaps read and parsed, each read-only file mapping
+// advised (the faults that map back what runs afterwards are not in it:
+// docs/benchmarks.md, "The dashboard's memory: the start's pages", counts
+// them).
+func BenchmarkReleaseStartPages(b *testing.B) {
+	for b.Loop() {
+		releaseStartPages()
+	}
+}
