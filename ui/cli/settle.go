@@ -32,9 +32,9 @@ func settleStart(ctx context.Context, after time.Duration, free func()) {
 // startOver is what the settle does, and what the dashboard does once the
 // pre-roll is pushed: the start's garbage collected, so the heap's goal
 // is set from what is left, and the pages of code and tables the start
-// alone ran unmapped (releaseStartPages); together they take the peak RSS
-// from ~28 to ~22 MB (docs/benchmarks.md, "The dashboard's memory: the
-// start's pages").
+// alone ran unmapped (releaseStartPages); with the release before the
+// pre-roll they take the 40 s peak RSS from ~29 to ~24 MB
+// (docs/benchmarks.md, "The dashboard's memory: the start's pages").
 func startOver() {
 	runtime.GC()
 	releaseStartPages()
