@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -145,6 +144,10 @@ func dashboard(ctx context.Context, s source, f dashFlags, styles themes.Styles,
 	s.SetInterval(f.interval)
 	now := time.Now()
 	var history []sampler.Snapshot
+	// The command line, package initialisation and the words are done
+	// with: their code's pages go before the pre-roll maps its own
+	// (startpages_linux.go).
+	releaseStartPages()
 	if s.simulated {
 		// At most one snapshot a second: the charts and the diagnosis keep
 		// no more (ui/history.go, diagnose.Options.Thin), and at 100 ms the
@@ -214,12 +217,13 @@ func runTUI(ctx context.Context, s *sampler.Sampler, history []sampler.Snapshot,
 	// Diagnosed, remembered for a recording's header, and pushed one by one.
 	col.Preroll(history, func(f diagnose.Frame) { m = m.Push(f) })
 	frames := col.Subscribe()
+	startOver() // the pre-roll's garbage and code, before the first frames
 	// The sampler's clock continues from the pre-rolled history (the demo) or
 	// is the wall clock (live).
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { col.Run(ctx, nil) })
-	wg.Go(func() { settleStart(ctx, startSettle, runtime.GC) })
+	wg.Go(func() { settleStart(ctx, startSettle, startOver) })
 	err = runPainted(m, "dashboard", screen{in: os.Stdin, out: os.Stdout, stderr: stderr, frames: frames})
 	cancel()
 	wg.Wait() // the collector no longer writes to the recording
