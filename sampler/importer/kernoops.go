@@ -35,6 +35,10 @@ type kernOops struct {
 
 // add reads l (at line no); true when the line is the oops's own.
 func (k *kernOops) add(l string, no int) bool {
+	if !k.open && !strings.Contains(l, "BUG: ") && !strings.Contains(l, "Oops: ") && !strings.Contains(l, "nable to handle") &&
+		!strings.Contains(l, "protection fault") { // oopsRE's words: most kernel lines have none
+		return false
+	}
 	if strings.Contains(l, "WARNING:") {
 		k.open = false
 		return false

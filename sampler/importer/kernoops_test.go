@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -66,4 +67,19 @@ func TestKernelOopsInDriver(t *testing.T) {
 	if snaps, _ := readPaste(t, in); len(snaps[0].GPUs) != 1 {
 		t.Errorf("two copies of one oops: GPUs %+v", snaps[0].GPUs)
 	}
+}
+
+// BenchmarkPasteKernelLog: a day's kernel log of 100,000 lines, none an
+// oops, with an Xid line every thousand: every line passes the oops check
+// (kernoops.go), which is what this adds to a kernel section's reading.
+func BenchmarkPasteKernelLog(b *testing.B) {
+	var sb strings.Builder
+	for i := range 100000 {
+		if i%1000 == 0 {
+			fmt.Fprintf(&sb, "[%6d.%06d] NVRM: Xid (PCI:0000:%02x:00): 13, pid=%d, name=python3, Graphics Exception\n", i/10, i%1000000, 0x17+i%8, 4000+i)
+			continue
+		}
+		fmt.Fprintf(&sb, "[%6d.%06d] eth0: link up, 100Gbps, full-duplex, lpa 0x%04X, RIP flow %d\n", i/10, i%1000000, i%65536, i)
+	}
+	benchPaste(b, sb.String())
 }
