@@ -63,6 +63,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		g := &e.last.GPUs[i]
 		e.health(g)
 		e.infoROM(g)
+		e.driverOops(g)
 		e.vgpuLicense(g)
 		if g.VGPUHost() {
 			continue // its processes are VMs holding their vGPU's share by design

@@ -199,6 +199,10 @@ func powerNote(g *sampler.GPU) Text {
 	return nil
 }
 
+// m0 is a reading with no decimals, "?" where it is missing (noinline:
+// one copy of the Sprintf, not one per call).
+//
+//go:noinline
 func m0(m sampler.Metric) string {
 	if !m.OK {
 		return "?"

@@ -115,6 +115,8 @@ func (m *Msg) lookup(name string) (string, bool) {
 }
 
 // then is a piece that continues the clause before it.
+//
+//go:noinline
 func then(id, en string, kv ...any) Msg {
 	m := say(id, en, kv...)
 	m.Join = Continue
@@ -122,6 +124,8 @@ func then(id, en string, kv ...any) Msg {
 }
 
 // item is the next piece of a list.
+//
+//go:noinline
 func item(id, en string, kv ...any) Msg {
 	m := say(id, en, kv...)
 	m.Join = Item

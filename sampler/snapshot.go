@@ -86,6 +86,9 @@ type GPU struct {
 	// Lost is set once the GPU answered GPU_IS_LOST (fell off the bus); the
 	// other GPUs keep updating.
 	Lost bool `json:"lost,omitempty"`
+	// DriverOops: the kernel log shows an oops inside the NVIDIA driver,
+	// which serves no GPU until a reboot.
+	DriverOops bool `json:"driver_oops,omitempty"`
 	// Pod is the container the kubelet allocated this GPU to (its
 	// pod-resources API, Sampler.PodOf); zero off Kubernetes or when no
 	// container holds it.

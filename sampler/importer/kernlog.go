@@ -58,6 +58,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	xids, lost, sxids, initFail, dups, masked := 0, 0, 0, 0, 0, 0
 	fw := fwTimeouts{}
+	var oops kernOops
 	// A bug report copies the same message from /var/log/messages, the
 	// journal and dmesg (sections of their own): seen, shared by the
 	// sections of one input, counts each message once.
@@ -121,7 +122,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			p.where(g.Index, "lost", no)
 			continue
 		}
-		if fw.add(l, no) {
+		if fw.add(l, no) || oops.add(l, no) {
 			continue
 		}
 		if sxidRE.MatchString(l) {
@@ -136,6 +137,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		g.Lost = true
 		p.where(g.Index, "lost", line)
 	})
+	oopsNote := oops.place(order, gpu, p, seen)
 	if len(order) == 0 {
 		if dups > 0 {
 			return p.skip(sampler.Counted(dups, "repeated message", "repeated messages") + " counted once (read in an earlier section)")
@@ -166,6 +168,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	if fwNote != "" {
 		p.note(fwNote)
+	}
+	if oopsNote != "" {
+		p.note(oopsNote)
 	}
 	if sxids > 0 {
 		p.note(sampler.Counted(sxids, "NVSwitch SXid line", "NVSwitch SXid lines") + " (not tied to a GPU)")

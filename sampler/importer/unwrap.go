@@ -33,7 +33,8 @@ const maxWrapped = 5
 // wrapAnchors: a message line holds one of these within its first width,
 // so a line without them is not tried.
 var wrapAnchors = [...]string{"NVRM", "Xid", "CUDA", "Cuda", "cuda", "NCCL", "Detected a", "HAMI", "hijack_call",
-	"abric", "[ERROR]", "device handle", "UUID", "out of memory", "total capacity", "event type", "unhealthy", "NVIDIA Corporation"}
+	"abric", "[ERROR]", "device handle", "UUID", "out of memory", "total capacity", "event type", "unhealthy", "NVIDIA Corporation",
+	"BUG: ", "Oops: ", "IP: ", "pc : "} // a kernel oops's header and fault line (kernoops.go)
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and

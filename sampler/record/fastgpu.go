@@ -36,6 +36,8 @@ func (s *scanner) gpu(g *sampler.GPU) {
 			g.RemapFailed = s.boolean()
 		case "inforom_corrupt":
 			g.InfoROMCorrupt = s.boolean()
+		case "driver_oops":
+			g.DriverOops = s.boolean()
 		case "persistence":
 			g.Persistence = s.str()
 		case "compute_mode":
