@@ -76,20 +76,17 @@ var entryPlan = planOf(reflect.TypeFor[wireEntry](), nil)
 // skipGroup is the skip bit (statics.go) that leaves field name of t out:
 // a field a blanked copy would omit as zero (TestSkipsWriteTheBlankedCopy).
 func skipGroup(t reflect.Type, name string) uint8 {
-	in := func(of reflect.Type) bool {
-		f, ok := of.FieldByName(name)
-		return ok && !f.Anonymous
+	var groups []reflect.Type // the skip bits' fields, in the bits' order
+	switch t {
+	case reflect.TypeFor[sampler.Proc]():
+		groups = []reflect.Type{reflect.TypeFor[procStatic]()}
+	case reflect.TypeFor[sampler.GPU]():
+		groups = []reflect.Type{reflect.TypeFor[gpuStatic](), reflect.TypeFor[gpuSteady](), reflect.TypeFor[struct{ NVLinks int }]()}
 	}
-	switch {
-	case t == reflect.TypeFor[sampler.Proc]() && in(reflect.TypeFor[procStatic]()):
-		return skipStatic
-	case t != reflect.TypeFor[sampler.GPU]():
-	case in(reflect.TypeFor[gpuStatic]()):
-		return skipStatic
-	case in(reflect.TypeFor[gpuSteady]()):
-		return skipSteady
-	case name == "NVLinks":
-		return skipLinks
+	for i, g := range groups {
+		if f, ok := g.FieldByName(name); ok && !f.Anonymous {
+			return 1 << i
+		}
 	}
 	return 0
 }
@@ -166,6 +163,9 @@ func kindOf(t reflect.Type) (byte, plan) {
 func (e *lineEncoder) entry(l *wireEntry) ([]byte, error) {
 	e.b, e.err = e.b[:0], nil
 	e.skip, e.same = l.gpuSkip, l.skipProcs
+	if len(e.skip) < len(l.GPUs) { // not marked: nothing skipped
+		e.skip = make([]uint8, len(l.GPUs))
+	}
 	e.object(reflect.ValueOf(l).Elem(), entryPlan, 0)
 	e.skip, e.same = nil, nil
 	e.b = append(e.b, '\n')
@@ -258,9 +258,7 @@ func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
 		e.float(v.Float())
 	case kStruct:
 		e.object(v, elem, 0)
-	case kGPUs:
-		e.gpus(v.Interface().([]sampler.GPU), elem)
-	case kPtr, kSlice, kInts, kFloats:
+	case kPtr, kSlice, kInts, kFloats, kGPUs:
 		if v.IsNil() {
 			e.b = append(e.b, "null"...)
 			return
@@ -277,6 +275,8 @@ func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
 			switch x := v.Index(i); kind {
 			case kSlice:
 				e.object(x, elem, 0)
+			case kGPUs: // less what its skip bits leave out
+				e.object(x, elem, e.skip[i])
 			case kInts:
 				e.b = strconv.AppendInt(e.b, x.Int(), 10)
 			default:

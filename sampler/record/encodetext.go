@@ -83,26 +83,6 @@ func (e *lineEncoder) procSkip(pid int) uint8 {
 	return 0
 }
 
-// gpus writes the list, each GPU without what its skip bits leave out.
-func (e *lineEncoder) gpus(gs []sampler.GPU, p plan) {
-	if gs == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.b = append(e.b, '[')
-	for i := range gs {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		var s uint8
-		if i < len(e.skip) {
-			s = e.skip[i]
-		}
-		e.object(reflect.ValueOf(&gs[i]).Elem(), p, s)
-	}
-	e.b = append(e.b, ']')
-}
-
 // plain: printable ASCII but a quote or a backslash, which JSON writes as
 // it is.
 func plain(s string) bool {
