@@ -80,9 +80,12 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 				continue
 			}
 		}
-		b, err := jsonv1.Marshal(f)
-		if err != nil {
-			return nil, err
+		b, ok := appendFinding(nil, f)
+		if !ok {
+			var err error
+			if b, err = jsonv1.Marshal(f); err != nil {
+				return nil, err
+			}
 		}
 		t := seenText{b: b, s: -1}
 		if k := bytes.Index(b, []byte(`,"last_seen":"`)); k >= 0 {
