@@ -80,7 +80,7 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 				continue
 			}
 		}
-		b, ok := appendFinding(nil, f)
+		b, ok := appendFinding(make([]byte, 0, 1024), f) // a finding is ~1 KB: one allocation
 		if !ok {
 			var err error
 			if b, err = jsonv1.Marshal(f); err != nil {
