@@ -229,3 +229,26 @@ func BenchmarkInflateDay(b *testing.B) {
 	}
 	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkEncodeLine is the writer's own work per line of an 8-GPU node
+// (the statics and the slow tier left out, the line encoded), gzip aside:
+// 60 lines of the realistic fixture in turn, the statics mostly the same.
+func BenchmarkEncodeLine(b *testing.B) {
+	var snaps []sampler.Snapshot
+	for i := range 60 {
+		snaps = append(snaps, realisticSnapshot(i))
+	}
+	var w Writer
+	b.ReportAllocs()
+	cpu0 := benchtest.ProcessCPU(b)
+	i := 0
+	for b.Loop() {
+		l := w.stat.elide(Entry{Snapshot: snaps[i%len(snaps)]})
+		w.slow.elide(&l)
+		if _, err := w.enc.entry(&l); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(benchtest.ProcessCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}

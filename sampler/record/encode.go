@@ -32,6 +32,13 @@ type lineEncoder struct {
 	err error // the first fallback's error: the line does not encode
 	fb  bytes.Buffer
 	fe  *jsonv1.Encoder
+	// The line's marks (statics.go): what to skip of each GPU, and the
+	// PIDs whose static fields to skip, sorted.
+	skip []uint8
+	same []int
+	// keys: the process map's keys in the order written, kept while the
+	// next line's map has the same ones (a node's processes seldom change).
+	keys []int
 }
 
 // plan is how a struct's fields are written, in jsonv1's order.
@@ -42,6 +49,7 @@ type planField struct {
 	idx  []int  // the field, through embedded structs
 	omit byte   // 0 never, 'e' omitempty, 'z' omitzero
 	kind byte   // below
+	skip uint8  // the skip bits that leave it out (skipGroup)
 	elem plan   // kStruct, kPtr, kSlice: the element's plan
 }
 
@@ -60,9 +68,28 @@ const (
 	kInts   // []int
 	kFloats // []float64
 	kProcs  // map[int]*sampler.Proc
+	kGPUs   // []sampler.GPU, each less what its skip bits leave out
 )
 
 var entryPlan = planOf(reflect.TypeFor[wireEntry](), nil)
+
+// skipGroup is the skip bit (statics.go) that leaves field name of t out:
+// a field a blanked copy would omit as zero (TestSkipsWriteTheBlankedCopy).
+func skipGroup(t reflect.Type, name string) uint8 {
+	var groups []reflect.Type // the skip bits' fields, in the bits' order
+	switch t {
+	case reflect.TypeFor[sampler.Proc]():
+		groups = []reflect.Type{reflect.TypeFor[procStatic]()}
+	case reflect.TypeFor[sampler.GPU]():
+		groups = []reflect.Type{reflect.TypeFor[gpuStatic](), reflect.TypeFor[gpuSteady](), reflect.TypeFor[struct{ NVLinks int }]()}
+	}
+	for i, g := range groups {
+		if f, ok := g.FieldByName(name); ok && !f.Anonymous {
+			return 1 << i
+		}
+	}
+	return 0
+}
 
 func planOf(t reflect.Type, at []int) plan {
 	var p plan
@@ -79,7 +106,7 @@ func planOf(t reflect.Type, at []int) plan {
 		case name == "":
 			name = f.Name
 		}
-		pf := planField{key: `"` + name + `":`, idx: idx}
+		pf := planField{key: `"` + name + `":`, idx: idx, skip: skipGroup(t, f.Name)}
 		if strings.Contains(opts, "omitempty") {
 			pf.omit = 'e'
 		} else if strings.Contains(opts, "omitzero") {
@@ -101,6 +128,8 @@ func kindOf(t reflect.Type) (byte, plan) {
 		return kTime, nil
 	case t == reflect.TypeFor[map[int]*sampler.Proc]():
 		return kProcs, planOf(reflect.TypeFor[sampler.Proc](), nil)
+	case t == reflect.TypeFor[[]sampler.GPU]():
+		return kGPUs, planOf(reflect.TypeFor[sampler.GPU](), nil)
 	case t == reflect.TypeFor[[]int]():
 		return kInts, nil
 	case t == reflect.TypeFor[[]float64]():
@@ -133,16 +162,25 @@ func kindOf(t reflect.Type) (byte, plan) {
 // entry encodes l, newline included; the bytes are e's until the next call.
 func (e *lineEncoder) entry(l *wireEntry) ([]byte, error) {
 	e.b, e.err = e.b[:0], nil
-	e.object(reflect.ValueOf(l).Elem(), entryPlan)
+	e.skip, e.same = l.gpuSkip, l.skipProcs
+	if len(e.skip) < len(l.GPUs) { // not marked: nothing skipped
+		e.skip = make([]uint8, len(l.GPUs))
+	}
+	e.object(reflect.ValueOf(l).Elem(), entryPlan, 0)
+	e.skip, e.same = nil, nil
 	e.b = append(e.b, '\n')
 	return e.b, e.err
 }
 
-func (e *lineEncoder) object(v reflect.Value, p plan) {
+// object writes v by p, less the fields that skip's bits leave out.
+func (e *lineEncoder) object(v reflect.Value, p plan, skip uint8) {
 	e.b = append(e.b, '{')
 	n := 0
 	for i := range p {
 		f := &p[i]
+		if f.skip&skip != 0 {
+			continue
+		}
 		fv := v.Field(f.idx[0])
 		for _, j := range f.idx[1:] {
 			fv = fv.Field(j)
@@ -219,14 +257,14 @@ func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
 	case kFloat:
 		e.float(v.Float())
 	case kStruct:
-		e.object(v, elem)
-	case kPtr, kSlice, kInts, kFloats:
+		e.object(v, elem, 0)
+	case kPtr, kSlice, kInts, kFloats, kGPUs:
 		if v.IsNil() {
 			e.b = append(e.b, "null"...)
 			return
 		}
 		if kind == kPtr {
-			e.object(v.Elem(), elem)
+			e.object(v.Elem(), elem, 0)
 			return
 		}
 		e.b = append(e.b, '[')
@@ -236,7 +274,9 @@ func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
 			}
 			switch x := v.Index(i); kind {
 			case kSlice:
-				e.object(x, elem)
+				e.object(x, elem, 0)
+			case kGPUs: // less what its skip bits leave out
+				e.object(x, elem, e.skip[i])
 			case kInts:
 				e.b = strconv.AppendInt(e.b, x.Int(), 10)
 			default:

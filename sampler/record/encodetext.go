@@ -34,18 +34,20 @@ func (e *lineEncoder) any(v any) {
 }
 
 // procs writes the map in jsonv1's order: by the keys' text, so "10"
-// comes before "9".
+// comes before "9"; a process listed in e.same without its statics.
 func (e *lineEncoder) procs(m map[int]*sampler.Proc, p plan) {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	if !e.sameKeys(m) {
+		e.keys = e.keys[:0]
+		for k := range m {
+			e.keys = append(e.keys, k)
+		}
+		slices.SortFunc(e.keys, func(a, b int) int {
+			var x, y [20]byte
+			return bytes.Compare(strconv.AppendInt(x[:0], int64(a), 10), strconv.AppendInt(y[:0], int64(b), 10))
+		})
 	}
-	slices.SortFunc(keys, func(a, b int) int {
-		var x, y [20]byte
-		return bytes.Compare(strconv.AppendInt(x[:0], int64(a), 10), strconv.AppendInt(y[:0], int64(b), 10))
-	})
 	e.b = append(e.b, '{')
-	for i, k := range keys {
+	for i, k := range e.keys {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
@@ -53,10 +55,32 @@ func (e *lineEncoder) procs(m map[int]*sampler.Proc, p plan) {
 		if pr := m[k]; pr == nil {
 			e.b = append(e.b, "null"...)
 		} else {
-			e.object(reflect.ValueOf(pr).Elem(), p)
+			e.object(reflect.ValueOf(pr).Elem(), p, e.procSkip(k))
 		}
 	}
 	e.b = append(e.b, '}')
+}
+
+// sameKeys: m holds exactly the keys of the line before (e.keys has no
+// repeats, so as many of them, each found, are all of m's).
+func (e *lineEncoder) sameKeys(m map[int]*sampler.Proc) bool {
+	if len(m) != len(e.keys) {
+		return false
+	}
+	for _, k := range e.keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// procSkip: the skip bits of process pid, skipStatic where it is listed.
+func (e *lineEncoder) procSkip(pid int) uint8 {
+	if _, ok := slices.BinarySearch(e.same, pid); ok {
+		return skipStatic
+	}
+	return 0
 }
 
 // plain: printable ASCII but a quote or a backslash, which JSON writes as

@@ -21,8 +21,8 @@ type slowTier struct {
 }
 
 // elide leaves out of l what did not change since the last line and lists
-// it. It never modifies the caller's snapshot: the GPU slice is copied
-// unless l.ownGPUs says statics already did.
+// it. It never modifies the caller's snapshot: a GPU's links are marked
+// for the encoder to skip (skipLinks), not cleared.
 func (st *slowTier) elide(l *wireEntry) {
 	if st.links == nil {
 		st.links = map[int][]sampler.NVLink{}
@@ -41,11 +41,10 @@ func (st *slowTier) elide(l *wireEntry) {
 			st.links[idx] = g.NVLinks
 			continue
 		}
-		if !l.ownGPUs {
-			l.GPUs, l.ownGPUs = slices.Clone(l.GPUs), true
-			g = &l.GPUs[i]
+		if len(l.gpuSkip) != len(l.GPUs) { // statics.elide did not run
+			l.gpuSkip = make([]uint8, len(l.GPUs))
 		}
-		g.NVLinks = nil
+		l.gpuSkip[i] |= skipLinks
 		l.SameLinks = append(l.SameLinks, idx)
 	}
 }

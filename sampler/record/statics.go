@@ -28,9 +28,21 @@ type wireEntry struct {
 	// line's time (findings.go; version 3 on).
 	SameFindings []int `json:"same_findings,omitempty"`
 	SeenFindings []int `json:"seen_findings,omitempty"`
-	// ownGPUs: GPUs is the writer's copy, free to trim.
-	ownGPUs bool
+	// gpuSkip[i] is what the encoder leaves out of GPUs[i] (skip bits):
+	// the writer marks it instead of copying the GPUs to blank it; and
+	// skipProcs the processes whose statics it leaves out (SameProcs,
+	// which a line read or made by hand lists without marking).
+	gpuSkip   []uint8
+	skipProcs []int
 }
+
+// What the encoder leaves out of a GPU of a line (skipGroup, encode.go):
+// the fields a blanked copy would have omitted as zero.
+const (
+	skipStatic uint8 = 1 << iota // gpuStatic's fields (SameGPUs)
+	skipSteady                   // gpuSteady's (SteadyGPUs)
+	skipLinks                    // NVLinks (SameLinks, slowtier.go)
+)
 
 // gpuSteady are fast-tier readings that describe a state rather than a
 // rate (P-state, clocks, PCIe link, throttle reasons, codec use): on a GPU
@@ -139,12 +151,8 @@ type statics struct {
 	gpus   map[int]gpuStatic
 	steady map[int]gpuSteady
 	procs  map[int]procStatic
-	// The writer's: the trimmed copies of one line, reused by the next
-	// (the GPUs, the process map and its copies were 17 % of a recording's
-	// allocations, docs/benchmarks.md).
-	gpuBuf  []sampler.GPU
-	procBuf map[int]*sampler.Proc
-	procCp  []sampler.Proc
+	// The writer's: one line's gpuSkip, reused by the next.
+	skipBuf []uint8
 }
 
 func (st *statics) init() {
@@ -153,13 +161,18 @@ func (st *statics) init() {
 	}
 }
 
-// elide returns the line to write for e. It never modifies e: the GPU
-// slice, the host and its processes are copied when any is trimmed, into
-// buffers the next call reuses, so the line is valid until then.
+// elide returns the line to write for e: e itself, with what to leave out
+// listed (SameGPUs, SteadyGPUs, SameProcs) and marked for the encoder
+// (gpuSkip, skipProcs), which skips those fields
+// rather than writing a blanked copy. Copying the GPUs and the process map
+// to blank them was most of this function's cost, a line's ~35 processes
+// copied and put in a new map every second (docs/benchmarks.md,
+// "Recording a day: the statics skipped"). It never modifies e; gpuSkip
+// is reused by the next call.
 func (st *statics) elide(e Entry) wireEntry {
 	st.init()
 	l := wireEntry{Entry: e}
-	copied := false
+	st.skipBuf = st.skipBuf[:0]
 	for i := range l.GPUs {
 		idx := l.GPUs[i].Index
 		// A GPU index listed twice is written in full: the reader could not
@@ -168,68 +181,40 @@ func (st *statics) elide(e Entry) wireEntry {
 		static, steady := gpuStaticOf(&l.GPUs[i]), gpuSteadyOf(&l.GPUs[i])
 		lastStatic, okStatic := st.gpus[idx]
 		lastSteady, okSteady := st.steady[idx]
-		sameStatic := okStatic && !repeats && lastStatic.equal(static)
-		sameSteady := okSteady && !repeats && lastSteady == steady
-		if !sameStatic {
+		var skip uint8
+		if okStatic && !repeats && lastStatic.equal(static) {
+			skip |= skipStatic
+			l.SameGPUs = append(l.SameGPUs, idx)
+		} else {
 			st.gpus[idx] = static
 		}
-		if !sameSteady {
+		if okSteady && !repeats && lastSteady == steady {
+			skip |= skipSteady
+			l.SteadyGPUs = append(l.SteadyGPUs, idx)
+		} else {
 			st.steady[idx] = steady
 		}
-		if (sameStatic || sameSteady) && !copied {
-			st.gpuBuf = append(st.gpuBuf[:0], l.GPUs...)
-			l.GPUs, copied = st.gpuBuf, true
-		}
-		if sameStatic {
-			gpuStatic{}.setOn(&l.GPUs[i])
-			l.SameGPUs = append(l.SameGPUs, idx)
-		}
-		if sameSteady {
-			gpuSteady{}.setOn(&l.GPUs[i])
-			l.SteadyGPUs = append(l.SteadyGPUs, idx)
-		}
+		st.skipBuf = append(st.skipBuf, skip)
 	}
+	l.gpuSkip = st.skipBuf
 	var procs map[int]*sampler.Proc
 	if l.Host != nil {
 		procs = l.Host.Procs
 	}
 	forgetAbsent(st.procs, procs)
-	l.ownGPUs = copied
-	if len(procs) == 0 {
-		return l
-	}
-	if st.procBuf == nil {
-		st.procBuf = make(map[int]*sampler.Proc, len(procs))
-	}
-	trimmed := st.procBuf
-	clear(trimmed)
-	if cap(st.procCp) < len(procs) { // no growth below: the copies' addresses stay
-		st.procCp = make([]sampler.Proc, 0, len(procs))
-	}
-	st.procCp = st.procCp[:0]
 	for pid, p := range procs {
 		if p == nil {
-			trimmed[pid] = p
 			continue
 		}
 		cur := procStaticOf(p)
 		if last, ok := st.procs[pid]; !ok || !last.equal(cur) || p.PID != pid {
 			st.procs[pid] = cur
-			trimmed[pid] = p
 			continue
 		}
-		st.procCp = append(st.procCp, *p)
-		cp := &st.procCp[len(st.procCp)-1]
-		procStatic{}.setOn(cp)
-		trimmed[pid] = cp
 		l.SameProcs = append(l.SameProcs, pid)
 	}
-	slices.Sort(l.SameProcs) // stable output for the same input
-	if len(l.SameProcs) > 0 {
-		h := *l.Host
-		h.Procs = trimmed
-		l.Host = &h
-	}
+	slices.Sort(l.SameProcs) // stable output for the same input; the encoder searches it
+	l.skipProcs = l.SameProcs
 	return l
 }
 
