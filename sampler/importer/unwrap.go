@@ -31,9 +31,12 @@ var wrapWidths = [...]int{80, 100, 120}
 const maxWrapped = 5
 
 // wrapAnchors: a message line holds one of these within its first width,
-// so a line without them is not tried.
+// so a line without them is not tried. The device-handle error quoted in a
+// sentence may start late in its line: "determine" is on the first line of
+// any one cut that leaves "device handle" whole on neither.
 var wrapAnchors = [...]string{"NVRM", "Xid", "CUDA", "Cuda", "cuda", "NCCL", "Detected a", "HAMI", "hijack_call",
-	"abric", "[ERROR]", "device handle", "UUID", "out of memory", "total capacity", "event type", "unhealthy", "NVIDIA Corporation"}
+	"abric", "[ERROR]", "device handle", "determine", "UUID", "out of memory", "total capacity", "event type", "unhealthy",
+	"NVIDIA Corporation"}
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and
