@@ -190,6 +190,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindVCUDAOOM, Unknown, runWhile(ls, i, isVCUDAOOMLine)
 	case isTorchOOMLine(l):
 		return kindTorchOOM, Unknown, runWhile(ls, i, isTorchOOMLine)
+	case isCUDAOOMLine(l):
+		return kindCUDAOOM, Unknown, runWhile(ls, i, isCUDAOOMLine)
 	case fmRun(ls, i) > 0:
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case ctxOOMRun(ls, i) > 0:

@@ -229,6 +229,7 @@ var messages = [...]struct {
 	{"init", isCUDAInitLine},
 	{"off the bus", offBusRE.MatchString},
 	{"total capacity", isTorchOOMLine},
+	{"out of memory", isCUDAOOMLine},
 	{"unavailable", isCUDAInitLine},
 	{"returned 46", isCUDAInitLine},
 	{"802", isCUDAInitLine},
