@@ -116,6 +116,10 @@ func (e *evCtx) sliceOOM() {
 		if o.Layer == "pytorch" { // the card's memory, judged with its reading (memoryFull)
 			continue
 		}
+		if o.Layer == "cuda" {
+			e.cudaOOM()
+			continue
+		}
 		title := say("evidence.slice_oom_title", "A container's GPU memory slice ({{.Limit}}) is exhausted: an allocation was refused", "Limit", gbytes(o.Limit))
 		ev := say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
 			"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))

@@ -40,6 +40,8 @@ type SliceOOM struct {
 	// hijack_call.c (whose line gives the usage only), "pytorch" the CUDA
 	// allocator with the card's free memory short of the request (Limit is
 	// the card's total), "hami_driver" the driver under HAMi-core, out of
-	// memory on the card within the pod's slice (no bytes, no limit).
+	// memory on the card within the pod's slice (no bytes, no limit),
+	// "cuda" the CUDA runtime's out-of-memory error a program printed (no
+	// device, no bytes: Device is -1).
 	Layer string `json:"layer,omitempty"`
 }

@@ -127,6 +127,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseSliceOOM(s)
 		case kindTorchOOM:
 			p = parseTorchOOM(s)
+		case kindCUDAOOM:
+			p = parseCUDAOOM(s)
 		case kindFabricManager:
 			p = parseFabricLog(s, noSwitch(secs), switchShown(secs))
 		case kindNVLinkStatus:

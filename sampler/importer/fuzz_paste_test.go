@@ -78,7 +78,7 @@ func FuzzSections(f *testing.F) {
 		if len(lines) == 0 {
 			return
 		}
-		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG, kindNCCLWarn, kindTorchOOM, kindVCUDAOOM} {
+		for _, kind := range []string{kindTable, kindQuery, kindTopo, kindKernel, kindSMIError, kindList, kindDiag, kindMIG, kindNCCLWarn, kindTorchOOM, kindVCUDAOOM, kindCUDAOOM} {
 			sec := section{kind: kind, first: 1, lines: lines}
 			_ = readSections([]section{sec}, Options{}.withDefaults(""))
 		}

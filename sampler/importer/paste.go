@@ -95,8 +95,10 @@ var (
 	// smiErrQuotedRE: the device-handle error quoted inside a sentence
 	// ("nvidia-smi outputs the following error: Unable to determine the
 	// device handle for GPU 0000:0B:00.0: Unknown Error."); the PCI address
-	// makes it nvidia-smi's words, not prose about them.
-	smiErrQuotedRE = lazy(`(?i)unable to determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
+	// makes it nvidia-smi's words, not prose about them, so the words before
+	// "determine" are not needed: a quote whose first letters a copy lost
+	// ("nable to determine ...") is the same error.
+	smiErrQuotedRE = lazy(`(?i)determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
 )
 
 // splitPaste cuts cleaned lines into sections of known kinds; what is none
@@ -188,6 +190,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindVCUDAOOM, Unknown, runWhile(ls, i, isVCUDAOOMLine)
 	case isTorchOOMLine(l):
 		return kindTorchOOM, Unknown, runWhile(ls, i, isTorchOOMLine)
+	case isCUDAOOMLine(l):
+		return kindCUDAOOM, Unknown, runWhile(ls, i, isCUDAOOMLine)
 	case fmRun(ls, i) > 0:
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case ctxOOMRun(ls, i) > 0:

@@ -31,10 +31,12 @@ var wrapWidths = [...]int{80, 100, 120}
 const maxWrapped = 5
 
 // wrapAnchors: a message line holds one of these within its first width,
-// so a line without them is not tried.
+// so a line without them is not tried. The device-handle error quoted in a
+// sentence may start late in its line: "determine" is on the first line of
+// any one cut that leaves "device handle" whole on neither.
 var wrapAnchors = [...]string{"NVRM", "Xid", "CUDA", "Cuda", "cuda", "NCCL", "Detected a", "HAMI", "hijack_call",
-	"abric", "[ERROR]", "device handle", "UUID", "out of memory", "total capacity", "event type", "unhealthy", "NVIDIA Corporation",
-	"BUG: ", "Oops: ", "IP: ", "pc : "} // a kernel oops's header and fault line (kernoops.go)
+	"abric", "[ERROR]", "device handle", "determine", "UUID", "out of memory", "total capacity", "event type", "unhealthy",
+	"NVIDIA Corporation", "BUG: ", "Oops: ", "IP: ", "pc : "} // a kernel oops's header and fault line (kernoops.go)
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and
@@ -227,6 +229,7 @@ var messages = [...]struct {
 	{"init", isCUDAInitLine},
 	{"off the bus", offBusRE.MatchString},
 	{"total capacity", isTorchOOMLine},
+	{"out of memory", isCUDAOOMLine},
 	{"unavailable", isCUDAInitLine},
 	{"returned 46", isCUDAInitLine},
 	{"802", isCUDAInitLine},

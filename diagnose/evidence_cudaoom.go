@@ -1,0 +1,24 @@
+package diagnose
+
+// hintCUDAOOM: the CUDA runtime's "out of memory" gives no sizes and no
+// GPU, so the fix is the check that tells the two causes apart: the job's
+// own need past the card, or memory other processes hold (a crashed run's
+// data-loader workers keep theirs until killed:
+// sampler/importer/cudaoom.go).
+var hintCUDAOOM = fix{"mem_cuda_oom", "A CUDA allocation failed for lack of GPU memory: nvidia-smi's process list (or fuser -v " +
+	"/dev/nvidia*) shows who holds the card's memory; end stale processes of an earlier run, or if the job alone fills the " +
+	"card lower its need (a smaller batch, input or model, gradient checkpointing)"}
+
+// cudaOOM is the finding for the CUDA runtime's out-of-memory error
+// (sampler.SliceOOM layer "cuda"): the node's memory_pressure, no GPU named.
+// Out of line, so sliceOOM's loop carries a call, not these words
+// (docs/benchmarks.md, binary size).
+//
+//go:noinline
+func (e *evCtx) cudaOOM() {
+	e.add(RuleMemoryPressure, Critical, -1, say("evidence.cuda_oom_title", "A program's CUDA allocation failed: out of memory"),
+		Text{say("evidence.cuda_oom", "The CUDA runtime refused an allocation with \"out of memory\" (error 2): the GPU the program used had no memory left for it")},
+		hintCUDAOOM,
+		Text{say("evidence.cuda_oom_est", "the program's error line, as pasted: it gives neither the GPU nor the sizes, so whether the job's own need or other processes filled the card needs nvidia-smi's process list")},
+		Use{-1, "slice_oom"})
+}

@@ -1,0 +1,50 @@
+package importer
+
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// The CUDA runtime's out-of-memory error as programs print it:
+// cudaGetErrorString(cudaErrorMemoryAllocation), error 2, is "out of
+// memory", and each framework puts its own words before it:
+//
+//	CUDA Error: out of memory                                     darknet, src/cuda.c check_error
+//	RuntimeError: CUDA error: out of memory                       PyTorch's CUDA_CHECK (c10)
+//	RuntimeError: cuda runtime error (2) : out of memory at ...   PyTorch's THC, before 1.0
+//	Check failed: error == cudaSuccess (2 vs. 0)  out of memory   Caffe's CUDA_CHECK
+//
+// An allocation failed for lack of GPU memory, but the line gives no sizes
+// and no GPU: read as a fact of the node, for the memory rule to name with
+// the checks that tell the job's own need from memory others hold (a
+// crashed run's workers keep theirs until killed: corpus
+// b14-darknet-cuda-error-oom-*). PyTorch's caching allocator's own message
+// ("CUDA out of memory. Tried to allocate ...") carries the sizes and is
+// torchoom.go's; the driver API's CUDA_ERROR_OUT_OF_MEMORY is read where
+// its caller says what it means (cudaerr.go, hami.go).
+var cudaRuntimeOOMRE = lazy(`(?i)\bCUDA error:\s*out of memory\b|\bcuda runtime error \(2\)\s*:\s*out of memory\b|` +
+	`cudaSuccess \(2 vs\. 0\)\s+out of memory\b`)
+
+const kindCUDAOOM = "CUDA out-of-memory error"
+
+// isCUDAOOMLine asks the pattern only of lines with its words
+// (cudaGetErrorString's are lower case in every form above).
+func isCUDAOOMLine(s string) bool {
+	return strings.Contains(s, "out of memory") && cudaRuntimeOOMRE.MatchString(s)
+}
+
+// parseCUDAOOM reads the errors as one refused allocation of the node
+// (sampler.SliceOOM, layer "cuda": no device, no sizes).
+func parseCUDAOOM(sec *section) *part {
+	p := newPart(sec)
+	for i, l := range sec.lines {
+		if isCUDAOOMLine(l) {
+			p.where(-1, "slice_oom", sec.first+i)
+			p.snaps = []sampler.Snapshot{{Node: sampler.Node{SliceOOM: []sampler.SliceOOM{{Device: -1, Layer: "cuda"}}}}}
+			p.note("a CUDA allocation failed: out of memory (the line gives no GPU and no sizes)")
+			return p
+		}
+	}
+	return p.skip("no CUDA out-of-memory error")
+}
