@@ -75,6 +75,7 @@ type ctx struct {
 	series    [6][]float64 // scratch for summariseGPU
 	jobSeries [][]float64  // scratch for jobCorrelation
 	orders    *orders      // the Engine's sorted series; nil: select afresh
+	rows      []procRows   // w's hosts' processes where the window kept only figures (slim.go)
 	walkAll   bool         // tests: the column's quick checks (colhealth.go) bypassed
 }
 
@@ -97,6 +98,7 @@ func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	if o != nil {
 		o.lend(c)
 		cols = &o.cols
+		c.rows = o.rows
 	}
 	cols.slide(w)
 	c.span = c.last.Time.Sub(w[0].Time)
