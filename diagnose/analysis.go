@@ -83,7 +83,10 @@ func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }
 func (g *gpuCtx) isSuppressed(rule int) bool { return g.suppressed&(1<<rule) != 0 }
 
 // workload reports whether workload rules may judge this GPU: it runs a
-// process past its grace period and enough window follows.
+// process past its grace period and enough window follows. Not inlined,
+// as gpuIn: 15 call sites.
+//
+//go:noinline
 func (g *gpuCtx) workload() bool {
 	return g.main != nil && g.mature && g.span >= minWorkloadSpan && g.samples >= 3
 }

@@ -199,6 +199,9 @@ func powerNote(g *sampler.GPU) Text {
 	return nil
 }
 
+// m0 is not inlined, as gpuIn: 10 call sites.
+//
+//go:noinline
 func m0(m sampler.Metric) string {
 	if !m.OK {
 		return "?"

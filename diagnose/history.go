@@ -61,9 +61,7 @@ func (h *History) seen() {
 
 // Reset forgets the history (a replay that jumps back in time).
 func (h *History) Reset() {
-	clear(h.snaps)
-	clear(h.rows)
-	h.snaps, h.rows, h.slim, h.sm = h.snaps[:0], h.rows[:0], 0, slimmer{}
+	*h = History{Span: h.Span, whole: h.whole}
 }
 
 // restart keeps only the newest snapshot (time went backwards).

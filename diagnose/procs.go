@@ -47,6 +47,9 @@ type workerStats struct {
 }
 
 // workers is kept on g once computed: the input rules ask for it in turn.
+// Not inlined, as gpuIn.
+//
+//go:noinline
 func (c *ctx) workers(g *gpuCtx) workerStats {
 	if g.workers == nil {
 		ws := c.walkWorkers(g)

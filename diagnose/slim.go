@@ -1,7 +1,7 @@
 package diagnose
 
 import (
-	"slices"
+	"sort"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -20,6 +20,7 @@ import (
 
 // procRow is one host process as the rules read it in an older snapshot.
 type procRow struct {
+	_     [0]func() // not comparable: no equality function in the binary
 	pid   int
 	state string
 	cpu   sampler.Metric
@@ -31,15 +32,16 @@ type procRow struct {
 type procRows []procRow
 
 func (r procRows) find(pid int) *procRow {
-	i, ok := slices.BinarySearchFunc(r, pid, func(p procRow, pid int) int { return p.pid - pid })
-	if !ok {
+	i := sort.Search(len(r), func(i int) bool { return r[i].pid >= pid })
+	if i == len(r) || r[i].pid != pid {
 		return nil
 	}
 	return &r[i]
 }
 
 // slimHost is h as the window keeps it: its scalars, and its processes'
-// figures.
+// figures. Sorted by sort.Slice, not slices.SortFunc: a generic sort of
+// its own for the rows was 10 KB of binary.
 func slimHost(h *sampler.Host) (*sampler.Host, procRows) {
 	if h == nil {
 		return nil, nil
@@ -55,7 +57,7 @@ func slimHost(h *sampler.Host) (*sampler.Host, procRows) {
 			rows = append(rows, procRow{pid: pid, state: p.State, cpu: p.CPU})
 		}
 	}
-	slices.SortFunc(rows, func(a, b procRow) int { return a.pid - b.pid })
+	sort.Slice(rows, func(i, j int) bool { return rows[i].pid < rows[j].pid })
 	return &s, rows
 }
 

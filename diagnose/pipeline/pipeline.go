@@ -85,7 +85,11 @@ func (c *Collector) Preroll(snaps []sampler.Snapshot, fn func(diagnose.Frame)) {
 	})
 }
 
-// take hands f to the sinks, publishes it and returns it.
+// take hands f to the sinks, publishes it and returns it. Not inlined:
+// Push and Preroll each held a copy (docs/benchmarks.md, "The diagnosis
+// window: hosts kept as figures").
+//
+//go:noinline
 func (c *Collector) take(f diagnose.Frame) diagnose.Frame {
 	for _, sink := range c.sinks {
 		if err := sink.Take(f); err != nil {
