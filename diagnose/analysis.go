@@ -75,6 +75,7 @@ type ctx struct {
 	series    [6][]float64 // scratch for summariseGPU
 	jobSeries [][]float64  // scratch for jobCorrelation
 	orders    *orders      // the Engine's sorted series; nil: select afresh
+	rows      []procRows   // w's hosts' processes where the window kept only figures (slim.go)
 	walkAll   bool         // tests: the column's quick checks (colhealth.go) bypassed
 }
 
@@ -82,7 +83,10 @@ func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }
 func (g *gpuCtx) isSuppressed(rule int) bool { return g.suppressed&(1<<rule) != 0 }
 
 // workload reports whether workload rules may judge this GPU: it runs a
-// process past its grace period and enough window follows.
+// process past its grace period and enough window follows. Not inlined,
+// as gpuIn: 15 call sites.
+//
+//go:noinline
 func (g *gpuCtx) workload() bool {
 	return g.main != nil && g.mature && g.span >= minWorkloadSpan && g.samples >= 3
 }
@@ -97,6 +101,7 @@ func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 	if o != nil {
 		o.lend(c)
 		cols = &o.cols
+		c.rows = o.rows
 	}
 	cols.slide(w)
 	c.span = c.last.Time.Sub(w[0].Time)

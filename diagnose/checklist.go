@@ -24,6 +24,9 @@ type Step struct {
 }
 
 // setDetail sets the step's status and its detail, English and messages.
+// Not inlined, as gpuIn: 8 call sites.
+//
+//go:noinline
 func (s *Step) setDetail(status string, t Text) {
 	s.Status, s.Detail, s.I18n = status, t.String(), t
 }

@@ -99,6 +99,12 @@ func NewEngine(opts Options) *Engine {
 // Evaluate takes the newest window (oldest first; history longer than the
 // Engine's Window is ignored) and returns the findings now open, ranked.
 func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
+	return e.evaluate(window, nil)
+}
+
+// evaluate is Evaluate where the window kept some hosts as figures: rows,
+// aligned with window (slim.go).
+func (e *Engine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding {
 	if len(window) == 0 {
 		return nil
 	}
@@ -115,6 +121,10 @@ func (e *Engine) Evaluate(window []sampler.Snapshot) []Finding {
 	start := len(window) - 1
 	for start > 0 && now.Sub(window[start-1].Time) <= e.window {
 		start--
+	}
+	e.orders.rows = nil
+	if len(rows) > start {
+		e.orders.rows = rows[start:]
 	}
 	c := newCtxOrders(window[start:], &e.orders)
 	raw := c.evaluate(nil)

@@ -151,7 +151,10 @@ func (c *ctx) healthFinding(g *gpuCtx, rule string, sev Severity, title Msg, ev 
 	return c.make(rule, sev, g.idx, 0, title, ev, hint, nil, 0)
 }
 
-// nodeFinding builds a node-level finding (GPU -1).
+// nodeFinding builds a node-level finding (GPU -1). Not inlined, as
+// gpuIn: 6 call sites.
+//
+//go:noinline
 func (c *ctx) nodeFinding(rule string, sev Severity, pid int, title Msg, ev Text, hint fix, est Text, from int) Finding {
 	return c.make(rule, sev, -1, pid, title, ev, hint, est, min(from, len(c.w)-1))
 }

@@ -236,7 +236,11 @@ func NewEvidenceEngine(o Options) *EvidenceEngine { return &EvidenceEngine{NewEn
 // also takes its words, which cite the Xid catalogue and the input's own
 // rather than NVML's.
 func (x *EvidenceEngine) Evaluate(window []sampler.Snapshot) []Finding {
-	out := x.e.Evaluate(window)
+	return x.evaluate(window, nil)
+}
+
+func (x *EvidenceEngine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding {
+	out := x.e.evaluate(window, rows)
 	if len(window) == 0 || window[len(window)-1].Host != nil {
 		return out
 	}

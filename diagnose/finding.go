@@ -21,6 +21,9 @@ const (
 
 var severityNames = [...]string{"info", "warning", "critical"}
 
+// String is not inlined, as gpuIn.
+//
+//go:noinline
 func (s Severity) String() string {
 	if s < 0 || int(s) >= len(severityNames) {
 		return fmt.Sprintf("severity(%d)", int(s))

@@ -22,6 +22,9 @@ type orders struct {
 	buf, buf2 []float64
 	jobSeries [][]float64
 	cols      columns // each GPU's samples of the window (column.go)
+	// rows are the processes' figures of the window's slim hosts, aligned
+	// with the window the next ctx is made of (slim.go); nil: none.
+	rows []procRows
 }
 
 // lend gives c the scratch the evaluation before left.

@@ -21,13 +21,12 @@ func (c *ctx) procCPU(g *gpuCtx, pid int) (float64, bool) {
 func (c *ctx) walkProcCPU(g *gpuCtx, pid int) (float64, bool) {
 	sum, n := 0.0, 0
 	for i := g.from; i < len(c.w); i++ {
-		s := &c.w[i]
 		var gp *sampler.GPUProc
 		if x := g.col[i].x; x != nil {
 			gp = findProc(x, pid)
 		}
-		if hp := hostProc(s, gp, pid); hp != nil && hp.CPU.OK {
-			sum += hp.CPU.V
+		if cpu, _, ok := c.procAt(i, gp, pid); ok && cpu.OK {
+			sum += cpu.V
 			n++
 		}
 	}
@@ -48,6 +47,9 @@ type workerStats struct {
 }
 
 // workers is kept on g once computed: the input rules ask for it in turn.
+// Not inlined, as gpuIn.
+//
+//go:noinline
 func (c *ctx) workers(g *gpuCtx) workerStats {
 	if g.workers == nil {
 		ws := c.walkWorkers(g)
@@ -79,22 +81,20 @@ func (c *ctx) walkWorkers(g *gpuCtx) workerStats {
 	// D-state share over the job's processes (main + children).
 	inD, seen := 0, 0
 	for i := g.from; i < len(c.w); i++ {
-		s := &c.w[i]
-		if s.Host == nil || s.Host.Procs == nil {
+		if !c.hasProcs(i) {
 			continue
 		}
-		count := func(p *sampler.Proc) {
-			if p == nil || p.State == "" {
-				return
-			}
-			seen++
-			if p.State == "D" {
-				inD++
+		count := func(pid int) {
+			if _, state, ok := c.procAt(i, nil, pid); ok && state != "" {
+				seen++
+				if state == "D" {
+					inD++
+				}
 			}
 		}
-		count(s.Host.Procs[g.main.PID])
+		count(g.main.PID)
 		for _, pid := range g.mainHost.Children {
-			count(s.Host.Procs[pid])
+			count(pid)
 		}
 	}
 	if seen > 0 {

@@ -51,7 +51,10 @@ func (c *ctx) ruleXid(g *gpuCtx) (Finding, bool) {
 		append(parts, xidMore(count, len(parts))...), hint), true
 }
 
-// xidMore says how many events the evidence leaves out.
+// xidMore says how many events the evidence leaves out. Not inlined, as
+// gpuIn.
+//
+//go:noinline
 func xidMore(count, shown int) Text {
 	if count > shown {
 		return Text{then("xid.more", " (+{{.N}} more)", "N", count-shown)}

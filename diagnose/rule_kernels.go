@@ -214,7 +214,10 @@ func (c *ctx) ruleCopyBound(g *gpuCtx) (Finding, bool) {
 		say("copy_bound.title", "GPU {{.GPU}} waits on host↔device copies", "GPU", g.idx), ev, hintCopy, nil), true
 }
 
-// pctOrNA prints a stats median as a percentage, or n/a.
+// pctOrNA prints a stats median as a percentage, or n/a. Not inlined, as
+// gpuIn.
+//
+//go:noinline
 func pctOrNA(s stats) string {
 	if s.n == 0 {
 		return "n/a"

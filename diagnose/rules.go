@@ -221,7 +221,9 @@ func gpuCheck(id string) func(*ctx, *gpuCtx) (Finding, bool) {
 	return nil
 }
 
-// Lookup returns the rule with this id.
+// Lookup returns the rule with this id. Not inlined, as gpuIn.
+//
+//go:noinline
 func Lookup(id string) (RuleInfo, bool) {
 	if i := ruleIndex(id); i >= 0 {
 		return Rules[i], true
@@ -230,7 +232,10 @@ func Lookup(id string) (RuleInfo, bool) {
 }
 
 // RuleOrder is id's position in Rules, the one order every face sorts
-// findings by; an unknown id sorts after every rule.
+// findings by; an unknown id sorts after every rule. Not inlined, as
+// gpuIn.
+//
+//go:noinline
 func RuleOrder(id string) int {
 	if i := ruleIndex(id); i >= 0 {
 		return i

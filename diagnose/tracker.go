@@ -80,7 +80,7 @@ type Tracker struct {
 
 // evaluator is the hysteresis Engine, or the EvidenceEngine over it.
 type evaluator interface {
-	Evaluate(window []sampler.Snapshot) []Finding
+	evaluate(window []sampler.Snapshot, rows []procRows) []Finding
 }
 
 // NewTracker diagnoses over windows of opts.Window (default DefaultWindow)
@@ -160,7 +160,7 @@ func (t *Tracker) ObserveHistory(snaps []sampler.Snapshot, fn func(Frame)) {
 			}
 			if to-from == d.Samples && d.Samples > 0 {
 				v := *d
-				t.addViews(&v, w[from:to])
+				t.addViews(&v, w[from:to], t.hist.rows[from:to])
 				t.last = &v
 				f.Diagnosis = &v
 			}
@@ -195,24 +195,29 @@ func (t *Tracker) Flush() *Diagnosis {
 	return t.last
 }
 
+// evaluate runs the rules over window, the history's, then keeps the
+// hosts of its older snapshots as figures (History.seen).
 func (t *Tracker) evaluate(window []sampler.Snapshot) *Diagnosis {
 	s := &window[len(window)-1]
-	d := &Diagnosis{At: s.Time, From: window[0].Time, Samples: len(window), Findings: t.engine.Evaluate(window)}
+	d := &Diagnosis{At: s.Time, From: window[0].Time, Samples: len(window), Findings: t.engine.evaluate(window, t.hist.rows)}
 	if t.views {
-		t.addViews(d, window)
+		t.addViews(d, window, t.hist.rows)
 	}
+	t.hist.seen()
 	t.last = d
 	return d
 }
 
 // addViews gives d, evaluated over window, every GPU's levels and checklist.
-func (t *Tracker) addViews(d *Diagnosis, window []sampler.Snapshot) {
+func (t *Tracker) addViews(d *Diagnosis, window []sampler.Snapshot, rows []procRows) {
+	t.viewOrders.rows = rows
 	s := &window[len(window)-1]
 	d.Levels = make([]Levels, len(s.GPUs))
 	for i := range s.GPUs {
 		d.Levels[i] = threeLevels(window, i, &t.viewOrders)
 	}
 	d.Checklists = checklists(window, d.Findings, len(s.GPUs), &t.viewOrders)
+	t.viewOrders.rows = nil
 }
 
 // Last is the newest diagnosis, nil before the first snapshot.

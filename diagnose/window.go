@@ -70,7 +70,11 @@ func pearson(a, b []float64) float64 {
 }
 
 // gpuIn finds GPU idx in s: the usual position first, then a scan (GPUs may
-// be missing from an imported log line).
+// be missing from an imported log line). Not inlined: a copy at each of
+// its 11 call sites cost the binary (docs/benchmarks.md, "The diagnosis
+// window: hosts kept as figures").
+//
+//go:noinline
 func gpuIn(s *sampler.Snapshot, idx int) *sampler.GPU {
 	if idx >= 0 && idx < len(s.GPUs) && s.GPUs[idx].Index == idx {
 		return &s.GPUs[idx]
@@ -84,7 +88,9 @@ func gpuIn(s *sampler.Snapshot, idx int) *sampler.GPU {
 }
 
 // hostProc returns the host view of pid in s: the joined one on the GPU
-// process first, then the host's process table.
+// process first, then the host's process table. Not inlined, as gpuIn.
+//
+//go:noinline
 func hostProc(s *sampler.Snapshot, gp *sampler.GPUProc, pid int) *sampler.Proc {
 	if gp != nil && gp.Host != nil {
 		return gp.Host
@@ -185,4 +191,7 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.0f s", d.Seconds()) }
 //go:noinline
 func gbytes(b float64) string { return units.Spaced.GiB(sampler.Some(b)) }
 
+// gbps is not inlined, as gbytes.
+//
+//go:noinline
 func gbps(b float64) string { return fmt.Sprintf("%.1f GB/s", b/1e9) }

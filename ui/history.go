@@ -25,13 +25,19 @@ const (
 // KB each, held 3.8 MB of heap past the diagnosis's window and 6 MB of RSS
 // at the span's end (docs/benchmarks.md, "The dashboard's memory: the
 // history as figures").
-// Index i counts both: the points, then the snapshots.
+// Index i counts both: the points, then the snapshots. Of the whole
+// snapshots but the newest, the host is kept without its process table
+// and cores (what the panes read of it is the newest's), and the
+// processes as figures (fullProcs): the diagnosis's window drops the same
+// readings, so neither holds them (docs/benchmarks.md, "The diagnosis
+// window: hosts kept as figures").
 type history struct {
 	span, gap, keep time.Duration
 	pts             []point
 	full            []sampler.Snapshot
-	spare           point       // the arrays of the last point dropped, reused
-	work            []procPoint // point.set's
+	fullProcs       [][]procPoint // full[k]'s processes, but the newest's
+	spare           point         // the arrays of the last point dropped, reused
+	work            []procPoint   // point.set's
 }
 
 func newHistory(span, keep time.Duration) *history {
@@ -51,7 +57,11 @@ func (h *history) push(s sampler.Snapshot) {
 	if n := h.len(); n >= 2 && s.Time.Sub(h.time(n-2)) < h.gap && !s.Time.Before(h.time(n-2)) {
 		h.full[len(h.full)-1] = s
 	} else {
+		if n := len(h.full); n > 0 {
+			h.settle(n - 1)
+		}
 		h.full = append(h.full, s)
+		h.fullProcs = append(h.fullProcs, nil)
 	}
 	drop := 0
 	for drop < len(h.pts) && s.Time.Sub(h.pts[drop].Time) >= h.span {
@@ -68,7 +78,8 @@ func (h *history) push(s sampler.Snapshot) {
 		if s.Time.Sub(h.full[old].Time) < h.span { // else dropped
 			p := h.spare
 			h.spare = point{}
-			p.set(&h.full[old], &h.work)
+			p.set(&h.full[old], nil)
+			p.procs = h.fullProcs[old]
 			h.pts = append(h.pts, p)
 		}
 		old++
@@ -77,6 +88,23 @@ func (h *history) push(s sampler.Snapshot) {
 		n := copy(h.full, h.full[old:])
 		clear(h.full[n:])
 		h.full = h.full[:n]
+		copy(h.fullProcs, h.fullProcs[old:])
+		clear(h.fullProcs[n:])
+		h.fullProcs = h.fullProcs[:n]
+	}
+}
+
+// settle keeps full[k], no longer the newest, with its processes as
+// figures and its host's scalars.
+func (h *history) settle(k int) {
+	s := &h.full[k]
+	var p point
+	p.setProcs(s, &h.work)
+	h.fullProcs[k] = p.procs
+	if s.Host != nil {
+		host := *s.Host
+		host.Procs, host.CPUs = nil, nil
+		s.Host = &host
 	}
 }
 
@@ -127,11 +155,16 @@ func (h *history) gpu(i, pos int, scratch *sampler.GPU) *sampler.GPU {
 
 // proc is pid's figure f (procFigures) at i, n/a where pid was not there.
 func (h *history) proc(i, pid, f int) sampler.Metric {
-	if s := h.snap(i); s != nil {
-		q := procOf(s, pid)
+	p := point{}
+	if k := i - len(h.pts); k == len(h.full)-1 {
+		q := procOf(&h.full[k], pid)
 		return q.metric(f)
+	} else if k >= 0 {
+		p.procs = h.fullProcs[k]
+	} else {
+		p = h.pts[i]
 	}
-	if q := h.pts[i].proc(pid); q != nil {
+	if q := p.proc(pid); q != nil {
 		return q.metric(f)
 	}
 	return sampler.Metric{}

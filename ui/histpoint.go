@@ -129,7 +129,8 @@ func (p *point) proc(pid int) *procPoint {
 }
 
 // set makes p the figures of s, reusing p's arrays; work is the
-// history's to sort the PIDs in, so p's array is only as long as needed.
+// history's to sort the PIDs in, so p's array is only as long as needed
+// (nil: the processes are the caller's to set, history.settle's).
 func (p *point) set(s *sampler.Snapshot, work *[]procPoint) {
 	p.Time, p.Seq = s.Time, s.Seq
 	if cap(p.gpus) < len(s.GPUs) {
@@ -149,7 +150,9 @@ func (p *point) set(s *sampler.Snapshot, work *[]procPoint) {
 		gp.clock = g.ClockEvents
 		p.gpus = append(p.gpus, gp)
 	}
-	p.setProcs(s, work)
+	if work != nil {
+		p.setProcs(s, work)
+	}
 }
 
 // setProcs keeps a procPoint for every PID of the snapshot, on a GPU or on

@@ -229,3 +229,31 @@ func TestHistoryPointsHoldNoPointers(t *testing.T) {
 	check("gpuPoint", reflect.TypeFor[gpuPoint]())
 	check("procPoint", reflect.TypeFor[procPoint]())
 }
+
+// TestHistoryWindowHoldsHostsAsFigures: of the whole snapshots, only the
+// newest keeps its host's process table and cores; the older keep the
+// host's scalars (and the processes as figures, which
+// TestHistoryProcFiguresAreTheSnapshots reads), the snapshot pushed is not
+// changed.
+func TestHistoryWindowHoldsHostsAsFigures(t *testing.T) {
+	h := newHistory(historySpan, 2*time.Minute)
+	var snaps []sampler.Snapshot
+	for i := range 130 {
+		s := fixtureSnapshot(i)
+		s.Host.CPUs = []float64{1, 2}
+		h.push(s)
+		snaps = append(snaps, s)
+	}
+	for k, s := range h.full {
+		newest := k == len(h.full)-1
+		if s.Host == nil || (s.Host.Procs != nil) != newest || (s.Host.CPUs != nil) != newest {
+			t.Fatalf("whole snapshot %d of %d keeps its host as %+v", k, len(h.full), s.Host)
+		}
+		if want := snaps[int(s.Seq)-1].Host; s.Host.CPU != want.CPU || s.Host.MemUsed != want.MemUsed {
+			t.Fatalf("whole snapshot %d: host scalars %+v, pushed %+v", k, s.Host, want)
+		}
+	}
+	if snaps[0].Host.Procs == nil || snaps[128].Host.CPUs == nil {
+		t.Fatal("the snapshot pushed lost its host")
+	}
+}

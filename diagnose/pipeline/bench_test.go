@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -80,7 +81,7 @@ func benchPush(b *testing.B, interval time.Duration) {
 func BenchmarkPreroll120(b *testing.B) {
 	snaps := snapshots(b, time.Second)[:120]
 	for b.Loop() {
-		New(&sampler.Sampler{}, Options{}).Preroll(snaps, func(diagnose.Frame) {})
+		New(&sampler.Sampler{}, Options{}).Preroll(slices.Clone(snaps), func(diagnose.Frame) {}) // handed over
 	}
 }
 

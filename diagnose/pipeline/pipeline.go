@@ -71,12 +71,25 @@ func (c *Collector) Push(snap sampler.Snapshot) diagnose.Frame {
 // Preroll is Push for each of snaps (history shown before Run starts, as
 // the demo's two minutes), each frame handed to fn in turn, with the levels
 // and checklists computed for the last frame alone
-// (diagnose.Tracker.ObserveHistory): only it is shown.
+// (diagnose.Tracker.ObserveHistory): only it is shown. snaps are handed
+// over: each is cleared as its frame is handed on, so the pre-roll holds
+// one copy of the history, not the whole readings beside the window's
+// (whose older hosts are kept as figures: docs/benchmarks.md, "The
+// diagnosis window: hosts kept as figures").
 func (c *Collector) Preroll(snaps []sampler.Snapshot, fn func(diagnose.Frame)) {
-	c.tracker.ObserveHistory(snaps, func(f diagnose.Frame) { fn(c.take(f)) })
+	i := 0
+	c.tracker.ObserveHistory(snaps, func(f diagnose.Frame) {
+		snaps[i] = sampler.Snapshot{}
+		i++
+		fn(c.take(f))
+	})
 }
 
-// take hands f to the sinks, publishes it and returns it.
+// take hands f to the sinks, publishes it and returns it. Not inlined:
+// Push and Preroll each held a copy (docs/benchmarks.md, "The diagnosis
+// window: hosts kept as figures").
+//
+//go:noinline
 func (c *Collector) take(f diagnose.Frame) diagnose.Frame {
 	for _, sink := range c.sinks {
 		if err := sink.Take(f); err != nil {

@@ -93,3 +93,25 @@ func TestSinkErrorShown(t *testing.T) {
 		t.Errorf("sinks took the frame in order %v", order)
 	}
 }
+
+// Preroll hands each snapshot on whole in its frame, in order, and clears
+// the caller's copy as it goes: the pre-roll holds one copy of its history.
+func TestPrerollHandsSnapshotsOver(t *testing.T) {
+	s := demo(t, "mixed")
+	start := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
+	snaps := sampler.Preroll(s, start, start.Add(30*time.Second), time.Second)
+	want := make([]uint64, len(snaps))
+	for i := range snaps {
+		want[i] = snaps[i].Seq
+	}
+	i := 0
+	New(s, Options{}).Preroll(snaps, func(f diagnose.Frame) {
+		if f.Snapshot.Seq != want[i] || f.Snapshot.Host == nil || f.Snapshot.Host.Procs == nil || snaps[i].Host != nil {
+			t.Fatalf("frame %d: #%d, host %v; the caller's copy %+v", i, f.Snapshot.Seq, f.Snapshot.Host != nil, snaps[i].Time)
+		}
+		i++
+	})
+	if i != len(snaps) {
+		t.Fatalf("%d frames for %d snapshots", i, len(snaps))
+	}
+}
