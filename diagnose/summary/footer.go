@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/importer"
@@ -24,12 +23,12 @@ type State struct {
 	Version int `json:"version"`
 	// Program is the gpuscope version that wrote it, which its reader
 	// compares with its own (the caller sets it).
-	Program     string       `json:"program"`
-	Format      string       `json:"format"` // the input's format, as importer detected it
-	Environment Environment  `json:"environment"`
-	Range       Range        `json:"range"`
-	GPUs        []GPU        `json:"gpus"`   // each with Chart nil: Charts holds them
-	Charts      []chartState `json:"charts"` // one per GPU, in GPUs' order
+	Program     string      `json:"program"`
+	Format      string      `json:"format"` // the input's format, as importer detected it
+	Environment Environment `json:"environment"`
+	Range       Range       `json:"range"`
+	GPUs        []GPU       `json:"gpus"`   // each with Chart nil: Charts holds them
+	Charts      []Series    `json:"charts"` // one per GPU, in GPUs' order
 	// Energy is priced at 0: Report prices it.
 	Energy       *EnergyTotal `json:"energy"`
 	GPUHours     *GPUHours    `json:"gpu_hours"`
@@ -42,14 +41,6 @@ type State struct {
 // StateVersion changes whenever State, or what Build computes into it,
 // changes: a footer written by another build of it is then read as absent.
 const StateVersion = 1
-
-// chartState is a Series as plain values.
-type chartState struct {
-	Start time.Time               `json:"start"`
-	Width time.Duration           `json:"width"`
-	Sum   [][ChartMetrics]float64 `json:"sum"`
-	N     [][ChartMetrics]uint32  `json:"n"`
-}
 
 // state is what finish reports before the options are applied.
 func (b *builder) state() *State {
@@ -69,11 +60,7 @@ func (b *builder) state() *State {
 			g.ThrottleReasons = nil // as JSON keeps it; read only by ranging
 		}
 		st.GPUs = append(st.GPUs, g)
-		c := chartState{Start: a.chart.start, Width: a.chart.width}
-		for _, k := range a.chart.buckets {
-			c.Sum, c.N = append(c.Sum, k.sum), append(c.N, k.n)
-		}
-		st.Charts = append(st.Charts, c)
+		st.Charts = append(st.Charts, a.chart)
 		name := g.Name
 		if name == "" {
 			name = "unnamed GPU"
@@ -104,19 +91,7 @@ func (st *State) Report(opts Options) *Report {
 	}
 	r.Environment.GPUModels = append([]string(nil), st.Environment.GPUModels...)
 	for i, g := range st.GPUs {
-		s := &Series{}
-		if i < len(st.Charts) {
-			c := st.Charts[i]
-			s.start, s.width = c.Start, c.Width
-			for k := range c.Sum {
-				var n [ChartMetrics]uint32
-				if k < len(c.N) {
-					n = c.N[k]
-				}
-				s.buckets = append(s.buckets, bucket{sum: c.Sum[k], n: n})
-			}
-		}
-		g.Chart = s
+		g.Chart = &st.Charts[i]
 		r.GPUs = append(r.GPUs, g)
 	}
 	if st.Energy != nil {
@@ -184,7 +159,7 @@ func DecodeState(b []byte) (*State, error) {
 		return nil, errors.New("state: a chart per GPU expected")
 	}
 	for _, c := range st.Charts {
-		if len(c.N) != len(c.Sum) || len(c.Sum) > maxChartPoints || c.Width < 0 {
+		if len(c.Buckets) > maxChartPoints || c.Width < 0 {
 			return nil, errors.New("state: a chart out of shape")
 		}
 	}

@@ -70,7 +70,7 @@ func FuzzDecodeState(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b)
-	f.Add([]byte(`{"version":1,"gpus":[{}],"charts":[{"sum":[[1,2,3,4]],"n":[[1,0,0,0]],"width":-1}]}`))
+	f.Add([]byte(`{"version":1,"gpus":[{}],"charts":[{"buckets":[{"sum":[1,2,3,4],"n":[1,0,0,0]}],"width":-1}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if st, err := DecodeState(b); err == nil {
 			r := st.Report(Options{PricePerKWh: 1})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
@@ -21,91 +20,99 @@ import (
 // whole file (summary.State, JSON, deflated), for report and compare to
 // read instead of the lines, and what ties it to them:
 //
-//	version     1 byte  (footerVersion)
-//	crc         4 bytes the CRC-32 (IEEE) of every byte before the footer
-//	size        8 bytes how many bytes that is
-//	last        8 bytes where the last member of lines starts
-//	seq         8 bytes the seq of the last line
+//	version     footerVersion
+//	crc         the CRC-32 (IEEE) of every byte before the footer
+//	size        how many bytes that is
+//	last        where the last member of lines starts
+//	seq         the seq of the last line
 //	state       the state, deflated
-//	length      4 bytes the footer's length, its members' headers included
+//	length      4 bytes: the footer's length, its members' headers included
 //	magic       "GSF1"
 //
-// all little-endian, cut into members of up to 64 KiB. Each member ends as an empty one does: 03 00 (an empty
+// the first five 8 bytes each, all little-endian, cut into members of up
+// to 64 KiB. Each member ends as an empty one does: 03 00 (an empty
 // final block), a zero CRC and a zero length. ReadFooter finds it from the
 // file's end and believes it only when every check holds
 // (docs/user-guide.md, "The footer").
 const (
 	footerVersion = 1
 	footerMagic   = "GSF1"
-	footerFixed   = 1 + 4 + 8 + 8 + 8 + 4 + len(footerMagic)
-	// footerHead is the member's header up to the subfield's data: gzip's
+	footerFields  = 5 // version, crc, size, last, seq
+	footerFixed   = footerFields*8 + 4 + len(footerMagic)
+	// footerHead is a member's header up to the subfield's data: gzip's
 	// magic, deflate, FEXTRA; no time, no OS; XLEN; "GS" and its length.
 	footerHead = 10 + 2 + 4
 	footerTail = 10 // 03 00, CRC-32 and ISIZE of nothing
 	// maxFooterData is what one extra subfield holds (XLEN is 16 bits): a
 	// larger state is cut over several such members.
 	maxFooterData = 0xffff - 4
+	// maxState bounds the state, deflated and inflated (a day of 8 GPUs
+	// is ~40 KB deflated).
+	maxState = 16 << 20
 )
 
-var footerEnd = []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+var (
+	footerEnd = []byte{3, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	// errNoFooter is every way a file's end is not a footer that matches it.
+	errNoFooter = errors.New("footer: none that matches the file")
+)
 
 // AppendFooter appends state, deflated, as the footer of the closed gzip
-// recording at path. A state too large for one extra field, or a file
-// whose last member does not end in a line with a seq, gets no footer (an
-// error says why; the recording reads as before).
+// recording at path. A file whose last member does not end in a line with
+// a seq gets no footer (an error; the recording reads as before).
 func AppendFooter(path string, state []byte) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	size, crc, err := sizeCRC(f, -1)
 	if err != nil {
-		return err
-	}
-	size := st.Size()
-	crc := crc32.NewIEEE()
-	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, size)); err != nil {
 		return err
 	}
 	last, seq, err := findLastMember(f, size)
 	if err != nil {
 		return err
 	}
-	var z bytes.Buffer
-	fw, _ := flate.NewWriter(&z, flate.BestCompression)
+	var d []byte
+	for _, v := range [footerFields]uint64{footerVersion, uint64(crc), uint64(size), uint64(last), seq} {
+		d = binary.LittleEndian.AppendUint64(d, v)
+	}
+	z := bytes.NewBuffer(d)
+	fw, _ := flate.NewWriter(z, flate.BestCompression)
 	fw.Write(state)
 	if err := fw.Close(); err != nil {
 		return err
 	}
-	if z.Len() > maxState {
-		return errors.New("footer: the state is too large")
-	}
-	d := make([]byte, 0, footerFixed+z.Len())
-	d = append(d, footerVersion)
-	d = binary.LittleEndian.AppendUint32(d, crc.Sum32())
-	d = binary.LittleEndian.AppendUint64(d, uint64(size))
-	d = binary.LittleEndian.AppendUint64(d, uint64(last))
-	d = binary.LittleEndian.AppendUint64(d, seq)
-	d = append(d, z.Bytes()...)
+	d = z.Bytes()
 	members := (len(d) + 8 + maxFooterData - 1) / maxFooterData
 	d = binary.LittleEndian.AppendUint32(d, uint32(len(d)+8+members*(footerHead+footerTail)))
 	d = append(d, footerMagic...)
 	var m []byte
 	for len(d) > 0 {
 		n := min(len(d), maxFooterData)
-		m = append(m, 0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 255)
-		m = binary.LittleEndian.AppendUint16(m, uint16(n+4))
-		m = append(m, 'G', 'S')
-		m = binary.LittleEndian.AppendUint16(m, uint16(n))
-		m = append(m, d[:n]...)
-		m = append(m, footerEnd...)
+		m = append(m, 0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 255, byte(n+4), byte((n+4)>>8), 'G', 'S', byte(n), byte(n>>8))
+		m = append(append(m, d[:n]...), footerEnd...)
 		d = d[n:]
 	}
 	if _, err := f.WriteAt(m, size); err != nil {
 		return err
 	}
 	return f.Close()
+}
+
+// sizeCRC is the CRC-32 of f's first n bytes (n < 0: its size).
+func sizeCRC(f *os.File, n int64) (int64, uint32, error) {
+	if n < 0 {
+		st, err := f.Stat()
+		if err != nil {
+			return 0, 0, err
+		}
+		n = st.Size()
+	}
+	crc := crc32.NewIEEE()
+	_, err := io.Copy(crc, io.NewSectionReader(f, 0, n))
+	return n, crc.Sum32(), err
 }
 
 // findLastMember is where the last member of f's first size bytes starts
@@ -120,31 +127,27 @@ func findLastMember(f io.ReaderAt, size int64) (int64, uint64, error) {
 	for hi := len(tail); ; {
 		i := bytes.LastIndex(tail[:hi], []byte{0x1f, 0x8b, 8})
 		if i < 0 {
-			break
+			return 0, 0, errors.New("footer: no last member of lines found")
 		}
-		if seq, err := lastSeq(tail[i:]); err == nil {
+		if seq, ok := lastSeq(tail[i:]); ok {
 			return from + int64(i), seq, nil
 		}
 		hi = i + 2 // before this one
 	}
-	return 0, 0, errors.New("footer: no last member of lines found")
 }
 
 // lastSeq inflates b as exactly one gzip member and reads the seq of its
 // last line.
-func lastSeq(b []byte) (uint64, error) {
+func lastSeq(b []byte) (uint64, bool) {
 	r := bytes.NewReader(b)
 	z, err := gzip.NewReader(r)
 	if err != nil {
-		return 0, err
+		return 0, false
 	}
 	z.Multistream(false)
 	text, err := io.ReadAll(io.LimitReader(z, maxSegmentText+1))
-	if err != nil {
-		return 0, err
-	}
-	if len(text) > maxSegmentText || r.Len() != 0 {
-		return 0, errors.New("footer: not one member to the end")
+	if err != nil || len(text) > maxSegmentText || r.Len() != 0 {
+		return 0, false
 	}
 	text = bytes.TrimSuffix(text, []byte("\n"))
 	line := text[bytes.LastIndexByte(text, '\n')+1:]
@@ -156,18 +159,17 @@ func lastSeq(b []byte) (uint64, error) {
 			for end < len(digits) && digits[end] >= '0' && digits[end] <= '9' {
 				end++
 			}
-			if seq, err := strconv.ParseUint(string(digits[:end]), 10, 64); err == nil {
-				return seq, nil
-			}
+			seq, err := strconv.ParseUint(string(digits[:end]), 10, 64)
+			return seq, err == nil
 		}
 	}
-	return 0, errors.New("footer: the last line has no seq")
+	return 0, false
 }
 
 // ReadFooter is the state a gzip recording's footer holds, once every
-// check holds: the footer is the file's last member and nothing follows
-// it, the bytes before it have its size and CRC-32, and its last member
-// of lines inflates whole to the footer and ends with its seq. Any other
+// check holds: the footer is the file's last members and nothing follows
+// them, the bytes before have its size and CRC-32, and its last member of
+// lines inflates whole to the footer and ends with its seq. Any other
 // file, old recordings included, is an error: the caller reads the lines.
 func ReadFooter(path string) ([]byte, error) {
 	f, err := os.Open(path)
@@ -179,91 +181,69 @@ func ReadFooter(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("footer: not a regular file")
-	}
 	size := st.Size()
 	var end [len(footerMagic) + 4 + footerTail]byte
-	if size < int64(len(end)) {
-		return nil, errors.New("footer: none")
+	if !st.Mode().IsRegular() || size < int64(len(end)) {
+		return nil, errNoFooter
 	}
 	if _, err := f.ReadAt(end[:], size-int64(len(end))); err != nil {
 		return nil, err
 	}
 	mlen := int64(binary.LittleEndian.Uint32(end[:]))
 	if string(end[4:8]) != footerMagic || !bytes.Equal(end[8:], footerEnd) || mlen > maxState || mlen > size {
-		return nil, errors.New("footer: none")
+		return nil, errNoFooter
 	}
 	m := make([]byte, mlen)
 	if _, err := f.ReadAt(m, size-mlen); err != nil {
 		return nil, err
 	}
 	prefix := size - mlen
-	data, err := footerData(m)
-	if err != nil {
-		return nil, err
+	d, ok := footerData(m)
+	if !ok {
+		return nil, errNoFooter
 	}
-	crc := crc32.NewIEEE()
-	if _, err := io.Copy(crc, io.NewSectionReader(f, 0, prefix)); err != nil {
-		return nil, err
+	var v [footerFields]uint64
+	for i := range v {
+		v[i] = binary.LittleEndian.Uint64(d[8*i:])
 	}
-	at := func(i int) uint64 { return binary.LittleEndian.Uint64(data[i:]) }
-	last := int64(at(13))
-	switch {
-	case data[0] != footerVersion:
-		return nil, fmt.Errorf("footer: version %d, this build reads %d", data[0], footerVersion)
-	case binary.LittleEndian.Uint32(data[1:]) != crc.Sum32() || int64(at(5)) != prefix:
-		return nil, errors.New("footer: the bytes before it are not those it was written after")
-	case last < 0 || last >= prefix || prefix-last > maxSegmentComp:
-		return nil, errors.New("footer: its last member is out of the file")
+	last := int64(v[3])
+	if v[0] != footerVersion || int64(v[2]) != prefix || last < 0 || last >= prefix || prefix-last > maxSegmentComp {
+		return nil, errNoFooter
+	}
+	if _, crc, err := sizeCRC(f, prefix); err != nil || uint64(crc) != v[1] {
+		return nil, errNoFooter
 	}
 	tail := make([]byte, prefix-last)
 	if _, err := f.ReadAt(tail, last); err != nil {
 		return nil, err
 	}
-	if seq, err := lastSeq(tail); err != nil || seq != at(21) {
-		return nil, errors.New("footer: the last line is not the one it was written after")
+	if seq, ok := lastSeq(tail); !ok || seq != v[4] {
+		return nil, errNoFooter
 	}
-	return inflateState(data[29 : len(data)-4-len(footerMagic)])
+	r := flate.NewReader(bytes.NewReader(d[footerFields*8 : len(d)-4-len(footerMagic)]))
+	b, err := io.ReadAll(io.LimitReader(r, maxState+1))
+	if err != nil || len(b) > maxState {
+		return nil, errNoFooter
+	}
+	return b, nil
 }
 
 // footerData checks that m is footer members only, each one GS subfield
 // and nothing inflated, and returns their data joined, whose fixed part
 // is there.
-func footerData(m []byte) ([]byte, error) {
-	head := []byte{0x1f, 0x8b, 8, 4}
+func footerData(m []byte) ([]byte, bool) {
 	var d []byte
 	for len(m) > 0 {
-		if len(m) < footerHead+footerTail || !bytes.Equal(m[:4], head) {
-			return nil, errors.New("footer: not a footer member")
+		if len(m) < footerHead+footerTail || string(m[:4]) != "\x1f\x8b\x08\x04" {
+			return nil, false
 		}
 		n := int(binary.LittleEndian.Uint16(m[14:]))
-		if int(binary.LittleEndian.Uint16(m[10:])) != n+4 || m[12] != 'G' || m[13] != 'S' ||
+		if int(binary.LittleEndian.Uint16(m[10:])) != n+4 || string(m[12:14]) != "GS" ||
 			len(m) < footerHead+n+footerTail || !bytes.Equal(m[footerHead+n:footerHead+n+footerTail], footerEnd) {
-			return nil, errors.New("footer: a member is not one GS subfield and nothing")
+			return nil, false
 		}
 		d = append(d, m[footerHead:footerHead+n]...)
 		m = m[footerHead+n+footerTail:]
 	}
-	if len(d) < footerFixed {
-		return nil, errors.New("footer: too short")
-	}
-	return d, nil
-}
-
-// maxState bounds the inflated state (a day of 8 GPUs is ~100 KB).
-const maxState = 16 << 20
-
-// inflateState inflates the footer's state, bounded by maxState.
-func inflateState(z []byte) ([]byte, error) {
-	r := flate.NewReader(bytes.NewReader(z))
-	defer r.Close()
-	b, err := io.ReadAll(io.LimitReader(r, maxState+1))
-	if err != nil {
-		return nil, fmt.Errorf("footer: state: %w", err)
-	}
-	if len(b) > maxState {
-		return nil, errors.New("footer: state too large")
-	}
-	return b, nil
+	return d, len(d) >= footerFixed
 }

@@ -232,25 +232,20 @@ func fullFlag(fl *pflag.FlagSet, full *bool) {
 	fl.BoolVar(full, "full", false, "read every line of a recording, not its footer's summary")
 }
 
-// comparePair reports compare's two inputs: each from its footer where it
-// has one, the others read together (BuildPair).
-func comparePair(args []string, opts summary.Options, program string, full bool) (b, a *summary.Report, err error) {
-	b, a = footerReport(args[0], opts, program, full), footerReport(args[1], opts, program, full)
-	switch {
-	case b == nil && a == nil:
-		fb, fa, err := importer.OpenPair(args[0], args[1])
-		if err != nil {
-			return nil, nil, err
-		}
-		defer fb.Close()
-		defer fa.Close()
-		return summary.BuildPair(fb, fa, opts)
-	case b == nil:
-		b, err = fileReport(args[:1], opts)
-	case a == nil:
-		a, err = fileReport(args[1:], opts)
+// comparePair reports compare's two inputs: from their footers where both
+// have one, else both read together (BuildPair).
+func comparePair(args []string, opts summary.Options, program string, full bool) (*summary.Report, *summary.Report, error) {
+	b, a := footerReport(args[0], opts, program, full), footerReport(args[1], opts, program, full)
+	if b != nil && a != nil {
+		return b, a, nil
 	}
-	return b, a, err
+	fb, fa, err := importer.OpenPair(args[0], args[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fb.Close()
+	defer fa.Close()
+	return summary.BuildPair(fb, fa, opts)
 }
 
 // checkPrice refuses a price no tariff has.
