@@ -11,17 +11,21 @@ import (
 )
 
 // synthState is the state of a synthetic recording, and Build's report
-// of it (two builders: finish consumes the findings).
+// of it with opts.
 func synthState(t testing.TB, opts Options) (*State, *Report) {
 	t.Helper()
-	build := func() *builder {
-		b := newBuilder(opts)
-		if err := b.build(&summarytest.Synth{N: 400, GPUs: 3, Host: true, Recorded: true}); err != nil {
+	build := func(o Options) *Report {
+		r, err := Build(&summarytest.Synth{N: 400, GPUs: 3, Host: true, Recorded: true}, o)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return b
+		return r
 	}
-	return build().state(), build().finish()
+	st := StateOf(build(Options{Format: opts.Format}))
+	if st == nil {
+		t.Fatal("no state")
+	}
+	return st, build(opts)
 }
 
 // A state encoded and decoded reports what Build reports, the price, name
@@ -38,6 +42,11 @@ func TestStateReportsAsBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := back.Report(opts)
+	for i := range want.GPUs {
+		if len(want.GPUs[i].ThrottleReasons) == 0 {
+			want.GPUs[i].ThrottleReasons = nil // StateOf's: read only by ranging
+		}
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("the state's report differs from Build's:\n%+v\n%+v", got, want)
 	}
@@ -46,12 +55,17 @@ func TestStateReportsAsBuild(t *testing.T) {
 	}
 }
 
-// What JSON cannot keep exactly is refused, and another version is not read.
+// What JSON cannot keep exactly is refused, another version is not read,
+// and a report with warnings or a price keeps no state.
 func TestStateRefused(t *testing.T) {
 	st, _ := synthState(t, Options{})
 	st.GPUs[0].PowerMean = sampler.Some(math.NaN())
 	if _, err := EncodeState(st); err == nil {
 		t.Error("a NaN was encoded")
+	}
+	_, r := synthState(t, Options{Warnings: []string{"line 3: skipped"}})
+	if StateOf(r) != nil {
+		t.Error("a report with a warning kept a state")
 	}
 	st, _ = synthState(t, Options{})
 	st.Version = StateVersion + 1

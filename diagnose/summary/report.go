@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"time"
 
 	"github.com/gpuscope/gpuscope/diagnose"
@@ -187,15 +188,6 @@ type GPU struct {
 // opts.To. It fails on a read error or when no snapshot falls in the range.
 func Build(src Source, opts Options) (*Report, error) {
 	b := newBuilder(opts)
-	if err := b.build(src); err != nil {
-		return nil, err
-	}
-	return b.finish(), nil
-}
-
-// build streams src into b; no snapshot in range is an error.
-func (b *builder) build(src Source) error {
-	opts := b.opts
 	dsrc, _ := src.(delta)
 	lsrc, _ := src.(lister)
 	added := false // the snapshot before went to b.add
@@ -218,7 +210,7 @@ func (b *builder) build(src Source) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("report %s: %w", InputName(opts.File), err)
+			return nil, fmt.Errorf("report %s: %w", InputName(opts.File), err)
 		}
 		if !opts.From.IsZero() && s.Time.Before(opts.From) {
 			if opts.From.Sub(s.Time) <= diagnose.DefaultWindow {
@@ -230,7 +222,7 @@ func (b *builder) build(src Source) error {
 			break // sources are in time order: nothing later is in range
 		}
 		if err := b.add(s, lineText{raw, list}); err != nil {
-			return err
+			return nil, err
 		}
 		if b.samples == 1 && b.findings.recorded {
 			askLean(src)
@@ -238,9 +230,9 @@ func (b *builder) build(src Source) error {
 		added = true
 	}
 	if b.samples == 0 {
-		return errors.New(noSnapshots(opts))
+		return nil, errors.New(noSnapshots(opts))
 	}
-	return nil
+	return b.finish(), nil
 }
 
 func noSnapshots(o Options) string {
@@ -325,5 +317,43 @@ func (b *builder) noteEnvironment(s *sampler.Snapshot) {
 	}
 }
 
-// finish is the report of what b read.
-func (b *builder) finish() *Report { return b.state().Report(b.opts) }
+func (b *builder) finish() *Report {
+	r := &Report{
+		File: b.opts.File, Format: b.opts.Format, Environment: b.env,
+		Range:    Range{From: b.from, To: b.to, Seconds: b.to.Sub(b.from).Seconds(), Samples: b.samples},
+		Warnings: append([]string(nil), b.opts.Warnings...),
+	}
+	idx := make([]int, 0, len(b.gpus))
+	for i := range b.gpus {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	models := map[string]int{}
+	var order []string
+	for _, i := range idx {
+		a := b.gpus[i]
+		g := a.finish()
+		g.Chart = &a.chart
+		r.GPUs = append(r.GPUs, g)
+		name := g.Name
+		if name == "" {
+			name = "unnamed GPU"
+		}
+		if models[name] == 0 {
+			order = append(order, name)
+		}
+		models[name]++
+	}
+	for _, m := range order {
+		r.Environment.GPUModels = append(r.Environment.GPUModels, fmt.Sprintf("%d× %s", models[m], m))
+	}
+	r.Energy = energyTotal(r.GPUs, b.opts.PricePerKWh)
+	b.jobs.finish(r.Energy)
+	r.GPUHours = gpuHours(&b.hours)
+	r.Findings, r.FindingsFrom = b.findings.finish(b.opts.Where)
+	r.Sections = b.opts.Sections
+	r.Topology = topologyOf(b.topo, b.topoGPUs)
+	r.Warnings = append(r.Warnings, b.findings.warnings()...)
+	r.Absent = absent(r)
+	return r
+}

@@ -21,9 +21,13 @@ func appendFooter(path, program string) {
 	if err != nil {
 		return
 	}
-	st, err := summary.BuildState(f)
+	r, err := summary.BuildFrom(f, summary.Options{})
 	f.Close()
 	if err != nil {
+		return
+	}
+	st := summary.StateOf(r)
+	if st == nil {
 		return
 	}
 	st.Program = program
@@ -50,3 +54,6 @@ func footerReport(path string, opts summary.Options, program string, full bool) 
 	opts.File, opts.Format = importer.DisplayName(path), st.Format
 	return st.Report(opts)
 }
+
+// program is the build a footer names: only this one reads it.
+func (d Deps) program() string { return d.Version + " " + d.Commit }

@@ -97,7 +97,7 @@ export).`,
 			}
 			r := (*summary.Report)(nil)
 			if len(args) == 1 {
-				r = footerReport(args[0], opts, d.Version, full)
+				r = footerReport(args[0], opts, d.program(), full)
 			}
 			if r == nil {
 				r, err = fileReport(args, opts)
@@ -203,7 +203,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 				return usagef("compare_stdin_twice", "compare - -: standard input can be read once; give one of the two as a file")
 			}
 			defer readingGC(d.Getenv)()
-			base, after, err := comparePair(args, opts, d.Version, full)
+			base, after, err := comparePair(args, opts, d.program(), full)
 			if err != nil {
 				return err
 			}
