@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
@@ -14,8 +15,8 @@ import (
 // cannot be kept exactly, or a file the reader warned about, gets none:
 // the recording is whole either way, so nothing is said.
 func appendFooter(path, program string) {
-	if !strings.HasSuffix(path, ".gz") {
-		return // a plain file has no place text tools skip
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() || !strings.HasSuffix(path, ".gz") {
+		return // a plain file has no place text tools skip; a pipe is not read back
 	}
 	f, err := importer.OpenFile(path)
 	if err != nil {
