@@ -19,7 +19,7 @@ import (
 type State struct {
 	// Version is StateVersion: a footer of another is not read.
 	Version int `json:"version"`
-	// Program is the gpuscope version that wrote it, which its reader
+	// Program is the gpuscope version and commit that wrote it, which its reader
 	// compares with its own (the caller sets it).
 	Program      string       `json:"program"`
 	Format       string       `json:"format"` // the input's format, as importer detected it
@@ -50,6 +50,9 @@ func StateOf(r *Report) *State {
 		Energy: r.Energy, GPUHours: r.GPUHours, Findings: r.Findings, FindingsFrom: r.FindingsFrom,
 		Topology: r.Topology, Absent: r.Absent}
 	for _, g := range r.GPUs {
+		if g.Chart == nil {
+			return nil
+		}
 		st.Charts = append(st.Charts, *g.Chart)
 		g.Chart = nil
 		if len(g.ThrottleReasons) == 0 {
