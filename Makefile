@@ -178,6 +178,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLeanDecode$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzLineEncoder$$' -fuzztime 30s ./sampler/record/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadHeads$$' -fuzztime 30s ./diagnose/summary/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFooter$$' -fuzztime 30s ./sampler/record/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeState$$' -fuzztime 30s ./diagnose/summary/
 	$(GO) test -run '^$$' -fuzz FuzzDetectAndParse -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzPaste -fuzztime 30s ./sampler/importer/
 	$(GO) test -run '^$$' -fuzz FuzzSections -fuzztime 30s ./sampler/importer/

@@ -84,6 +84,9 @@ func gpuHours(h *diagnose.Hours) *GPUHours {
 		u.Held += j.Held
 		u.Used += j.Used
 	}
+	for i := range t.Jobs { // summed: a footer's state keeps none (footer.go)
+		t.Jobs[i].unmeasured = 0
+	}
 	for _, u := range users {
 		t.Users = append(t.Users, *u)
 	}

@@ -233,7 +233,7 @@ func TestSeriesDownsamples(t *testing.T) {
 		v := sampler.Some(float64(i / 43200 * 50)) // 0 for 12 h, then 50
 		s.add(summarytest.Start.Add(time.Duration(i)*time.Second), [ChartMetrics]sampler.Metric{v, sampler.NA, sampler.NA, v})
 	}
-	if n := len(s.buckets); n > maxChartPoints || n < maxChartPoints/2 {
+	if n := len(s.Buckets); n > maxChartPoints || n < maxChartPoints/2 {
 		t.Fatalf("%d buckets, want between %d and %d", n, maxChartPoints/2, maxChartPoints)
 	}
 	if pts := s.Points(ChartSM); pts != nil {
@@ -241,8 +241,8 @@ func TestSeriesDownsamples(t *testing.T) {
 	}
 	pts := s.Points(ChartUtil)
 	var total uint32
-	for _, b := range s.buckets {
-		total += b.n[ChartUtil]
+	for _, b := range s.Buckets {
+		total += b.N[ChartUtil]
 	}
 	if total != 86400 {
 		t.Errorf("buckets hold %d samples, want all 86400", total)

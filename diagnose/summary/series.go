@@ -26,66 +26,69 @@ const (
 )
 
 type bucket struct {
-	sum [ChartMetrics]float64
-	n   [ChartMetrics]uint32
+	Sum [ChartMetrics]float64 `json:"sum"`
+	N   [ChartMetrics]uint32  `json:"n"`
 }
 
 // Series is a time-bucketed average of the charted metrics, built while
 // streaming without knowing the final length: when full, adjacent buckets
 // merge pairwise and the width doubles, so memory stays at maxChartPoints.
+//
+// Its fields are exported for a recording's footer, which keeps it as JSON
+// (footer.go); nothing else sets them.
 type Series struct {
-	start   time.Time
-	width   time.Duration
-	buckets []bucket
+	From    time.Time     `json:"from"`
+	Width   time.Duration `json:"width"`
+	Buckets []bucket      `json:"buckets"`
 }
 
 func (s *Series) add(t time.Time, vals [ChartMetrics]sampler.Metric) {
-	if s.width == 0 {
-		s.start, s.width = t, firstBucket
+	if s.Width == 0 {
+		s.From, s.Width = t, firstBucket
 	}
 	i := 0
-	if t.After(s.start) {
-		i = int(t.Sub(s.start) / s.width)
+	if t.After(s.From) {
+		i = int(t.Sub(s.From) / s.Width)
 		for i >= maxChartPoints {
 			s.halve()
-			i = int(t.Sub(s.start) / s.width)
+			i = int(t.Sub(s.From) / s.Width)
 		}
 	}
-	for len(s.buckets) <= i {
-		s.buckets = append(s.buckets, bucket{})
+	for len(s.Buckets) <= i {
+		s.Buckets = append(s.Buckets, bucket{})
 	}
-	b := &s.buckets[i]
+	b := &s.Buckets[i]
 	for m, v := range vals {
 		if v.OK && !math.IsNaN(v.V) && !math.IsInf(v.V, 0) { // a chart cannot draw NaN
-			b.sum[m] += v.V
-			b.n[m]++
+			b.Sum[m] += v.V
+			b.N[m]++
 		}
 	}
 }
 
 func (s *Series) halve() {
-	n := (len(s.buckets) + 1) / 2
+	n := (len(s.Buckets) + 1) / 2
 	for i := range n {
-		merged := s.buckets[2*i]
-		if 2*i+1 < len(s.buckets) {
-			o := &s.buckets[2*i+1]
-			for m := range merged.sum {
-				merged.sum[m] += o.sum[m]
-				merged.n[m] += o.n[m]
+		merged := s.Buckets[2*i]
+		if 2*i+1 < len(s.Buckets) {
+			o := &s.Buckets[2*i+1]
+			for m := range merged.Sum {
+				merged.Sum[m] += o.Sum[m]
+				merged.N[m] += o.N[m]
 			}
 		}
-		s.buckets[i] = merged
+		s.Buckets[i] = merged
 	}
-	clear(s.buckets[n:])
-	s.buckets = s.buckets[:n]
-	s.width *= 2
+	clear(s.Buckets[n:])
+	s.Buckets = s.Buckets[:n]
+	s.Width *= 2
 }
 
 // Start is the time of the first sample: Points' minutes count from it.
-func (s *Series) Start() time.Time { return s.start }
+func (s *Series) Start() time.Time { return s.From }
 
 // Empty reports whether the series has no bucket (nil included).
-func (s *Series) Empty() bool { return s == nil || len(s.buckets) == 0 }
+func (s *Series) Empty() bool { return s == nil || len(s.Buckets) == 0 }
 
 // Point is one bucket of a metric: minutes since the first sample (the
 // bucket's middle) and the mean percent over it.
@@ -95,12 +98,12 @@ type Point struct{ Minutes, Mean float64 }
 // metric was never present.
 func (s *Series) Points(m int) []Point {
 	var out []Point
-	for i, b := range s.buckets {
-		if b.n[m] == 0 {
+	for i, b := range s.Buckets {
+		if b.N[m] == 0 {
 			continue
 		}
-		mid := (time.Duration(i)*s.width + s.width/2).Minutes()
-		out = append(out, Point{Minutes: mid, Mean: b.sum[m] / float64(b.n[m])})
+		mid := (time.Duration(i)*s.Width + s.Width/2).Minutes()
+		out = append(out, Point{Minutes: mid, Mean: b.Sum[m] / float64(b.N[m])})
 	}
 	return out
 }

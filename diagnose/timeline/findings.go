@@ -121,6 +121,10 @@ func who(rank int) diagnose.Msg {
 	return diagnose.Say("timeline.rank", "rank {{.Rank}}", "Rank", rank)
 }
 
+// Not inlined: a copy at each call site cost the binary (docs/benchmarks.md,
+// "Recordings: the report read from the footer").
+//
+//go:noinline
 func pct(v float64) string { return fmt.Sprintf("%.0f%%", v) }
 
 // Dur is a trace time (µs) as the evidence and the report print it.

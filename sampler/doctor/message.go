@@ -67,9 +67,19 @@ var (
 )
 
 // seen sets what the check saw, in English and as a message.
+//
+// Not inlined: a copy at each call site cost the binary (docs/benchmarks.md,
+// "Recordings: the report read from the footer").
+//
+//go:noinline
 func (c *Check) seen(en string, m Msg) { c.Seen, c.SeenMsg = en, m }
 
 // fix sets the check's fix, in English and as a message.
+//
+// Not inlined: a copy at each call site cost the binary (docs/benchmarks.md,
+// "Recordings: the report read from the footer").
+//
+//go:noinline
 func (c *Check) fix(en string, m Msg) { c.Fix, c.FixMsg = en, m }
 
 func yesNo(b bool) word {

@@ -19,8 +19,15 @@ type lazyRE struct {
 	re  atomic.Pointer[regexp.Regexp]
 }
 
+// Not inlined: a copy at each call site cost the binary (docs/benchmarks.md,
+// "Recordings: the report read from the footer").
+//
+//go:noinline
 func lazy(src string) *lazyRE { return &lazyRE{src: src} }
 
+// Not inlined: a copy at each call site cost the binary (docs/benchmarks.md,
+// "Recordings: the report read from the footer").
+//
 //go:noinline
 func (l *lazyRE) get() *regexp.Regexp {
 	re := l.re.Load()

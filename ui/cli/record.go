@@ -169,6 +169,9 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
+	if err == nil {
+		appendFooter(f.out, d.program())
+	}
 	fmt.Fprintln(stderr, f.tr.T("record.recorded", map[string]any{"Count": rec.Count(), "File": safe.Text(f.out)}))
 	if err == nil && sig != 0 { // stopped by a signal: the file is complete
 		return exitCode(128 + int(sig))

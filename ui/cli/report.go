@@ -27,6 +27,7 @@ var reportFormats = []string{"text", "markdown", "json", "html"}
 func newReportCmd(d Deps, stdout io.Writer) *cobra.Command {
 	var format, from, to, lang string
 	var price float64
+	var full bool
 	var pr promReport
 	cmd := &cobra.Command{
 		Use:   "report FILE... (- for standard input)",
@@ -94,7 +95,13 @@ export).`,
 			if len(traces) > 0 {
 				return reportTraces(stdout, format, tr, traces, others, opts)
 			}
-			r, err := fileReport(args, opts)
+			r := (*summary.Report)(nil)
+			if len(args) == 1 {
+				r = footerReport(args[0], opts, d.program(), full)
+			}
+			if r == nil {
+				r, err = fileReport(args, opts)
+			}
 			if err != nil {
 				return err
 			}
@@ -107,6 +114,7 @@ export).`,
 	fl.StringVar(&from, "from", "", `start of the range: RFC 3339 or "2006-01-02 15:04:05" (UTC)`)
 	fl.StringVar(&to, "to", "", "end of the range, same forms as --from")
 	priceFlag(fl, &price)
+	fullFlag(fl, &full)
 	fl.StringVar(&pr.cfg.URL, "prometheus", "", "report a node's history from a Prometheus-compatible server instead of a file")
 	fl.StringVar(&pr.node, "node", "", "with --prometheus: the node, by host name or instance")
 	fl.DurationVar(&pr.step, "step", 15*time.Second, "with --prometheus: resolution of the history (the scrape interval)")
@@ -168,6 +176,7 @@ func (p promReport) build(ctx context.Context, args []string, opts summary.Optio
 func newCompareCmd(d Deps, stdout, stderr io.Writer) *cobra.Command {
 	var format, lang string
 	var price float64
+	var full bool
 	cmd := &cobra.Command{
 		Use:   "compare BASE AFTER",
 		Short: "Compare two recordings or logs: figures side by side, findings resolved or new, a verdict",
@@ -194,13 +203,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 				return usagef("compare_stdin_twice", "compare - -: standard input can be read once; give one of the two as a file")
 			}
 			defer readingGC(d.Getenv)()
-			fb, fa, err := importer.OpenPair(args[0], args[1])
-			if err != nil {
-				return err
-			}
-			defer fb.Close()
-			defer fa.Close()
-			base, after, err := summary.BuildPair(fb, fa, opts)
+			base, after, err := comparePair(args, opts, d.program(), full)
 			if err != nil {
 				return err
 			}
@@ -214,6 +217,7 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, markdown or json")
 	priceFlag(cmd.Flags(), &price)
+	fullFlag(cmd.Flags(), &full)
 	langFlag(cmd.Flags(), &lang, "comparison (text, markdown)")
 	return cmd
 }
@@ -221,6 +225,27 @@ one-line verdict. Record a baseline, change one thing, record again, compare
 // priceFlag is --price-per-kwh of report and compare.
 func priceFlag(fl *pflag.FlagSet, price *float64) {
 	fl.Float64Var(price, "price-per-kwh", 0, "price of a kWh (any currency): the energy figures add what they cost")
+}
+
+// fullFlag is --full of report and compare.
+func fullFlag(fl *pflag.FlagSet, full *bool) {
+	fl.BoolVar(full, "full", false, "read every line of a recording, not its footer's summary")
+}
+
+// comparePair reports compare's two inputs: from their footers where both
+// have one, else both read together (BuildPair).
+func comparePair(args []string, opts summary.Options, program string, full bool) (*summary.Report, *summary.Report, error) {
+	b, a := footerReport(args[0], opts, program, full), footerReport(args[1], opts, program, full)
+	if b != nil && a != nil {
+		return b, a, nil
+	}
+	fb, fa, err := importer.OpenPair(args[0], args[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fb.Close()
+	defer fa.Close()
+	return summary.BuildPair(fb, fa, opts)
 }
 
 // checkPrice refuses a price no tariff has.

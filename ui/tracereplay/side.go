@@ -11,6 +11,11 @@ import (
 )
 
 // say is message id in the interface's language, {{.Fields}} from kv.
+//
+// Not inlined: a copy at each call site cost the binary (docs/benchmarks.md,
+// "Recordings: the report read from the footer").
+//
+//go:noinline
 func (m Model) say(id string, kv ...any) string {
 	if m.opts.Tr == nil {
 		return id
