@@ -80,12 +80,9 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 				continue
 			}
 		}
-		b, ok := appendFinding(make([]byte, 0, 1024), f) // a finding is ~1 KB: one allocation
-		if !ok {
-			var err error
-			if b, err = jsonv1.Marshal(f); err != nil {
-				return nil, err
-			}
+		b, err := jsonv1.Marshal(f)
+		if err != nil {
+			return nil, err
 		}
 		t := seenText{b: b, s: -1}
 		if k := bytes.Index(b, []byte(`,"last_seen":"`)); k >= 0 {
