@@ -14,19 +14,7 @@ import (
 // its text.
 func footered(t testing.TB, n int) (string, []byte) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "run.jsonl.gz")
-	w, err := Create(path, Header{Host: "n1", IntervalMS: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		if err := w.Write(Entry{Snapshot: realisticSnapshot(i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeRealistic(t, "run.jsonl.gz", n)
 	return path, gunzip(t, path)
 }
 
