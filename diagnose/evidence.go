@@ -145,6 +145,9 @@ func (e *evCtx) health(g *sampler.GPU) {
 		gpu += " (PCI " + g.BusID + ")"
 	}
 	switch {
+	case g.Lost && g.GSPFirmwareMissing && len(codes) == 0:
+		e.add(RuleXidError, Critical, g.Index, say("evidence.gsp_fw_title", "GPU {{.GPU}} is not initialised: the driver found no GSP firmware", "GPU", gpu),
+			Text{say("evidence.gsp_fw", "RmFetchGspRmImages found no firmware image, then RmInitAdapter failed")}, hintGSPFirmware, nil, Use{g.Index, "lost"})
 	case g.Lost:
 		e.add(RuleXidError, Critical, g.Index, say("evidence.lost_title", "GPU {{.GPU}} is lost: the driver cannot reach it", "GPU", gpu),
 			append(Text{say("evidence.lost", "the input reports it fallen off the bus, failed to initialise or unreachable")}, xidList(codes)...),

@@ -89,6 +89,9 @@ type GPU struct {
 	// DriverOops: the kernel log shows an oops inside the NVIDIA driver,
 	// which serves no GPU until a reboot.
 	DriverOops bool `json:"driver_oops,omitempty"`
+	// GSPFirmwareMissing: the driver found no GSP firmware image for the
+	// GPU it failed to initialise: a missing file, not a failing GPU.
+	GSPFirmwareMissing bool `json:"gsp_firmware_missing,omitempty"`
 	// Pod is the container the kubelet allocated this GPU to (its
 	// pod-resources API, Sampler.PodOf); zero off Kubernetes or when no
 	// container holds it.

@@ -649,6 +649,13 @@ files, no control gained a finding, the held-aside rows kept their verdicts and 
 Left: nothing in sample. Not found although looked for: nvidia-smi vgpu of hosts with running VMs, 8-GPU B200/GB200
 tables, and fabric manager faults on H20/H800 nodes with text (the threads found show screenshots or are in the corpus).
 
+
+After the fifteen batches were scored, one of batch 15's held-aside misses had a general cause and changed code: the open
+module's "RmFetchGspRmImages: No firmware image found" before a GPU's RmInitAdapter failure now marks that GPU
+(sampler.GPU.GSPFirmwareMissing) and the finding says the driver found no GSP firmware and to install or mount it
+(/lib/firmware/nvidia/<version>), not Xid 79's hardware checks (sampler/importer/kernlog.go, diagnose/evidence_oops.go).
+Its held-aside "now" row is in sample from here on; the untouched row stands. The other miss, a container's NVML Unknown
+Error refused, is left: the page shows the bare error line, which a driver not loaded prints alike.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -24,12 +24,16 @@ var (
 	xidRE = lazy(`NVRM: Xid \((?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?)\):\s*(\d+)`)
 	// initFailRE: the driver could not bring the GPU up; nvidia-smi then
 	// cannot reach it either.
-	initFailRE  = lazy(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
-	offBusRE    = lazy(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
-	sxidRE      = lazy(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
-	dmesgTRE    = lazy(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
-	bootStampRE = lazy(`\[\s*\d+\.\d+\]`)
-	isoStampRE  = lazy(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
+	// noGSPImageRE: the open module found no GSP firmware file, so every
+	// GPU it then fails to initialise failed for that (vGPU Manager pods
+	// without /lib/firmware: docs/references.md [gpu-operator-release-notes]).
+	noGSPImageRE = lazy(`NVRM: RmFetchGspRmImages: No firmware image found`)
+	initFailRE   = lazy(`NVRM: GPU (?:at )?(?:PCI:)?([0-9A-Fa-f]{1,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-9A-Fa-f])?):?\s+(?:RmInitAdapter|rm_init_adapter) failed`)
+	offBusRE     = lazy(`(?i)GPU (?:at )?(?:PCI:)?([0-9a-f]{1,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?):?.*fallen off the bus`)
+	sxidRE       = lazy(`SXid \(PCI:([0-9A-Fa-f:.]+)\):\s*(\d+)`)
+	dmesgTRE     = lazy(`^\s*\[((Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d+ \d\d:\d\d:\d\d \d{4})\]`)
+	bootStampRE  = lazy(`\[\s*\d+\.\d+\]`)
+	isoStampRE   = lazy(`^\s*(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)`)
 )
 
 // maskedXidRE: an Xid line whose poster hid the PCI address
@@ -58,6 +62,7 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	xids, lost, sxids, initFail, dups, masked := 0, 0, 0, 0, 0, 0
 	fw := fwTimeouts{}
+	noGSPImage := false // the firmware file was missing before the GPUs' init failed
 	var oops kernOops
 	// A bug report copies the same message from /var/log/messages, the
 	// journal and dmesg (sections of their own): seen, shared by the
@@ -113,12 +118,17 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			p.where(g.Index, "lost", no)
 			continue
 		}
+		if noGSPImageRE.MatchString(l) {
+			noGSPImage = true
+			continue
+		}
 		if m := initFailRE.FindStringSubmatch(l); m != nil {
 			g := gpu(m[1])
 			if !g.Lost {
 				initFail++
 			}
 			g.Lost = true
+			g.GSPFirmwareMissing = noGSPImage
 			p.where(g.Index, "lost", no)
 			continue
 		}
@@ -165,6 +175,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 	}
 	if initFail > 0 {
 		p.note(countGPUs(initFail) + " the driver failed to initialise (RmInitAdapter failed)")
+		if noGSPImage {
+			p.note("the driver found no GSP firmware image before (RmFetchGspRmImages): a missing firmware file, not a failing GPU")
+		}
 	}
 	if fwNote != "" {
 		p.note(fwNote)
