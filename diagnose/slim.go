@@ -46,10 +46,9 @@ func slimHost(h *sampler.Host) (*sampler.Host, procRows) {
 	if h == nil {
 		return nil, nil
 	}
-	s := *h
-	s.CPUs, s.Procs = nil, nil
+	s := h.Scalars()
 	if h.Procs == nil {
-		return &s, nil
+		return s, nil
 	}
 	rows := make(procRows, 0, len(h.Procs))
 	for pid, p := range h.Procs {
@@ -58,7 +57,7 @@ func slimHost(h *sampler.Host) (*sampler.Host, procRows) {
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].pid < rows[j].pid })
-	return &s, rows
+	return s, rows
 }
 
 // slimmer keeps the last host it slimmed: a host reading shared by several

@@ -289,6 +289,16 @@ type Host struct {
 	ForeignPIDs bool `json:"foreign_pids,omitempty"`
 }
 
+// Scalars is a copy of h without its per-core figures and its process
+// table: what the diagnosis's window and the chart history keep of a host
+// that is no longer the newest (docs/benchmarks.md, "The diagnosis window:
+// hosts kept as figures").
+func (h *Host) Scalars() *Host {
+	s := *h
+	s.CPUs, s.Procs = nil, nil
+	return &s
+}
+
 // Proc is one host process (a GPU process or one of its children).
 type Proc struct {
 	PID       int       `json:"pid"`

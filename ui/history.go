@@ -102,9 +102,7 @@ func (h *history) settle(k int) {
 	p.setProcs(s, &h.work)
 	h.fullProcs[k] = p.procs
 	if s.Host != nil {
-		host := *s.Host
-		host.Procs, host.CPUs = nil, nil
-		s.Host = &host
+		s.Host = s.Host.Scalars()
 	}
 }
 
