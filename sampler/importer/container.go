@@ -29,6 +29,15 @@ var (
 	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
 )
 
+// nvmlUnknownAlone refuses NVML's Unknown Error with nothing to show where
+// it ran: a container that lost its devices prints it (the container
+// toolkit's troubleshooting page: recreate the container), and so does a
+// host whose device nodes nvidia-smi may not open, so it names both
+// rather than claim either (corpus: b15-nvml-unknown-error-container-*).
+const nvmlUnknownAlone = `nvidia-smi failed with NVML's "Unknown Error", and nothing shows where it ran: in a container, ` +
+	`the container lost its GPU devices (a systemctl daemon-reload or a container update rewrote its device cgroup: ` +
+	`recreate the container); on a host, gpuscope doctor there says why; paste the command that ran it to tell`
+
 // containerCommand is the command line that ran nvidia-smi in a container,
 // when the text right above a section is one: the last line of the
 // nearest section above that is not nvidia-smi's own output (its -L,
