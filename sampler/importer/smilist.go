@@ -31,7 +31,7 @@ func isListLine(l string) bool { return listGPURE.MatchString(l) || listMIGRE.Ma
 func parseList(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
-	again := 0
+	again := false
 	for i, l := range sec.lines {
 		if listGPURE.MatchString(l) {
 			for _, m := range listEntryRE.FindAllStringSubmatch(l, -1) {
@@ -40,7 +40,7 @@ func parseList(sec *section) *part {
 					if snap.GPUs[j].UUID == m[3] {
 						continue
 					}
-					idx, again = freeIndex(snap.GPUs, idx), again+1
+					idx, again = freeIndex(snap.GPUs, idx), true
 				}
 				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: idx, Name: m[2], UUID: m[3]})
 				p.where(idx, "name", sec.first+i)
@@ -59,9 +59,8 @@ func parseList(sec *section) *part {
 	}
 	p.snaps = []sampler.Snapshot{snap}
 	p.note(countGPUs(len(snap.GPUs)) + " (names and UUIDs)")
-	if again > 0 {
-		p.note(sampler.Counted(again, "index", "indexes") + " listed again with another UUID: separate GPUs " +
-			"(each srun task or node numbers its own from 0), numbered here after the others")
+	if again {
+		p.note("an index listed again with another UUID is another GPU (each srun task or node numbers its own from 0), numbered after the others")
 	}
 	return p
 }
