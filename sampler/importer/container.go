@@ -38,10 +38,11 @@ const nvmlUnknownAlone = `nvidia-smi failed with NVML's "Unknown Error", and not
 	`the container lost its GPU devices (a systemctl daemon-reload or a container update rewrote its device cgroup: ` +
 	`recreate the container); on a host, gpuscope doctor there says why; paste the command that ran it to tell`
 
-// noDevices refuses nvidia-smi's "No devices were found": it reached the
-// driver, which lists no GPU, a fact of where it ran rather than of a GPU
-// (corpus: b13-smi-no-devices-found-*, a node without GPUs).
-const noDevices = `nvidia-smi reached the driver and found no GPU ("No devices were found"): a node, job or container ` +
+// noDevices refuses nvidia-smi's "No devices were found" (-L's "No
+// devices found."): it reached the driver, which lists no GPU, a fact of
+// where it ran rather than of a GPU (corpus: b13-smi-no-devices-found-*, a
+// node without GPUs; b15-smi-L-no-devices-found-*, a Slurm login session).
+const noDevices = `nvidia-smi reached the driver and found no GPU: a node, job or container ` +
 	`given none, or a GPU the driver failed to initialise (dmesg there says which); nothing to judge`
 
 // containerCommand is the command line that ran nvidia-smi in a container,

@@ -254,7 +254,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		if len(p.notes) > 0 && nvmlUnknownRE.MatchString(p.notes[0]) {
 			return p.skip(nvmlUnknownAlone)
 		}
-		if len(p.notes) > 0 && strings.HasPrefix(strings.ToLower(p.notes[0]), "no devices were found") {
+		if len(p.notes) > 0 && strings.HasPrefix(strings.ToLower(p.notes[0]), "no devices") {
 			return p.skip(noDevices)
 		}
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {

@@ -14,6 +14,7 @@ func TestRefusalFitsTheInput(t *testing.T) {
 	for in, c := range map[string]struct{ want, not string }{
 		"Detected gpus, using --nv:\nNo devices were found\n": {"found no GPU", "noheader"},
 		"No devices were found\n":                             {"found no GPU", "could not reach the driver"},
+		"login-session:nvidia-smi -L\nNo devices found.\n":    {"found no GPU", ""},
 		"    LnkCap: Port #0, Speed 16GT/s, Width x16, ASPM L1, Exit Latency L1 <16us\n    LnkSta: Speed 2.5GT/s (downgraded), Width x16 (ok)\n": {"", "noheader"},
 		"2025-03-19 07:20:54,313 - INFO - flashinfer.jit: Prebuilt kernels not found, using JIT backend\n":                                       {"", "noheader"},
 		"Hello, I have a problem with my GPU, please help\n":                                                                                     {"", "noheader"},
