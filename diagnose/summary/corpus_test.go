@@ -668,8 +668,8 @@ both, with the card's fix, since a larger slice on a full card fails again (diag
 holds both). Refusals that did not fit their input: NVML's Unknown Error alone (b15-nvml-unknown-error-container-*,
 b8-nvml-unknown-error-a10-*) is refused naming its two readings, a container that lost its devices (recreate it, as the
 container toolkit's troubleshooting page says) or a host whose device nodes nvidia-smi may not open (doctor there), and
-stays missed rather than guessed, since a host prints the line too; "No devices were found" is a driver that answered
-and lists no GPU, no longer "could not reach the driver"; and the --query-gpu "noheader" advice comes only for a first
+stays missed rather than guessed, since a host prints the line too; "No devices were found" (and -L's "No devices
+found.", read as other text) is a driver that answered and lists no GPU, no longer "could not reach the driver"; and the --query-gpu "noheader" advice comes only for a first
 line that is a row of values (five refusals drew it for a sentence, a log line or lspci's fields). Left, the fault past
 the paste's end: both dcgmi diag -r 3 (b10-dcgmi-diag-r3-8xh100-*, b8-dcgmi-diag-r3-4xa100pcie-*, ending in
 Deployment), the V100S whose ECC error is not in its row (b12-smi-table-v100s-*), the K80s' Unknown Error rows
