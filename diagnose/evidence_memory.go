@@ -132,15 +132,14 @@ func (e *evCtx) sliceOOM() {
 		ev := say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
 			"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))
 		est := say("evidence.slice_oom_est", "HAMi-core's log line, as pasted: the allocation it refused; the job then fails with an out-of-memory or an unrecognised CUDA error")
-		hint, evs := hintSliceOOM, Text{ev}
+		hint, drv := hintSliceOOM, Msg{}
 		switch {
 		case o.Layer == "hami_driver" || o.Layer == "" && both[1]: // both: the slice's line, then the driver's
 			title = say("evidence.hami_driver_oom_title", "The GPU under a container's memory slice is full: the driver refused an allocation the slice allowed")
-			drv := say("evidence.hami_driver_oom", "HAMi-core let an allocation through the pod's limit and the driver refused it with CUDA_ERROR_OUT_OF_MEMORY (cuMemoryAllocate res=2): the card itself has no memory left for it")
-			evs, hint = Text{drv}, hintSliceCard
-			if o.Layer == "" {
-				evs = Text{ev, drv}
-			} else {
+			drv = say("evidence.hami_driver_oom", "HAMi-core let an allocation through the pod's limit and the driver refused it with CUDA_ERROR_OUT_OF_MEMORY (cuMemoryAllocate res=2): the card itself has no memory left for it")
+			hint = hintSliceCard
+			if o.Layer != "" {
+				ev, drv = drv, Msg{}
 				est = say("evidence.hami_driver_oom_est", "HAMi-core's log line, as pasted: it gives no sizes, so who holds the card's memory needs nvidia-smi on the host")
 			}
 		case o.Layer == "vcuda":
@@ -148,7 +147,11 @@ func (e *evCtx) sliceOOM() {
 			ev = say("evidence.vcuda_oom", "vCUDA (hijack_call.c) refused an allocation: the container's processes already use {{.Used}}, and the request would pass the pod's limit (the line does not give the limit)",
 				"Used", gbytes(o.Want))
 			est = say("evidence.vcuda_oom_est", "vCUDA's log line, as pasted: the allocation it refused; the job then fails with CUDA_ERROR_OUT_OF_MEMORY")
-			evs, hint = Text{ev}, hintVCUDASlice
+			hint = hintVCUDASlice
+		}
+		evs := Text{ev}
+		if drv.ID != "" {
+			evs = append(evs, drv)
 		}
 		e.add(RuleMemoryPressure, Critical, -1, title, evs, hint, Text{est}, Use{-1, "slice_oom"})
 	}

@@ -34,9 +34,9 @@ var (
 // toolkit's troubleshooting page: recreate the container), and so does a
 // host whose device nodes nvidia-smi may not open, so it names both
 // rather than claim either (corpus: b15-nvml-unknown-error-container-*).
-const nvmlUnknownAlone = `nvidia-smi failed with NVML's "Unknown Error", and nothing shows where it ran: in a container, ` +
-	`the container lost its GPU devices (a systemctl daemon-reload or a container update rewrote its device cgroup: ` +
-	`recreate the container); on a host, gpuscope doctor there says why; paste the command that ran it to tell`
+const nvmlUnknownAlone = `nvidia-smi failed with NVML's "Unknown Error" and nothing shows where it ran: a container ` +
+	`that lost its GPU devices (a systemctl daemon-reload or a container update: recreate it), or a host ` +
+	`(gpuscope doctor there says why)`
 
 // noDevices refuses nvidia-smi's "No devices were found" (-L's "No
 // devices found."): it reached the driver, which lists no GPU, a fact of

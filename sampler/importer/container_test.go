@@ -36,10 +36,10 @@ func TestNVMLUnknownErrorInAContainer(t *testing.T) {
 // nvidia-smi could not reach: a version mismatch keeps that refusal.
 func TestNVMLUnknownErrorAloneRefusedForWhatItIs(t *testing.T) {
 	for in, want := range map[string]string{
-		"Failed to initialize NVML: Unknown Error\n":                      "container lost its GPU devices",
-		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n":        "recreate the container",
+		"Failed to initialize NVML: Unknown Error\n":                      "lost its GPU devices",
+		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n":        "recreate it",
 		"Failed to initialize NVML: Driver/library version mismatch\n":    "could not reach the driver",
-		"$ nvidia-smi\r\nFailed to initialize NVML: Unknown Error\r\n":    "on a host, gpuscope doctor",
+		"$ nvidia-smi\r\nFailed to initialize NVML: Unknown Error\r\n":    "or a host (gpuscope doctor",
 		"> Failed to initialize NVML: Unknown Error\n> exit status 255\n": "nothing shows where it ran",
 	} {
 		_, _, err := NewStream(strings.NewReader(in), "paste", Options{Start: fixedStart})
