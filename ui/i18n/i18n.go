@@ -1,8 +1,9 @@
-// Package i18n holds the dashboard's words in English and Chinese, with
-// go-i18n's message files (messages by id, CLDR plural forms) and golang.org/x/text's
-// language matching. The Chinese follows the vocabulary of the two
-// articles the diagnosis comes from ([gpu-idle-pipeline], [gpu-idle-handbook]
-// in docs/references.md): GPU 利用率, SM 占用, 显存, 数据加载 …
+// Package i18n holds the dashboard's words in English and Chinese, in
+// go-i18n's message files (messages by id, CLDR plural forms), with
+// golang.org/x/text's language matching. The Chinese follows the
+// vocabulary of the two articles the diagnosis comes from
+// ([gpu-idle-pipeline], [gpu-idle-handbook] in docs/references.md): GPU
+// 利用率, SM 占用, 显存, 数据加载 …
 package i18n
 
 import (
