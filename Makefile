@@ -198,9 +198,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzGPUSelect -fuzztime 30s ./sampler/
 	$(GO) test -run '^$$' -fuzz FuzzParseRequest -fuzztime 30s ./sampler/procsock/
 	$(GO) test -run '^$$' -fuzz FuzzWebYAML -fuzztime 30s ./ui/promexport/
+	$(GO) test -run '^$$' -fuzz FuzzWarnLog -fuzztime 30s ./ui/promexport/
 	$(GO) test -run '^$$' -fuzz FuzzStrips -fuzztime 30s ./diagnose/timeline/
 	$(GO) test -run '^$$' -fuzz FuzzSyncCallers -fuzztime 30s ./diagnose/timeline/
 	$(GO) test -run '^$$' -fuzz FuzzCellWidth -fuzztime 30s ./ui/
+	$(GO) test -run '^$$' -fuzz FuzzFill -fuzztime 30s ./ui/i18n/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
