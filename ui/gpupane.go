@@ -171,7 +171,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
 	l1 := label + " " + util + utilSpark +
-		mem + p.spark(pos, 1).drawSeries(h, mw, 100, st.Info, &p.series, memPct) + gpm
+		mem + p.spark(pos, 1).drawSeries(h, mw, 100, &st.Info, &p.series, memPct) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
@@ -188,7 +188,7 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 // utilSpark is GPU position pos's utilisation sparkline, w cells.
 func (p *gpuPane) utilSpark(pos, w int) string {
 	h := p.c.hist
-	return p.spark(pos, 0).drawSeries(h, w, 100, p.c.st.Accent, &p.series, func(i int) sampler.Metric {
+	return p.spark(pos, 0).drawSeries(h, w, 100, &p.c.st.Accent, &p.series, func(i int) sampler.Metric {
 		if g := h.gpu(i, pos, &p.scratch); g != nil {
 			return g.Util
 		}

@@ -68,7 +68,7 @@ type drawnSpark struct {
 
 // draw is drawSparkline(values, w, top, style), reusing the last drawing
 // when the bars are the same.
-func (d *drawnSpark) draw(values []float64, w int, top float64, style lipgloss.Style) string {
+func (d *drawnSpark) draw(values []float64, w int, top float64, style *lipgloss.Style) string {
 	if w <= 0 {
 		return ""
 	}
@@ -85,7 +85,7 @@ func (d *drawnSpark) draw(values []float64, w int, top float64, style lipgloss.S
 // before the last are the ones drawn then: only the newest entry is read,
 // and the drawing is reused when its bar is the same. At --interval 100ms
 // nine frames in ten are such, where each read ~150 history points a GPU.
-func (d *drawnSpark) drawSeries(h *history, w int, top float64, style lipgloss.Style, buf *[]float64, f func(i int) sampler.Metric) string {
+func (d *drawnSpark) drawSeries(h *history, w int, top float64, style *lipgloss.Style, buf *[]float64, f func(i int) sampler.Metric) string {
 	n := h.len()
 	if w > 0 && n > 0 && d.h == h && d.gen == h.gen && d.w == w && d.top == top && d.out != "" {
 		lv := sparkLevel(f(n-1).Or(0), top)

@@ -66,7 +66,7 @@ func (r *termRow) layout(line string) {
 				if seq != ansi.EraseLineRight || j+1 != len(line) {
 					return
 				}
-				r.cells = append(r.cells, termCell{at: uint16(i), n: uint8(len(seq)), sgr: uint16(sgr)})
+				r.add(i, len(seq), 0, sgr)
 			default:
 				return
 			}
@@ -76,13 +76,13 @@ func (r *termRow) layout(line string) {
 		rest := line[i:]
 		if c := rest[0]; c >= 0x20 && c < 0x7f && (len(rest) == 1 || rest[1] < 0x7f) {
 			// ASCII followed by ASCII or a sequence: one cell, no cluster
-			r.cells = append(r.cells, termCell{at: uint16(i), n: 1, width: 1, sgr: uint16(sgr)})
+			r.add(i, 1, 1, sgr)
 			i++
 			continue
 		}
 		if blockAt(rest) && (len(rest) == 3 || rest[3] < 0x80 || blockAt(rest[3:])) {
 			// a bar or chart cell followed by ASCII or another: one cell
-			r.cells = append(r.cells, termCell{at: uint16(i), n: 3, width: 1, sgr: uint16(sgr)})
+			r.add(i, 3, 1, sgr)
 			i += 3
 			continue
 		}
@@ -90,10 +90,19 @@ func (r *termRow) layout(line string) {
 		if width == 0 || g == "" || len(g) > 0xff || width > 0xff {
 			return // a control or zero-width character: as written
 		}
-		r.cells = append(r.cells, termCell{at: uint16(i), n: uint8(len(g)), width: uint8(width), sgr: uint16(sgr)})
+		r.add(i, len(g), width, sgr)
 		i += len(g)
 	}
 	r.ok = true
+}
+
+// add appends a cell. Out of line: four copies of the append cost the
+// binary more than the call costs a cell (docs/benchmarks.md, "The
+// dashboard at 100 ms, the third time").
+//
+//go:noinline
+func (r *termRow) add(at, n, width, sgr int) {
+	r.cells = append(r.cells, termCell{at: uint16(at), n: uint8(n), width: uint8(width), sgr: uint16(sgr)})
 }
 
 // text and style are cell i's.
