@@ -73,14 +73,14 @@ func TestRedrawnPartsDrawAsAfresh(t *testing.T) {
 func TestDrawnSparkReusedOnlyForTheSameBars(t *testing.T) {
 	st := testStyles()
 	var d drawnSpark
-	a := d.draw([]float64{10, 50, 90}, 5, 100, st.Accent)
-	if b := d.draw([]float64{11, 51, 91}, 5, 100, st.Accent); b != a { // the same eighths
+	a := d.draw([]float64{10, 50, 90}, 5, 100, &st.Accent)
+	if b := d.draw([]float64{11, 51, 91}, 5, 100, &st.Accent); b != a { // the same eighths
 		t.Fatalf("the same bars drew %q, then %q", a, b)
 	}
-	if b, want := d.draw([]float64{10, 50, 20}, 5, 100, st.Accent), drawSparkline([]float64{10, 50, 20}, 5, 100, st.Accent); b != want {
+	if b, want := d.draw([]float64{10, 50, 20}, 5, 100, &st.Accent), drawSparkline([]float64{10, 50, 20}, 5, 100, st.Accent); b != want {
 		t.Fatalf("a changed bar drew %q, want %q", b, want)
 	}
-	if got := d.draw(nil, 0, 100, st.Accent); got != "" {
+	if got := d.draw(nil, 0, 100, &st.Accent); got != "" {
 		t.Fatalf("no room drew %q", got)
 	}
 }

@@ -130,7 +130,7 @@ func (p *gpuPane) compactRow(g *sampler.GPU, pos int) string {
 		used += widthOf(f) + 1
 	}
 	sw := max(0, avail-used-1)
-	spark := p.spark(pos, 0).draw(p.utilSeries(pos, sw), sw, 100, st.Accent)
+	spark := p.utilSpark(pos, sw)
 	if mk := migMarker(g); mk != "" {
 		spark = st.Info.Render(padRight(mk, sw)) // no GPU-Util history with MIG
 	}
@@ -166,12 +166,12 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 		}
 		return sampler.NA
 	}
-	utilSpark := p.spark(pos, 0).draw(p.utilSeries(pos, uw), uw, 100, st.Accent)
+	utilSpark := p.utilSpark(pos, uw)
 	if mk := migMarker(g); mk != "" {
 		utilSpark = st.Info.Render(padRight(mk, uw)) // no GPU-Util history with MIG
 	}
 	l1 := label + " " + util + utilSpark +
-		mem + p.spark(pos, 1).draw(h.series(p.series[:0], mw, memPct), mw, 100, st.Info) + gpm
+		mem + p.spark(pos, 1).drawSeries(h, mw, 100, &st.Info, &p.series, memPct) + gpm
 	clock := c.word("gpu.sm_clock") + " " + units.Compact.Whole(g.SMClock, "") + "/" + units.Compact.Whole(g.SMClockMax, "MHz")
 	pcie := "PCIe " + c.word("net.rx") + " " + units.Compact.ByteRate(g.PCIeRx) + " " + c.word("net.tx") + " " + units.Compact.ByteRate(g.PCIeTx)
 	if g.PCIeGen.OK && g.PCIeWidth.OK {
@@ -185,15 +185,15 @@ func (p *gpuPane) wideRows(g *sampler.GPU, pos int) (string, string) {
 	return l1, l2
 }
 
-func (p *gpuPane) utilSeries(pos, n int) []float64 {
+// utilSpark is GPU position pos's utilisation sparkline, w cells.
+func (p *gpuPane) utilSpark(pos, w int) string {
 	h := p.c.hist
-	p.series = h.series(p.series[:0], n, func(i int) sampler.Metric {
+	return p.spark(pos, 0).drawSeries(h, w, 100, &p.c.st.Accent, &p.series, func(i int) sampler.Metric {
 		if g := h.gpu(i, pos, &p.scratch); g != nil {
 			return g.Util
 		}
 		return sampler.NA
 	})
-	return p.series
 }
 
 // temp colours the temperature by its distance to the slowdown point.

@@ -38,6 +38,10 @@ type history struct {
 	fullProcs       [][]procPoint // full[k]'s processes, but the newest's
 	spare           point         // the arrays of the last point dropped, reused
 	work            []procPoint   // point.set's
+	// gen counts the pushes that changed an entry other than the newest
+	// (one a second at --interval 100ms): while it is the same, a series
+	// over the history differs only in its newest value (drawnSpark.drawSeries).
+	gen uint64
 }
 
 func newHistory(span, keep time.Duration) *history {
@@ -57,6 +61,7 @@ func (h *history) push(s sampler.Snapshot) {
 	if n := h.len(); n >= 2 && s.Time.Sub(h.time(n-2)) < h.gap && !s.Time.Before(h.time(n-2)) {
 		h.full[len(h.full)-1] = s
 	} else {
+		h.gen++
 		if n := len(h.full); n > 0 {
 			h.settle(n - 1)
 		}
@@ -68,6 +73,7 @@ func (h *history) push(s sampler.Snapshot) {
 		drop++
 	}
 	if drop > 0 {
+		h.gen++
 		h.spare = h.pts[drop-1]
 		n := copy(h.pts, h.pts[drop:]) // in place: the array does not grow without bound
 		clear(h.pts[n:])
@@ -85,6 +91,7 @@ func (h *history) push(s sampler.Snapshot) {
 		old++
 	}
 	if old > 0 {
+		h.gen++
 		n := copy(h.full, h.full[old:])
 		clear(h.full[n:])
 		h.full = h.full[:n]

@@ -24,13 +24,16 @@ import (
 // passes through as written, and a repaint forgets what it held.
 type TermWriter struct {
 	*os.File
-	// rows are the lines as last written, per screen row; "" unknown (at
-	// start, after a write it did not follow). Kept as text, ~0.5 KB a
-	// row, and laid out in cells again when compared: the cells of a
-	// whole screen would hold ~0.8 MB.
-	rows     []string
-	old, new []cell // scratch
-	out      []byte
+	// rows are the lines as last written, per screen row, with their
+	// cells (termrow); line "" unknown (at start, after a write it did not
+	// follow). The cells are kept as offsets, 6 bytes each (~1.2 KB a
+	// 200-column row), so a changed line is laid out once, not its old
+	// line again (docs/benchmarks.md, "The dashboard at 100 ms, the third
+	// time"); spare is the row a line is laid out in before it takes a
+	// row's place.
+	rows  []termRow
+	spare termRow
+	out   []byte
 }
 
 // NewTermWriter writes the frames for f.
@@ -80,7 +83,9 @@ func (w *TermWriter) diff(s string) ([]byte, bool) {
 	}
 	if b, ok := strings.CutPrefix(body, "\r"); ok { // a repaint: every line written anew
 		body = b
-		clear(w.rows)
+		for r := range w.rows {
+			w.rows[r].line = ""
+		}
 	}
 	// The tail: the cursor under the last line.
 	i := strings.LastIndex(body, "\x1b[")
@@ -98,7 +103,7 @@ func (w *TermWriter) diff(s string) ([]byte, bool) {
 		return nil, false
 	}
 	if len(w.rows) < n {
-		w.rows = append(w.rows, make([]string, n-len(w.rows))...)
+		w.rows = append(w.rows, make([]termRow, n-len(w.rows))...)
 	}
 	out := w.out[:0]
 	for r, line := range lines {
@@ -111,73 +116,11 @@ func (w *TermWriter) diff(s string) ([]byte, bool) {
 			// always resets, so this is not the dashboard's: as written.
 			return nil, false
 		}
-		out = w.appendDiff(out, r+1, w.rows[r], line)
-		w.rows[r] = line
+		out = w.appendDiff(out, r+1, &w.rows[r], line)
+		w.rows[r], w.spare = w.spare, w.rows[r]
 	}
 	w.out = append(out, tail...)
 	return w.out, true
-}
-
-// cell is one grapheme as drawn: its text, its width in columns and the
-// SGR sequences in force since the last reset (compared as written).
-type cell struct {
-	text, sgr string
-	width     int
-}
-
-// cells lays a line out in cells, or false when it holds a sequence other
-// than SGR and the erase to the end of the line (a trailing "\x1b[K" is a
-// last cell of width 0).
-func cells(line string, out []cell) ([]cell, bool) {
-	sgr := ""
-	for len(line) > 0 {
-		if line[0] == 0x1b {
-			j := 2
-			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
-				j++
-			}
-			if len(line) < 2 || line[1] != '[' || j == len(line) {
-				return nil, false
-			}
-			seq := line[:j+1]
-			switch line[j] {
-			case 'm':
-				if seq == "\x1b[0m" || seq == "\x1b[m" {
-					sgr = ""
-				} else {
-					sgr += seq
-				}
-			case 'K':
-				if seq != ansi.EraseLineRight || j+1 != len(line) {
-					return nil, false
-				}
-				out = append(out, cell{text: seq, sgr: sgr})
-			default:
-				return nil, false
-			}
-			line = line[j+1:]
-			continue
-		}
-		if c := line[0]; c >= 0x20 && c < 0x7f && (len(line) == 1 || line[1] < 0x7f) {
-			// ASCII followed by ASCII or a sequence: one cell, no cluster
-			out = append(out, cell{text: line[:1], sgr: sgr, width: 1})
-			line = line[1:]
-			continue
-		}
-		if blockAt(line) && (len(line) == 3 || line[3] < 0x80 || blockAt(line[3:])) {
-			// a bar or chart cell followed by ASCII or another: one cell
-			out = append(out, cell{text: line[:3], sgr: sgr, width: 1})
-			line = line[3:]
-			continue
-		}
-		g, width := ansi.FirstGraphemeCluster(line, ansi.GraphemeWidth)
-		if width == 0 || g == "" {
-			return nil, false // a control or zero-width character: as written
-		}
-		out = append(out, cell{text: g, sgr: sgr, width: width})
-		line = line[len(g):]
-	}
-	return out, true
 }
 
 // blockAt: s starts with box drawing, a block element or braille
@@ -198,43 +141,6 @@ func blockAt(s string) bool {
 	return s[1] >= 0xa0 && s[1] <= 0xa3
 }
 
-// appendDiff appends what turns row y (1-based) from old into line: the
-// changed runs of cells at their columns when both lay out in the same
-// cells, else the whole line.
-func (w *TermWriter) appendDiff(out []byte, y int, old, line string) []byte {
-	var ok1, ok2 bool
-	w.old, ok1 = cells(old, w.old[:0])
-	w.new, ok2 = cells(line, w.new[:0])
-	oc, nc := w.old, w.new
-	if old == "" || !ok1 || !ok2 || !sameLayout(oc, nc) {
-		out = append(out, ansi.CursorPosition(1, y)...)
-		return append(out, line...)
-	}
-	// mergeGap: unchanged cells shorter than a cursor move are rewritten.
-	const mergeGap = 6
-	col := 1
-	for i := 0; i < len(nc); {
-		if nc[i] == oc[i] {
-			col += nc[i].width
-			i++
-			continue
-		}
-		end := i + 1 // the run: changed cells, and short gaps between them
-		for j := end; j < len(nc) && j-end <= mergeGap; j++ {
-			if nc[j] != oc[j] {
-				end = j + 1
-			}
-		}
-		out = append(out, ansi.CursorPosition(col, y)...)
-		out = appendCells(out, nc[i:end])
-		for _, c := range nc[i:end] {
-			col += c.width
-		}
-		i = end
-	}
-	return out
-}
-
 // styledToTheEnd: a style still on after the line's last SGR.
 func styledToTheEnd(line string) bool {
 	on := false
@@ -253,37 +159,4 @@ func styledToTheEnd(line string) bool {
 		}
 		line = line[j+1:]
 	}
-}
-
-// sameLayout: the same number of cells, each as wide.
-func sameLayout(a, b []cell) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].width != b[i].width {
-			return false
-		}
-	}
-	return true
-}
-
-// appendCells writes cells from a reset state and leaves the state reset.
-func appendCells(out []byte, cs []cell) []byte {
-	sgr := ""
-	for _, c := range cs {
-		if c.sgr != sgr {
-			if rest, ok := strings.CutPrefix(c.sgr, sgr); ok {
-				out = append(out, rest...)
-			} else {
-				out = append(out, "\x1b[0m"+c.sgr...)
-			}
-			sgr = c.sgr
-		}
-		out = append(out, c.text...)
-	}
-	if sgr != "" {
-		out = append(out, "\x1b[0m"...)
-	}
-	return out
 }

@@ -58,6 +58,13 @@ func (f *flusher) frame(view string) string {
 	return b.String()
 }
 
+// cell is one grapheme on the screen: its text, its width in columns and
+// the SGR sequences in force when it was written.
+type cell struct {
+	text, sgr string
+	width     int
+}
+
 // screen is a terminal as far as the frames use one: cells of text and the
 // SGR in force when each was written; CUP, home, CR, LF, EL, ED and SGR.
 type screen struct {
