@@ -22,10 +22,15 @@ func TestNVMLUnknownErrorInAContainer(t *testing.T) {
 	}
 	for _, bare := range []string{
 		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n",
-		"$ docker run --gpus all cuda nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n",
 	} {
 		if _, _, err := NewStream(strings.NewReader(bare), "paste", Options{Start: fixedStart}); err == nil {
 			t.Errorf("%q read; want it refused as nvidia-smi failing to reach the driver", bare)
 		}
+	}
+	// NVML's driver/library mismatch under a container command is the
+	// driver's (drvmismatch.go), never the container's lost devices.
+	snaps, _ = readPaste(t, "$ docker run --gpus all cuda nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n")
+	if n := snaps[len(snaps)-1].Node; n.ContainerError != "" || n.DriverMismatch == "" {
+		t.Errorf("a mismatch under a container command: container error %q, driver mismatch %q", n.ContainerError, n.DriverMismatch)
 	}
 }
