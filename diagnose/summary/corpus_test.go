@@ -686,8 +686,8 @@ command it stays the driver's, not the container's lost devices. And the older d
 device bearing minor number N", which names no PCI address, loses that GPU as the addressed form does
 (sampler/importer/kerninitminor.go). The whole corpus moved on those five in-sample files and on two held-aside ones
 (the persistenced and nvidia-smi mismatch lines; their untouched rows stand, the held-aside "now" row 7 of 8 is in
-sample from here on); no control gained a finding, TestCorpusCopied stayed green (NVML and nvml anchor the unwrapper)
-and the simulator matrix kept every verdict. Left: gpud's own line "XID 79(GPU has fallen off the bus) detected on
+sample from here on); no control gained a finding, TestCorpusCopied stayed green and the simulator matrix kept every
+verdict. Left: gpud's own line "XID 79(GPU has fallen off the bus) detected on
 PCI:..." and its JSON states (one monitoring tool's wording, seen once each; the held-aside "fabric manager found but not
 active" is the other), which a reader keyed to gpud's format would read on a guess about its other messages.
 `
