@@ -88,6 +88,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 	e.fabric()
 	e.sliceOOM()
 	e.containerLost()
+	e.driverMismatch()
 	e.diag()
 	e.multiGPU()
 	if len(snaps) >= evSeriesMin {

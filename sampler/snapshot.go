@@ -46,6 +46,11 @@ type Node struct {
 	// ContainerError is nvidia-smi's NVML failure inside a container the
 	// input shows (the message and the command that ran it), "" for none.
 	ContainerError string `json:"container_error,omitempty"`
+	// DriverMismatch is the driver's own word that its kernel module and
+	// the user-space libraries are of different releases (NVML's
+	// "Driver/library version mismatch", the kernel's "API mismatch" with
+	// both versions), "" for none.
+	DriverMismatch string `json:"driver_mismatch,omitempty"`
 	// FabricError is the fabric manager's failure the input shows (its
 	// log's, its service's or its start script's line), "" for none.
 	FabricError string `json:"fabric_error,omitempty"`

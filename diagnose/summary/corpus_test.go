@@ -265,6 +265,7 @@ written against, so its "after" is no longer an out-of-sample figure.
 | 2026-12-10-batch-13 | 8/8 right | 12/16 right (3 missed, 1 extra), untouched | 15/16 right (1 missed) |
 | 2026-12-10-batch-14 | 8/8 right | 17/19 right (2 missed), untouched | 19/19 right |
 | 2026-12-10-batch-15 | 6/8 right (2 missed) | 15/17 right (2 missed), untouched | 16/17 right (1 missed) |
+| 2026-12-11-batch-16 | 5/8 right (3 missed) | 11/17 right (6 missed), untouched | 16/17 right (1 missed) |
 
 Out of sample over the last three batches (2026-12-10-batch-13, -batch-14, -batch-15): 22 of 24 held-aside files
 right when scored untouched (92 %; the goal is 95 %); over the fifteen batches since 2026-12-07, 93 of 112 (83 %).
@@ -692,6 +693,38 @@ summary of eight nodes that report reads as one (b15-nhc-*). The whole corpus mo
 no control gained a finding, the held-aside rows kept their verdicts, TestCorpusCopied stayed green and the simulator
 matrix kept every verdict. Batch 13's and batch 15's held-aside "now" rows are in sample from here on (the untouched
 rows stand).
+Batch 16 (the trackers of the driver and of the GPU tools themselves: nvidia-docker and the container toolkit, DCGM
+and dcgm-exporter, gpud, nvtop, nvitop and gpustat, and a cluster's and an AMI's threads; 25 files, ten faults whose
+thread names the cause and fifteen controls: MIG tables of H100 and A100, an 8x H100 dcgmi discovery, drivers 367 to
+580) was held aside stratified as batches 5 to 15: three of its ten fault files and five of its fifteen controls.
+Untouched, the held-aside faults scored 0 of 3 (the kernel's "NVRM: API mismatch" under nvidia-persistenced's failed
+start, nvidia-smi's "Failed to initialize NVML: Driver/library version mismatch", gpud's "fabric manager found but not
+active": all refused as text gpuscope does not read) and the controls 5 of 5; in sample, the faults scored 1 of 7 (a
+"GPU has fallen off the bus" line quoted in a sentence right) and the controls 10 of 10. Six of the ten faults are one
+class no batch had held: the driver's kernel module and its user-space libraries at different versions after an
+upgrade without a reboot or a broken package, which every NVML tool reports with the same words.
+
+Running figures after batch 16, computed from held-aside.tsv: over the last three batches (2026-12-10-batch-14,
+-batch-15, 2026-12-11-batch-16) 19 of 24 held-aside files right untouched (79 %); over the sixteen batches from
+2026-12-07-batch to 2026-12-11-batch-16, 98 of 117 (84 %; the rows of held-aside.tsv for those batches sum to 93 of 109
+before batch 16, where the line above says 93 of 112); held-aside faults alone (batches 5 to 16) 21 of 37, held-aside
+controls 54 of 54.
+
+Batch 16's in-sample misses that changed code, each a general cause in the driver's own words: the driver's kernel
+module and its user-space libraries of two releases (nvidia-smi's and go-nvml's "Driver/library version mismatch",
+NVML_ERROR_LIB_RM_VERSION_MISMATCH's string, and the kernel's "NVRM: API mismatch: the client has the version X, but
+this kernel module has the version Y", read with both versions) is read in any section as a fact of the node
+(sampler.Node.DriverMismatch, sampler/importer/drvmismatch.go) and reported as the rule an unusable GPU gets, xid_error,
+critical, for the node, with the reboot-or-reinstall fix and no hardware checks (diagnose/evidence_drvmismatch.go; the
+live sampler already names the same cause when NVML will not start, sampler/nvmlsource/explain.go); under a container's
+command it stays the driver's, not the container's lost devices. And the older drivers' "rm_init_adapter failed for
+device bearing minor number N", which names no PCI address, loses that GPU as the addressed form does
+(sampler/importer/kerninitminor.go). The whole corpus moved on those five in-sample files and on two held-aside ones
+(the persistenced and nvidia-smi mismatch lines; their untouched rows stand, the held-aside "now" row 7 of 8 is in
+sample from here on); no control gained a finding, TestCorpusCopied stayed green and the simulator matrix kept every
+verdict. Left: gpud's own line "XID 79(GPU has fallen off the bus) detected on
+PCI:..." and its JSON states (one monitoring tool's wording, seen once each; the held-aside "fabric manager found but not
+active" is the other), which a reader keyed to gpud's format would read on a guess about its other messages.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -22,23 +22,28 @@ func TestNVMLUnknownErrorInAContainer(t *testing.T) {
 	}
 	for _, bare := range []string{
 		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n",
-		"$ docker run --gpus all cuda nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n",
 	} {
 		if _, _, err := NewStream(strings.NewReader(bare), "paste", Options{Start: fixedStart}); err == nil {
 			t.Errorf("%q read; want it refused as nvidia-smi failing to reach the driver", bare)
 		}
+	}
+	// NVML's driver/library mismatch under a container command is the
+	// driver's (drvmismatch.go), never the container's lost devices.
+	snaps, _ = readPaste(t, "$ docker run --gpus all cuda nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n")
+	if n := snaps[len(snaps)-1].Node; n.ContainerError != "" || n.DriverMismatch == "" {
+		t.Errorf("a mismatch under a container command: container error %q, driver mismatch %q", n.ContainerError, n.DriverMismatch)
 	}
 }
 
 // NVML's Unknown Error with nothing to say where it ran is refused with
 // what it is (a container that lost its devices, or a host's device nodes,
 // as the container toolkit's troubleshooting page lists), not as a driver
-// nvidia-smi could not reach: a version mismatch keeps that refusal.
+// nvidia-smi could not reach (a version mismatch is read as the driver's:
+// drvmismatch.go).
 func TestNVMLUnknownErrorAloneRefusedForWhatItIs(t *testing.T) {
 	for in, want := range map[string]string{
 		"Failed to initialize NVML: Unknown Error\n":                      "lost its GPU devices",
 		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n":        "recreate it",
-		"Failed to initialize NVML: Driver/library version mismatch\n":    "could not reach the driver",
 		"$ nvidia-smi\r\nFailed to initialize NVML: Unknown Error\r\n":    "or a host (gpuscope doctor",
 		"> Failed to initialize NVML: Unknown Error\n> exit status 255\n": "nothing shows where it ran",
 	} {

@@ -105,6 +105,7 @@ func (p *part) line() string {
 func readSections(secs []section, o Options) []*part {
 	var parts []*part
 	seen := map[string]bool{}
+	mismatch := false // one driver mismatch is the node's: the first is read
 	for i := range secs {
 		s := &secs[i]
 		var p *part
@@ -158,6 +159,16 @@ func readSections(secs []section, o Options) []*part {
 		}
 		p.no = i + 1
 		parts = append(parts, p)
+		if !mismatch {
+			if q := parseDriverMismatch(s); q != nil {
+				mismatch, q.no = true, i+1
+				if len(p.snaps) == 0 { // what the section's own reader could not read is this
+					parts[len(parts)-1] = q
+				} else {
+					parts = append(parts, q)
+				}
+			}
+		}
 	}
 	return parts
 }

@@ -132,6 +132,16 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			p.where(g.Index, "lost", no)
 			continue
 		}
+		if k := initMinorKey(l); k != "" { // an old driver's, by minor number (kerninitminor.go)
+			g := gpu(k)
+			g.BusID = ""
+			if !g.Lost {
+				initFail++
+			}
+			g.Lost = true
+			p.where(g.Index, "lost", no)
+			continue
+		}
 		if fw.add(l, no) || oops.add(l, no) {
 			continue
 		}

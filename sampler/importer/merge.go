@@ -213,6 +213,7 @@ func (pic *picture) gather(parts []*part, timeline *part) (sampler.Snapshot, map
 			fillString(&st.Node.Hostname, s.Node.Hostname)
 			fillString(&st.Node.CUDAError, s.Node.CUDAError)
 			fillString(&st.Node.ContainerError, s.Node.ContainerError)
+			fillString(&st.Node.DriverMismatch, s.Node.DriverMismatch)
 			fillString(&st.Node.FabricError, s.Node.FabricError)
 			st.Node.Diag = append(st.Node.Diag, s.Node.Diag...)
 			st.Node.SliceOOM = append(st.Node.SliceOOM, s.Node.SliceOOM...)
@@ -263,6 +264,7 @@ func (pic *picture) apply(st sampler.Snapshot, slots map[*part]map[int]int) {
 		fillString(&n.Hostname, st.Node.Hostname)
 		fillString(&n.CUDAError, st.Node.CUDAError)
 		fillString(&n.ContainerError, st.Node.ContainerError)
+		fillString(&n.DriverMismatch, st.Node.DriverMismatch)
 		fillString(&n.FabricError, st.Node.FabricError)
 		if i == len(pic.snaps)-1 { // a diag run's verdicts are events of the paste, like Xids
 			n.Diag = append(n.Diag, st.Node.Diag...)

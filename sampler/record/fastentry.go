@@ -137,6 +137,8 @@ func (s *scanner) node(nd *sampler.Node) {
 			nd.CUDAError = s.str()
 		case "container_error":
 			nd.ContainerError = s.str()
+		case "driver_mismatch":
+			nd.DriverMismatch = s.str()
 		case "fabric_error":
 			nd.FabricError = s.str()
 		case "procs_from":

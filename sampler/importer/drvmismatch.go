@@ -1,0 +1,62 @@
+package importer
+
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/sampler"
+)
+
+// The driver's kernel module and its user-space libraries of different
+// releases: after an upgrade without a reboot (the old module still
+// loaded), a package left from another release, or a container's mounted
+// libraries that are not the host's. Every NVML and CUDA client is refused
+// on every GPU until they match. Two sources say it in their own words:
+//
+//	Failed to initialize NVML: Driver/library version mismatch        nvidia-smi
+//	Error: nvml: Driver/library version mismatch                      go-nvml's error (nvidia-docker, plugins)
+//	nvidia-container-cli: initialization error: nvml error: driver/library version mismatch
+//	NVRM: API mismatch: the client has the version 545.29.06, but     the kernel module (nv.c), with
+//	NVRM: this kernel module has the version 550.54.14.  Please       the module's own version next
+//
+// nvmlErrorString(NVML_ERROR_LIB_RM_VERSION_MISMATCH) is the first
+// (nvml.h); the kernel's lines come one message per line, or joined on one.
+// The fabric manager's own version mismatch is fmlog.go's, not this.
+var (
+	drvMismatchRE = lazy(`(?i)\bdriver/library version mismatch\b|\bNVRM: API mismatch: the client has the version ([0-9][\w.-]*?),? but`)
+	drvModuleRE   = lazy(`this kernel module has the version ([0-9][\w.-]*?)\.?(?:\s|$)`)
+)
+
+// isDriverMismatchLine asks the pattern only of lines with its word, lower
+// case in every form above (a lower-cased copy of each line cost an
+// allocation a line: docs/benchmarks.md, "Corpus batch 16").
+func isDriverMismatchLine(s string) bool {
+	return strings.Contains(s, "mismatch") && drvMismatchRE.MatchString(s)
+}
+
+// parseDriverMismatch reads the first mismatch line of sec as a fact of the
+// node (no GPU is named: the driver serves none), with the two versions
+// where the kernel gave them; nil when sec has none.
+func parseDriverMismatch(sec *section) *part {
+	for i, l := range sec.lines {
+		if !isDriverMismatchLine(l) {
+			continue
+		}
+		m := drvMismatchRE.FindStringSubmatch(l)
+		what := strings.TrimSpace(m[0])
+		if m[1] != "" {
+			what = "NVRM: API mismatch: the client (libraries) " + m[1]
+			for j := i; j < len(sec.lines) && j <= i+1; j++ {
+				if v := drvModuleRE.FindStringSubmatch(sec.lines[j]); v != nil {
+					what += ", the loaded kernel module " + v[1]
+					break
+				}
+			}
+		}
+		p := newPart(sec)
+		p.where(-1, "driver_mismatch", sec.first+i)
+		p.snaps = []sampler.Snapshot{{Node: sampler.Node{DriverMismatch: what}}}
+		p.note("the driver's kernel module and its libraries are of different releases")
+		return p
+	}
+	return nil
+}
