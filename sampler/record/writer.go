@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -31,6 +32,9 @@ type Writer struct {
 	// everyFinding writes every line's findings, as version 2 did
 	// (BenchmarkReadFindings' reference).
 	everyFinding bool
+	// head is the header's line, for Tee; tee gets every line after it.
+	head []byte
+	tee  io.Writer
 }
 
 // linesPerMember is how many lines a gzip recording writes per gzip member
@@ -129,11 +133,33 @@ func (w *Writer) writeHeader(h Header) error {
 	if w.enc.err != nil {
 		return fmt.Errorf("%s: encode: %w", w.path, w.enc.err)
 	}
-	return w.put(append(w.enc.b, '\n'))
+	w.head = append(append([]byte(nil), w.enc.b...), '\n')
+	return w.put(w.head)
+}
+
+// Tee hands t the text of the recording, uncompressed, from its header
+// on, each line once it is written: what a reader inflates from the file,
+// without the file read back (record's footer, ui/cli/recfooter.go).
+// After t fails once it gets nothing more; the recording goes on.
+func (w *Writer) Tee(t io.Writer) {
+	w.tee = t
+	w.toTee(w.head)
+}
+
+// toTee is not inlined: put stays small.
+//
+//go:noinline
+func (w *Writer) toTee(line []byte) {
+	if _, err := w.tee.Write(line); err != nil {
+		w.tee = nil
+	}
 }
 
 // put writes one encoded line, newline included.
 func (w *Writer) put(line []byte) error {
+	if w.tee != nil { // a failed write below ends the recording, the tee's too
+		w.toTee(line)
+	}
 	if w.gz == nil {
 		if _, err := w.f.Write(line); err != nil {
 			return fmt.Errorf("%s: write: %w", w.path, err)

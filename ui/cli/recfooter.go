@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io"
 	"os"
 	"strings"
 
@@ -9,31 +11,69 @@ import (
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
 
-// appendFooter reads the gzip recording record just closed as report
-// would and appends that state as its footer (sampler/record/footer.go),
-// which report and compare then read instead of the lines. A state that
-// cannot be kept exactly, or a file the reader warned about, gets none:
-// the recording is whole either way, so nothing is said.
-func appendFooter(path, program string) {
+// footerBuild builds a gzip recording's footer (sampler/record/footer.go),
+// which report and compare then read instead of the lines, while record
+// writes them: the recording's text, uncompressed, as the writer hands it
+// on (record.Writer.Tee), goes through the reader and the builder a report
+// of the file uses, on a goroutine of their own. Reading the file back at
+// close, inflating it again, was ~5 s of CPU for a day (docs/benchmarks.md,
+// "Recording a day: the footer built as the lines are written").
+type footerBuild struct {
+	path string
+	text *textPipe
+	done chan []byte // the state encoded; nil for none
+}
+
+// errNoFooter ends the builder of a recording that gets no footer.
+var errNoFooter = errors.New("the recording failed: no footer")
+
+// startFooter starts the footer's builder for w's recording at path, or
+// is nil where none is written: a plain file has no place text tools
+// skip, and a pipe is not a file to append to.
+func startFooter(w *record.Writer, path, program string) *footerBuild {
 	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() || !strings.HasSuffix(path, ".gz") {
-		return // a plain file has no place text tools skip; a pipe is not read back
+		return nil
 	}
-	f, err := importer.OpenFile(path)
+	fb := &footerBuild{path: path, text: newTextPipe(), done: make(chan []byte, 1)}
+	go func() { fb.done <- buildFooter(fb.text, path, program) }()
+	w.Tee(fb.text)
+	return fb
+}
+
+// buildFooter is the footer's state of the text read from in, as report
+// reads the file: nil where it cannot be kept exactly or the reader warned
+// (the recording is whole either way, so nothing is said).
+func buildFooter(in io.ReadCloser, path, program string) []byte {
+	f, err := importer.OpenSnapshots(in, path) // closes in on an error
 	if err != nil {
-		return
+		return nil
 	}
 	r, err := summary.BuildFrom(f, summary.Options{})
-	f.Close()
+	f.Close() // and in: the writer's tee stops
 	if err != nil {
-		return
+		return nil
 	}
 	st := summary.StateOf(r)
 	if st == nil {
-		return
+		return nil
 	}
 	st.Program = program
-	if b, err := summary.EncodeState(st); err == nil {
-		record.AppendFooter(path, b) //nolint:errcheck // without a footer the file reads whole
+	b, err := summary.EncodeState(st)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// finish ends the builder and, where the recording closed whole (ok) and
+// its builder read all of it, appends the footer.
+func (fb *footerBuild) finish(ok bool) {
+	if fb == nil {
+		return
+	}
+	fb.text.end(ok)
+	if b := <-fb.done; ok && b != nil {
+		record.AppendFooter(fb.path, b) //nolint:errcheck // without a footer the file reads whole
 	}
 }
 
