@@ -1,8 +1,7 @@
 package cli
 
 import (
-	"errors"
-	"io"
+	"bufio"
 	"os"
 	"strings"
 
@@ -20,30 +19,39 @@ import (
 // "Recording a day: the footer built as the lines are written").
 type footerBuild struct {
 	path string
-	text *textPipe
-	done chan []byte // the state encoded; nil for none
+	pw   *os.File      // the pipe's end the text is written to
+	bw   *bufio.Writer // in front of it
+	done chan []byte   // the state encoded; nil for none
 }
 
-// errNoFooter ends the builder of a recording that gets no footer.
-var errNoFooter = errors.New("the recording failed: no footer")
+// footerChunk is how much text goes through the pipe at once: a write
+// per line would wake the builder 86,400 times a day.
+const footerChunk = 256 << 10
 
 // startFooter starts the footer's builder for w's recording at path, or
 // is nil where none is written: a plain file has no place text tools
-// skip, and a pipe is not a file to append to.
+// skip, and a pipe is not a file to append to. The text goes through an
+// os.Pipe, already linked, where an io.Pipe or a pipe of chunks cost the
+// binary a page or two (docs/benchmarks.md, "Recording a day: the footer
+// built as the lines are written").
 func startFooter(w *record.Writer, path, program string) *footerBuild {
 	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() || !strings.HasSuffix(path, ".gz") {
 		return nil
 	}
-	fb := &footerBuild{path: path, text: newTextPipe(), done: make(chan []byte, 1)}
-	go func() { fb.done <- buildFooter(fb.text, path, program) }()
-	w.Tee(fb.text)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil
+	}
+	fb := &footerBuild{path: path, pw: pw, bw: bufio.NewWriterSize(pw, footerChunk), done: make(chan []byte, 1)}
+	go func() { fb.done <- buildFooter(pr, path, program) }()
+	w.Tee(fb.bw)
 	return fb
 }
 
 // buildFooter is the footer's state of the text read from in, as report
 // reads the file: nil where it cannot be kept exactly or the reader warned
 // (the recording is whole either way, so nothing is said).
-func buildFooter(in io.ReadCloser, path, program string) []byte {
+func buildFooter(in *os.File, path, program string) []byte {
 	f, err := importer.OpenSnapshots(in, path) // closes in on an error
 	if err != nil {
 		return nil
@@ -66,12 +74,13 @@ func buildFooter(in io.ReadCloser, path, program string) []byte {
 }
 
 // finish ends the builder and, where the recording closed whole (ok) and
-// its builder read all of it, appends the footer.
+// the builder was handed all of it, appends the footer.
 func (fb *footerBuild) finish(ok bool) {
 	if fb == nil {
 		return
 	}
-	fb.text.end(ok)
+	ok = ok && fb.bw.Flush() == nil
+	fb.pw.Close() // the text's end: a recording cut gets no footer whatever its builder says
 	if b := <-fb.done; ok && b != nil {
 		record.AppendFooter(fb.path, b) //nolint:errcheck // without a footer the file reads whole
 	}
