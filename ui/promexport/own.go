@@ -11,7 +11,7 @@ var ownGPULabels = []string{"hostname", "gpu", "uuid"}
 // Prometheus naming guide asks (prometheus.io/docs/practices/naming).
 // ownMetric is one of ownGPUMetrics' families. Not inlined: a copy of
 // the name's concatenation and the family's call at each of its ~35 call
-// sites cost the binary a page (docs/benchmarks.md, "Recording a day: the
+// sites cost the binary ~0.3 KB (docs/benchmarks.md, "Recording a day: the
 // footer built as the lines are written").
 //
 //go:noinline

@@ -33,7 +33,7 @@ func JSON(w io.Writer, r *summary.Report) error {
 // html/template cost ~0.8 MB of the release binary for this one page
 // (docs/benchmarks.md, "What each dependency costs").
 // htmlT is message id as HTML text. Not inlined: a copy at each of its
-// ~24 call sites cost the binary ~3 KB (docs/benchmarks.md, "Recording a
+// ~24 call sites cost the binary ~1 KB, with mdRow (docs/benchmarks.md, "Recording a
 // day: the footer built as the lines are written").
 //
 //go:noinline
