@@ -106,14 +106,22 @@ func termColor(c string) lipgloss.TerminalColor {
 	return lipgloss.Color(c)
 }
 
-func fromPalette(name string, p Palette) Styles {
-	fg := func(c string) lipgloss.Style {
-		s := lipgloss.NewStyle()
-		if c != "" {
-			s = s.Foreground(termColor(c))
-		}
-		return s
+// fgStyle is a style in colour c (none: ""). Not inlined: a copy of the
+// style's construction at each of fromPalette's ~12 call sites cost the
+// binary most of ~19 KB, idRow's the rest (docs/benchmarks.md, "Recording a day: the footer built as
+// the lines are written").
+//
+//go:noinline
+func fgStyle(c string) lipgloss.Style {
+	s := lipgloss.NewStyle()
+	if c != "" {
+		s = s.Foreground(termColor(c))
 	}
+	return s
+}
+
+func fromPalette(name string, p Palette) Styles {
+	fg := func(c string) lipgloss.Style { return fgStyle(c) }
 	badge := func(c string) lipgloss.Style {
 		s := lipgloss.NewStyle().Bold(true)
 		if c == "" {

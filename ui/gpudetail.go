@@ -143,9 +143,19 @@ func chartGrid(c *common, gpu int, specs []chartSpec, w, maxCols int) []string {
 }
 
 // identity is the name, ids, state and health of g.
+// idRow is a label of the identity block and its value. Not inlined: a
+// copy of the style's Render at each of its ~15 call sites cost the binary
+// (docs/benchmarks.md, "Recording a day: the footer built as the lines
+// are written").
+//
+//go:noinline
+func (p *gpuDetailPane) idRow(id, v string) string {
+	return p.c.st.Muted.Render(p.c.word("gpu.id."+id)+" ") + v
+}
+
 func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 	c, st := p.c, p.c.st
-	kv := func(id, v string) string { return st.Muted.Render(c.word("gpu.id."+id)+" ") + v }
+	kv := func(id, v string) string { return p.idRow(id, v) }
 	link := fmt.Sprintf("Gen%s/%s ×%s/%s", units.Compact.Whole(g.PCIeGen, ""), units.Compact.Whole(g.PCIeGenMax, ""), units.Compact.Whole(g.PCIeWidth, ""), units.Compact.Whole(g.PCIeWidthMax, ""))
 	pstate := naText
 	if g.PState.OK {

@@ -1,8 +1,10 @@
 package record
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -20,6 +22,11 @@ type Writer struct {
 	path string
 	f    *os.File
 	gz   *gzip.Writer // nil for a plain file
+	// out is the file behind gz: deflate's bit writer hands on ~240 bytes
+	// at a time, a write(2) each, 2.6 % of a fast recording's CPU
+	// (docs/benchmarks.md, "Recording a day: the footer built as the lines
+	// are written").
+	out  *bufio.Writer
 	enc  lineEncoder  // reused: each line is encoded here, then written at once
 	slow slowTier     // slow-tier parts already written
 	stat statics      // static GPU and process fields already written
@@ -31,6 +38,9 @@ type Writer struct {
 	// everyFinding writes every line's findings, as version 2 did
 	// (BenchmarkReadFindings' reference).
 	everyFinding bool
+	// head is the header's line, for Tee; tee gets every line after it.
+	head []byte
+	tee  io.Writer
 }
 
 // linesPerMember is how many lines a gzip recording writes per gzip member
@@ -41,6 +51,9 @@ type Writer struct {
 // minutes at the default 1 s interval. It costs ~1 % of the file (a day of
 // 8 GPUs, docs/security.md "Hostile files").
 const linesPerMember = 600
+
+// outBytes is what the file's buffer holds: a few of deflate's blocks.
+const outBytes = 64 << 10
 
 // DeferFlush gives up the per-line guarantee of a gzip recording for
 // speed: lines reach the file as gzip's blocks fill, and all of them at
@@ -77,7 +90,8 @@ func create(path string, h Header, how int) (*Writer, error) {
 	}
 	w := &Writer{path: path, f: f}
 	if strings.HasSuffix(path, ".gz") {
-		w.gz = gzip.NewWriter(f)
+		w.out = bufio.NewWriterSize(f, outBytes)
+		w.gz = gzip.NewWriter(w.out)
 	}
 	if err := w.writeHeader(h); err != nil {
 		f.Close()
@@ -100,7 +114,7 @@ func (w *Writer) write(e Entry, p *pieces) error {
 		if err := w.gz.Close(); err != nil { // the member's trailer
 			return fmt.Errorf("%s: gzip member: %w", w.path, err)
 		}
-		w.gz.Reset(w.f)
+		w.gz.Reset(w.out)
 		w.inMember = 0
 		w.stat, w.slow, w.find = statics{}, slowTier{}, findingsMemo{} // the member's first line is whole
 	}
@@ -129,11 +143,33 @@ func (w *Writer) writeHeader(h Header) error {
 	if w.enc.err != nil {
 		return fmt.Errorf("%s: encode: %w", w.path, w.enc.err)
 	}
-	return w.put(append(w.enc.b, '\n'))
+	w.head = append(append([]byte(nil), w.enc.b...), '\n')
+	return w.put(w.head)
+}
+
+// Tee hands t the text of the recording, uncompressed, from its header
+// on, each line once it is written: what a reader inflates from the file,
+// without the file read back (record's footer, ui/cli/recfooter.go).
+// After t fails once it gets nothing more; the recording goes on.
+func (w *Writer) Tee(t io.Writer) {
+	w.tee = t
+	w.toTee(w.head)
+}
+
+// toTee is not inlined: put stays small.
+//
+//go:noinline
+func (w *Writer) toTee(line []byte) {
+	if _, err := w.tee.Write(line); err != nil {
+		w.tee = nil
+	}
 }
 
 // put writes one encoded line, newline included.
 func (w *Writer) put(line []byte) error {
+	if w.tee != nil { // a failed write below ends the recording, the tee's too
+		w.toTee(line)
+	}
 	if w.gz == nil {
 		if _, err := w.f.Write(line); err != nil {
 			return fmt.Errorf("%s: write: %w", w.path, err)
@@ -151,6 +187,9 @@ func (w *Writer) put(line []byte) error {
 	if err := w.gz.Flush(); err != nil {
 		return fmt.Errorf("%s: flush: %w", w.path, err)
 	}
+	if err := w.out.Flush(); err != nil {
+		return fmt.Errorf("%s: flush: %w", w.path, err)
+	}
 	return nil
 }
 
@@ -164,6 +203,8 @@ func (w *Writer) Close() error {
 	var errs []error
 	if w.gz != nil {
 		if err := w.gz.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("gzip trailer: %w", err))
+		} else if err := w.out.Flush(); err != nil {
 			errs = append(errs, fmt.Errorf("gzip trailer: %w", err))
 		}
 	}

@@ -128,6 +128,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 		w.Close()
 		return err
 	}
+	footer := startFooter(w, f.out, d.program())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
@@ -169,9 +170,7 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	}
 	_, cerr := rec.Stop()
 	err = errors.Join(werr, cerr)
-	if err == nil {
-		appendFooter(f.out, d.program())
-	}
+	footer.finish(err == nil)
 	fmt.Fprintln(stderr, f.tr.T("record.recorded", map[string]any{"Count": rec.Count(), "File": safe.Text(f.out)}))
 	if err == nil && sig != 0 { // stopped by a signal: the file is complete
 		return exitCode(128 + int(sig))

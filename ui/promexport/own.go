@@ -9,12 +9,22 @@ var ownGPULabels = []string{"hostname", "gpu", "uuid"}
 // ownGPUMetrics is gpuscope's per-GPU set, in base units (ratio 0-1, bytes,
 // hertz, watts, celsius, bytes per second) and _total counters, as the
 // Prometheus naming guide asks (prometheus.io/docs/practices/naming).
+// ownMetric is one of ownGPUMetrics' families. Not inlined: a copy of
+// the name's concatenation and the family's call at each of its ~35 call
+// sites cost the binary ~0.3 KB (docs/benchmarks.md, "Recording a day: the
+// footer built as the lines are written").
+//
+//go:noinline
+func ownMetric(name, help string, counter bool, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
+	return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, counter, ownGPULabels...), value: v}
+}
+
 func ownGPUMetrics() []gpuMetric {
 	g := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, false, ownGPULabels...), value: v}
+		return ownMetric(name, help, false, v)
 	}
 	c := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
-		return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, true, ownGPULabels...), value: v}
+		return ownMetric(name, help, true, v)
 	}
 	pct := func(f func(*sampler.GPU) sampler.Metric) func(*sampler.GPU, xidCount) (float64, bool) {
 		return scaled(f, 0.01)

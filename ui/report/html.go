@@ -32,9 +32,16 @@ func JSON(w io.Writer, r *summary.Report) error {
 // and quoted-attribute context; the page is written directly because
 // html/template cost ~0.8 MB of the release binary for this one page
 // (docs/benchmarks.md, "What each dependency costs").
+// htmlT is message id as HTML text. Not inlined: a copy at each of its
+// ~24 call sites cost the binary ~1 KB, with mdRow (docs/benchmarks.md, "Recording a
+// day: the footer built as the lines are written").
+//
+//go:noinline
+func (l words) htmlT(id string) string { return htmlText(l.t(id)) }
+
 func (l words) html(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
-	t := func(id string) string { return htmlText(l.t(id)) }
+	t := func(id string) string { return l.htmlT(id) }
 	lang := "en"
 	if l.tr != nil {
 		lang = l.tr.Lang()
