@@ -155,6 +155,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		if sxids > 0 {
 			return p.skip(sampler.Counted(sxids, "NVSwitch SXid line", "NVSwitch SXid lines") + ": switch errors, not tied to one GPU (see NVIDIA's Xid catalogue, SXid section)")
 		}
+		if r := apiMismatch(sec.lines); r != "" {
+			return p.skip(r)
+		}
 		return p.skip("kernel lines without an NVIDIA Xid or fallen-off-the-bus message")
 	}
 	snap := sampler.Snapshot{}
@@ -251,6 +254,9 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		lost++
 	}
 	if len(snap.GPUs) == 0 {
+		if r := nvmlMismatch(p.notes); r != "" {
+			return p.skip(r)
+		}
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
 			return p.skip(fmt.Sprintf("nvidia-smi could not reach the driver (%q); gpuscope doctor on that machine says why", p.notes[0]))
 		}

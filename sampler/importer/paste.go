@@ -66,7 +66,7 @@ func cleanLine(s string) string {
 // "> " (quoted again in a reply: "> > ", ">> ") and an escaped "\#" at the
 // start.
 func unquote(s string) string {
-	s = unquoteReply(s)
+	s = inlineCode(unquoteReply(s))
 	if s == "%" {
 		return ""
 	}
