@@ -686,7 +686,12 @@ green. The held-aside mismatch files (NVRM's line of driver 367, NVML's after nv
 untouched rows stand, and batch 17's held-aside "now" row is in sample from here on. Left: dmon's pci column of the
 mining rig (27 on GPU 2, 0 on its peers) is NVML's cumulative replay counter, and one sample gives no rate (the
 pcie_errors rule wants a minute's rise over two samples); naming a riser from one count since the last driver load
-would guess.
+would guess. Left for a change of its own (not made in this batch's time): the driver's "This PCI I/O region assigned
+to your NVIDIA device is invalid: BAR0 is 0M @ 0x0 (PCI:...)" and "The NVIDIA probe routine failed for N device(s)" in
+a VM given four GPUs, a general cause the paste names with the GPU's address: the firmware or hypervisor assigned the
+BAR no address window (enable Above 4G decoding and Resizable BAR, or enlarge the VM's 64-bit MMIO window). It wants a
+finding of its own with that fix (hint, playbook, translations); reading the lines as a lost GPU would give Xid 79's
+hardware advice, the wrong cause, as batch 15's GSP firmware line showed.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the
