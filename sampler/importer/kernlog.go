@@ -122,13 +122,20 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			noGSPImage = true
 			continue
 		}
+		bus, unassigned := "", false // a BAR without an address window: the probe refused the GPU
 		if m := initFailRE.FindStringSubmatch(l); m != nil {
-			g := gpu(m[1])
+			bus = m[1]
+		} else if m := barLineRE.FindStringSubmatch(l); m != nil {
+			bus, unassigned = m[1], true
+		}
+		if bus != "" {
+			g := gpu(bus)
 			if !g.Lost {
 				initFail++
 			}
 			g.Lost = true
 			g.GSPFirmwareMissing = noGSPImage
+			g.BARUnassigned = unassigned
 			p.where(g.Index, "lost", no)
 			continue
 		}
@@ -254,10 +261,10 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		lost++
 	}
 	if len(snap.GPUs) == 0 {
-		if r := nvmlMismatch(p.notes); r != "" {
-			return p.skip(r)
-		}
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
+			if r := nvmlMismatch(p.notes[0]); r != "" {
+				return p.skip(r)
+			}
 			return p.skip(fmt.Sprintf("nvidia-smi could not reach the driver (%q); gpuscope doctor on that machine says why", p.notes[0]))
 		}
 		p.snaps = nil

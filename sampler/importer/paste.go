@@ -66,7 +66,10 @@ func cleanLine(s string) string {
 // "> " (quoted again in a reply: "> > ", ">> ") and an escaped "\#" at the
 // start.
 func unquote(s string) string {
-	s = inlineCode(unquoteReply(s))
+	s = unquoteReply(s)
+	if t := strings.TrimSpace(s); t != "" && t[0] == '`' && t[len(t)-1] == '`' && strings.Count(t, "`") == 2 {
+		s = t[1 : len(t)-1] // a whole line as a Markdown code span ("`NVIDIA-SMI has failed ...`"); ``a ` b`` stays
+	}
 	if s == "%" {
 		return ""
 	}
