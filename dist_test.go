@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -166,6 +167,14 @@ func checkLinks(t *testing.T, bin string) {
 	if st.Size() > maxDistBytes {
 		t.Errorf("%s is %.2f MB, above the %.0f MB goal: see docs/benchmarks.md \"What each dependency costs\"",
 			filepath.Base(bin), float64(st.Size())/1e6, float64(maxDistBytes)/1e6)
+	}
+	// A method called by a name known only at run time (text/template's
+	// {{.Field}}) keeps every exported method of every type: 2.6 MB
+	// (docs/benchmarks.md, "The binary's size: text/template's methods").
+	// A stripped binary still names its functions (pclntab).
+	if b, err := os.ReadFile(bin); err != nil || bytes.Contains(b, []byte("reflect.Value.MethodByName")) {
+		t.Errorf("%s links reflect.Value.MethodByName (%v): find its caller with go build -ldflags=-dumpdep",
+			filepath.Base(bin), err)
 	}
 }
 

@@ -110,10 +110,18 @@ var hintSliceCard = fix{"mem_slice_card", "The card under the pod's slice is ful
 // memory_pressure with the pod's slice, not the card's memory, as the
 // evidence. Layer hami_driver is the driver refusing what HAMi-core let
 // through: the card full beneath the slice, memory_pressure with the card
-// as the cause.
+// as the cause. A log with both (a pod over its slice, and the driver
+// refusing what the slice allowed) is one finding of the node that names
+// both, with the card's fix first: a larger slice on a full card fails
+// again.
 func (e *evCtx) sliceOOM() {
+	both := [2]bool{}
 	for _, o := range e.last.Node.SliceOOM {
-		if o.Layer == "pytorch" { // the card's memory, judged with its reading (memoryFull)
+		both[0] = both[0] || o.Layer == ""
+		both[1] = both[1] || o.Layer == "hami_driver"
+	}
+	for _, o := range e.last.Node.SliceOOM {
+		if o.Layer == "pytorch" || both[0] && both[1] && o.Layer == "hami_driver" { // pytorch: the card's memory, judged with its reading (memoryFull)
 			continue
 		}
 		if o.Layer == "cuda" {
@@ -124,21 +132,28 @@ func (e *evCtx) sliceOOM() {
 		ev := say("evidence.slice_oom", "HAMi-core refused an allocation on the container's CUDA device {{.Device}}: it would have reached {{.Want}} of the pod's {{.Limit}} limit, {{.MiB}} MiB (the limit is the pod's slice, not the card's memory)",
 			"Device", o.Device, "Want", gbytes(o.Want), "Limit", gbytes(o.Limit), "MiB", f0(o.Limit/(1<<20)))
 		est := say("evidence.slice_oom_est", "HAMi-core's log line, as pasted: the allocation it refused; the job then fails with an out-of-memory or an unrecognised CUDA error")
-		hint := hintSliceOOM
-		switch o.Layer {
-		case "hami_driver":
+		hint, drv := hintSliceOOM, Msg{}
+		switch {
+		case o.Layer == "hami_driver" || o.Layer == "" && both[1]: // both: the slice's line, then the driver's
 			title = say("evidence.hami_driver_oom_title", "The GPU under a container's memory slice is full: the driver refused an allocation the slice allowed")
-			ev = say("evidence.hami_driver_oom", "HAMi-core let an allocation through the pod's limit and the driver refused it with CUDA_ERROR_OUT_OF_MEMORY (cuMemoryAllocate res=2): the card itself has no memory left for it")
-			est = say("evidence.hami_driver_oom_est", "HAMi-core's log line, as pasted: it gives no sizes, so who holds the card's memory needs nvidia-smi on the host")
+			drv = say("evidence.hami_driver_oom", "HAMi-core let an allocation through the pod's limit and the driver refused it with CUDA_ERROR_OUT_OF_MEMORY (cuMemoryAllocate res=2): the card itself has no memory left for it")
 			hint = hintSliceCard
-		case "vcuda":
+			if o.Layer != "" {
+				ev, drv = drv, Msg{}
+				est = say("evidence.hami_driver_oom_est", "HAMi-core's log line, as pasted: it gives no sizes, so who holds the card's memory needs nvidia-smi on the host")
+			}
+		case o.Layer == "vcuda":
 			title = say("evidence.vcuda_oom_title", "A container's GPU memory slice is exhausted at {{.Used}}: an allocation was refused", "Used", gbytes(o.Want))
 			ev = say("evidence.vcuda_oom", "vCUDA (hijack_call.c) refused an allocation: the container's processes already use {{.Used}}, and the request would pass the pod's limit (the line does not give the limit)",
 				"Used", gbytes(o.Want))
 			est = say("evidence.vcuda_oom_est", "vCUDA's log line, as pasted: the allocation it refused; the job then fails with CUDA_ERROR_OUT_OF_MEMORY")
 			hint = hintVCUDASlice
 		}
-		e.add(RuleMemoryPressure, Critical, -1, title, Text{ev}, hint, Text{est}, Use{-1, "slice_oom"})
+		evs := Text{ev}
+		if drv.ID != "" {
+			evs = append(evs, drv)
+		}
+		e.add(RuleMemoryPressure, Critical, -1, title, evs, hint, Text{est}, Use{-1, "slice_oom"})
 	}
 }
 

@@ -658,6 +658,42 @@ module's "RmFetchGspRmImages: No firmware image found" before a GPU's RmInitAdap
 Its held-aside "now" row is in sample from here on; the untouched row stands. The other miss, a container's NVML Unknown
 Error refused, is left: the page shows the bare error line, which a driver not loaded prints alike.
 
+After the fifteen batches, the 29 files still marked missed and the one extra (in sample and in the held-aside "now"
+rows) were read again by class, the three leftovers first. A format read wrong: srun's nvidia-smi -L from two tasks,
+each calling its own P100 "GPU 0" under another UUID, was counted as one GPU, and srun -l's task labels ("0: GPU 0:
+...") were not read at all: an index listed again with another UUID is now another GPU, numbered after the others, and
+the labelled lines are read (sampler/importer/smilist.go; b13-srun-smi-l-* reads 2 GPUs, its verdict unchanged). A
+cause told in part: a HAMi-core log with both refusals, its own over the pod's slice and the driver's res=2 under it,
+gave the slice's finding alone (findings are keyed by rule and GPU, so the second was dropped); one finding now names
+both, with the card's fix, since a larger slice on a full card fails again (diagnose/evidence_memory.go; no corpus file
+holds both). Refusals that did not fit their input: NVML's Unknown Error alone (b15-nvml-unknown-error-container-*,
+b8-nvml-unknown-error-a10-*) is refused naming its two readings, a container that lost its devices (recreate it, as the
+container toolkit's troubleshooting page says) or a host whose device nodes nvidia-smi may not open (doctor there), and
+stays missed rather than guessed, since a host prints the line too; "No devices were found" (and -L's "No devices
+found.", read as other text) is a driver that answered and lists no GPU, no longer "could not reach the driver"; and the --query-gpu "noheader" advice comes only for a first
+line that is a row of values (five refusals drew it for a sentence, a log line or lspci's fields). Left, the fault past
+the paste's end: both dcgmi diag -r 3 (b10-dcgmi-diag-r3-8xh100-*, b8-dcgmi-diag-r3-4xa100pcie-*, ending in
+Deployment), the V100S whose ECC error is not in its row (b12-smi-table-v100s-*), the K80s' Unknown Error rows
+(b6-smi-table-k80-*), the GTX 680 node's missing GPU (smi-table-3xgtx680-*), the H20 PPCIe guest's missing GPUs
+(smi-table-8xh20-*), the vLLM log before its CUDA 802 line (cuda-802-vllm-tp4-*), the A10G -q head stopping at
+GPU 0 (b8-smi-q-a10g-*). Left, the processes not in the paste: GTX TITANs tied up or shared by two users
+(b6-smi-table-3xgtxtitan-*, b6-smi-table-4xtitanx-*, smi-table-3xgtxtitan-*), stray qlua jobs (b6-smi-table-gtxtitan-346-*),
+an H100 NVL's orphaned MIG processes (b6-smi-table-h100nvl-*), a second Triton instance (b11-watch-smi-table-*), another
+user's TensorFlow job (b7-smi-table-4xv100-gpu0-*), a P100's empty list that a container prints the same
+(b11-smi-table-p100sxm2-*), and GPUs in Exclusive Process or Thread mode already held (b11-smi-table-2xk40m-*,
+b6-smi-table-3xv100-*, b6-smi-table-gtxtitan-340-*), what every scheduled node shows. Left, a load pattern healthy work
+shows too: four T4 at 100 % on 57-59 % of 70 W (b9-smi-table-4xt4-*), eight A800 at 68-72 % on a third of their limit
+(smi-table-8xa800-*), two A100 at 0 % during an NCCL timeout (smi-table-8xa100-535-nccl-*), a dmon at 146 MHz with the
+memory clock at 5000 MHz and 38-41 W (b12-dmon-t4-*: an idle V100 at P0 reads alike, and the dmon names no model).
+Left, one paste cannot tell the cause: a missing fabric manager unit with no NVSwitch shown (b7-systemctl-*), nvlink -s
+of one V100-SXM2 with no peer of its model (b11-nvlink-s-*), nvidia-vgpu-mgr's errors that the corpus's controls log
+too (vgpu-mgr-log-*), HAMi-core's OOM against a limit the size of a 4090 (b9-hami-core-oom-27gb-*, the extra), a
+failing nvidia-smi under a prompt only its author labelled "(container)" (b13-container-nvml-*), and Azure NHC's
+summary of eight nodes that report reads as one (b15-nhc-*). The whole corpus moved only in the srun file's GPU count,
+no control gained a finding, the held-aside rows kept their verdicts, TestCorpusCopied stayed green and the simulator
+matrix kept every verdict. Batch 13's and batch 15's held-aside "now" rows are in sample from here on (the untouched
+rows stand).
+
 Batch 17 (question-and-answer and homelab sources: LXD and LXC containers, Unraid and Proxmox hosts, vgpu_unlock, VFIO
 passthrough guests, mining rigs on risers, desktops and laptops under Docker, two RTX 5090 boxes on 610 drivers; 25
 files, eleven faults the thread confirms and fourteen controls; the pages index held no forum post with an output, so

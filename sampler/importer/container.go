@@ -29,6 +29,22 @@ var (
 	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
 )
 
+// nvmlUnknownAlone refuses NVML's Unknown Error with nothing to show where
+// it ran: a container that lost its devices prints it (the container
+// toolkit's troubleshooting page: recreate the container), and so does a
+// host whose device nodes nvidia-smi may not open, so it names both
+// rather than claim either (corpus: b15-nvml-unknown-error-container-*).
+const nvmlUnknownAlone = `nvidia-smi failed with NVML's "Unknown Error" and nothing shows where it ran: a container ` +
+	`that lost its GPU devices (a systemctl daemon-reload or a container update: recreate it), or a host ` +
+	`(gpuscope doctor there says why)`
+
+// noDevices refuses nvidia-smi's "No devices were found" (-L's "No
+// devices found."): it reached the driver, which lists no GPU, a fact of
+// where it ran rather than of a GPU (corpus: b13-smi-no-devices-found-*, a
+// node without GPUs; b15-smi-L-no-devices-found-*, a Slurm login session).
+const noDevices = `nvidia-smi reached the driver and found no GPU: a node, job or container ` +
+	`given none, or a GPU the driver failed to initialise (dmesg there says which); nothing to judge`
+
 // containerCommand is the command line that ran nvidia-smi in a container,
 // when the text right above a section is one: the last line of the
 // nearest section above that is not nvidia-smi's own output (its -L,

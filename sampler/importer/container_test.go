@@ -29,3 +29,23 @@ func TestNVMLUnknownErrorInAContainer(t *testing.T) {
 		}
 	}
 }
+
+// NVML's Unknown Error with nothing to say where it ran is refused with
+// what it is (a container that lost its devices, or a host's device nodes,
+// as the container toolkit's troubleshooting page lists), not as a driver
+// nvidia-smi could not reach: a version mismatch is refused naming the
+// mismatch (drivermismatch.go).
+func TestNVMLUnknownErrorAloneRefusedForWhatItIs(t *testing.T) {
+	for in, want := range map[string]string{
+		"Failed to initialize NVML: Unknown Error\n":                      "lost its GPU devices",
+		"$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n":        "recreate it",
+		"Failed to initialize NVML: Driver/library version mismatch\n":    "different releases", // drivermismatch.go
+		"$ nvidia-smi\r\nFailed to initialize NVML: Unknown Error\r\n":    "or a host (gpuscope doctor",
+		"> Failed to initialize NVML: Unknown Error\n> exit status 255\n": "nothing shows where it ran",
+	} {
+		_, _, err := NewStream(strings.NewReader(in), "paste", Options{Start: fixedStart})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v; want a refusal saying %q", in, err, want)
+		}
+	}
+}

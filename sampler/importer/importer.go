@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -130,11 +132,13 @@ func newParser(format Format, br *bufio.Reader, name string, o Options) (Stream,
 	return nil, fmt.Errorf("%s: no reader for format %q", name, format)
 }
 
-// csvHint adds advice when the file looks like comma-separated values: most
-// likely nvidia-smi --query-gpu output written with "noheader".
+// csvHint adds advice when the file's first line looks like a row of
+// comma-separated values: most likely nvidia-smi --query-gpu output
+// written with "noheader". A sentence or a log line with a comma in it
+// (corpus: b13-smi-no-devices-found-*, b6-lspci-*) is not one.
 func csvHint(head []byte) string {
 	first, _, _ := bytes.Cut(bytes.TrimSpace(head), []byte("\n"))
-	if bytes.Count(first, []byte(",")) == 0 {
+	if !csvRowLike(string(first)) {
 		return ""
 	}
 	return "; if this is nvidia-smi --query-gpu output without a header line, keep the header " +
@@ -144,4 +148,22 @@ func csvHint(head []byte) string {
 // Formats lists the recognised formats, for help texts.
 func Formats() []Format {
 	return []Format{Gpuscope, SMICSV, SMIDmon, SMIPmon, DCGMIDmon, SMIXML}
+}
+
+// csvRowLike: two or more short fields, at least half of them a value
+// (a number with or without its unit, or [N/A]), as --query-gpu prints.
+func csvRowLike(l string) bool {
+	fs := strings.Split(l, ",")
+	n := 0
+	for _, f := range fs {
+		f = strings.TrimSpace(f)
+		if len(f) > 40 {
+			return false
+		}
+		v := strings.TrimRight(f, " %ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+		if _, err := strconv.ParseFloat(v, 64); err == nil || strings.Contains(f, "N/A") {
+			n++
+		}
+	}
+	return len(fs) > 1 && 2*n >= len(fs)
 }

@@ -261,6 +261,12 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 		lost++
 	}
 	if len(snap.GPUs) == 0 {
+		if len(p.notes) > 0 && nvmlUnknownRE.MatchString(p.notes[0]) {
+			return p.skip(nvmlUnknownAlone)
+		}
+		if len(p.notes) > 0 && strings.HasPrefix(strings.ToLower(p.notes[0]), "no devices") {
+			return p.skip(noDevices)
+		}
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
 			if r := nvmlMismatch(p.notes[0]); r != "" {
 				return p.skip(r)

@@ -8,6 +8,10 @@ import (
 	"github.com/gpuscope/gpuscope/sampler"
 )
 
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func indexOf(gs []sampler.GPU, idx int) int {
 	for i := range gs {
 		if gs[i].Index == idx {
@@ -68,6 +72,11 @@ func lostSlot(gs []sampler.GPU, unknown int) int {
 }
 
 // freeIndex is want when no GPU has it, else one past the highest.
+//
+// Out of line: inlined at its call sites it cost more than the call
+// (docs/benchmarks.md, "Pasted text copied, not changed").
+//
+//go:noinline
 func freeIndex(gs []sampler.GPU, want int) int {
 	hi := -1
 	taken := false

@@ -94,7 +94,7 @@ var (
 	legendRE  = lazy(`^\s+(X|SYS|NODE|PHB|PXB|PIX|NV#|NV\d*|NIC\d+)\s*[=:]`)
 	kernelRE  = lazy(`NVRM:|nvidia-modeset|nvidia-nvlink|nvidia-uvm|\bkernel:|^\s*\[\s*\d+\.\d+\]`)
 	dateRE    = lazy(`^\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+\w{3}\s+\d+\s+\d\d:\d\d:\d\d\s+\d{4}\s*$`)
-	smiErrRE  = lazy(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices were found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
+	smiErrRE  = lazy(`(?i)^\s*(unable to determine the device handle|nvidia-smi has failed|no devices (?:were )?found|failed to initialize nvml|unable to determine the (number|handle)|warning: infoROM is corrupted)`)
 	// smiErrQuotedRE: the device-handle error quoted inside a sentence
 	// ("nvidia-smi outputs the following error: Unable to determine the
 	// device handle for GPU 0000:0B:00.0: Unknown Error."); the PCI address

@@ -15,8 +15,13 @@ import (
 // Issue templates' one-line fields join the GPU lines ("GPU 0: ... (UUID:
 // ...) GPU 1: ..."; corpus: unable-handle-unknown-error-4x2080ti-*): each
 // entry is a GPU.
+//
+// `srun -l` labels each line with its task ("0: GPU 0: ...", the number
+// padded to the widest task's), and each task numbers the GPUs it sees
+// from 0: an index listed again with another UUID is another GPU
+// (corpus: b13-srun-smi-l-*), the same UUID again the same one.
 var (
-	listGPURE   = lazy(`^(GPU \d+: .+? \(UUID: [^)]+\)\s*)+$`)
+	listGPURE   = lazy(`^(?:\s*\d{1,5}: )?(GPU \d+: .+? \(UUID: [^)]+\)\s*)+$`)
 	listEntryRE = lazy(`GPU (\d+): (.+?) \(UUID: ([^)]+)\)`)
 	listMIGRE   = lazy(`^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: ([^)]+)\)`)
 )
@@ -26,10 +31,17 @@ func isListLine(l string) bool { return listGPURE.MatchString(l) || listMIGRE.Ma
 func parseList(sec *section) *part {
 	p := newPart(sec)
 	var snap sampler.Snapshot
+	again := false
 	for i, l := range sec.lines {
 		if listGPURE.MatchString(l) {
 			for _, m := range listEntryRE.FindAllStringSubmatch(l, -1) {
 				idx, _ := strconv.Atoi(m[1])
+				if j := indexOf(snap.GPUs, idx); j >= 0 {
+					if snap.GPUs[j].UUID == m[3] {
+						continue
+					}
+					idx, again = freeIndex(snap.GPUs, idx), true
+				}
 				snap.GPUs = append(snap.GPUs, sampler.GPU{Index: idx, Name: m[2], UUID: m[3]})
 				p.where(idx, "name", sec.first+i)
 			}
@@ -47,6 +59,9 @@ func parseList(sec *section) *part {
 	}
 	p.snaps = []sampler.Snapshot{snap}
 	p.note(countGPUs(len(snap.GPUs)) + " (names and UUIDs)")
+	if again {
+		p.note("an index listed again with another UUID is another GPU (each srun task or node numbers its own from 0), numbered after the others")
+	}
 	return p
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -139,7 +138,7 @@ func runServe(ctx context.Context, d Deps, f serveFlags, stderr io.Writer) error
 	}()
 	err = promexport.Serve(ctx, h, promexport.ServeConfig{
 		Listen: f.listen, WebConfigFile: f.webConfig,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		ErrorLog: stderr,
 		Started: func(addr net.Addr) {
 			fmt.Fprintf(stderr, "gpuscope: serving %s (%s%s) on %s%s: /metrics /snapshot /findings /-/healthy /-/ready\n",
 				src.Hostname, src.badge, pods, promexport.URL(addr, tls), map[bool]string{true: " with basic auth"}[auth])

@@ -1,8 +1,9 @@
-// Package i18n holds the dashboard's words in English and Chinese, with
-// go-i18n (messages by id, CLDR plural rules) and golang.org/x/text's
-// language matching. The Chinese follows the vocabulary of the two
-// articles the diagnosis comes from ([gpu-idle-pipeline], [gpu-idle-handbook]
-// in docs/references.md): GPU 利用率, SM 占用, 显存, 数据加载 …
+// Package i18n holds the dashboard's words in English and Chinese, in
+// go-i18n's message files (messages by id, CLDR plural forms), with
+// golang.org/x/text's language matching. The Chinese follows the
+// vocabulary of the two articles the diagnosis comes from
+// ([gpu-idle-pipeline], [gpu-idle-handbook] in docs/references.md): GPU
+// 利用率, SM 占用, 显存, 数据加载 …
 package i18n
 
 import (
@@ -66,17 +67,23 @@ var Langs = []string{"en", "zh"}
 
 // Tr renders messages in one language. ui/cli builds one per run and hands
 // it to every face (no package state). A nil *Tr shows ids as they are.
+//
+// go-i18n parses the message files (ParseMessageFileBytes); Tr looks the
+// messages up, picks the plural form and fills the {{.Field}}s itself
+// (template.go). go-i18n's Localizer executes its templates with
+// text/template, whose reflective method calls kept every exported method
+// of every type in the binary: 2.6 MB of the release binary
+// (docs/benchmarks.md, "The binary's size: text/template's methods").
 type Tr struct {
 	lang string
-	// mu guards b and pending: the files are parsed as their words are
+	// mu guards msgs and pending: the files are parsed as their words are
 	// first asked for (lookup), from whichever goroutine asks.
 	mu      sync.Mutex
-	b       *goi18n.Bundle
-	loc     *goi18n.Localizer
-	pending [][]string // message files not parsed yet, a part's languages together
+	msgs    map[string]*goi18n.Message // the language's messages by id
+	pending []string                   // the language's files not parsed yet
 	// words caches T of a message without fields (a pane's title, a
-	// label): the dashboard asks for them on every frame, and go-i18n
-	// looks each up afresh (7 % of the CPU at --interval 100ms,
+	// label): the dashboard asks for them on every frame (7 % of the CPU
+	// at --interval 100ms when each was looked up afresh,
 	// docs/benchmarks.md, "The dashboard's cost while it watches,
 	// 2026-12-07"). id → string; safe for concurrent use.
 	words sync.Map
@@ -104,84 +111,90 @@ func OrEnglish(t *Tr) *Tr {
 }
 
 func build(lang string) (*Tr, error) {
-	b := goi18n.NewBundle(language.English)
-	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	tag := Match(lang)
-	// English always (the fallback), the chosen language's files besides:
-	// parsing the Chinese too would double what this costs in English. A
-	// part's files are parsed when a word of theirs is first asked for,
-	// the panes' (active) at once: the dashboard needs no other part's
-	// words but the finding page's (report), and the others held 0.3 MB of
-	// its heap for the run (docs/benchmarks.md, "The dashboard's memory:
-	// the peak").
-	names, err := files.Glob("*.en.toml")
+	// Only the language's own files: a message missing in Chinese shows
+	// its id, never the English (TestCatalogues keeps that from
+	// shipping). A part's file is parsed when a word of it is first asked
+	// for, the panes' (active) at once: the dashboard needs no other
+	// part's words but the finding page's (report), and the others held
+	// 0.3 MB of its heap for the run (docs/benchmarks.md, "The
+	// dashboard's memory: the peak").
+	names, err := files.Glob("*." + tag + ".toml")
 	if err != nil {
 		return nil, fmt.Errorf("i18n: %w", err)
 	}
-	for i, first := range []string{"active.en.toml", "report.en.toml"} { // the panes', the finding page's
-		if j := slices.Index(names, first); j > i {
+	for i, first := range []string{"active", "report"} { // the panes', the finding page's
+		if j := slices.Index(names, first+"."+tag+".toml"); j > i {
 			names[i], names[j] = names[j], names[i]
 		}
 	}
-	all, _ := files.Glob("*.toml")
-	exists := func(name string) bool { return slices.Contains(all, name) }
-	t := &Tr{lang: tag, b: b, loc: goi18n.NewLocalizer(b, tag)}
-	for _, n := range names {
-		part := []string{n}
-		if tag != "en" {
-			if other := strings.TrimSuffix(n, "en.toml") + tag + ".toml"; exists(other) {
-				part = append(part, other)
-			}
-		}
-		t.pending = append(t.pending, part)
-	}
-	if tag != "en" { // the language's own files: findings, causes
-		more, _ := files.Glob("*." + tag + ".toml")
-		for _, n := range more {
-			if !exists(strings.TrimSuffix(n, tag+".toml") + "en.toml") {
-				t.pending = append(t.pending, []string{n})
-			}
-		}
-	}
+	t := &Tr{lang: tag, msgs: map[string]*goi18n.Message{}, pending: names}
 	if err := t.parseNext(); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-// parseNext parses the next pending part; t.mu held, or t not yet shared.
+// unmarshal reads the message files' format.
+var unmarshal = map[string]goi18n.UnmarshalFunc{"toml": toml.Unmarshal}
+
+// parseNext parses the next pending file; t.mu held, or t not yet shared.
 func (t *Tr) parseNext() error {
-	part := t.pending[0]
+	f := t.pending[0]
 	t.pending = t.pending[1:]
-	for _, f := range part {
-		buf, err := files.ReadFile(f)
-		if err != nil {
-			return fmt.Errorf("i18n: %w", err)
+	buf, err := files.ReadFile(f)
+	if err != nil {
+		return fmt.Errorf("i18n: %w", err)
+	}
+	mf, err := goi18n.ParseMessageFileBytes(buf, f, unmarshal)
+	if err != nil {
+		return fmt.Errorf("i18n: %s: %w", f, err)
+	}
+	for _, m := range mf.Messages {
+		if m.LeftDelim != "" || m.RightDelim != "" {
+			return fmt.Errorf("i18n: %s: %s: other template delimiters than {{ }}", f, m.ID)
 		}
-		if _, err := t.b.ParseMessageFileBytes(buf, f); err != nil {
-			return fmt.Errorf("i18n: %s: %w", f, err)
+		if m.Zero+m.One+m.Two+m.Few+m.Many+m.Other != "" { // go-i18n holds an empty message as none
+			t.msgs[m.ID] = m
 		}
 	}
 	return nil
 }
 
-// lookup is go-i18n's Localize, the pending parts parsed one by one while
-// the message is not found; with every part parsed, what Localize gives
-// over the whole catalogue.
-func (t *Tr) lookup(cfg *goi18n.LocalizeConfig) (string, error) {
+// lookup is message id in t's language, its plural form chosen by count
+// where counted and its fields filled from data; the pending files are
+// parsed one by one while the id is not found. An error where the id is in
+// none, has not the form or its template is not one template.go fills.
+func (t *Tr) lookup(id string, counted bool, count int64, data map[string]any) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for {
-		s, err := t.loc.Localize(cfg)
-		var missing *goi18n.MessageNotFoundErr
-		if !errors.As(err, &missing) || len(t.pending) == 0 {
-			return s, err
+	m := t.msgs[id]
+	for m == nil && len(t.pending) > 0 {
+		if err := t.parseNext(); err != nil {
+			return "", err // TestCatalogues parses every file: a broken build
 		}
-		if perr := t.parseNext(); perr != nil {
-			return s, err // TestCatalogues parses every file: a broken build
-		}
+		m = t.msgs[id]
 	}
+	if m == nil {
+		return "", errNotFound
+	}
+	src := m.Other
+	if counted && t.lang == "en" && (count == 1 || count == -1) {
+		// CLDR's English "one" (i = 1 and v = 0: an integer count);
+		// Chinese has "other" only. A language added to Langs adds its
+		// rule here (TestLookupAsGoI18n holds these to go-i18n's).
+		src = m.One
+	}
+	if src == "" {
+		return "", errNoForm
+	}
+	return fill(src, data)
 }
+
+var (
+	errNotFound = errors.New("i18n: no such message")
+	errNoForm   = errors.New("i18n: the message has no such plural form")
+)
 
 // Match names the supported language closest to lang: "zh" for any
 // Chinese tag or locale (zh, zh_CN.UTF-8, zh-TW), else "en".
@@ -227,21 +240,22 @@ func (t *Tr) T(id string, data ...map[string]any) string {
 
 // localize is T without the cache.
 func (t *Tr) localize(id string, data map[string]any) string {
-	cfg := &goi18n.LocalizeConfig{MessageID: id}
+	var count int64
+	counted := false
 	if data != nil {
-		cfg.TemplateData = data
 		switch n := data["Count"].(type) {
-		case int, int64:
-			cfg.PluralCount = n
-		case uint64: // error counters; go-i18n reads signed numbers only
-			cfg.PluralCount = int64(min(n, 1<<62))
+		case int:
+			count, counted = int64(n), true
+		case int64:
+			count, counted = n, true
+		case uint64: // error counters
+			count, counted = int64(min(n, 1<<62)), true
 		}
 	}
-	s, err := t.lookup(cfg)
-	if err != nil && cfg.PluralCount != nil {
+	s, err := t.lookup(id, counted, count, data)
+	if err != nil && counted {
 		// A message without plural forms has no "one" for a Count of 1.
-		cfg.PluralCount = nil
-		s, err = t.lookup(cfg)
+		s, err = t.lookup(id, false, 0, data)
 	}
 	if err != nil {
 		return id
@@ -274,7 +288,7 @@ func (t *Tr) N(id string, n int, data ...map[string]any) string {
 	for _, d := range data {
 		maps.Copy(fields, d)
 	}
-	s, err := t.lookup(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: fields})
+	s, err := t.lookup(id, true, int64(n), fields)
 	if err != nil {
 		return id
 	}

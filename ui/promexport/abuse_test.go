@@ -35,7 +35,7 @@ func TestHelperServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Serve(context.Background(), h, ServeConfig{Listen: "127.0.0.1:0", Logger: discardLogger(),
+	err = Serve(context.Background(), h, ServeConfig{Listen: "127.0.0.1:0", ErrorLog: io.Discard,
 		Started: func(a net.Addr) { fmt.Println(a.String()) }})
 	t.Fatal(err)
 }
@@ -114,7 +114,7 @@ func serveTest(t *testing.T, h http.Handler, cfg ServeConfig) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan net.Addr, 1)
 	done := make(chan error, 1)
-	cfg.Listen, cfg.Logger, cfg.Started = "127.0.0.1:0", discardLogger(), func(a net.Addr) { addr <- a }
+	cfg.Listen, cfg.ErrorLog, cfg.Started = "127.0.0.1:0", io.Discard, func(a net.Addr) { addr <- a }
 	go func() { done <- Serve(ctx, h, cfg) }()
 	t.Cleanup(func() { cancel(); <-done })
 	select {

@@ -1,16 +1,12 @@
 package promexport
 
 import (
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler/benchtest"
 )
-
-func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // BenchmarkScrape is one /metrics request of a node of 8 GPUs and 200
 // processes (25 a GPU, each with a DataLoader worker), both name sets, in

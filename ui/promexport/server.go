@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -87,7 +86,11 @@ type ServeConfig struct {
 	// WebConfigFile is the web configuration every Prometheus exporter
 	// reads (TLS, basic auth; webconfig.go); "" serves plain HTTP.
 	WebConfigFile string
-	Logger        *slog.Logger
+	// ErrorLog takes the HTTP server's own errors (a refused TLS
+	// handshake, a failed accept), a line each as slog's text handler
+	// writes a warning (errlog.go); nil: the log package's standard
+	// logger.
+	ErrorLog io.Writer
 	// Started is told the bound address once the socket listens (a port of
 	// 0 picks a free one).
 	Started func(addr net.Addr)
@@ -133,8 +136,8 @@ func Serve(ctx context.Context, h http.Handler, cfg ServeConfig) error {
 		MaxHeaderBytes:    maxHeaderBytes,
 		ConnState:         capped.track,
 	}
-	if cfg.Logger != nil {
-		srv.ErrorLog = slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)
+	if cfg.ErrorLog != nil {
+		srv.ErrorLog = warnLog(cfg.ErrorLog)
 	}
 	done := make(chan error, 1)
 	go func() {

@@ -137,7 +137,7 @@ func TestServeWithBasicAuth(t *testing.T) {
 	addr := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, h, ServeConfig{Listen: "127.0.0.1:0", WebConfigFile: cfg, Logger: discardLogger(),
+		done <- Serve(ctx, h, ServeConfig{Listen: "127.0.0.1:0", WebConfigFile: cfg, ErrorLog: io.Discard,
 			Started: func(a net.Addr) { addr <- a }})
 	}()
 	url := "http://" + (<-addr).String() + MetricsPath

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -71,7 +72,7 @@ func serveWith(t *testing.T, dir, config string) string {
 	addr := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, h, ServeConfig{Listen: "127.0.0.1:0", WebConfigFile: path, Logger: discardLogger(),
+		done <- Serve(ctx, h, ServeConfig{Listen: "127.0.0.1:0", WebConfigFile: path, ErrorLog: io.Discard,
 			Started: func(a net.Addr) { addr <- a }})
 	}()
 	t.Cleanup(func() { cancel(); <-done })

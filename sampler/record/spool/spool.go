@@ -7,14 +7,15 @@ package spool
 
 import (
 	"bytes"
-	"compress/flate"
 	"fmt"
-	json "github.com/go-json-experiment/json"
 	"io"
 	"os"
 	"sort"
 	"sync"
 	"time"
+
+	json "github.com/go-json-experiment/json"
+	"github.com/klauspost/compress/flate"
 
 	"github.com/gpuscope/gpuscope/sampler"
 )
@@ -89,6 +90,9 @@ func (s *Spool) flush() error {
 		return nil
 	}
 	var buf bytes.Buffer
+	// klauspost's deflate, which the recordings link anyway: the standard
+	// library's compressor cost the binary 40 KB more (docs/benchmarks.md,
+	// "The binary's size: text/template's methods").
 	zw, _ := flate.NewWriter(&buf, flate.BestSpeed) // level is valid: no error
 	if err := json.MarshalWrite(zw, s.pending); err != nil {
 		return fmt.Errorf("replay spool: encode: %w", err)
