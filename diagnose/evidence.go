@@ -146,9 +146,16 @@ func (e *evCtx) health(g *sampler.GPU) {
 		gpu += " (PCI " + g.BusID + ")"
 	}
 	switch {
-	case g.Lost && g.GSPFirmwareMissing && len(codes) == 0:
-		e.add(RuleXidError, Critical, g.Index, say("evidence.gsp_fw_title", "GPU {{.GPU}} is not initialised: the driver found no GSP firmware", "GPU", gpu),
-			Text{say("evidence.gsp_fw", "RmFetchGspRmImages found no firmware image, then RmInitAdapter failed")}, hintGSPFirmware, nil, Use{g.Index, "lost"})
+	case g.Lost && (g.GSPFirmwareMissing || g.BARUnassigned) && len(codes) == 0:
+		// Not a failing GPU: a missing firmware file, or a BAR without an
+		// address window (evidence_bar.go).
+		title, ev, h := say("evidence.gsp_fw_title", "GPU {{.GPU}} is not initialised: the driver found no GSP firmware", "GPU", gpu),
+			say("evidence.gsp_fw", "RmFetchGspRmImages found no firmware image, then RmInitAdapter failed"), hintGSPFirmware
+		if g.BARUnassigned {
+			title, ev, h = say("evidence.bar_title", "GPU {{.GPU}} is not usable: its BAR has no address window", "GPU", gpu),
+				say("evidence.lost", "the input reports it fallen off the bus, failed to initialise or unreachable"), hintBAR()
+		}
+		e.add(RuleXidError, Critical, g.Index, title, Text{ev}, h, nil, Use{g.Index, "lost"})
 	case g.Lost:
 		e.add(RuleXidError, Critical, g.Index, say("evidence.lost_title", "GPU {{.GPU}} is lost: the driver cannot reach it", "GPU", gpu),
 			append(Text{say("evidence.lost", "the input reports it fallen off the bus, failed to initialise or unreachable")}, xidList(codes)...),

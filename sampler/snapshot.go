@@ -97,6 +97,10 @@ type GPU struct {
 	// GSPFirmwareMissing: the driver found no GSP firmware image for the
 	// GPU it failed to initialise: a missing file, not a failing GPU.
 	GSPFirmwareMissing bool `json:"gsp_firmware_missing,omitempty"`
+	// BARUnassigned: the driver found no address window assigned to one of
+	// the GPU's BARs and did not probe it (firmware without Above 4G
+	// decoding, a VM's 64-bit MMIO window too small): not a failing GPU.
+	BARUnassigned bool `json:"bar_unassigned,omitempty"`
 	// Pod is the container the kubelet allocated this GPU to (its
 	// pod-resources API, Sampler.PodOf); zero off Kubernetes or when no
 	// container holds it.

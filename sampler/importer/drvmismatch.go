@@ -39,14 +39,20 @@ func isDriverMismatchLine(s string) bool {
 func parseDriverMismatch(sec *section) *part {
 	for i, l := range sec.lines {
 		if !isDriverMismatchLine(l) {
-			continue
+			if l = wrappedMismatch(sec.lines, i); l == "" {
+				continue
+			}
 		}
 		m := drvMismatchRE.FindStringSubmatch(l)
 		what := strings.TrimSpace(m[0])
 		if m[1] != "" {
 			what = "NVRM: API mismatch: the client (libraries) " + m[1]
 			for j := i; j < len(sec.lines) && j <= i+1; j++ {
-				if v := drvModuleRE.FindStringSubmatch(sec.lines[j]); v != nil {
+				in := sec.lines[j]
+				if j == i {
+					in = l // the line, or the lines a wrap cut it into
+				}
+				if v := drvModuleRE.FindStringSubmatch(in); v != nil {
 					what += ", the loaded kernel module " + v[1]
 					break
 				}
@@ -59,4 +65,21 @@ func parseDriverMismatch(sec *section) *part {
 		return p
 	}
 	return nil
+}
+
+// wrappedMismatch is the kernel's API-mismatch message starting on line i
+// when a copy wrapped it where the unwrapper does not join it (a word wrap
+// between the words and the version), the next lines joined back at the
+// spaces the wrap dropped; "" when line i does not start it.
+func wrappedMismatch(lines []string, i int) string {
+	if !strings.Contains(lines[i], "API mismatch") {
+		return ""
+	}
+	l := lines[i]
+	for j := i + 1; j < len(lines) && j <= i+3; j++ {
+		if l += " " + lines[j]; isDriverMismatchLine(l) {
+			return l
+		}
+	}
+	return ""
 }

@@ -122,13 +122,20 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 			noGSPImage = true
 			continue
 		}
+		bus, unassigned := "", false // a BAR without an address window: the probe refused the GPU
 		if m := initFailRE.FindStringSubmatch(l); m != nil {
-			g := gpu(m[1])
+			bus = m[1]
+		} else if m := barLineRE.FindStringSubmatch(l); m != nil {
+			bus, unassigned = m[1], true
+		}
+		if bus != "" {
+			g := gpu(bus)
 			if !g.Lost {
 				initFail++
 			}
 			g.Lost = true
 			g.GSPFirmwareMissing = noGSPImage
+			g.BARUnassigned = unassigned
 			p.where(g.Index, "lost", no)
 			continue
 		}

@@ -67,6 +67,9 @@ func cleanLine(s string) string {
 // start.
 func unquote(s string) string {
 	s = unquoteReply(s)
+	if t := strings.TrimSpace(s); t != "" && t[0] == '`' && t[len(t)-1] == '`' && strings.Count(t, "`") == 2 {
+		s = t[1 : len(t)-1] // a whole line as a Markdown code span ("`NVIDIA-SMI has failed ...`"); ``a ` b`` stays
+	}
 	if s == "%" {
 		return ""
 	}
