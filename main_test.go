@@ -33,8 +33,9 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{"stray argument", []string{"extra"}, "unknown command"},
 		{"subcommand unknown flag", []string{"report", "--bogus", "x.jsonl"}, "unknown flag: --bogus"},
 		{"subcommand missing argument", []string{"report"}, "report needs FILE"},
-		{"compare with one file", []string{"compare", "a.jsonl"}, "accepts 2 arg"},
-		{"explain with two rules", []string{"explain", "a", "b"}, "accepts at most 1 arg"},
+		{"compare with one file", []string{"compare", "a.jsonl"}, "wrong number of arguments (1); usage: gpuscope compare BASE AFTER"},
+		{"mistyped command", []string{"reprot", "x.jsonl"}, `did you mean "report"?`},
+		{"explain with two rules", []string{"explain", "a", "b"}, "wrong number of arguments (2); usage: gpuscope explain [RULE]"},
 		{"record flag without value", []string{"record", "-o"}, "flag needs an argument"},
 		{"compare stdin twice", []string{"compare", "-", "-"}, "standard input can be read once"},
 	}

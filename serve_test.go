@@ -28,7 +28,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"serve", "--web.config.file", badWeb}, "--web.config.file " + badWeb},
 		{[]string{"serve", "--demo=nosuch"}, "nosuch"},
 		{[]string{"serve", "--web.max-requests", "-1"}, "--web.max-requests -1: want 0"},
-		{[]string{"serve", "extra"}, "unknown command"},
+		{[]string{"serve", "extra"}, "wrong number of arguments (1); usage: gpuscope serve"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

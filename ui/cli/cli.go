@@ -116,10 +116,27 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 func usageArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := v(cmd, args); err != nil {
-			return usageError{err}
+			return argsError(cmd, args)
 		}
 		return nil
 	}
+}
+
+// argsError is the usage error for cmd's wrong positional arguments: the
+// command's usage line instead of cobra's count of arguments,
+// and for a word after gpuscope itself, the command it looks like (a
+// mistyped "reprot" is "report").
+func argsError(cmd *cobra.Command, args []string) error {
+	if !cmd.HasParent() && len(args) > 0 {
+		if cmd.SuggestionsMinimumDistance <= 0 {
+			cmd.SuggestionsMinimumDistance = 2 // cobra's own default, set where it suggests
+		}
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			return usagef("command_like", "unknown command %q; did you mean %q?", args[0], s[0])
+		}
+		return usagef("command_unknown", "unknown command %q", args[0])
+	}
+	return usagef("args", "wrong number of arguments (%d); usage: %s", len(args), cmd.UseLine())
 }
 
 // dashFlags are the flags of the dashboard (root command).
