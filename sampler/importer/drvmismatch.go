@@ -17,20 +17,26 @@ import (
 //	nvidia-container-cli: initialization error: nvml error: driver/library version mismatch
 //	NVRM: API mismatch: the client has the version 545.29.06, but     the kernel module (nv.c), with
 //	NVRM: this kernel module has the version 550.54.14.  Please       the module's own version next
+//	kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices in this configuration
 //
 // nvmlErrorString(NVML_ERROR_LIB_RM_VERSION_MISMATCH) is the first
 // (nvml.h); the kernel's lines come one message per line, or joined on one.
-// The fabric manager's own version mismatch is fmlog.go's, not this.
+// The last is XLA's and TensorFlow's stream executor (cuda_diagnostics.cc),
+// which compares the module's version with libcuda's (the DSO) before it
+// looks for devices; its line holds both. The fabric manager's own version
+// mismatch is fmlog.go's, not this.
 var (
-	drvMismatchRE = lazy(`(?i)\bdriver/library version mismatch\b|\bNVRM: API mismatch: the client has the version ([0-9][\w.-]*?),? but`)
-	drvModuleRE   = lazy(`this kernel module has the version ([0-9][\w.-]*?)\.?(?:\s|$)`)
+	drvMismatchRE = lazy(`(?i)\bdriver/library version mismatch\b|\bNVRM: API mismatch: the client has the version ([0-9][\w.-]*?),? but|` +
+		`\bkernel version [0-9][\d.]*[0-9] does not match DSO version [0-9][\d.]*[0-9]`)
+	drvModuleRE = lazy(`this kernel module has the version ([0-9][\w.-]*?)\.?(?:\s|$)`)
 )
 
-// isDriverMismatchLine asks the pattern only of lines with its word, lower
-// case in every form above (a lower-cased copy of each line cost an
-// allocation a line: docs/benchmarks.md, "Corpus batch 16").
+// isDriverMismatchLine asks the pattern only of lines with "match", lower
+// case in every form above ("mismatch", "does not match"; a lower-cased
+// copy of each line cost an allocation a line: docs/benchmarks.md, "Corpus
+// batch 16").
 func isDriverMismatchLine(s string) bool {
-	return strings.Contains(s, "mismatch") && drvMismatchRE.MatchString(s)
+	return strings.Contains(s, "match") && drvMismatchRE.MatchString(s)
 }
 
 // parseDriverMismatch reads the first mismatch line of sec as a fact of the

@@ -30,6 +30,8 @@ func pasteSeeds(f *testing.F) {
 	f.Add([]byte("Traceback (most recent call last):\n  File \"t.py\", line 1\nRuntimeError: CUDA error\n"))
 	// A missing fabric manager beside an NVSwitch bridge (fmlog.go).
 	f.Add([]byte("Unit nvidia-fabricmanager.service could not be found.\n84:00.0 Bridge: NVIDIA Corporation GA100 [A100 NVSwitch] (rev a1)\n"))
+	// XLA's kernel module against libcuda version line (drvmismatch.go).
+	f.Add([]byte("E cuda_diagnostics.cc:313] kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices in this configuration\n"))
 }
 
 // FuzzPaste feeds arbitrary text to the section reader and every section

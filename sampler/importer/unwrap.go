@@ -257,7 +257,7 @@ var messages = [...]struct {
 	{"xidcriticalerror", isPluginXidLine},
 	{"event type: 8", isPluginXidLine},
 	{"(rev ff)", oneLspciGone},
-	{"mismatch", isDriverMismatchLine},
+	{"match", isDriverMismatchLine}, // "mismatch", and XLA's "does not match"
 }
 
 // oneLspciGone: one lspci line of a GPU not responding, not a whole line
