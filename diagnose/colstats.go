@@ -42,30 +42,31 @@ func (col *column) slid(shift int) {
 
 // stats is summarise of each series of s[from:]; false where a series
 // holds a NaN, which has no place in a sorted list: the caller then
-// summarises by selection, as orders.summarise does.
+// summarises by selection, as orders.summarise does. The walk adds only
+// the sums (in order, as summarise: the same bits); the largest value is
+// the sorted series' last, and a NaN is looked for only where a sum came
+// out NaN (a NaN value makes it one). Checking each value for NaN and
+// taking the max in the walk was most of stats' time (docs/benchmarks.md,
+// "Recording a day: the diagnosis's walks").
 func (col *column) stats(from int) ([6]stats, bool) {
 	var out [6]stats
-	var sum, hi [6]float64
+	var sum [6]float64
 	for i := from; i < len(col.s); i++ {
 		x := &col.s[i]
 		if x.has == 0 || x.has&sampleLost != 0 {
 			continue
 		}
 		for k := range out {
-			if x.has&(1<<k) == 0 {
-				continue
+			if x.has&(1<<k) != 0 {
+				sum[k] += x.vals[k]
+				out[k].n++
 			}
-			v := x.vals[k]
-			if math.IsNaN(v) {
-				col.ok = false
-				return out, false
-			}
-			if out[k].n == 0 {
-				hi[k] = v
-			}
-			sum[k] += v
-			hi[k] = max(hi[k], v)
-			out[k].n++
+		}
+	}
+	for k := range sum {
+		if math.IsNaN(sum[k]) && col.holdsNaN(from, k) {
+			col.ok = false
+			return [6]stats{}, false
 		}
 	}
 	if !col.ok || from < col.from || from > col.kept || !col.slide(from) {
@@ -79,9 +80,40 @@ func (col *column) stats(from int) ([6]stats, bool) {
 			continue
 		}
 		v := col.vals[k]
-		out[k] = stats{n: n, mean: sum[k] / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: hi[k]}
+		out[k] = stats{n: n, mean: sum[k] / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: col.maxOf(from, k, v)}
 	}
 	return out, true
+}
+
+// holdsNaN reports whether series k of s[from:] holds a NaN (a sum is
+// NaN also where +Inf and -Inf meet).
+func (col *column) holdsNaN(from, k int) bool {
+	for i := from; i < len(col.s); i++ {
+		x := &col.s[i]
+		if x.has&sampleLost == 0 && x.has&(1<<k) != 0 && math.IsNaN(x.vals[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxOf is what the builtin max gives over series k of s[from:], v its
+// values sorted, without NaN: the last, save at a top of zeros, where a +0
+// wins over -0 (max(-0, 0) is 0) and the sorted values cannot say which
+// zeros the window holds (a slide deletes a -0 by finding an equal 0):
+// there the window's own values say.
+func (col *column) maxOf(from, k int, v []float64) float64 {
+	top := v[len(v)-1]
+	if top != 0 {
+		return top
+	}
+	for i := from; i < len(col.s); i++ {
+		x := &col.s[i]
+		if x.has&sampleLost == 0 && x.has&(1<<k) != 0 && x.vals[k] == 0 && !math.Signbit(x.vals[k]) {
+			return x.vals[k]
+		}
+	}
+	return math.Copysign(0, -1)
 }
 
 // at is the sample at window position p, a negative p among those that left.
