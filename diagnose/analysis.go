@@ -132,8 +132,9 @@ func (c *ctx) initGPU(g *gpuCtx, last *sampler.GPU) {
 	}
 	if g.main != nil {
 		g.mainHost = hostProc(c.last, g.main, g.main.PID)
-		g.server = isServer(g.mainHost) || isServer(c.parentOf(g.mainHost))
-		g.notebook = isNotebook(g.mainHost)
+		if g.mainHost != nil {
+			g.server, g.notebook = g.column.kindOf(g.mainHost, c.parentOf(g.mainHost))
+		}
 		start := c.processStart(g.idx, g.main.PID, g.mainHost)
 		g.from = len(c.w)
 		for i := range c.w {

@@ -100,6 +100,7 @@ type column struct {
 	gen  int // the evaluation that last read it
 	kept int // how many of s came from the window before
 	sorted
+	kind procKind // its main process's kind (prockind.go)
 }
 
 // slide takes the new window w: how much of the last one it continues.
