@@ -24,6 +24,10 @@ type sorted struct {
 	// left are the samples that left the window at the slide, from the
 	// series' start: their values are deleted.
 	left []gpuSample
+	// counts are fracFlag's over s[from:], kept as the values are: for
+	// each predicate (flag*), the samples that judge it and those where
+	// it holds.
+	counts [flagPairs][2]int32
 }
 
 // slid moves the series' start by the shift of the window, keeping the
@@ -129,6 +133,7 @@ func (col *column) at(p int) *gpuSample {
 func (col *column) slide(from int) bool {
 	for p := col.from; p < from; p++ {
 		x := col.at(p)
+		col.count(x.flags, -1)
 		if x.has&sampleLost != 0 {
 			continue
 		}
@@ -147,6 +152,7 @@ func (col *column) slide(from int) bool {
 	}
 	for p := max(from, col.kept); p < len(col.s); p++ {
 		x := &col.s[p]
+		col.count(x.flags, 1)
 		if x.has&sampleLost != 0 {
 			continue
 		}
@@ -169,8 +175,10 @@ func (col *column) sortAfresh(from int) {
 	for k := range col.vals {
 		col.vals[k] = col.vals[k][:0]
 	}
+	col.counts = [flagPairs][2]int32{}
 	for i := from; i < len(col.s); i++ {
 		x := &col.s[i]
+		col.count(x.flags, 1)
 		if x.has&sampleLost != 0 {
 			continue
 		}
@@ -183,4 +191,31 @@ func (col *column) sortAfresh(from int) {
 	for k := range col.vals {
 		slices.Sort(col.vals[k])
 	}
+}
+
+// count adds d to the counts of the predicates flags judges, and of
+// those it finds holding, as fracFlag counts them.
+func (col *column) count(flags uint16, d int32) {
+	for j := range col.counts {
+		if flags&(1<<(2*j)) != 0 {
+			col.counts[j][0] += d
+			if flags&(2<<(2*j)) != 0 {
+				col.counts[j][1] += d
+			}
+		}
+	}
+}
+
+// counted is fracFlag's known and hit counts of predicate f over s[from:],
+// where the sorted series are those of from: false if not.
+func (col *column) counted(from int, f uint16) (known, hits int, ok bool) {
+	if !col.ok || !col.summed || col.from != from {
+		return 0, 0, false
+	}
+	for j := range col.counts {
+		if f == 1<<(2*j) {
+			return int(col.counts[j][0]), int(col.counts[j][1]), true
+		}
+	}
+	return 0, 0, false
 }

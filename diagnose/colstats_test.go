@@ -7,7 +7,8 @@ import (
 )
 
 // TestColumnStatsMatchSummarise holds a column's statistics, slid one
-// window after another, to summarise over the same values, bit for bit:
+// window after another, to summarise over the same values, bit for bit,
+// and its predicates' counts to fracFlag's walk:
 // signed zeros at the top (the max the sort cannot tell apart), infinities
 // whose sum is NaN, and a NaN, which sends the caller to summarise. The
 // percentiles are compared as numbers: which zero a rank lands on was
@@ -17,7 +18,7 @@ func TestColumnStatsMatchSummarise(t *testing.T) {
 	pick := []float64{0, math.Copysign(0, -1), -1, 7.25, math.Inf(1), math.Inf(-1)}
 	zeros := false // a stretch of zeros of both signs and -1: max is a zero
 	sample := func() gpuSample {
-		x := gpuSample{has: uint8(rng.IntN(64)) | 1}
+		x := gpuSample{has: uint8(rng.IntN(64)) | 1, flags: uint16(rng.IntN(1 << 14))}
 		for k := range x.vals {
 			switch r := rng.IntN(40); {
 			case zeros:
@@ -31,7 +32,7 @@ func TestColumnStatsMatchSummarise(t *testing.T) {
 			}
 		}
 		if rng.IntN(20) == 0 {
-			x.has = sampleLost
+			x.has, x.flags = sampleLost, 0
 		}
 		return x
 	}
@@ -49,8 +50,18 @@ func TestColumnStatsMatchSummarise(t *testing.T) {
 			col.s = append(col.s, sample())
 		}
 		zeros = step/100%2 == 1
-		from := rng.IntN(4)
+		from := min(rng.IntN(4), len(col.s)-1)
 		got, ok := col.stats(from)
+		for j := range flagPairs {
+			f := uint16(1) << (2 * j)
+			known, hits, counted := col.counted(from, f)
+			if counted != ok {
+				t.Fatalf("step %d: counts kept %v, stats ok %v", step, counted, ok)
+			}
+			if wk, wh := walkFlag(col.s[from:], f); counted && (known != wk || hits != wh) {
+				t.Fatalf("step %d, predicate %d: counts %d/%d kept, %d/%d walked", step, j, hits, known, wh, wk)
+			}
+		}
 		for k := range col.vals {
 			var vals []float64
 			hasNaN := false

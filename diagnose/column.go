@@ -34,6 +34,7 @@ const (
 	flagTensorIdle                    // ruleTensorCoresIdle
 	flagIdle                          // ruleMemoryIdleHeld
 	flagMemFull                       // ruleMemoryPressure
+	flagPairs       = iota            // how many predicates
 )
 
 // sampleOf reads x, GPU idx of snapshot s.
