@@ -132,8 +132,9 @@ func (c *ctx) initGPU(g *gpuCtx, last *sampler.GPU) {
 	}
 	if g.main != nil {
 		g.mainHost = hostProc(c.last, g.main, g.main.PID)
-		g.server = isServer(g.mainHost) || isServer(c.parentOf(g.mainHost))
-		g.notebook = isNotebook(g.mainHost)
+		if g.mainHost != nil {
+			g.server, g.notebook = g.column.kindOf(g.mainHost, c.parentOf(g.mainHost))
+		}
 		start := c.processStart(g.idx, g.main.PID, g.mainHost)
 		g.from = len(c.w)
 		for i := range c.w {
@@ -256,10 +257,26 @@ func (c *ctx) fracGPU(g *gpuCtx, pred func(x *sampler.GPU) (hit, known bool)) (f
 }
 
 // fracFlag is fracGPU of the predicate whose bits are f (column.go's
-// flag*), read from the column's samples.
+// flag*): an Engine's from the counts its column keeps with the sorted
+// series (colstats.go), else counted from the column's samples.
 func (c *ctx) fracFlag(g *gpuCtx, f uint16) (float64, int) {
-	hits, known := 0, 0
-	for _, x := range g.col[g.from:] {
+	known, hits, ok := 0, 0, false
+	if c.orders != nil && !c.walkAll {
+		known, hits, ok = g.column.counted(g.from, f)
+	}
+	if !ok {
+		known, hits = walkFlag(g.col[g.from:], f)
+	}
+	if known == 0 {
+		return 0, 0
+	}
+	return float64(hits) / float64(known), known
+}
+
+// walkFlag counts the samples that judge predicate f and those where it
+// holds.
+func walkFlag(col []gpuSample, f uint16) (known, hits int) {
+	for _, x := range col {
 		if x.flags&f != 0 {
 			known++
 			if x.flags&(f<<1) != 0 {
@@ -267,8 +284,5 @@ func (c *ctx) fracFlag(g *gpuCtx, f uint16) (float64, int) {
 			}
 		}
 	}
-	if known == 0 {
-		return 0, 0
-	}
-	return float64(hits) / float64(known), known
+	return known, hits
 }

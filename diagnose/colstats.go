@@ -24,6 +24,10 @@ type sorted struct {
 	// left are the samples that left the window at the slide, from the
 	// series' start: their values are deleted.
 	left []gpuSample
+	// counts are fracFlag's over s[from:], kept as the values are: for
+	// each predicate (flag*), the samples that judge it and those where
+	// it holds.
+	counts [flagPairs][2]int32
 }
 
 // slid moves the series' start by the shift of the window, keeping the
@@ -42,30 +46,31 @@ func (col *column) slid(shift int) {
 
 // stats is summarise of each series of s[from:]; false where a series
 // holds a NaN, which has no place in a sorted list: the caller then
-// summarises by selection, as orders.summarise does.
+// summarises by selection, as orders.summarise does. The walk adds only
+// the sums (in order, as summarise: the same bits); the largest value is
+// the sorted series' last, and a NaN is looked for only where a sum came
+// out NaN (a NaN value makes it one). Checking each value for NaN and
+// taking the max in the walk was most of stats' time (docs/benchmarks.md,
+// "Recording a day: the diagnosis's walks").
 func (col *column) stats(from int) ([6]stats, bool) {
 	var out [6]stats
-	var sum, hi [6]float64
+	var sum [6]float64
 	for i := from; i < len(col.s); i++ {
 		x := &col.s[i]
 		if x.has == 0 || x.has&sampleLost != 0 {
 			continue
 		}
 		for k := range out {
-			if x.has&(1<<k) == 0 {
-				continue
+			if x.has&(1<<k) != 0 {
+				sum[k] += x.vals[k]
+				out[k].n++
 			}
-			v := x.vals[k]
-			if math.IsNaN(v) {
-				col.ok = false
-				return out, false
-			}
-			if out[k].n == 0 {
-				hi[k] = v
-			}
-			sum[k] += v
-			hi[k] = max(hi[k], v)
-			out[k].n++
+		}
+	}
+	for k := range sum {
+		if math.IsNaN(sum[k]) && col.holdsNaN(from, k) {
+			col.ok = false
+			return [6]stats{}, false
 		}
 	}
 	if !col.ok || from < col.from || from > col.kept || !col.slide(from) {
@@ -79,9 +84,40 @@ func (col *column) stats(from int) ([6]stats, bool) {
 			continue
 		}
 		v := col.vals[k]
-		out[k] = stats{n: n, mean: sum[k] / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: hi[k]}
+		out[k] = stats{n: n, mean: sum[k] / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: col.maxOf(from, k, v)}
 	}
 	return out, true
+}
+
+// holdsNaN reports whether series k of s[from:] holds a NaN (a sum is
+// NaN also where +Inf and -Inf meet).
+func (col *column) holdsNaN(from, k int) bool {
+	for i := from; i < len(col.s); i++ {
+		x := &col.s[i]
+		if x.has&sampleLost == 0 && x.has&(1<<k) != 0 && math.IsNaN(x.vals[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxOf is what the builtin max gives over series k of s[from:], v its
+// values sorted, without NaN: the last, save at a top of zeros, where a +0
+// wins over -0 (max(-0, 0) is 0) and the sorted values cannot say which
+// zeros the window holds (a slide deletes a -0 by finding an equal 0):
+// there the window's own values say.
+func (col *column) maxOf(from, k int, v []float64) float64 {
+	top := v[len(v)-1]
+	if top != 0 {
+		return top
+	}
+	for i := from; i < len(col.s); i++ {
+		x := &col.s[i]
+		if x.has&sampleLost == 0 && x.has&(1<<k) != 0 && x.vals[k] == 0 && !math.Signbit(x.vals[k]) {
+			return x.vals[k]
+		}
+	}
+	return math.Copysign(0, -1)
 }
 
 // at is the sample at window position p, a negative p among those that left.
@@ -97,6 +133,7 @@ func (col *column) at(p int) *gpuSample {
 func (col *column) slide(from int) bool {
 	for p := col.from; p < from; p++ {
 		x := col.at(p)
+		col.count(x.flags, -1)
 		if x.has&sampleLost != 0 {
 			continue
 		}
@@ -115,6 +152,7 @@ func (col *column) slide(from int) bool {
 	}
 	for p := max(from, col.kept); p < len(col.s); p++ {
 		x := &col.s[p]
+		col.count(x.flags, 1)
 		if x.has&sampleLost != 0 {
 			continue
 		}
@@ -137,8 +175,10 @@ func (col *column) sortAfresh(from int) {
 	for k := range col.vals {
 		col.vals[k] = col.vals[k][:0]
 	}
+	col.counts = [flagPairs][2]int32{}
 	for i := from; i < len(col.s); i++ {
 		x := &col.s[i]
+		col.count(x.flags, 1)
 		if x.has&sampleLost != 0 {
 			continue
 		}
@@ -151,4 +191,31 @@ func (col *column) sortAfresh(from int) {
 	for k := range col.vals {
 		slices.Sort(col.vals[k])
 	}
+}
+
+// count adds d to the counts of the predicates flags judges, and of
+// those it finds holding, as fracFlag counts them.
+func (col *column) count(flags uint16, d int32) {
+	for j := range col.counts {
+		if flags&(1<<(2*j)) != 0 {
+			col.counts[j][0] += d
+			if flags&(2<<(2*j)) != 0 {
+				col.counts[j][1] += d
+			}
+		}
+	}
+}
+
+// counted is fracFlag's known and hit counts of predicate f over s[from:],
+// where the sorted series are those of from: false if not.
+func (col *column) counted(from int, f uint16) (known, hits int, ok bool) {
+	if !col.ok || !col.summed || col.from != from {
+		return 0, 0, false
+	}
+	for j := range col.counts {
+		if f == 1<<(2*j) {
+			return int(col.counts[j][0]), int(col.counts[j][1]), true
+		}
+	}
+	return 0, 0, false
 }

@@ -34,6 +34,7 @@ const (
 	flagTensorIdle                    // ruleTensorCoresIdle
 	flagIdle                          // ruleMemoryIdleHeld
 	flagMemFull                       // ruleMemoryPressure
+	flagPairs       = iota            // how many predicates
 )
 
 // sampleOf reads x, GPU idx of snapshot s.
@@ -100,6 +101,7 @@ type column struct {
 	gen  int // the evaluation that last read it
 	kept int // how many of s came from the window before
 	sorted
+	kind procKind // its main process's kind (prockind.go)
 }
 
 // slide takes the new window w: how much of the last one it continues.
