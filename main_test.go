@@ -172,7 +172,7 @@ func TestReplayBadFiles(t *testing.T) {
 		{[]string{"replay", missing}, 1, "open " + missing + ": no such file or directory"},
 		{[]string{"replay", empty}, 1, empty + ": no snapshots"},
 		{[]string{"replay", empty, "--speed", "3"}, 2, "--speed 3: use 0.5, 1, 2, 5, 10, 60"},
-		{[]string{"replay"}, 2, "accepts 1 arg"},
+		{[]string{"replay"}, 2, "wrong number of arguments (0); usage: gpuscope replay FILE|TRACE"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
