@@ -14,9 +14,14 @@ import (
 //	RuntimeError: CUDA error: out of memory                       PyTorch's CUDA_CHECK (c10)
 //	RuntimeError: cuda runtime error (2) : out of memory at ...   PyTorch's THC, before 1.0
 //	Check failed: error == cudaSuccess (2 vs. 0)  out of memory   Caffe's CUDA_CHECK
+//	...: allocating 5563.66 MiB on device 0: cudaMalloc failed: out of memory
+//	                                                              ggml's CUDA buffer allocation
+//	                                                              (llama.cpp, ollama, LocalAI)
 //
 // An allocation failed for lack of GPU memory, but the line gives no sizes
-// and no GPU: read as a fact of the node, for the memory rule to name with
+// and no GPU (ggml's gives both, kept only in the note; the device is its
+// own index among the devices it was shown, not nvidia-smi's): read as a
+// fact of the node, for the memory rule to name with
 // the checks that tell the job's own need from memory others hold (a
 // crashed run's workers keep theirs until killed: corpus
 // b14-darknet-cuda-error-oom-*). PyTorch's caching allocator's own message
@@ -24,7 +29,7 @@ import (
 // torchoom.go's; the driver API's CUDA_ERROR_OUT_OF_MEMORY is read where
 // its caller says what it means (cudaerr.go, hami.go).
 var cudaRuntimeOOMRE = lazy(`(?i)\bCUDA error:\s*out of memory\b|\bcuda runtime error \(2\)\s*:\s*out of memory\b|` +
-	`cudaSuccess \(2 vs\. 0\)\s+out of memory\b`)
+	`cudaSuccess \(2 vs\. 0\)\s+out of memory\b|\bcudaMalloc failed:\s*out of memory\b`)
 
 const kindCUDAOOM = "CUDA out-of-memory error"
 
@@ -42,6 +47,10 @@ func parseCUDAOOM(sec *section) *part {
 		if isCUDAOOMLine(l) {
 			p.where(-1, "slice_oom", sec.first+i)
 			p.snaps = []sampler.Snapshot{{Node: sampler.Node{SliceOOM: []sampler.SliceOOM{{Device: -1, Layer: "cuda"}}}}}
+			if a, c := strings.Index(l, "allocating "), strings.Index(l, ": cudaMalloc failed"); a >= 0 && c > a {
+				p.note("a CUDA allocation failed: out of memory (ggml: " + l[a:c] + ")")
+				return p
+			}
 			p.note("a CUDA allocation failed: out of memory (the line gives no GPU and no sizes)")
 			return p
 		}

@@ -1,6 +1,9 @@
 package importer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The CUDA runtime's "out of memory" (cudaErrorMemoryAllocation) in the
 // words each framework puts before it is one refused allocation of the node;
@@ -41,5 +44,26 @@ func TestCUDARuntimeOOMLine(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// ggml's CUDA buffer allocation failure, as llama.cpp's ggml-cuda.cu prints
+// it ("%s: allocating %.2f MiB on device %d: cudaMalloc failed: %s" with
+// cudaGetErrorString's "out of memory"), behind a server's log prefix: the
+// node's refused allocation, as the runtime's other out-of-memory lines.
+func TestGGMLCudaMallocOOM(t *testing.T) {
+	const l = "11:02AM DBG GRPC(m-127.0.0.1:40111): stderr ggml_backend_cuda_buffer_type_alloc_buffer: allocating 2048.00 MiB on device 1: cudaMalloc failed: out of memory"
+	if !isCUDAOOMLine(l) {
+		t.Fatal("ggml's cudaMalloc out of memory not recognised")
+	}
+	p := parseCUDAOOM(&section{kind: kindCUDAOOM, first: 1, lines: []string{l}})
+	if len(p.snaps) != 1 || len(p.snaps[0].Node.SliceOOM) != 1 || p.snaps[0].Node.SliceOOM[0].Layer != "cuda" {
+		t.Fatalf("not read as the node's refused allocation: %+v", p.snaps)
+	}
+	if got := strings.Join(p.notes, ", "); !strings.Contains(got, "allocating 2048.00 MiB on device 1") {
+		t.Errorf("note %q lacks ggml's size and device", got)
+	}
+	if isCUDAOOMLine("ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of memory") {
+		t.Error("pinned host memory read as the GPU's")
 	}
 }

@@ -39,6 +39,9 @@ func parseQuery(sec *section, loc *time.Location) *part {
 		loc = time.UTC
 	}
 	q := &qState{p: newPart(sec), loc: loc}
+	if joinedQuery(sec.lines) {
+		return q.p.skip(joinedQueryWhy)
+	}
 	for i, l := range sec.lines {
 		q.line(l, sec.first+i)
 	}
