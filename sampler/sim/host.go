@@ -47,6 +47,12 @@ type hostSim struct {
 	netRx      float64
 	netTx      float64
 	load       [3]float64
+	// loadDt, loadK: the load averages' decay per step of loadDt seconds,
+	// exp(-dt/tau), computed once: every step is stepSecs, and three
+	// math.Exp a step were a tenth of the host's step (docs/benchmarks.md,
+	// "Recording a day: the simulator's share").
+	loadDt float64
+	loadK  [3]float64
 }
 
 func newHostSim(r *rand.Rand) *hostSim {
@@ -114,8 +120,13 @@ func (h *hostSim) step(_, dt float64) {
 	h.diskWrite = walk(r, h.diskWrite, h.diskMean*0.05+1e6, 0.2, 0.2)
 	h.netRx = walk(r, h.netRx, h.netMean, 0.2, 0.1)
 	h.netTx = walk(r, h.netTx, h.netMean*0.6, 0.2, 0.1)
-	for i, tau := range [3]float64{loadTau1, loadTau5, loadTau15} {
-		k := math.Exp(-dt / tau)
+	if dt != h.loadDt {
+		h.loadDt = dt
+		for i, tau := range [3]float64{loadTau1, loadTau5, loadTau15} {
+			h.loadK[i] = math.Exp(-dt / tau)
+		}
+	}
+	for i, k := range h.loadK {
 		h.load[i] = h.load[i]*k + runnable*(1-k)
 	}
 }
@@ -166,14 +177,29 @@ func (h *hostSim) report() *sampler.Host {
 	for i, c := range h.cpus {
 		out.CPUs[i] = round1(c)
 	}
-	used := float64(hostMemBase)
+	// One array for the processes and one for their children, not one
+	// allocation each: the report is fresh every tick and the caller keeps
+	// it. Each Children is capped so that an append copies.
+	procs := make([]sampler.Proc, len(h.procs))
+	nKids := 0
 	for _, p := range h.procs {
-		cp := p.p
+		nKids += len(p.p.Children)
+	}
+	kids := make([]int, 0, nKids)
+	used := float64(hostMemBase)
+	for i, p := range h.procs {
+		cp := &procs[i]
+		*cp = p.p
 		cp.CPU = sampler.Some(round1(p.cpu))
 		cp.State = p.state
-		cp.Children = append([]int(nil), p.p.Children...)
+		cp.Children = nil
+		if len(p.p.Children) > 0 {
+			at := len(kids)
+			kids = append(kids, p.p.Children...)
+			cp.Children = kids[at:len(kids):len(kids)]
+		}
 		used += p.p.RSS.V
-		out.Procs[cp.PID] = &cp
+		out.Procs[cp.PID] = cp
 	}
 	out.MemUsed = sampler.Some(used)
 	return out
