@@ -27,8 +27,8 @@ type Msg struct {
 	Args  map[string]string `json:"args,omitempty"`
 	Words map[string]Msg    `json:"words,omitempty"`
 	Join  Join              `json:"join,omitempty"`
-	en    string
-	tmpl  string // say's English template; "" once read back from JSON
+	raw   bool              // en is say's template, its fields not yet filled
+	en    string            // the English, or its template while raw
 }
 
 // Join says how a piece follows the one before it in a Text.
@@ -73,7 +73,7 @@ func (t Text) String() string {
 // fill sets each piece's English (Msg.english) in place.
 func (t Text) fill() {
 	for i := range t {
-		t[i].en = t[i].english()
+		t[i].en, t[i].raw = t[i].english(), false
 	}
 }
 
@@ -83,10 +83,10 @@ func (m Msg) English() string { return m.english() }
 
 // english is en, or the template filled where say left it to be.
 func (m *Msg) english() string {
-	if m.en != "" || m.tmpl == "" {
+	if !m.raw {
 		return m.en
 	}
-	return fill(m.tmpl, m.lookup)
+	return fill(m.en, m.lookup)
 }
 
 // say builds a piece: id names it, en is its English template with
@@ -100,7 +100,7 @@ func say(id, en string, kv ...any) Msg {
 		name := kv[i].(string)
 		switch v := kv[i+1].(type) {
 		case Msg:
-			v.en = v.english()
+			v.en, v.raw = v.english(), false
 			if m.Words == nil {
 				m.Words = map[string]Msg{}
 			}
@@ -113,11 +113,7 @@ func say(id, en string, kv ...any) Msg {
 			m.setArg(name, fmt.Sprint(v), len(kv)/2)
 		}
 	}
-	if strings.Contains(en, "{{") {
-		m.tmpl = en
-	} else {
-		m.en = en
-	}
+	m.en, m.raw = en, strings.Contains(en, "{{")
 	return m
 }
 

@@ -1,6 +1,9 @@
 package diagnose
 
-import "maps"
+import (
+	"maps"
+	"slices"
+)
 
 // words keeps each finding's English from one evaluation to the next: the
 // Engine judges every second and a finding's messages (their ids and the
@@ -12,7 +15,8 @@ type words struct {
 	gen  uint64 // the evaluation; an entry not used in it is dropped by prune
 }
 
-// worded is one finding's messages and the English made of them.
+// worded is one finding's messages as say made them (their templates not
+// filled) and the English made of them.
 type worded struct {
 	title           Msg
 	ev, est         Text
@@ -30,11 +34,15 @@ func (w *words) word(k Key, title Msg, ev, est Text) (string, string, string, *F
 			return e.titleS, e.evS, e.es, e.text
 		}
 	}
-	title.en = title.english()
+	e := &worded{title: title}
+	if w != nil {
+		e.ev, e.est = slices.Clone(ev), slices.Clone(est)
+	}
+	title.en, title.raw = title.english(), false
 	ev.fill()
 	est.fill()
-	e := &worded{title: title, ev: ev, est: est, text: &FindingText{Title: title, Evidence: ev, Estimated: est},
-		titleS: title.en, evS: ev.String(), es: est.String()}
+	e.text = &FindingText{Title: title, Evidence: ev, Estimated: est}
+	e.titleS, e.evS, e.es = title.en, ev.String(), est.String()
 	if w != nil {
 		if w.last == nil {
 			w.last = map[Key]*worded{}
@@ -65,7 +73,7 @@ func sameText(a, b Text) bool {
 
 // sameMsg: a and b print the same English and carry the same messages.
 func sameMsg(a, b Msg) bool {
-	if a.ID != b.ID || a.Join != b.Join || a.tmpl != b.tmpl || a.en != b.en && a.tmpl == "" ||
+	if a.ID != b.ID || a.Join != b.Join || a.raw != b.raw || a.en != b.en ||
 		!maps.Equal(a.Args, b.Args) || len(a.Words) != len(b.Words) {
 		return false
 	}
