@@ -77,6 +77,7 @@ type ctx struct {
 	orders    *orders      // the Engine's sorted series; nil: select afresh
 	rows      []procRows   // w's hosts' processes where the window kept only figures (slim.go)
 	walkAll   bool         // tests: the column's quick checks (colhealth.go) bypassed
+	words     *words       // the Engine's findings' English (words.go); nil: worded afresh
 }
 
 func (g *gpuCtx) suppress(rule int)          { g.suppressed |= 1 << rule }

@@ -135,7 +135,7 @@ func markSteps(steps []Step, findings []Finding) []Step {
 		title := say("step.finding", "{{.Title}}", "Title", f.Title) // a finding without messages
 		if f.I18n != nil {
 			title = f.I18n.Title
-			title.en = f.Title
+			title.en, title.raw = f.Title, false
 		}
 		for _, n := range stepsOf(f.Rule) {
 			s := &steps[n-1]

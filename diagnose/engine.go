@@ -66,6 +66,7 @@ type Engine struct {
 	tracked       map[trackKey]*tracked
 	last          time.Time // the previous evaluation; zero before the first
 	orders        orders    // the window's series kept sorted between evaluations
+	words         words     // the findings' English kept between evaluations
 }
 
 type trackKey struct {
@@ -127,8 +128,10 @@ func (e *Engine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding 
 		e.orders.rows = rows[start:]
 	}
 	c := newCtxOrders(window[start:], &e.orders)
+	c.words = &e.words
 	raw := c.evaluate(nil)
 	e.orders.keep(c)
+	e.words.prune()
 	for i := range raw {
 		f := &raw[i]
 		k := trackKey{ruleIndex(f.Rule), f.GPU}

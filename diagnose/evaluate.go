@@ -163,9 +163,9 @@ func (c *ctx) make(rule string, sev Severity, gpu, pid int, title Msg, ev Text, 
 	if len(est) > 0 && sev > Info {
 		sev--
 	}
+	t, e, es, text := c.words.word(Key{rule, gpu, pid}, title, ev, est)
 	return Finding{
-		Rule: rule, Severity: sev, GPU: gpu, PID: pid, Title: title.en, Evidence: ev.String(), Hint: hint.en, FixID: hint.id,
-		Estimated: est.String(), Since: c.w[from].Time, LastSeen: c.last.Time,
-		I18n: &FindingText{Title: title, Evidence: ev, Estimated: est},
+		Rule: rule, Severity: sev, GPU: gpu, PID: pid, Title: t, Evidence: e, Hint: hint.en, FixID: hint.id,
+		Estimated: es, Since: c.w[from].Time, LastSeen: c.last.Time, I18n: text,
 	}
 }

@@ -114,7 +114,7 @@ type evCtx struct {
 }
 
 func (e *evCtx) add(rule string, sev Severity, gpu int, title Msg, ev Text, hint fix, conf Text, uses ...Use) {
-	e.out = append(e.out, Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.en, Evidence: ev.String(), Hint: hint.en, FixID: hint.id,
+	e.out = append(e.out, Finding{Rule: rule, Severity: sev, GPU: gpu, Title: title.English(), Evidence: ev.String(), Hint: hint.en, FixID: hint.id,
 		Estimated: conf.String(), Since: e.snaps[0].Time, LastSeen: e.last.Time,
 		I18n: &FindingText{Title: title, Evidence: ev, Estimated: conf}, Uses: uses})
 }

@@ -52,7 +52,7 @@ func (h *HealthLog) Verdict(final []Finding) []Finding {
 		f := s.f
 		gone := say("health.gone", "open {{.From}} to {{.To}} of the run and gone by its end: the GPU may need a reset or a check all the same",
 			"From", s.first.Format(time.TimeOnly), "To", s.last.Format(time.TimeOnly))
-		f.Evidence += "; " + gone.en
+		f.Evidence += "; " + gone.English()
 		if f.I18n != nil {
 			t := *f.I18n
 			t.Evidence = append(slices.Clip(t.Evidence), gone)

@@ -18,12 +18,17 @@ import (
 // Arguments are values already formatted (45%, 3.2 GiB, 30 s, a command
 // line): numbers and units read the same in both languages. An argument
 // that is itself words is another message (Words).
+//
+// A template with fields is filled when its English is first asked for,
+// not in say: the Engine words a finding once while its messages stay the
+// same (words.go).
 type Msg struct {
 	ID    string            `json:"id"`
 	Args  map[string]string `json:"args,omitempty"`
 	Words map[string]Msg    `json:"words,omitempty"`
 	Join  Join              `json:"join,omitempty"`
-	en    string
+	raw   bool              // en is say's template, its fields not yet filled
+	en    string            // the English, or its template while raw
 }
 
 // Join says how a piece follows the one before it in a Text.
@@ -60,14 +65,29 @@ func (t Text) String() string {
 		if i > 0 {
 			b.WriteString(m.Join.Sep())
 		}
-		b.WriteString(m.en)
+		b.WriteString(m.english())
 	}
 	return b.String()
 }
 
+// fill sets each piece's English (Msg.english) in place.
+func (t Text) fill() {
+	for i := range t {
+		t[i].en, t[i].raw = t[i].english(), false
+	}
+}
+
 // English is the piece's English text ("" once read back from JSON, where
 // the finding's own English fields serve).
-func (m Msg) English() string { return m.en }
+func (m Msg) English() string { return m.english() }
+
+// english is en, or the template filled where say left it to be.
+func (m *Msg) english() string {
+	if !m.raw {
+		return m.en
+	}
+	return fill(m.en, m.lookup)
+}
 
 // say builds a piece: id names it, en is its English template with
 // {{.Name}} fields, kv are the fields' names and values. A Msg value is
@@ -80,6 +100,7 @@ func say(id, en string, kv ...any) Msg {
 		name := kv[i].(string)
 		switch v := kv[i+1].(type) {
 		case Msg:
+			v.en, v.raw = v.english(), false
 			if m.Words == nil {
 				m.Words = map[string]Msg{}
 			}
@@ -92,7 +113,7 @@ func say(id, en string, kv ...any) Msg {
 			m.setArg(name, fmt.Sprint(v), len(kv)/2)
 		}
 	}
-	m.en = fill(en, m.lookup)
+	m.en, m.raw = en, strings.Contains(en, "{{")
 	return m
 }
 
@@ -109,7 +130,7 @@ func (m *Msg) lookup(name string) (string, bool) {
 		return v, true
 	}
 	if w, ok := m.Words[name]; ok {
-		return w.en, true
+		return w.english(), true
 	}
 	return "", false
 }
