@@ -106,12 +106,7 @@ func termColor(c string) lipgloss.TerminalColor {
 	return lipgloss.Color(c)
 }
 
-// fgStyle is a style in colour c (none: ""). Not inlined: a copy of the
-// style's construction at each of fromPalette's ~12 call sites cost the
-// binary most of ~19 KB, idRow's the rest (docs/benchmarks.md, "Recording a day: the footer built as
-// the lines are written").
-//
-//go:noinline
+// fgStyle is a style in colour c (none: "").
 func fgStyle(c string) lipgloss.Style {
 	s := lipgloss.NewStyle()
 	if c != "" {

@@ -142,17 +142,12 @@ func chartGrid(c *common, gpu int, specs []chartSpec, w, maxCols int) []string {
 	return out
 }
 
-// identity is the name, ids, state and health of g.
-// idRow is a label of the identity block and its value. Not inlined: a
-// copy of the style's Render at each of its ~15 call sites cost the binary
-// (docs/benchmarks.md, "Recording a day: the footer built as the lines
-// are written").
-//
-//go:noinline
+// idRow is a label of the identity block and its value.
 func (p *gpuDetailPane) idRow(id, v string) string {
 	return p.c.st.Muted.Render(p.c.word("gpu.id."+id)+" ") + v
 }
 
+// identity is the name, ids, state and health of g.
 func (p *gpuDetailPane) identity(g *sampler.GPU) []string {
 	c, st := p.c, p.c.st
 	kv := func(id, v string) string { return p.idRow(id, v) }

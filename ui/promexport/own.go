@@ -6,19 +6,14 @@ import "github.com/gpuscope/gpuscope/sampler"
 // each so a fleet query needs no join with gpuscope_node_info to name a node.
 var ownGPULabels = []string{"hostname", "gpu", "uuid"}
 
-// ownGPUMetrics is gpuscope's per-GPU set, in base units (ratio 0-1, bytes,
-// hertz, watts, celsius, bytes per second) and _total counters, as the
-// Prometheus naming guide asks (prometheus.io/docs/practices/naming).
-// ownMetric is one of ownGPUMetrics' families. Not inlined: a copy of
-// the name's concatenation and the family's call at each of its ~35 call
-// sites cost the binary ~0.3 KB (docs/benchmarks.md, "Recording a day: the
-// footer built as the lines are written").
-//
-//go:noinline
+// ownMetric is one of ownGPUMetrics' families.
 func ownMetric(name, help string, counter bool, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
 	return gpuMetric{fam: newFamily("gpuscope_gpu_"+name, help, counter, ownGPULabels...), value: v}
 }
 
+// ownGPUMetrics is gpuscope's per-GPU set, in base units (ratio 0-1, bytes,
+// hertz, watts, celsius, bytes per second) and _total counters, as the
+// Prometheus naming guide asks (prometheus.io/docs/practices/naming).
 func ownGPUMetrics() []gpuMetric {
 	g := func(name, help string, v func(*sampler.GPU, xidCount) (float64, bool)) gpuMetric {
 		return ownMetric(name, help, false, v)

@@ -26,19 +26,15 @@ func JSON(w io.Writer, r *summary.Report) error {
 	return writeJSON(w, "report", out)
 }
 
+// htmlT is message id as HTML text.
+func (l words) htmlT(id string) string { return htmlText(l.t(id)) }
+
 // html writes one self-contained page: inline CSS, the tables, and per GPU
 // an inline SVG chart; nothing is fetched at view time. All text from the
 // input goes through htmlText, which escapes as html/template does in text
 // and quoted-attribute context; the page is written directly because
 // html/template cost ~0.8 MB of the release binary for this one page
 // (docs/benchmarks.md, "What each dependency costs").
-// htmlT is message id as HTML text. Not inlined: a copy at each of its
-// ~24 call sites cost the binary ~1 KB, with mdRow (docs/benchmarks.md, "Recording a
-// day: the footer built as the lines are written").
-//
-//go:noinline
-func (l words) htmlT(id string) string { return htmlText(l.t(id)) }
-
 func (l words) html(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
 	t := func(id string) string { return l.htmlT(id) }

@@ -106,16 +106,12 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 	return err
 }
 
+// mdRow writes a row of the markdown's environment table.
+func (l words) mdRow(b *strings.Builder, k, v string) { fmt.Fprintf(b, "| %s | %s |\n", l.t(k), v) }
+
 // Markdown writes the report as the benchmark.md of [gpu-idle-pipeline] §8.1: the
 // environment, the source, per-GPU figures, findings, and what the log cannot
 // hold but a benchmark needs ([gpu-idle-pipeline] §6).
-// mdRow writes a row of the markdown's environment table. Not inlined: a
-// copy at each of its ~10 call sites cost the binary (docs/benchmarks.md,
-// "Recording a day: the footer built as the lines are written").
-//
-//go:noinline
-func (l words) mdRow(b *strings.Builder, k, v string) { fmt.Fprintf(b, "| %s | %s |\n", l.t(k), v) }
-
 func (l words) markdown(w io.Writer, r *summary.Report) error {
 	var b strings.Builder
 	e := r.Environment
