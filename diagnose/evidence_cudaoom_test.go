@@ -19,3 +19,16 @@ func TestEvidenceCUDARuntimeOOM(t *testing.T) {
 		t.Errorf("finding %q / %q / %s / %s", f.Title, f.Evidence, f.FixID, f.Hint)
 	}
 }
+
+// ggml's line gives the allocation's size: the estimate says so rather
+// than that the line gave none, and still sends the user to the process
+// list (the device is ggml's own count).
+func TestEvidenceCUDARuntimeOOMWithSize(t *testing.T) {
+	s := evSnap(0)
+	s.Node.SliceOOM = []sampler.SliceOOM{{Device: -1, Layer: "cuda", Want: 5563.66 * (1 << 20)}}
+	f := requireRule(t, Evidence([]sampler.Snapshot{s}), RuleMemoryPressure, -1)
+	est := f.Estimated
+	if strings.Contains(est, "neither") || !strings.Contains(est, "5.4 GiB") || !strings.Contains(est, "process list") {
+		t.Errorf("estimate %q", est)
+	}
+}

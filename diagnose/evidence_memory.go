@@ -125,7 +125,7 @@ func (e *evCtx) sliceOOM() {
 			continue
 		}
 		if o.Layer == "cuda" {
-			e.cudaOOM()
+			e.cudaOOM(o.Want)
 			continue
 		}
 		title := say("evidence.slice_oom_title", "A container's GPU memory slice ({{.Limit}}) is exhausted: an allocation was refused", "Limit", gbytes(o.Limit))

@@ -42,6 +42,7 @@ type SliceOOM struct {
 	// the card's total), "hami_driver" the driver under HAMi-core, out of
 	// memory on the card within the pod's slice (no bytes, no limit),
 	// "cuda" the CUDA runtime's out-of-memory error a program printed (no
-	// device, no bytes: Device is -1).
+	// device: Device is -1; Want is the allocation's own size where the
+	// line gives it, as ggml's does, else 0).
 	Layer string `json:"layer,omitempty"`
 }

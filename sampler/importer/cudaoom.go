@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -40,14 +41,19 @@ func isCUDAOOMLine(s string) bool {
 }
 
 // parseCUDAOOM reads the errors as one refused allocation of the node
-// (sampler.SliceOOM, layer "cuda": no device, no sizes).
+// (sampler.SliceOOM, layer "cuda": no device; ggml's size as Want).
 func parseCUDAOOM(sec *section) *part {
 	p := newPart(sec)
 	for i, l := range sec.lines {
 		if isCUDAOOMLine(l) {
 			p.where(-1, "slice_oom", sec.first+i)
-			p.snaps = []sampler.Snapshot{{Node: sampler.Node{SliceOOM: []sampler.SliceOOM{{Device: -1, Layer: "cuda"}}}}}
+			o := sampler.SliceOOM{Device: -1, Layer: "cuda"}
+			p.snaps = []sampler.Snapshot{{Node: sampler.Node{SliceOOM: []sampler.SliceOOM{o}}}}
 			if a, c := strings.Index(l, "allocating "), strings.Index(l, ": cudaMalloc failed"); a >= 0 && c > a {
+				if f := strings.Fields(l[a:c]); len(f) >= 3 && f[2] == "MiB" {
+					mib, _ := strconv.ParseFloat(f[1], 64)
+					p.snaps[0].Node.SliceOOM[0].Want = mib * (1 << 20)
+				}
 				p.note("a CUDA allocation failed: out of memory (ggml: " + l[a:c] + ")")
 				return p
 			}

@@ -60,6 +60,9 @@ func TestGGMLCudaMallocOOM(t *testing.T) {
 	if len(p.snaps) != 1 || len(p.snaps[0].Node.SliceOOM) != 1 || p.snaps[0].Node.SliceOOM[0].Layer != "cuda" {
 		t.Fatalf("not read as the node's refused allocation: %+v", p.snaps)
 	}
+	if w := p.snaps[0].Node.SliceOOM[0].Want; w != 2048<<20 {
+		t.Errorf("want %v bytes, the allocation's 2048 MiB", w)
+	}
 	if got := strings.Join(p.notes, ", "); !strings.Contains(got, "allocating 2048.00 MiB on device 1") {
 		t.Errorf("note %q lacks ggml's size and device", got)
 	}
