@@ -69,6 +69,8 @@ func unquote(s string) string {
 	s = unquoteReply(s)
 	if t := strings.TrimSpace(s); t != "" && t[0] == '`' && t[len(t)-1] == '`' && strings.Count(t, "`") == 2 {
 		s = t[1 : len(t)-1] // a whole line as a Markdown code span ("`NVIDIA-SMI has failed ...`"); ``a ` b`` stays
+	} else if strings.Count(s, "`") >= 2 {
+		s = errorSpan(s)
 	}
 	if s == "%" {
 		return ""
@@ -81,6 +83,21 @@ func unquote(s string) string {
 	}
 	if strings.HasPrefix(strings.TrimLeft(s, " "), `\#`) {
 		s = strings.Replace(s, `\#`, "#", 1)
+	}
+	return s
+}
+
+// errorSpan: nvidia-smi's error line quoted as a code span inside a
+// sentence ("fails with the error: `Failed to initialize NVML: Unknown
+// Error`."). The backticks mark the tool's own words, as the PCI address
+// does for smiErrQuotedRE, so the span is the line; a sentence whose spans
+// hold other words stays prose.
+func errorSpan(s string) string {
+	parts := strings.Split(s, "`")
+	for i := 1; i+1 < len(parts); i += 2 {
+		if smiErrRE.MatchString(parts[i]) {
+			return parts[i]
+		}
 	}
 	return s
 }
