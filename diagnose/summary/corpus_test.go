@@ -837,8 +837,8 @@ supported by the 580.126.09 driver release" (a faulty GPU on the Azure host).
 
 Batch 19's in-sample miss that changed code, a general cause in its service manager's words: the fabric manager's
 service not starting in time, systemd's "nvidia-fabricmanager.service: Start operation timed out" and a provisioning
-tool's resource error around it (Chef's "service[nvidia-fabricmanager] ... had an error: Mixlib::ShellOut::CommandTimeout:
-Command timed out after 900s", which ParallelCluster's node bootstrap prints), is read as the manager's other failures,
+tool's resource error around it (Chef's ` + "`service[nvidia-fabricmanager] ... had an error: Mixlib::ShellOut::CommandTimeout:`" + `
+"Command timed out after 900s", which ParallelCluster's node bootstrap prints), is read as the manager's other failures,
 fabric_manager for the node (sampler/importer/fmlog.go). And nvidia-smi's error line quoted as a code span inside a
 sentence ("fails with the error: ` + "`Failed to initialize NVML: Unknown Error`" + `") is the tool's line, as a whole-line span
 already was (sampler/importer/paste.go errorSpan): the held-aside dstack line is now refused naming a container that
