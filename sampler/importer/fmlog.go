@@ -18,6 +18,12 @@ import (
 //	[Jul 29 2021 14:46:01] [ERROR] [tid 841] NVLink training failed ...
 //	Unknown option: /usr/share/nvidia/nvswitch/fabricmanager.cfg     (then the start script's usage)
 //	fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value   (it exits before starting)
+//	systemd[1]: nvidia-fabricmanager.service: Start operation timed out. Terminating.
+//	service[nvidia-fabricmanager] (cookbook::recipe line 35) had an error: Mixlib::ShellOut::CommandTimeout: Command timed out after 900s:
+//
+// The last two are its service not starting in time, in systemd's words
+// and in a provisioning tool's (Chef's resource error, which cluster
+// images run at every node's boot).
 //
 // On an NVSwitch node nothing runs until the fabric manager has set the
 // fabric up (docs/playbook/fabric_manager.md), so any of them is read as a
@@ -31,7 +37,8 @@ var (
 		`|nv-fabricmanager\S*"? failed!` +
 		`|request to query NVSwitch device information from NVSwitch driver failed` +
 		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)` +
-		`|fabric ?manager config file item: \w+ has an invalid value`)
+		`|fabric ?manager config file item: \w+ has an invalid value` +
+		`|nvidia-fabricmanager\b.*\btimed out\b`)
 	fmOptionRE = lazy(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
 	fmScriptRE = lazy(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
 )

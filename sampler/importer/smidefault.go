@@ -82,6 +82,10 @@ func parseTable(sec *section, loc *time.Location) *part {
 			if len(cells) < 2 {
 				continue
 			}
+			if readMIGLine(&gpus, cells, no) { // a MIG devices row whose box header the paste lost
+				block = "mig"
+				continue
+			}
 			if readVGPURow(cur, cells, no) {
 				continue
 			}
@@ -213,17 +217,21 @@ func computeMode(s string) string {
 	return ""
 }
 
-// readMIGLine takes a MIG devices row: "GPU GI CI MIG-dev | mem | SM ECC | ...".
-func readMIGLine(gpus *[]*tableGPU, cells []string, no int) {
+// readMIGLine takes a MIG devices row: "GPU GI CI MIG-dev | mem | SM ECC | ...",
+// and says whether the line was one. No GPU row starts with four numbers
+// (its first cell holds the GPU's name), so a row that does is a MIG
+// device's even where the paste begins below the box's "MIG devices:"
+// header, and its memory is the instance's, not a GPU's.
+func readMIGLine(gpus *[]*tableGPU, cells []string, no int) bool {
 	f := strings.Fields(cells[0])
 	if len(f) < 4 || len(cells) < 2 {
-		return
+		return false
 	}
 	var ids [4]int
 	for i := range ids {
 		n, err := strconv.Atoi(f[i])
 		if err != nil {
-			return
+			return false
 		}
 		ids[i] = n
 	}
@@ -246,6 +254,7 @@ func readMIGLine(gpus *[]*tableGPU, cells []string, no int) {
 		tg.g.MIGDevices = append(tg.g.MIGDevices, d)
 		tg.lines["mig"] = no
 	}
+	return true
 }
 
 // readProcLine takes a process row: "GPU [GI CI] PID Type Name Memory".
