@@ -848,6 +848,14 @@ and the unwrapper's existing "init" message joins FFmpeg's wrapped line). Left: 
 the reporter typed as "UInknown Error" (a reader of NVML's words does not match a misspelling, and loosening it for one
 file would be a patch, not a cause), and NVEncC's error 10 on an RTX 2060, whose cause (the 520 open kernel modules on
 GeForce, the maintainer's answer) the paste does not show: its lines name neither the driver's flavour nor the card.
+
+A second general cause came from a control: a paste that opens with the command that printed its rows
+(` + "`nvidia-smi --query-gpu=... --format=csv,noheader`" + `, whose cells are field names) had that command line read as
+the CSV header, so the rows did not fit it and were dropped (Telegraf's held-aside V100 row, refused as "no snapshots";
+i3pystatus's idle GPU, refused) or the real header under it was read as a second one (MindMiner's). A header holds no
+command-line option, so a first cell with "--" is not one (sampler/importer/detect.go, noheadercmd_test.go); the rows
+are read with the fields the command names, as they already were when the command came later in a paste. Those three
+files, all controls, are read now and none gained a finding; the release binary kept its size.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the
