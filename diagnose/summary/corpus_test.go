@@ -856,6 +856,13 @@ i3pystatus's idle GPU, refused) or the real header under it was read as a second
 command-line option, so a first cell with "--" is not one (sampler/importer/detect.go, noheadercmd_test.go); the rows
 are read with the fields the command names, as they already were when the command came later in a paste. Those three
 files, all controls, are read now and none gained a finding; the release binary kept its size.
+
+A third, from another control: a -q -x paste cut inside its first GPU (1Panel's GeForce 410M on 390.157, cut in the
+inforom block) was refused as an XML syntax error, while a -q cut the same way is read up to its cut. The decoder's
+"unexpected EOF" inside a <gpu> that has named itself now keeps the elements before the cut, the warning says where it
+stops, and a cut document ends at its last element line, not at text pasted after it (sampler/importer/smixml.go,
+paste_logs.go; smixml_cut_test.go). Three controls are read now (that one, a GTX 1660 Ti's -q -x head under its -L, an
+RTX 4090's), none gained a finding; the release binary kept its size.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the
