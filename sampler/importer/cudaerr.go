@@ -65,7 +65,8 @@ func ctxOOMRun(ls []string, i int) int {
 // samples print under the code.
 func isCUDAInitLine(s string) bool {
 	t := strings.TrimSpace(s)
-	return cudaInitRE.MatchString(t) || cudaBusyRE.MatchString(t) || strings.HasPrefix(t, "-> ") && strings.Contains(t, "initiali")
+	return cudaInitRE.MatchString(t) || cudaBusyRE.MatchString(t) || isCUDANoDevLine(t) ||
+		strings.HasPrefix(t, "-> ") && strings.Contains(t, "initiali")
 }
 
 // cudaErrors are the codes read, 802 first: a paste with both is the
@@ -91,6 +92,9 @@ func parseCUDAInit(sec *section) *part {
 				return p
 			}
 		}
+	}
+	if r := cudaNoDevReason(sec.lines); r != "" {
+		return p.skip(r)
 	}
 	return p.skip("no CUDA error code")
 }

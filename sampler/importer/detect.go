@@ -96,6 +96,9 @@ func hashHeaderNames(line string) []string {
 var queryFieldRE = lazy(`^[A-Za-z][A-Za-z0-9_.]*$`)
 
 func isSMICSVHeader(cells []string) bool {
+	if len(cells) > 0 && strings.Contains(cells[0], "--") {
+		return false // the command that printed it ("nvidia-smi --query-gpu=index,name --format=csv"): a header holds no option
+	}
 	known, shaped := 0, 0
 	for _, c := range cells {
 		name, _ := splitHeaderUnit(c)

@@ -13,7 +13,9 @@ func streamRun(ls []string, i int) (Format, int) {
 				return SMIXML, j - i + 1
 			}
 		}
-		return SMIXML, len(ls) - i
+		// Cut before its end (smixml.go reads what came before the cut):
+		// the document is its element lines, not the text pasted after.
+		return SMIXML, runWhile(ls, i, func(s string) bool { t := strings.TrimSpace(s); return t == "" || t[0] == '<' })
 	case strings.HasPrefix(t, "#"):
 		f := detectHashHeader(t)
 		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart(names[0])) {

@@ -73,10 +73,13 @@ func (x *smiXML) start(t xml.StartElement) error {
 		return x.dec.DecodeElement(&x.node.CUDA, &t)
 	case "gpu":
 		var g xmlGPU
-		if err := x.dec.DecodeElement(&g, &t); err != nil {
-			return err
+		err := x.dec.DecodeElement(&g, &t)
+		if err == nil || cutShort(err) && g.ProductName != "" {
+			// A paste cut inside a <gpu> keeps what came before the cut, as
+			// a cut -q does: its missing elements read as n/a.
+			x.gpus = append(x.gpus, x.convert(&g, len(x.gpus)))
 		}
-		x.gpus = append(x.gpus, x.convert(&g, len(x.gpus)))
+		return err
 	}
 	return nil
 }
@@ -117,6 +120,12 @@ func (x *smiXML) end(err error) (sampler.Snapshot, error) {
 		return x.emit(), nil
 	}
 	return sampler.Snapshot{}, fmt.Errorf("%s: line %d: %v; want nvidia-smi -q -x output", x.name, x.line(), err)
+}
+
+// cutShort: the decoder reached the end of the input inside an element.
+func cutShort(err error) bool {
+	var se *xml.SyntaxError
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &se) && se.Msg == "unexpected EOF"
 }
 
 // Out of line: inlined at its many call sites it cost more than the call
