@@ -130,7 +130,6 @@ func (e *Engine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding 
 	c := newCtxOrders(window[start:], &e.orders)
 	c.words = &e.words
 	raw := c.evaluate(nil)
-	e.orders.keep(c)
 	e.words.prune()
 	for i := range raw {
 		f := &raw[i]

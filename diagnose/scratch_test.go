@@ -62,7 +62,6 @@ func TestKeptStateMatchesFresh(t *testing.T) {
 				slid++
 			}
 			kept := c.evaluate(nil)
-			o.keep(c)
 			fc := newCtx(win)
 			fresh := fc.evaluate(nil)
 			if !reflect.DeepEqual(kept, fresh) {
