@@ -61,16 +61,14 @@ func (col *column) stats(from int) ([6]stats, bool) {
 	}
 	col.from, col.ok, col.summed = from, true, true
 	var out [6]stats
+	sums := col.sums()
 	for k := range out {
 		vals := col.order[k]
 		n := len(vals)
 		if n == 0 {
 			continue
 		}
-		sum := 0.0
-		for _, v := range vals {
-			sum += v
-		}
+		sum := sums[k]
 		if math.IsNaN(sum) && slices.ContainsFunc(vals, math.IsNaN) {
 			col.ok = false
 			return [6]stats{}, false
@@ -79,6 +77,35 @@ func (col *column) stats(from int) ([6]stats, bool) {
 		out[k] = stats{n: n, mean: sum / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: col.maxOf(from, k, v)}
 	}
 	return out, true
+}
+
+// sums adds each series in order. Where all six are as long, as they
+// are where a GPU reports every field, they are added side by side: each
+// sum is a chain of dependent adds, and six chains at once keep the
+// adder busy where one waits on each add.
+func (col *column) sums() [6]float64 {
+	var sum [6]float64
+	o := &col.order
+	n := len(o[0])
+	if len(o[1]) != n || len(o[2]) != n || len(o[3]) != n || len(o[4]) != n || len(o[5]) != n {
+		for k := range o {
+			for _, v := range o[k] {
+				sum[k] += v
+			}
+		}
+		return sum
+	}
+	a, b, c, d, e, f := o[0][:n], o[1][:n], o[2][:n], o[3][:n], o[4][:n], o[5][:n]
+	var s0, s1, s2, s3, s4, s5 float64 // registers: an array's elements stay in memory
+	for i := range n {
+		s0 += a[i]
+		s1 += b[i]
+		s2 += c[i]
+		s3 += d[i]
+		s4 += e[i]
+		s5 += f[i]
+	}
+	return [6]float64{s0, s1, s2, s3, s4, s5}
 }
 
 // maxOf is what the builtin max gives over series k of s[from:], v its
