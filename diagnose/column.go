@@ -102,7 +102,8 @@ type column struct {
 	gen  int         // the evaluation that last read it
 	kept int         // how many of s came from the window before
 	sorted
-	kind procKind // its main process's kind (prockind.go)
+	kind  procKind    // its main process's kind (prockind.go)
+	procs []*procSeen // processes the rules followed over it (colprocs.go)
 }
 
 // slide takes the new window w: how much of the last one it continues.
@@ -166,8 +167,11 @@ func (cs *columns) column(idx int, w []sampler.Snapshot) *column {
 		clear(col.s[:cs.shift])
 		col.s = col.s[cs.shift : cs.shift+cs.kept]
 		kept = cs.kept
+		col.slideProcs(cs.gen-1, cs.shift, cs.kept)
 	default:
 		col.ok = false
+		clear(col.procs)
+		col.procs = col.procs[:0]
 	}
 	if cap(col.s) < len(w) { // sized once: a stateless Evaluate builds every column anew
 		if cap(col.base) < len(w) {
