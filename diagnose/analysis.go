@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -97,13 +98,12 @@ func newCtx(w []sampler.Snapshot) *ctx { return newCtxOrders(w, nil) }
 // newCtxOrders is newCtx with the Engine's sorted series kept across
 // evaluations (orders.go); o nil: none.
 func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
-	c := &ctx{w: w, last: &w[len(w)-1], orders: o}
-	cols := &columns{}
+	c, cols := &ctx{}, &columns{}
 	if o != nil {
-		o.lend(c)
-		cols = &o.cols
+		c, cols = o.ctx(), &o.cols
 		c.rows = o.rows
 	}
+	c.w, c.last, c.orders = w, &w[len(w)-1], o
 	cols.slide(w)
 	c.span = c.last.Time.Sub(w[0].Time)
 	for i := range w {
@@ -112,7 +112,8 @@ func newCtxOrders(w []sampler.Snapshot, o *orders) *ctx {
 			break
 		}
 	}
-	c.gpus = make([]gpuCtx, len(c.last.GPUs))
+	c.gpus = slices.Grow(c.gpus, len(c.last.GPUs))[:len(c.last.GPUs)]
+	clear(c.gpus)
 	for i := range c.last.GPUs {
 		g := &c.gpus[i]
 		g.column = cols.column(c.last.GPUs[i].Index, w)

@@ -16,8 +16,10 @@ import (
 // ones summarise gives, bit for bit, as orders.go's.
 type sorted struct {
 	vals [6][]float64
-	from int  // the position they start at, in this window (negative: in left)
-	ok   bool // vals hold the series of the window before
+	// order are the same values in window order, for the sums.
+	order [6][]float64
+	from  int  // the position they start at, in this window (negative: in left)
+	ok    bool // vals hold the series of the window before
 	// summed: stats ran since the column was last read; if not, vals
 	// are older than the window before.
 	summed bool
@@ -46,59 +48,64 @@ func (col *column) slid(shift int) {
 
 // stats is summarise of each series of s[from:]; false where a series
 // holds a NaN, which has no place in a sorted list: the caller then
-// summarises by selection, as orders.summarise does. The walk adds only
-// the sums (in order, as summarise: the same bits); the largest value is
-// the sorted series' last, and a NaN is looked for only where a sum came
-// out NaN (a NaN value makes it one). Checking each value for NaN and
-// taking the max in the walk was most of stats' time (docs/benchmarks.md,
-// "Recording a day: the diagnosis's walks").
+// summarises by selection, as orders.summarise does. The sums are added
+// over each series kept in window order beside its sorted values, in
+// order as summarise adds them (the same bits): walking the window's
+// samples for them was most of stats' time (docs/benchmarks.md,
+// "Recording a day: the diagnosis's context carried"). The largest value
+// is the sorted series' last; a NaN is looked for only where a sum came
+// out NaN (a NaN value makes it one).
 func (col *column) stats(from int) ([6]stats, bool) {
-	var out [6]stats
-	var sum [6]float64
-	for i := from; i < len(col.s); i++ {
-		x := &col.s[i]
-		if x.has == 0 || x.has&sampleLost != 0 {
-			continue
-		}
-		for k := range out {
-			if x.has&(1<<k) != 0 {
-				sum[k] += x.vals[k]
-				out[k].n++
-			}
-		}
-	}
-	for k := range sum {
-		if math.IsNaN(sum[k]) && col.holdsNaN(from, k) {
-			col.ok = false
-			return [6]stats{}, false
-		}
-	}
 	if !col.ok || from < col.from || from > col.kept || !col.slide(from) {
 		col.sortAfresh(from)
 	}
 	col.from, col.ok, col.summed = from, true, true
+	var out [6]stats
+	sums := col.sums()
 	for k := range out {
-		n := out[k].n
+		vals := col.order[k]
+		n := len(vals)
 		if n == 0 {
-			out[k] = stats{}
 			continue
 		}
+		sum := sums[k]
+		if math.IsNaN(sum) && slices.ContainsFunc(vals, math.IsNaN) {
+			col.ok = false
+			return [6]stats{}, false
+		}
 		v := col.vals[k]
-		out[k] = stats{n: n, mean: sum[k] / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: col.maxOf(from, k, v)}
+		out[k] = stats{n: n, mean: sum / float64(n), p5: v[stat.RankIndex(n, 5)], p50: v[stat.RankIndex(n, 50)], p95: v[stat.RankIndex(n, 95)], max: col.maxOf(from, k, v)}
 	}
 	return out, true
 }
 
-// holdsNaN reports whether series k of s[from:] holds a NaN (a sum is
-// NaN also where +Inf and -Inf meet).
-func (col *column) holdsNaN(from, k int) bool {
-	for i := from; i < len(col.s); i++ {
-		x := &col.s[i]
-		if x.has&sampleLost == 0 && x.has&(1<<k) != 0 && math.IsNaN(x.vals[k]) {
-			return true
+// sums adds each series in order. Where all six are as long, as they
+// are where a GPU reports every field, they are added side by side: each
+// sum is a chain of dependent adds, and six chains at once keep the
+// adder busy where one waits on each add.
+func (col *column) sums() [6]float64 {
+	var sum [6]float64
+	o := &col.order
+	n := len(o[0])
+	if len(o[1]) != n || len(o[2]) != n || len(o[3]) != n || len(o[4]) != n || len(o[5]) != n {
+		for k := range o {
+			for _, v := range o[k] {
+				sum[k] += v
+			}
 		}
+		return sum
 	}
-	return false
+	a, b, c, d, e, f := o[0][:n], o[1][:n], o[2][:n], o[3][:n], o[4][:n], o[5][:n]
+	var s0, s1, s2, s3, s4, s5 float64 // registers: an array's elements stay in memory
+	for i := range n {
+		s0 += a[i]
+		s1 += b[i]
+		s2 += c[i]
+		s3 += d[i]
+		s4 += e[i]
+		s5 += f[i]
+	}
+	return [6]float64{s0, s1, s2, s3, s4, s5}
 }
 
 // maxOf is what the builtin max gives over series k of s[from:], v its
@@ -142,12 +149,13 @@ func (col *column) slide(from int) bool {
 				continue
 			}
 			v := x.vals[k]
-			s := col.vals[k]
+			s, o := col.vals[k], col.order[k]
 			i := sort.SearchFloat64s(s, v)
-			if i == len(s) || s[i] != v {
+			if i == len(s) || s[i] != v || len(o) == 0 || math.Float64bits(o[0]) != math.Float64bits(v) {
 				return false
 			}
 			col.vals[k] = s[:i+copy(s[i:], s[i+1:])]
+			col.order[k] = o[1:]
 		}
 	}
 	for p := max(from, col.kept); p < len(col.s); p++ {
@@ -164,6 +172,7 @@ func (col *column) slide(from int) bool {
 				copy(s[i+1:], s[i:])
 				s[i] = v
 				col.vals[k] = s
+				col.order[k] = append(col.order[k], v)
 			}
 		}
 	}
@@ -173,7 +182,7 @@ func (col *column) slide(from int) bool {
 // sortAfresh sorts each series of s[from:].
 func (col *column) sortAfresh(from int) {
 	for k := range col.vals {
-		col.vals[k] = col.vals[k][:0]
+		col.order[k] = col.order[k][:0]
 	}
 	col.counts = [flagPairs][2]int32{}
 	for i := from; i < len(col.s); i++ {
@@ -182,13 +191,14 @@ func (col *column) sortAfresh(from int) {
 		if x.has&sampleLost != 0 {
 			continue
 		}
-		for k := range col.vals {
+		for k := range col.order {
 			if x.has&(1<<k) != 0 {
-				col.vals[k] = append(col.vals[k], x.vals[k])
+				col.order[k] = append(col.order[k], x.vals[k])
 			}
 		}
 	}
 	for k := range col.vals {
+		col.vals[k] = append(col.vals[k][:0], col.order[k]...)
 		slices.Sort(col.vals[k])
 	}
 }

@@ -98,10 +98,12 @@ type columns struct {
 type column struct {
 	idx  int // the GPU's index
 	s    []gpuSample
-	gen  int // the evaluation that last read it
-	kept int // how many of s came from the window before
+	base []gpuSample // the array s lies in, from its start
+	gen  int         // the evaluation that last read it
+	kept int         // how many of s came from the window before
 	sorted
-	kind procKind // its main process's kind (prockind.go)
+	kind  procKind    // its main process's kind (prockind.go)
+	procs []*procSeen // processes the rules followed over it (colprocs.go)
 }
 
 // slide takes the new window w: how much of the last one it continues.
@@ -158,13 +160,24 @@ func (cs *columns) column(idx int, w []sampler.Snapshot) *column {
 		return col
 	case col.gen == cs.gen-1 && cs.kept > 0:
 		col.slid(cs.shift)
-		col.s = append(col.s[:0], col.s[cs.shift:cs.shift+cs.kept]...)
+		// The samples kept stay where they are: s starts later in its
+		// array, which is compacted only once the slack after it is used
+		// (moving the whole column every second was 1 % of `record`);
+		// those that left let go of their snapshots.
+		clear(col.s[:cs.shift])
+		col.s = col.s[cs.shift : cs.shift+cs.kept]
 		kept = cs.kept
+		col.slideProcs(cs.gen-1, cs.shift, cs.kept)
 	default:
 		col.ok = false
+		clear(col.procs)
+		col.procs = col.procs[:0]
 	}
 	if cap(col.s) < len(w) { // sized once: a stateless Evaluate builds every column anew
-		col.s = append(make([]gpuSample, 0, len(w)+len(w)/8), col.s[:kept]...)
+		if cap(col.base) < len(w) {
+			col.base = make([]gpuSample, 0, len(w)+len(w)/8)
+		}
+		col.s = col.base[:copy(col.base[:kept], col.s[:kept])]
 	}
 	col.s, col.kept, col.summed = col.s[:kept], kept, false
 	for i := kept; i < len(w); i++ {

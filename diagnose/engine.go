@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -67,6 +68,7 @@ type Engine struct {
 	last          time.Time // the previous evaluation; zero before the first
 	orders        orders    // the window's series kept sorted between evaluations
 	words         words     // the findings' English kept between evaluations
+	raw           []Finding // the rules' matches of the evaluation before
 }
 
 type trackKey struct {
@@ -129,8 +131,8 @@ func (e *Engine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding 
 	}
 	c := newCtxOrders(window[start:], &e.orders)
 	c.words = &e.words
-	raw := c.evaluate(nil)
-	e.orders.keep(c)
+	raw := c.evaluate(e.raw[:0])
+	e.raw = raw // its findings are copied below: the next evaluation reuses the slice
 	e.words.prune()
 	for i := range raw {
 		f := &raw[i]
@@ -146,7 +148,7 @@ func (e *Engine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding 
 		t.f = *f
 		t.marks = append(t.marks, mark{now, span, true})
 	}
-	var out []Finding
+	var out []Finding // nil while none is open, as before
 	for k, t := range e.tracked {
 		if n := len(t.marks); n == 0 || !t.marks[n-1].at.Equal(now) {
 			t.marks = append(t.marks, mark{now, span, false})
@@ -166,11 +168,14 @@ func (e *Engine) evaluate(window []sampler.Snapshot, rows []procRows) []Finding 
 			f := t.f
 			f.Since = t.since
 			f.LastSeen = t.lastMatch()
+			if out == nil {
+				out = make([]Finding, 0, len(e.tracked)) // at most one each: no growing
+			}
 			out = append(out, f)
 		}
 	}
 	Rank(out)
-	return out
+	return slices.Clip(out) // shared by the frame's readers: an append of theirs copies
 }
 
 // trim drops marks older than closeAfter but keeps the newest such mark (so

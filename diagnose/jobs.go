@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -27,9 +28,10 @@ func (c *ctx) groupJobs() {
 				break
 			}
 		}
-		if ji < 0 {
-			c.jobs = append(c.jobs, job{key: key})
-			ji = len(c.jobs) - 1
+		if ji < 0 { // a job the ctx before held here lends its slices
+			ji = len(c.jobs)
+			c.jobs = slices.Grow(c.jobs, 1)[:ji+1]
+			c.jobs[ji] = job{key: key, gpus: c.jobs[ji].gpus[:0], pids: c.jobs[ji].pids[:0]}
 		}
 		c.jobs[ji].gpus = append(c.jobs[ji].gpus, gi)
 		c.jobs[ji].pids = append(c.jobs[ji].pids, g.main.PID)

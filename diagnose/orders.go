@@ -16,25 +16,27 @@ import (
 // gives, bit for bit: percentiles are the values a sort puts at the ranks.
 type orders struct {
 	series map[orderKey]*sortedSeries
-	// The ctx's scratch, handed from one evaluation to the next so that a
-	// window's series are not allocated again every second.
-	vals      [6][]float64
-	buf, buf2 []float64
-	jobSeries [][]float64
-	cols      columns // each GPU's samples of the window (column.go)
+	// c is the ctx the evaluation before used, handed to the next with
+	// its slices (the GPUs', the jobs', the scratch of its walks), so a
+	// window one second on does not allocate them again (they were most
+	// of what newCtx allocated: docs/benchmarks.md, "Recording a day: the
+	// diagnosis's context carried").
+	c    *ctx
+	cols columns // each GPU's samples of the window (column.go)
 	// rows are the processes' figures of the window's slim hosts, aligned
 	// with the window the next ctx is made of (slim.go); nil: none.
 	rows []procRows
 }
 
-// lend gives c the scratch the evaluation before left.
-func (o *orders) lend(c *ctx) {
-	c.series, c.buf, c.buf2, c.jobSeries = o.vals, o.buf, o.buf2, o.jobSeries
-}
-
-// keep takes c's scratch back for the next evaluation.
-func (o *orders) keep(c *ctx) {
-	o.vals, o.buf, o.buf2, o.jobSeries = c.series, c.buf, c.buf2, c.jobSeries
+// ctx is the ctx of the evaluation before, cleared, its slices kept.
+func (o *orders) ctx() *ctx {
+	c := o.c
+	if c == nil {
+		c = &ctx{}
+		o.c = c
+	}
+	*c = ctx{gpus: c.gpus[:0], jobs: c.jobs[:0], buf: c.buf[:0], buf2: c.buf2[:0], series: c.series, jobSeries: c.jobSeries}
+	return c
 }
 
 type orderKey struct{ gpu, metric int }

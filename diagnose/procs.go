@@ -20,13 +20,9 @@ func (c *ctx) procCPU(g *gpuCtx, pid int) (float64, bool) {
 
 func (c *ctx) walkProcCPU(g *gpuCtx, pid int) (float64, bool) {
 	sum, n := 0.0, 0
-	for i := g.from; i < len(c.w); i++ {
-		var gp *sampler.GPUProc
-		if x := g.col[i].x; x != nil {
-			gp = findProc(x, pid)
-		}
-		if cpu, _, ok := c.procAt(i, gp, pid); ok && cpu.OK {
-			sum += cpu.V
+	for _, x := range c.procSeries(g, pid, true)[g.from:] {
+		if x.cpuOK {
+			sum += x.cpu
 			n++
 		}
 	}
@@ -78,24 +74,23 @@ func (c *ctx) walkWorkers(g *gpuCtx) workerStats {
 	} else {
 		ws.minCPU = 0
 	}
-	// D-state share over the job's processes (main + children).
+	// D-state share over the job's processes (main + children): counts,
+	// so process by process, each over the window.
 	inD, seen := 0, 0
-	for i := g.from; i < len(c.w); i++ {
-		if !c.hasProcs(i) {
-			continue
-		}
-		count := func(pid int) {
-			if _, state, ok := c.procAt(i, nil, pid); ok && state != "" {
+	count := func(pid int) {
+		s := c.procSeries(g, pid, false)
+		for i := g.from; i < len(s); i++ {
+			if s[i].stated && c.hasProcs(i) {
 				seen++
-				if state == "D" {
+				if s[i].inD {
 					inD++
 				}
 			}
 		}
-		count(g.main.PID)
-		for _, pid := range g.mainHost.Children {
-			count(pid)
-		}
+	}
+	count(g.main.PID)
+	for _, pid := range g.mainHost.Children {
+		count(pid)
 	}
 	if seen > 0 {
 		ws.inD, ws.stateSeen = float64(inD)/float64(seen), true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/sampler"
@@ -17,6 +18,9 @@ import (
 // from a snapshot now and then, one Engine state carried from scene to
 // scene (the same times, other snapshots). The GPUs' statistics are
 // compared too: a column kept out of line moves a mean before a finding.
+// The kept side reads the older hosts slimmed, as the History keeps them,
+// so a process's figures kept on a column (colprocs.go) are held to the
+// whole host's.
 func TestKeptStateMatchesFresh(t *testing.T) {
 	scenes := map[string][]scene{
 		"healthy, GPU 3 starved": append(healthyNode(), inputStarvedOn(3)),
@@ -32,13 +36,17 @@ func TestKeptStateMatchesFresh(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var o orders
-	compared, found, slid := 0, 0, 0
+	compared, found, slid, slimmed := 0, 0, 0, 0
 	for _, name := range []string{"healthy, GPU 3 starved", "straggler", "lockstep", "thermal hw", "thermal sw",
 		"launch bound", "launch bound, no GPM", "io bound", "starved main", "starved workers"} {
 		w := makeWindow(400, scenes[name]...)
 		for j := 5; j < len(w); j += 5 + rng.IntN(20) { // a GPU missing from a snapshot now and then
 			dropGPU(&w[j], rng.IntN(len(w[j].GPUs)))
 		}
+		// The kept evaluations see the hosts older than the newest as the
+		// History keeps them, slimmed to figures (slim.go); the fresh ones
+		// see them whole.
+		slim, rows := slices.Clone(w), make([]procRows, len(w))
 		from, to := 0, 1
 		for step := 0; step < 150; step++ {
 			switch r := rng.IntN(10); {
@@ -57,12 +65,12 @@ func TestKeptStateMatchesFresh(t *testing.T) {
 			to = min(to, len(w))
 			from = min(from, to-1)
 			win := w[from:to]
-			c := newCtxOrders(win, &o)
+			o.rows = rows[from:to]
+			c := newCtxOrders(slim[from:to], &o)
 			if o.cols.kept > 0 {
 				slid++
 			}
 			kept := c.evaluate(nil)
-			o.keep(c)
 			fc := newCtx(win)
 			fresh := fc.evaluate(nil)
 			if !reflect.DeepEqual(kept, fresh) {
@@ -73,10 +81,16 @@ func TestKeptStateMatchesFresh(t *testing.T) {
 			}
 			compared++
 			found += len(kept)
+			for i := from; i < to-1; i++ {
+				if h := slim[i].Host; h != nil && h.Procs != nil {
+					slim[i].Host, rows[i] = slimHost(h)
+					slimmed++
+				}
+			}
 		}
 	}
-	if compared < 1400 || found == 0 || slid < compared/2 {
-		t.Fatalf("%d windows compared, %d findings, %d kept samples of the window before: the scenes judged nothing or never slid", compared, found, slid)
+	if compared < 1400 || found == 0 || slid < compared/2 || slimmed == 0 {
+		t.Fatalf("%d windows compared, %d findings, %d kept samples of the window before, %d hosts slimmed: the scenes judged nothing, never slid or had no process table", compared, found, slid, slimmed)
 	}
 }
 
