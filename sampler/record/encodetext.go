@@ -3,10 +3,10 @@ package record
 import (
 	"bytes"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -55,7 +55,7 @@ func (e *lineEncoder) procs(m map[int]*sampler.Proc, p plan) {
 		if pr := m[k]; pr == nil {
 			e.b = append(e.b, "null"...)
 		} else {
-			e.object(reflect.ValueOf(pr).Elem(), p, e.procSkip(k))
+			e.object(unsafe.Pointer(pr), p, e.procSkip(k))
 		}
 	}
 	e.b = append(e.b, '}')
