@@ -71,6 +71,7 @@ const (
 	kFloats // []float64
 	kProcs  // map[int]*sampler.Proc
 	kGPUs   // []sampler.GPU, each less what its skip bits leave out
+	kClock  // sampler.ClockEvents
 )
 
 var entryPlan = planOf(reflect.TypeFor[wireEntry](), 0)
@@ -133,6 +134,8 @@ func kindOf(t reflect.Type) (byte, plan) {
 		return kMetric, nil
 	case t == reflect.TypeFor[time.Time]():
 		return kTime, nil
+	case t == reflect.TypeFor[sampler.ClockEvents]():
+		return kClock, nil
 	case t == reflect.TypeFor[map[int]*sampler.Proc]():
 		return kProcs, planOf(reflect.TypeFor[sampler.Proc](), 0)
 	case t == reflect.TypeFor[[]sampler.GPU]():
@@ -212,13 +215,17 @@ func (e *lineEncoder) value(v unsafe.Pointer, f *planField) {
 		if m := (*sampler.Metric)(v); m.OK && !math.IsNaN(m.V) && !math.IsInf(m.V, 0) {
 			var ok bool
 			if e.b, ok = appendDecimal(e.b, m.V, 1e6); !ok { // 'g' writes 1e+06
-				e.b = strconv.AppendFloat(e.b, m.V, 'g', -1, 64)
+				if e.b, ok = appendWhole(e.b, m.V); !ok {
+					e.b = strconv.AppendFloat(e.b, m.V, 'g', -1, 64)
+				}
 			}
 		} else {
 			e.b = append(e.b, "null"...)
 		}
 	case kTime:
 		e.time((*time.Time)(v))
+	case kClock:
+		e.clock((*sampler.ClockEvents)(v))
 	case kString:
 		e.str(*(*string)(v))
 	case kBool:

@@ -103,6 +103,30 @@ func (e *lineEncoder) str(s string) {
 	e.b = append(append(append(e.b, '"'), s...), '"')
 }
 
+// clock: ClockEvents.MarshalJSON's list of names, null where unknown;
+// jsonv1's where a name is not plain (the names are the package's own).
+func (e *lineEncoder) clock(c *sampler.ClockEvents) {
+	if !c.OK {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	names := c.Names()
+	for _, n := range names {
+		if !plain(n) {
+			e.any(*c)
+			return
+		}
+	}
+	e.b = append(e.b, '[')
+	for i, n := range names {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(append(append(e.b, '"'), n...), '"')
+	}
+	e.b = append(e.b, ']')
+}
+
 // float: a plain float64 as jsonv1 writes it where it writes it as 'f';
 // exponents and non-finite numbers (an error) are its own.
 func (e *lineEncoder) float(v float64) {
