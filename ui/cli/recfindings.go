@@ -136,8 +136,11 @@ func sameButSeen(a, b *diagnose.Finding) bool {
 		sameI18n(a.I18n, b.I18n)
 }
 
+// sameI18n: the same pointer is the same words, as the Engine hands an
+// unchanged finding the FindingText it made before (diagnose/words.go)
+// and nothing changes one once made.
 func sameI18n(a, b *diagnose.FindingText) bool {
-	if a == nil || b == nil {
+	if a == b || a == nil || b == nil {
 		return a == b
 	}
 	return sameMsg(&a.Title, &b.Title) && sameMsgs(a.Evidence, b.Evidence) && sameMsgs(a.Estimated, b.Estimated)
