@@ -15,7 +15,7 @@ import (
 // appendFinding appends f as jsonv1.Marshal writes it, field by field: a
 // finding whose words count something (the mixed demo's throttled GPU,
 // every second) changes each time, and jsonv1's reflection over it was
-// ~5 % of recording a day (docs/benchmarks.md, "Recording a day: the
+// ~3 % of recording a day (docs/benchmarks.md, "Recording a day: the
 // findings' JSON"). False where it leaves f to jsonv1: a time jsonv1 may
 // refuse or write otherwise. TestFindingJSONAsJsonv1, TestDemoFindingsJSONAsJsonv1
 // and FuzzFindingJSON hold the two equal.
