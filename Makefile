@@ -203,6 +203,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSyncCallers -fuzztime 30s ./diagnose/timeline/
 	$(GO) test -run '^$$' -fuzz FuzzCellWidth -fuzztime 30s ./ui/
 	$(GO) test -run '^$$' -fuzz FuzzFill -fuzztime 30s ./ui/i18n/
+	$(GO) test -run '^$$' -fuzz FuzzFindingJSON -fuzztime 30s ./ui/cli/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -22,7 +22,7 @@ import (
 // per reading, allocated and validated again) was ~20 % of recording a
 // day (docs/benchmarks.md, "Recording a day: the encoder and the
 // findings"), and code written field by field cost the binary ~40 KB.
-// Fields are read through reflect.Value without allocating; a value of a
+// Fields are read at their offsets (encodefield.go); a value of a
 // type the plan does not know (a MarshalJSON of its own but Metric's, a
 // nested list, non-ASCII text, odd numbers and times) goes through the
 // kept jsonv1 encoder, so any value encodes as before.
@@ -45,12 +45,14 @@ type lineEncoder struct {
 type plan []planField
 
 type planField struct {
-	key  string // `"name":`
-	idx  []int  // the field, through embedded structs
-	omit byte   // 0 never, 'e' omitempty, 'z' omitzero
-	kind byte   // below
-	skip uint8  // the skip bits that leave it out (skipGroup)
-	elem plan   // kStruct, kPtr, kSlice: the element's plan
+	key  string       // `"name":`
+	off  uintptr      // the field's offset, through embedded structs
+	typ  reflect.Type // the field's, for jsonv1 and what the kinds below do not read
+	omit byte         // 0 never, 'e' omitempty, 'z' omitzero
+	kind byte         // below
+	skip uint8        // the skip bits that leave it out (skipGroup)
+	elem plan         // kStruct, kPtr, kSlice: the element's plan
+	esz  uintptr      // kSlice: the element's size
 }
 
 const (
@@ -69,9 +71,10 @@ const (
 	kFloats // []float64
 	kProcs  // map[int]*sampler.Proc
 	kGPUs   // []sampler.GPU, each less what its skip bits leave out
+	kClock  // sampler.ClockEvents
 )
 
-var entryPlan = planOf(reflect.TypeFor[wireEntry](), nil)
+var entryPlan = planOf(reflect.TypeFor[wireEntry](), 0)
 
 // skipGroup is the skip bit (statics.go) that leaves field name of t out:
 // a field a blanked copy would omit as zero (TestSkipsWriteTheBlankedCopy).
@@ -91,28 +94,33 @@ func skipGroup(t reflect.Type, name string) uint8 {
 	return 0
 }
 
-func planOf(t reflect.Type, at []int) plan {
+// planOf is t's plan, its fields' offsets from base (where t sits in the
+// struct that embeds it).
+func planOf(t reflect.Type, base uintptr) plan {
 	var p plan
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		idx := append(slices.Clone(at), i)
+		off := base + f.Offset
 		switch {
 		case name == "-" || !f.IsExported() && !f.Anonymous:
 			continue
 		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
-			p = append(p, planOf(f.Type, idx)...)
+			p = append(p, planOf(f.Type, off)...)
 			continue
 		case name == "":
 			name = f.Name
 		}
-		pf := planField{key: `"` + name + `":`, idx: idx, skip: skipGroup(t, f.Name)}
+		pf := planField{key: `"` + name + `":`, off: off, typ: f.Type, skip: skipGroup(t, f.Name)}
 		if strings.Contains(opts, "omitempty") {
 			pf.omit = 'e'
 		} else if strings.Contains(opts, "omitzero") {
 			pf.omit = 'z'
 		}
 		pf.kind, pf.elem = kindOf(f.Type)
+		if pf.kind == kSlice {
+			pf.esz = f.Type.Elem().Size()
+		}
 		p = append(p, pf)
 	}
 	return p
@@ -126,10 +134,12 @@ func kindOf(t reflect.Type) (byte, plan) {
 		return kMetric, nil
 	case t == reflect.TypeFor[time.Time]():
 		return kTime, nil
+	case t == reflect.TypeFor[sampler.ClockEvents]():
+		return kClock, nil
 	case t == reflect.TypeFor[map[int]*sampler.Proc]():
-		return kProcs, planOf(reflect.TypeFor[sampler.Proc](), nil)
+		return kProcs, planOf(reflect.TypeFor[sampler.Proc](), 0)
 	case t == reflect.TypeFor[[]sampler.GPU]():
-		return kGPUs, planOf(reflect.TypeFor[sampler.GPU](), nil)
+		return kGPUs, planOf(reflect.TypeFor[sampler.GPU](), 0)
 	case t == reflect.TypeFor[[]int]():
 		return kInts, nil
 	case t == reflect.TypeFor[[]float64]():
@@ -146,7 +156,7 @@ func kindOf(t reflect.Type) (byte, plan) {
 	case t.Kind() == reflect.Float64:
 		return kFloat, nil
 	case t.Kind() == reflect.Struct:
-		return kStruct, planOf(t, nil)
+		return kStruct, planOf(t, 0)
 	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
 		if k, p := kindOf(t.Elem()); k == kStruct {
 			return kPtr, p
@@ -166,14 +176,18 @@ func (e *lineEncoder) entry(l *wireEntry) ([]byte, error) {
 	if len(e.skip) < len(l.GPUs) { // not marked: nothing skipped
 		e.skip = make([]uint8, len(l.GPUs))
 	}
-	e.object(reflect.ValueOf(l).Elem(), entryPlan, 0)
+	e.object(unsafe.Pointer(l), entryPlan, 0)
 	e.skip, e.same = nil, nil
 	e.b = append(e.b, '\n')
 	return e.b, e.err
 }
 
-// object writes v by p, less the fields that skip's bits leave out.
-func (e *lineEncoder) object(v reflect.Value, p plan, skip uint8) {
+// object writes the struct at v by p, less the fields that skip's bits
+// leave out. Fields are read at their offsets as the types the plan made
+// from reflect's own: reflect.Value.Field (its checks of the field's
+// name and flags each call) was ~40 % of the encoder's time
+// (docs/benchmarks.md, "Recording a day: the findings' JSON").
+func (e *lineEncoder) object(v unsafe.Pointer, p plan, skip uint8) {
 	e.b = append(e.b, '{')
 	n := 0
 	for i := range p {
@@ -181,10 +195,7 @@ func (e *lineEncoder) object(v reflect.Value, p plan, skip uint8) {
 		if f.skip&skip != 0 {
 			continue
 		}
-		fv := v.Field(f.idx[0])
-		for _, j := range f.idx[1:] {
-			fv = fv.Field(j)
-		}
+		fv := unsafe.Add(v, f.off)
 		if f.omit != 0 && omitted(fv, f) {
 			continue
 		}
@@ -193,100 +204,51 @@ func (e *lineEncoder) object(v reflect.Value, p plan, skip uint8) {
 		}
 		n++
 		e.b = append(e.b, f.key...)
-		e.value(fv, f.kind, f.elem)
+		e.value(fv, f)
 	}
 	e.b = append(e.b, '}')
 }
 
-// omitted: omitempty by kind, as jsonv1; omitzero by IsZero where the type
-// has one, else the zero value.
-func omitted(v reflect.Value, f *planField) bool {
-	switch {
-	case f.kind == kMetric:
-		return f.omit == 'z' && !v.Field(1).Bool()
-	case f.omit == 'z':
-		// Asked through a pointer where it can be: a struct put in an
-		// interface is allocated (a pod per GPU and process every line).
-		x := v
-		if v.CanAddr() {
-			x = v.Addr()
-		}
-		if z, ok := x.Interface().(interface{ IsZero() bool }); ok {
-			return z.IsZero()
-		}
-		return v.IsZero()
-	}
-	switch v.Kind() {
-	case reflect.String, reflect.Slice, reflect.Map:
-		return v.Len() == 0
-	case reflect.Bool:
-		return !v.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return v.Int() == 0
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return v.Uint() == 0
-	case reflect.Float32, reflect.Float64:
-		return v.Float() == 0
-	case reflect.Pointer, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
-}
-
-func (e *lineEncoder) value(v reflect.Value, kind byte, elem plan) {
-	switch kind {
+func (e *lineEncoder) value(v unsafe.Pointer, f *planField) {
+	switch f.kind {
 	case kMetric: // Metric.MarshalJSON: 'g', null where n/a or not finite
-		if x := v.Field(0).Float(); v.Field(1).Bool() && !math.IsNaN(x) && !math.IsInf(x, 0) {
+		if m := (*sampler.Metric)(v); m.OK && !math.IsNaN(m.V) && !math.IsInf(m.V, 0) {
 			var ok bool
-			if e.b, ok = appendDecimal(e.b, x, 1e6); !ok { // 'g' writes 1e+06
-				e.b = strconv.AppendFloat(e.b, x, 'g', -1, 64)
+			if e.b, ok = appendDecimal(e.b, m.V, 1e6); !ok { // 'g' writes 1e+06
+				if e.b, ok = appendWhole(e.b, m.V); !ok {
+					e.b = strconv.AppendFloat(e.b, m.V, 'g', -1, 64)
+				}
 			}
 		} else {
 			e.b = append(e.b, "null"...)
 		}
 	case kTime:
-		e.time(v.Addr().Interface().(*time.Time))
+		e.time((*time.Time)(v))
+	case kClock:
+		e.clock((*sampler.ClockEvents)(v))
 	case kString:
-		e.str(v.String())
+		e.str(*(*string)(v))
 	case kBool:
-		e.b = strconv.AppendBool(e.b, v.Bool())
+		e.b = strconv.AppendBool(e.b, *(*bool)(v))
 	case kInt:
-		e.b = strconv.AppendInt(e.b, v.Int(), 10)
+		e.b = strconv.AppendInt(e.b, intAt(v, f.typ.Size()), 10)
 	case kUint:
-		e.b = strconv.AppendUint(e.b, v.Uint(), 10)
+		e.b = strconv.AppendUint(e.b, uintAt(v, f.typ.Size()), 10)
 	case kFloat:
-		e.float(v.Float())
+		e.float(*(*float64)(v))
 	case kStruct:
-		e.object(v, elem, 0)
-	case kPtr, kSlice, kInts, kFloats, kGPUs:
-		if v.IsNil() {
+		e.object(v, f.elem, 0)
+	case kPtr:
+		if p := *(*unsafe.Pointer)(v); p != nil {
+			e.object(p, f.elem, 0)
+		} else {
 			e.b = append(e.b, "null"...)
-			return
 		}
-		if kind == kPtr {
-			e.object(v.Elem(), elem, 0)
-			return
-		}
-		e.b = append(e.b, '[')
-		for i := range v.Len() {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			switch x := v.Index(i); kind {
-			case kSlice:
-				e.object(x, elem, 0)
-			case kGPUs: // less what its skip bits leave out
-				e.object(x, elem, e.skip[i])
-			case kInts:
-				e.b = strconv.AppendInt(e.b, x.Int(), 10)
-			default:
-				e.float(x.Float())
-			}
-		}
-		e.b = append(e.b, ']')
+	case kSlice, kInts, kFloats, kGPUs:
+		e.list(v, f)
 	case kProcs:
-		e.procs(v.Interface().(map[int]*sampler.Proc), elem)
+		e.procs(*(*map[int]*sampler.Proc)(v), f.elem)
 	default:
-		e.any(v.Interface())
+		e.any(reflect.NewAt(f.typ, v).Elem().Interface())
 	}
 }

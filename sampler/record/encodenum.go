@@ -42,3 +42,34 @@ func appendDecimal(b []byte, v float64, below float64) ([]byte, bool) {
 	}
 	return b, false
 }
+
+// appendWhole appends v as strconv's shortest 'g' writes it where v is a
+// whole number of magnitude 1e6 to 2^53 (bytes: a process's RSS, swap),
+// which 'g' writes with an exponent; false, and nothing appended, for
+// others. Below 2^53 every whole number is a double of its own, so no
+// shorter decimal reads back as v: the shortest is v's digits without
+// their trailing zeros. TestWholeAsStrconv holds it.
+func appendWhole(b []byte, v float64) ([]byte, bool) {
+	a := math.Abs(v)
+	if !(a >= 1e6 && a < 1<<53) || a != math.Trunc(a) {
+		return b, false
+	}
+	if v < 0 {
+		b = append(b, '-')
+	}
+	var d [20]byte
+	ds := strconv.AppendUint(d[:0], uint64(a), 10)
+	exp := len(ds) - 1
+	for ds[len(ds)-1] == '0' {
+		ds = ds[:len(ds)-1]
+	}
+	b = append(b, ds[0])
+	if len(ds) > 1 {
+		b = append(append(b, '.'), ds[1:]...)
+	}
+	b = append(b, 'e', '+')
+	if exp < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(exp), 10), true
+}

@@ -45,6 +45,44 @@ func TestDecimalAsStrconv(t *testing.T) {
 	}
 }
 
+// appendWhole writes what strconv's shortest 'g' writes, on whole numbers
+// of every length from 1e6 to 2^53 with and without trailing zeros, their
+// neighbours and the bounds; it leaves the others.
+func TestWholeAsStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	whole := 0
+	check := func(v float64) {
+		t.Helper()
+		got, ok := appendWhole([]byte("x"), v)
+		want := strconv.AppendFloat([]byte("x"), v, 'g', -1, 64)
+		if ok && string(got) != string(want) || !ok && string(got) != "x" {
+			t.Fatalf("%v: got %q (%v), strconv %q", v, got, ok, want)
+		}
+		if ok {
+			whole++
+		}
+	}
+	for _, v := range []float64{0, 1, 999999, 999999.5, 1e6, 1e6 + 0.5, 1e7, 1234567, 1<<53 - 1, 1 << 53, 1<<53 + 2, 1e16, 1e21,
+		math.NaN(), math.Inf(1), math.Inf(-1), 8.589934592e+09, 7.4719232e+08} {
+		check(v)
+		check(-v)
+	}
+	for range 200000 {
+		k := 1e6 + r.Int64N(1<<53-1e6)
+		k -= k % []int64{1, 10, 1000, 1 << 20, 1e6, 1e9}[r.IntN(6)]
+		v := float64(k)
+		if r.IntN(2) == 0 {
+			v = -v
+		}
+		check(v)
+		check(math.Nextafter(v, math.Inf(1)))
+		check(math.Nextafter(v, math.Inf(-1)))
+	}
+	if whole < 300000 {
+		t.Fatalf("only %d whole numbers written", whole)
+	}
+}
+
 // timeText's quick path writes what the checked round trip does, and
 // leaves to it the times that do not read back the same.
 func TestTimeTextAsRoundTrip(t *testing.T) {

@@ -3,10 +3,10 @@ package record
 import (
 	"bytes"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -55,7 +55,7 @@ func (e *lineEncoder) procs(m map[int]*sampler.Proc, p plan) {
 		if pr := m[k]; pr == nil {
 			e.b = append(e.b, "null"...)
 		} else {
-			e.object(reflect.ValueOf(pr).Elem(), p, e.procSkip(k))
+			e.object(unsafe.Pointer(pr), p, e.procSkip(k))
 		}
 	}
 	e.b = append(e.b, '}')
@@ -101,6 +101,30 @@ func (e *lineEncoder) str(s string) {
 		return
 	}
 	e.b = append(append(append(e.b, '"'), s...), '"')
+}
+
+// clock: ClockEvents.MarshalJSON's list of names, null where unknown;
+// jsonv1's where a name is not plain (the names are the package's own).
+func (e *lineEncoder) clock(c *sampler.ClockEvents) {
+	if !c.OK {
+		e.b = append(e.b, "null"...)
+		return
+	}
+	names := c.Names()
+	for _, n := range names {
+		if !plain(n) {
+			e.any(*c)
+			return
+		}
+	}
+	e.b = append(e.b, '[')
+	for i, n := range names {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(append(append(e.b, '"'), n...), '"')
+	}
+	e.b = append(e.b, ']')
 }
 
 // float: a plain float64 as jsonv1 writes it where it writes it as 'f';

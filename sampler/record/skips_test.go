@@ -124,7 +124,7 @@ func TestProcessKeysKeptInOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.b = e.b[:0]
-		e.procs(m, planOf(reflect.TypeFor[sampler.Proc](), nil))
+		e.procs(m, planOf(reflect.TypeFor[sampler.Proc](), 0))
 		e.b = append(e.b, '\n')
 		if !bytes.Equal(e.b, want.Bytes()) {
 			t.Fatalf("step %d:\njsonv1: %s\nours:   %s", i, want.Bytes(), e.b)

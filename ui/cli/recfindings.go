@@ -25,6 +25,7 @@ type findingsText struct {
 	// its last_seen's span where only that changed since the call before.
 	items [][]byte
 	seen  [][2]int
+	w     fjson // a finding that changed, written (appendFinding)
 }
 
 // seenText is one finding's JSON and where its last_seen's value (quotes
@@ -80,9 +81,13 @@ func (c *findingsText) encode(fs []diagnose.Finding) ([]byte, error) {
 				continue
 			}
 		}
-		b, err := jsonv1.Marshal(f)
-		if err != nil {
-			return nil, err
+		c.w.b = make([]byte, 0, 1024) // a finding is ~1 KB: one allocation
+		b, ok := appendFinding(&c.w, f)
+		if !ok {
+			var err error
+			if b, err = jsonv1.Marshal(f); err != nil {
+				return nil, err
+			}
 		}
 		t := seenText{b: b, s: -1}
 		if k := bytes.Index(b, []byte(`,"last_seen":"`)); k >= 0 {
@@ -131,8 +136,11 @@ func sameButSeen(a, b *diagnose.Finding) bool {
 		sameI18n(a.I18n, b.I18n)
 }
 
+// sameI18n: the same pointer is the same words, as the Engine hands an
+// unchanged finding the FindingText it made before (diagnose/words.go)
+// and nothing changes one once made.
 func sameI18n(a, b *diagnose.FindingText) bool {
-	if a == nil || b == nil {
+	if a == b || a == nil || b == nil {
 		return a == b
 	}
 	return sameMsg(&a.Title, &b.Title) && sameMsgs(a.Evidence, b.Evidence) && sameMsgs(a.Estimated, b.Estimated)
