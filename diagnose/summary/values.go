@@ -34,8 +34,7 @@ import (
 type Values struct {
 	b       *builder
 	spoiled bool
-	gpus    []sampler.GPU // readBack's copy, reused
-	stamp   []byte        // timeRead's text
+	stamp   []byte // timeRead's text
 }
 
 // NewValues starts a report of values; opts as Build's (From and To unused).
@@ -51,7 +50,7 @@ func (v *Values) Add(s sampler.Snapshot, findings []diagnose.Finding, texts [][]
 		return
 	}
 	s.Time = v.timeRead(s.Time)
-	s.GPUs = v.readBack(s.GPUs)
+	s.GPUs = readBack(s.GPUs)
 	v.b.addReadings(&s)
 	f := &v.b.findings
 	f.decided, f.recorded = true, true
@@ -91,75 +90,53 @@ func (v *Values) timeRead(t time.Time) time.Time {
 
 // readBack is gs as its line reads back, in what the builder reads: a
 // reading that is not finite is written null, so n/a. gs itself is left
-// alone (others hold it); a copy is made only where one is not finite.
-func (v *Values) readBack(gs []sampler.GPU) []sampler.GPU {
-	odd := false
-	for i := range gs {
-		odd = odd || !gpuFinite(&gs[i])
-	}
-	if !odd {
+// alone (others hold it): a copy is made where one is not finite.
+func readBack(gs []sampler.GPU) []sampler.GPU {
+	if !notFinite(gs, false) {
 		return gs
 	}
-	v.gpus = append(v.gpus[:0], gs...)
-	for i := range v.gpus {
-		g := &v.gpus[i]
-		for _, m := range gpuReadings(g) {
-			*m = finite(*m)
-		}
-		if len(g.Procs) > 0 {
-			g.Procs = append([]sampler.GPUProc(nil), g.Procs...)
-			for j := range g.Procs {
-				p := &g.Procs[j]
-				p.MemUsed, p.SMUtil = finite(p.MemUsed), finite(p.SMUtil)
-			}
-		}
-		if len(g.VGPUs) > 0 {
-			g.VGPUs = append([]sampler.VGPU(nil), g.VGPUs...)
-			for j := range g.VGPUs {
-				u := &g.VGPUs[j]
-				u.Util, u.MemUsed, u.MemTotal = finite(u.Util), finite(u.MemUsed), finite(u.MemTotal)
-			}
-		}
+	gs = append([]sampler.GPU(nil), gs...)
+	for i := range gs {
+		g := &gs[i]
+		g.Procs, g.VGPUs = append([]sampler.GPUProc(nil), g.Procs...), append([]sampler.VGPU(nil), g.VGPUs...)
 	}
-	gs, v.gpus = v.gpus, nil // the builder may keep it (topoGPUs)
+	notFinite(gs, true)
 	return gs
 }
 
-// gpuReadings are the GPU's readings the builder reads (stats.go,
-// energy.go, diagnose.BusyShare); TestFooterFromValues sets every reading
-// of a GPU not finite in turn, so one read and not listed fails it.
-func gpuReadings(g *sampler.GPU) [9]*sampler.Metric {
-	return [...]*sampler.Metric{&g.Util, &g.SMActive, &g.TensorActive, &g.Power, &g.Energy,
-		&g.Temp, &g.MemUsed, &g.MemTotal, &g.PowerLimit}
-}
-
-func gpuFinite(g *sampler.GPU) bool {
-	for _, m := range gpuReadings(g) {
-		if !isFinite(*m) {
-			return false
+// notFinite says whether a reading of gs the builder reads (stats.go,
+// energy.go, energy_jobs.go, diagnose.BusyShare and HeldBy, the vGPUs
+// kept) is not finite, and with fix makes those n/a. TestFooterFromValues
+// sets every reading of a GPU not finite in turn, so one read and not
+// listed fails it.
+func notFinite(gs []sampler.GPU, fix bool) bool {
+	odd := false
+	see := func(m *sampler.Metric) {
+		if m.OK && (math.IsNaN(m.V) || math.IsInf(m.V, 0)) {
+			odd = true
+			if fix {
+				*m = sampler.NA
+			}
 		}
 	}
-	for j := range g.Procs {
-		if p := &g.Procs[j]; !isFinite(p.MemUsed) || !isFinite(p.SMUtil) {
-			return false
+	for i := range gs {
+		g := &gs[i]
+		for _, m := range [...]*sampler.Metric{&g.Util, &g.SMActive, &g.TensorActive, &g.Power, &g.Energy,
+			&g.Temp, &g.MemUsed, &g.MemTotal, &g.PowerLimit} {
+			see(m)
+		}
+		for j := range g.Procs {
+			see(&g.Procs[j].MemUsed)
+			see(&g.Procs[j].SMUtil)
+		}
+		for j := range g.VGPUs {
+			u := &g.VGPUs[j]
+			see(&u.Util)
+			see(&u.MemUsed)
+			see(&u.MemTotal)
 		}
 	}
-	for j := range g.VGPUs {
-		if u := &g.VGPUs[j]; !isFinite(u.Util) || !isFinite(u.MemUsed) || !isFinite(u.MemTotal) {
-			return false
-		}
-	}
-	return true
-}
-
-func isFinite(m sampler.Metric) bool { return !m.OK || !math.IsNaN(m.V) && !math.IsInf(m.V, 0) }
-
-// finite is m as sampler.Metric's JSON reads back: n/a where not finite.
-func finite(m sampler.Metric) sampler.Metric {
-	if !isFinite(m) {
-		return sampler.NA
-	}
-	return m
+	return odd
 }
 
 // itemWords is the finding text of a line's item decoded, as sorted
