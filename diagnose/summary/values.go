@@ -26,7 +26,9 @@ import (
 //     floats in the shortest form that reads back, strings that are
 //     UTF-8 (the caller checks the line for the replacement character);
 //   - the findings' heads as values (rule, severity, GPU, PID read back
-//     alike) and their words decoded from each finding's own text, the
+//     alike; a severity with no name does not, and the report's state,
+//     refused by EncodeState as it does not read back, is not kept) and
+//     their words decoded from each finding's own text, the
 //     bytes the line holds, at the end as Build decodes them.
 //
 // TestFooterFromValues compares it with the file read back. The caller

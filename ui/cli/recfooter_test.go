@@ -52,6 +52,9 @@ func footerFindings(s sampler.Snapshot, i int) []diagnose.Finding {
 	if i > 12 {
 		f.Evidence = "steady"
 	}
+	if s.Node.Source == "unnamed" {
+		f.Severity = 7
+	}
 	return []diagnose.Finding{f, {Rule: "ecc_errors", Severity: diagnose.Critical, GPU: -1, Title: "é ✓", Since: s.Time, LastSeen: s.Time}}
 }
 
@@ -113,7 +116,8 @@ func readBack(t *testing.T, path string) []byte {
 // state of the lines read back, byte for byte, over values the text
 // changes (a reading not finite, -0, extremes, times in other zones and
 // with a monotonic reading), and where it cannot be (a string not UTF-8,
-// an offset in seconds, time going backwards) there is none. Every
+// an offset in seconds, a severity with no name, time going backwards)
+// there is none. Every
 // reading of a GPU is made not finite in turn, so one the builder reads
 // and summary.Values leaves as it is fails here.
 func TestFooterFromValues(t *testing.T) {
@@ -149,6 +153,11 @@ func TestFooterFromValues(t *testing.T) {
 			s.GPUs[0].VGPUs = []sampler.VGPU{{ID: "1", Name: "GRID A100-40C", Util: sampler.Some(math.NaN()), MemUsed: sampler.Some(math.Inf(-1)), MemTotal: sampler.Some(4e10)}}
 		}},
 		{name: "not-utf8", start: base, edit: func(i int, s *sampler.Snapshot) { s.Host.Procs[101].Name = "py\xffthon" }, none: true},
+		{name: "severity-unnamed", start: base, edit: func(i int, s *sampler.Snapshot) {
+			if i == 25 {
+				s.Node.Source = "unnamed"
+			}
+		}, none: true},
 		{name: "backwards", start: base, edit: func(i int, s *sampler.Snapshot) {
 			if i == 20 {
 				s.Time = s.Time.Add(-time.Hour)
