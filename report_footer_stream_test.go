@@ -6,18 +6,25 @@ import (
 
 	"github.com/gpuscope/gpuscope/diagnose/summary"
 	"github.com/gpuscope/gpuscope/sampler/importer"
+	"github.com/gpuscope/gpuscope/sampler/sim"
 )
 
-// The footer record builds from its lines as it writes them
-// (ui/cli/recfooter.go) is the one a report of the file builds reading
-// it back, over scenarios whose findings, processes, MIG instances and
-// slow-tier fields change while recorded; the build's name aside, the
-// same bytes. A change to the writer, the tee or the reader that made the
+// The footer record builds from the values it writes as it writes them
+// (ui/cli/recfooter.go, summary.Values) is the one a report of the file
+// builds reading it back, over every scenario (their findings, processes,
+// MIG instances and slow-tier fields change while recorded; six of them
+// twenty minutes long, the others five); the build's name aside, the same
+// bytes. A change to the writer, the reader or the builder that made the
 // two drift fails here.
 func TestFooterStreamedAsReadBack(t *testing.T) {
 	dir := t.TempDir()
-	for _, s := range []string{"mixed", "thermal_throttle", "mig", "xid_error", "allocated_idle", "pcie_errors"} {
-		p := recordFooter(t, dir, s, "20m")
+	long := map[string]bool{"mixed": true, "thermal_throttle": true, "mig": true, "xid_error": true, "allocated_idle": true, "pcie_errors": true}
+	for _, sc := range sim.Scenarios() {
+		s, d := sc.ID, "5m"
+		if long[s] {
+			d = "20m"
+		}
+		p := recordFooter(t, dir, s, d)
 		got, err := summary.DecodeState(footerState(t, p))
 		if err != nil {
 			t.Fatal(err)

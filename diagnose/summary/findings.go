@@ -81,10 +81,12 @@ type textRef struct {
 }
 
 // lineText is a recorded line's findings: raw, or list where the reader
-// handed them on unbuilt (importer.File.NextList).
+// handed them on unbuilt (importer.File.NextList), or items, each
+// finding's text apart, where the recorder handed them (Values).
 type lineText struct {
-	raw  json.RawMessage
-	list *importer.Findings
+	raw   json.RawMessage
+	list  *importer.Findings
+	items [][]byte
 }
 
 // text is the list's text; nil for none.
@@ -152,7 +154,11 @@ func (t *findingTracker) sorted(where func(int, string) string) []Finding {
 	out := make([]Finding, 0, len(t.byKey))
 	lines := map[*byte][]diagnose.Finding{} // each recorded line read once
 	for _, tf := range t.byKey {
-		if raw := tf.texts.text(); raw != nil {
+		if tf.texts.items != nil {
+			if f, ok := itemWords(tf.texts.items, tf.texts.i); ok {
+				tf.f.wordsOf(&f)
+			}
+		} else if raw := tf.texts.text(); raw != nil {
 			full, ok := lines[&raw[0]]
 			if !ok {
 				full = nil

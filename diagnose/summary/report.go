@@ -221,7 +221,7 @@ func Build(src Source, opts Options) (*Report, error) {
 		if !opts.To.IsZero() && s.Time.After(opts.To) {
 			break // sources are in time order: nothing later is in range
 		}
-		if err := b.add(s, lineText{raw, list}); err != nil {
+		if err := b.add(s, lineText{raw: raw, list: list}); err != nil {
 			return nil, err
 		}
 		if b.samples == 1 && b.findings.recorded {
@@ -276,12 +276,18 @@ func newBuilder(o Options) *builder {
 }
 
 func (b *builder) add(s sampler.Snapshot, raw lineText) error {
+	b.addReadings(&s)
+	return b.findings.add(s, raw)
+}
+
+// addReadings takes s but for its findings (Build's and Values').
+func (b *builder) addReadings(s *sampler.Snapshot) {
 	if b.samples == 0 {
 		b.from = s.Time
 	}
 	b.samples++
 	b.to = s.Time
-	b.noteEnvironment(&s)
+	b.noteEnvironment(s)
 	if s.Topology != nil {
 		b.topo, b.topoGPUs = s.Topology, s.GPUs
 	}
@@ -292,10 +298,9 @@ func (b *builder) add(s sampler.Snapshot, raw lineText) error {
 			a = &gpuAcc{index: g.Index}
 			b.gpus[g.Index] = a
 		}
-		b.jobs.add(&s, g, a.add(s.Time, g))
+		b.jobs.add(s, g, a.add(s.Time, g))
 	}
-	b.hours.Add(&s)
-	return b.findings.add(s, raw)
+	b.hours.Add(s)
 }
 
 // noteEnvironment keeps the latest non-empty identity fields.

@@ -132,10 +132,10 @@ func runRecord(ctx context.Context, d Deps, f recordFlags, stderr io.Writer) err
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var werr error // the first failed write; the Toggle has closed the file
-	var out record.FrameWriter = rec
+	out := footer.wrap(rec)
 	var bg *record.Async
 	if fast { // sampling, diagnosis, and JSON and gzip each on a goroutine of their own
-		bg = record.NewAsync(rec)
+		bg = record.NewAsync(out)
 		out = bg
 	}
 	sink := recordSink(out)
