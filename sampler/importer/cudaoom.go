@@ -28,7 +28,15 @@ import (
 // b14-darknet-cuda-error-oom-*). PyTorch's caching allocator's own message
 // ("CUDA out of memory. Tried to allocate ...") carries the sizes and is
 // torchoom.go's; the driver API's CUDA_ERROR_OUT_OF_MEMORY is read where
-// its caller says what it means (cudaerr.go, hami.go).
+// its caller says what it means (cudaerr.go, hami.go). PaddlePaddle's
+// allocator (paddle/fluid/memory/allocation/cuda_allocator.cc) words it
+// with its device and sizes, kept in the note as ggml's are:
+//
+//	Out of memory error on GPU 0. Cannot allocate 3.125000GB memory on GPU 0, available memory is only 117.750000MB.
+//
+// (", 7.78GB memory has been allocated and available ..." where Paddle
+// holds some itself); a killed run's hidden process holding the card is
+// what the process list shows (docs/corpus-accuracy.md, batch 21).
 var cudaRuntimeOOMRE = lazy(`(?i)\bCUDA error:\s*out of memory\b|\bcuda runtime error \(2\)\s*:\s*out of memory\b|` +
 	`cudaSuccess \(2 vs\. 0\)\s+out of memory\b|\bcudaMalloc failed:\s*out of memory\b`)
 
@@ -37,8 +45,10 @@ const kindCUDAOOM = "CUDA out-of-memory error"
 // isCUDAOOMLine asks the pattern only of lines with its words
 // (cudaGetErrorString's are lower case in every form above).
 func isCUDAOOMLine(s string) bool {
-	return strings.Contains(s, "out of memory") && cudaRuntimeOOMRE.MatchString(s)
+	return strings.Contains(s, "out of memory") && cudaRuntimeOOMRE.MatchString(s) || strings.Contains(s, paddleOOM)
 }
+
+const paddleOOM = "Out of memory error on GPU"
 
 // parseCUDAOOM reads the errors as one refused allocation of the node
 // (sampler.SliceOOM, layer "cuda": no device; ggml's size as Want).
@@ -55,6 +65,10 @@ func parseCUDAOOM(sec *section) *part {
 					p.snaps[0].Node.SliceOOM[0].Want = mib * (1 << 20)
 				}
 				p.note("a CUDA allocation failed: out of memory (ggml: " + l[a:c] + ")")
+				return p
+			}
+			if i := strings.Index(l, paddleOOM); i >= 0 {
+				p.note("a CUDA allocation failed: out of memory (PaddlePaddle: " + strings.TrimSpace(l[i:]) + ")")
 				return p
 			}
 			p.note("a CUDA allocation failed: out of memory (the line gives no GPU and no sizes)")

@@ -172,6 +172,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		if sxids > 0 {
 			return p.skip(sampler.Counted(sxids, "NVSwitch SXid line", "NVSwitch SXid lines") + ": switch errors, not tied to one GPU (see NVIDIA's Xid catalogue, SXid section)")
 		}
+		if r := kernNoProbeReason(sec.lines); r != "" { // kernnoprobe.go
+			return p.skip(r)
+		}
 		return p.skip("kernel lines without an NVIDIA Xid or fallen-off-the-bus message")
 	}
 	snap := sampler.Snapshot{}

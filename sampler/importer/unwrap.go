@@ -35,11 +35,12 @@ const maxWrapped = 5
 // sentence may start late in its line: "determine" is on the first line of
 // any one cut that leaves "device handle" whole on neither. "BUG: ",
 // "Oops: ", "IP: " and "pc : " are a kernel oops's header and fault line
-// (kernoops.go). One string, "|" between anchors: as an array of strings
-// each anchor was 16 bytes of initialised data (docs/benchmarks.md,
-// "Corpus batch 16").
+// (kernoops.go); "ut of memory" is CUDA's "out of memory" and Paddle's
+// "Out of memory" (cudaoom.go). One string, "|" between anchors: as an
+// array of strings each anchor was 16 bytes of initialised data
+// (docs/benchmarks.md, "Corpus batch 16").
 const wrapAnchors = "NVRM|Xid|CUDA|Cuda|cuda|NCCL|Detected a|HAMI|hijack_call|abric|[ERROR]|device handle|determine|UUID|" +
-	"out of memory|total capacity|event type|unhealthy|NVIDIA Corporation|BUG: |Oops: |IP: |pc : "
+	"ut of memory|total capacity|event type|unhealthy|NVIDIA Corporation|BUG: |Oops: |IP: |pc : "
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and
