@@ -169,7 +169,7 @@ func TestReplayBadFiles(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"replay", missing}, 1, "open " + missing + ": no such file or directory"},
+		{[]string{"replay", missing}, 1, missing + ": no such file or directory: check the path"},
 		{[]string{"replay", empty}, 1, empty + ": no snapshots"},
 		{[]string{"replay", empty, "--speed", "3"}, 2, "--speed 3: use 0.5, 1, 2, 5, 10, 60"},
 		{[]string{"replay"}, 2, "wrong number of arguments (0); usage: gpuscope replay FILE|TRACE"},

@@ -2,8 +2,10 @@ package importer
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -21,7 +23,9 @@ func OpenSource(path string, stdin io.Reader) (io.ReadCloser, error) {
 		return io.NopCloser(stdin), nil
 	}
 	f, err := os.Open(path)
-	if err != nil {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %w: check the path and that you may read it", path, pe.Err)
+	} else if err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
