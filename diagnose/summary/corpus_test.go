@@ -908,6 +908,21 @@ inforom block) was refused as an XML syntax error, while a -q cut the same way i
 stops, and a cut document ends at its last element line, not at text pasted after it (sampler/importer/smixml.go,
 paste_logs.go; smixml_cut_test.go). Three controls are read now (that one, a GTX 1660 Ti's -q -x head under its -L, an
 RTX 4090's), none gained a finding; the release binary kept its size.
+
+A gap batch 20's collector reported, from its held-aside ksysguard control: a pasted table cut inside its column
+header (the header box, no GPU row) was read as a snapshot of 0 GPUs, and report said "FINDINGS: none" (markdown
+"None.", JSON an empty findings list, check "no findings" with exit 4), a clean bill for nothing judged. A table that
+yields no GPU row (its header cut inside or under its rule, or a process list naming no GPU) is now refused as a
+banner alone was, saying so ("the table is cut before its first GPU row (driver D): nothing about the GPUs was
+judged"), and a -q whose header came without a GPU block likewise; another section of the same paste (a second table,
+kernel lines) is read and judged as before, the cut one listed as skipped with its reason
+(sampler/importer/smitable_cut.go noGPURow, smiq_notes.go; smitable_nogpu_test.go, and report_nogpu_test.go for
+report's three formats and check's two). Nine files moved, each from read with 0 GPUs to refused, none gained or lost a
+finding or a verdict: six held aside (batch 20's ksysguard table, right untouched and now; batch 3's two HAMi pods;
+batch 17's Unraid docker exec; batch 18's WSL banner and its L40S-24Q guest, missed before and after, its licence not
+being in the paste) and three in sample (batch 18's DGX Spark container and e-mail-wrapped A100, an early passthrough
+VM's table), so only the "read" columns above fell. The controls stay right, scored as the corpus scores a refused
+control (no false finding), and now say nothing was judged; the -q case moved no file.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -104,11 +104,8 @@ func parseTable(sec *section, loc *time.Location) *part {
 			readProcLine(&gpus, t, no)
 		}
 	}
-	if !seenHeader && len(gpus) == 0 && !p.procsListed {
-		if why := bannerOnly(snap.Node.Driver); why != "" {
-			return p.skip(why)
-		}
-		return p.skip("a box without the GPU table's header words")
+	if len(gpus) == 0 {
+		return p.skip(noGPURow(snap.Node.Driver, seenHeader, p.procsListed))
 	}
 	for i := range gpus {
 		if errUnreachable(gpus[i].errs) {
