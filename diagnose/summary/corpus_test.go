@@ -922,7 +922,9 @@ finding or a verdict: six held aside (batch 20's ksysguard table, right untouche
 batch 17's Unraid docker exec; batch 18's WSL banner and its L40S-24Q guest, missed before and after, its licence not
 being in the paste) and three in sample (batch 18's DGX Spark container and e-mail-wrapped A100, an early passthrough
 VM's table), so only the "read" columns above fell. The controls stay right, scored as the corpus scores a refused
-control (no false finding), and now say nothing was judged; the -q case moved no file.
+control (no false finding), and now say nothing was judged; the -q case moved no file. A table of which only the
+process or MIG devices rows came knows its GPUs by index alone: its read note now says their own readings were not
+seen, not judged (seven files, batch 11's Triton process list among them; no row above changed).
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -120,7 +120,7 @@ func parseTable(sec *section, loc *time.Location) *part {
 		}
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(countGPUs(len(gpus)) + tableCut(sec.lines, block, cur))
+	p.note(countGPUs(len(gpus)) + tableCut(sec.lines, block, cur) + noGPUBox(cur))
 	if p.procsListed {
 		p.note("processes listed")
 	}

@@ -60,3 +60,14 @@ func noGPURow(driver string, header, procs bool) string {
 	}
 	return "a box without the GPU table's header words"
 }
+
+// noGPUBox is the note's tail for a table whose GPUs are known only from
+// its process or MIG devices rows (cur, the last GPU box begun, is nil):
+// their index is all the paste shows of them, so their readings were not
+// judged, whatever the process list lets the rules say.
+func noGPUBox(cur *tableGPU) string {
+	if cur != nil {
+		return ""
+	}
+	return "; no GPU row: the GPUs are known only from their process or MIG rows; their own readings not seen, not judged"
+}

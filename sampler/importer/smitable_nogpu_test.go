@@ -67,3 +67,32 @@ func TestNoGPURowBesideATable(t *testing.T) {
 		t.Errorf("sections:\n%s", sec)
 	}
 }
+
+// A table of which only the process box came (a paste of its bottom)
+// knows its GPU by index alone: the read note says the GPU's own readings
+// were not seen, and a table with its GPU row says nothing of the kind.
+func TestProcessRowsOnlySayReadingsNotJudged(t *testing.T) {
+	procs := "+-----------------------------------------------------------------------------+\n" +
+		"| Processes:                                                                  |\n" +
+		"|  GPU   GI   CI        PID   Type   Process name                  GPU Memory |\n" +
+		"|        ID   ID                                                   Usage      |\n" +
+		"|=============================================================================|\n" +
+		"|    0   N/A  N/A      1234      C   python                          10000MiB |\n" +
+		"+-----------------------------------------------------------------------------+\n"
+	table := "+-----------------------------------------------------------------------------+\n" +
+		"| NVIDIA-SMI 525.85.12    Driver Version: 525.85.12    CUDA Version: 12.0     |\n" +
+		"|-------------------------------+----------------------+----------------------+\n" +
+		"| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n" +
+		"| Fan  Temp  Perf  Pwr:Usage/Cap|         Memory-Usage | GPU-Util  Compute M. |\n" +
+		"|===============================+======================+======================|\n" +
+		"|   0  NVIDIA A10          Off  | 00000000:17:00.0 Off |                    0 |\n" +
+		"|  0%   38C    P8    21W / 150W |  10000MiB / 23028MiB |      0%      Default |\n" +
+		"+-------------------------------+----------------------+----------------------+\n"
+	const note = "no GPU row: the GPUs are known only from their process or MIG rows; their own readings not seen, not judged"
+	for in, want := range map[string]bool{procs: true, table + procs: false} {
+		_, ev := readPaste(t, in)
+		if sec := strings.Join(ev.Sections(), "\n"); strings.Contains(sec, note) != want {
+			t.Errorf("note %q wanted %v in\n%s", note, want, sec)
+		}
+	}
+}
