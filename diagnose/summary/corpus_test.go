@@ -925,6 +925,18 @@ VM's table), so only the "read" columns above fell. The controls stay right, sco
 control (no false finding), and now say nothing was judged; the -q case moved no file. A table of which only the
 process or MIG devices rows came knows its GPUs by index alone: its read note now says their own readings were not
 seen, not judged (seven files, batch 11's Triton process list among them; no row above changed).
+
+The in-sample misses of batches 16 to 20 left for a reason other than a paste that stops before the fault were read
+again for one general cause. NVML's return code NVML_ERROR_GPU_IS_LOST (nvml.h: the GPU "has fallen off the bus or has
+otherwise become inaccessible") is what every agent built on NVML logs when a call reaches a lost GPU, by its C name or
+by the Go binding's constant, ERROR_GPU_IS_LOST, after the call and the GPU it asked about. A line with that code that
+names the GPU by UUID or bus id is now read as that GPU lost, xid_error as nvidia-smi's "GPU is lost" line already
+was; the code's name in prose, naming no GPU, is not claimed (sampler/importer/nvmllost.go; nvmllost_test.go written
+from nvml.h's code and go-nvml's name). Batch 16's gpud file is right now (its XID 79 line is gpud's own wording and
+stays unread, as batch 16 left it; the NVML line beside it is NVML's code, not gpud's wording), so batch 16's in-sample
+part is 17 of 17. The whole corpus moved on that file only, no control gained a finding. Left, with the reasons given above for each batch: gpud's JSON state, dmon's cumulative pci counter in one
+sample, the bare Xid 78 transcription, the probe refusal of one H100, nvidia-persistenced's failed start, ollama's two
+lines, ErsatzTV's misspelt NVML error and NVEncC's error 10: each would be read on a guess, not on what the line says.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the
