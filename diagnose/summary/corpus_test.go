@@ -941,6 +941,35 @@ bytes before and after: the reader folded into cudaoom.go's existing function, p
 ChatGLM3's "CUDA error: out of memory" that a driver update fixed and Paddle 2.0rc1's allocation failure the release
 candidate caused (the lines cannot show a driver's age or a framework's bug, and naming them would guess); the
 held-aside Docker and curly-quote files stay missed untouched and now (they are not read to write rules).
+A gap batch 20's collector reported, from its held-aside ksysguard control: a pasted table cut inside its column
+header (the header box, no GPU row) was read as a snapshot of 0 GPUs, and report said "FINDINGS: none" (markdown
+"None.", JSON an empty findings list, check "no findings" with exit 4), a clean bill for nothing judged. A table that
+yields no GPU row (its header cut inside or under its rule, or a process list naming no GPU) is now refused as a
+banner alone was, saying so ("the table is cut before its first GPU row (driver D): nothing about the GPUs was
+judged"), and a -q whose header came without a GPU block likewise; another section of the same paste (a second table,
+kernel lines) is read and judged as before, the cut one listed as skipped with its reason
+(sampler/importer/smitable_cut.go noGPURow, smiq_notes.go; smitable_nogpu_test.go, and report_nogpu_test.go for
+report's three formats and check's two). Nine files moved, each from read with 0 GPUs to refused, none gained or lost a
+finding or a verdict: six held aside (batch 20's ksysguard table, right untouched and now; batch 3's two HAMi pods;
+batch 17's Unraid docker exec; batch 18's WSL banner and its L40S-24Q guest, missed before and after, its licence not
+being in the paste) and three in sample (batch 18's DGX Spark container and e-mail-wrapped A100, an early passthrough
+VM's table), so only the "read" columns above fell; batch 21's lmdeploy header, collected in parallel and merged
+after, moved alike (a tenth file, in sample, right before and after). The controls stay right, scored as the corpus scores a refused
+control (no false finding), and now say nothing was judged; the -q case moved no file. A table of which only the
+process or MIG devices rows came knows its GPUs by index alone: its read note now says their own readings were not
+seen, not judged (seven files, batch 11's Triton process list among them; no row above changed).
+
+The in-sample misses of batches 16 to 20 left for a reason other than a paste that stops before the fault were read
+again for one general cause. NVML's return code NVML_ERROR_GPU_IS_LOST (nvml.h: the GPU "has fallen off the bus or has
+otherwise become inaccessible") is what every agent built on NVML logs when a call reaches a lost GPU, by its C name or
+by the Go binding's constant, ERROR_GPU_IS_LOST, after the call and the GPU it asked about. A line with that code that
+names the GPU by UUID or bus id is now read as that GPU lost, xid_error as nvidia-smi's "GPU is lost" line already
+was; the code's name in prose, naming no GPU, is not claimed (sampler/importer/nvmllost.go; nvmllost_test.go written
+from nvml.h's code and go-nvml's name). Batch 16's gpud file is right now (its XID 79 line is gpud's own wording and
+stays unread, as batch 16 left it; the NVML line beside it is NVML's code, not gpud's wording), so batch 16's in-sample
+part is 17 of 17. The whole corpus moved on that file only, no control gained a finding. Left, with the reasons given above for each batch: gpud's JSON state, dmon's cumulative pci counter in one
+sample, the bare Xid 78 transcription, the probe refusal of one H100, nvidia-persistenced's failed start, ollama's two
+lines, ErsatzTV's misspelt NVML error and NVEncC's error 10: each would be read on a guess, not on what the line says.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -144,6 +144,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parsePluginXid(s, seen)
 		case kindLspciGone:
 			p = parseLspciGone(s)
+		case kindNVMLLost:
+			p = parseNVMLLost(s)
 		case kindDiagErr:
 			p = parseDiagErr(s)
 		case kindNCCLWarn:

@@ -32,6 +32,7 @@ func pasteSeeds(f *testing.F) {
 	f.Add([]byte("Unit nvidia-fabricmanager.service could not be found.\n84:00.0 Bridge: NVIDIA Corporation GA100 [A100 NVSwitch] (rev a1)\n"))
 	// XLA's kernel module against libcuda version line (drvmismatch.go).
 	f.Add([]byte("E cuda_diagnostics.cc:313] kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices in this configuration\n"))
+	f.Add([]byte("nvmlDeviceGetTemperature(00000000:3B:00.0) returned NVML_ERROR_GPU_IS_LOST\nerror=ERROR_GPU_IS_LOST uuid=GPU-5b2c3d4e-1111-2222-3333-444455556666\n"))
 	// -q joined into one line by a forum's quote (smiq_joined.go), and
 	// ggml's allocation failure (cudaoom.go).
 	f.Add([]byte("> ==============NVSMI LOG============== Timestamp : Mon Mar 4 11:02:51 2024 Attached GPUs : 1 GPU 00000000:2B:00.0 Clocks Graphics : 1785 MHz SM : 1785 MHz\n"))

@@ -232,6 +232,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindDiagErr, Unknown, diagErrRun(ls, i)
 	case isLspciGoneLine(l):
 		return kindLspciGone, Unknown, runWhile(ls, i, isLspciGoneLine)
+	case isNVMLLostLine(l):
+		return kindNVMLLost, Unknown, runWhile(ls, i, isNVMLLostLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}

@@ -104,11 +104,8 @@ func parseTable(sec *section, loc *time.Location) *part {
 			readProcLine(&gpus, t, no)
 		}
 	}
-	if !seenHeader && len(gpus) == 0 && !p.procsListed {
-		if why := bannerOnly(snap.Node.Driver); why != "" {
-			return p.skip(why)
-		}
-		return p.skip("a box without the GPU table's header words")
+	if len(gpus) == 0 {
+		return p.skip(noGPURow(snap.Node.Driver, seenHeader, p.procsListed))
 	}
 	for i := range gpus {
 		if errUnreachable(gpus[i].errs) {
@@ -123,7 +120,7 @@ func parseTable(sec *section, loc *time.Location) *part {
 		}
 	}
 	p.snaps = []sampler.Snapshot{snap}
-	p.note(countGPUs(len(gpus)) + tableCut(sec.lines, block, cur))
+	p.note(countGPUs(len(gpus)) + tableCut(sec.lines, block, cur) + noGPUBox(cur))
 	if p.procsListed {
 		p.note("processes listed")
 	}

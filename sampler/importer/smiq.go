@@ -57,6 +57,9 @@ func parseQuery(sec *section, loc *time.Location) *part {
 	for _, s := range p.snaps {
 		n = max(n, len(s.GPUs))
 	}
+	if n == 0 {
+		return p.skip(q.noGPUBlock())
+	}
 	note := countGPUs(n)
 	if p.snaps[0].Node.Driver != "" {
 		note += ", driver " + p.snaps[0].Node.Driver

@@ -39,11 +39,35 @@ func tableCut(ls []string, block string, cur *tableGPU) string {
 		": later GPUs and the process list not seen, not judged"
 }
 
-// bannerOnly is the refusal's reason for a table of which only the banner
-// came (the paste cut before its header and GPU rows), "" otherwise.
-func bannerOnly(driver string) string {
-	if driver == "" {
+// noGPURow is the refusal's reason for a table that yielded no GPU row:
+// only its banner, its header (the paste cut inside or under it), or a
+// process list whose rows name no GPU. Read, it would be a snapshot of no
+// GPU, and the report's "no findings" a clean bill for what was never
+// judged (docs/corpus-accuracy.md, batch 20's table cut in its header);
+// other sections of the same paste are read as before.
+func noGPURow(driver string, header, procs bool) string {
+	drv := ""
+	if driver != "" {
+		drv = " (driver " + driver + ")"
+	}
+	switch {
+	case procs:
+		return "a process list without a GPU row" + drv + ": nothing about the GPUs was judged"
+	case header:
+		return "the table is cut before its first GPU row" + drv + ": nothing about the GPUs was judged"
+	case driver != "":
+		return "only its banner" + drv + ": the paste stops before the GPU rows, nothing to read"
+	}
+	return "a box without the GPU table's header words"
+}
+
+// noGPUBox is the note's tail for a table whose GPUs are known only from
+// its process or MIG devices rows (cur, the last GPU box begun, is nil):
+// their index is all the paste shows of them, so their readings were not
+// judged, whatever the process list lets the rules say.
+func noGPUBox(cur *tableGPU) string {
+	if cur != nil {
 		return ""
 	}
-	return "only its banner (driver " + driver + "): the paste stops before the GPU rows, nothing to read"
+	return "; no GPU row: the GPUs are known only from their process or MIG rows; their own readings not seen, not judged"
 }

@@ -36,11 +36,13 @@ const maxWrapped = 5
 // any one cut that leaves "device handle" whole on neither. "BUG: ",
 // "Oops: ", "IP: " and "pc : " are a kernel oops's header and fault line
 // (kernoops.go); "ut of memory" is CUDA's "out of memory" and Paddle's
-// "Out of memory" (cudaoom.go). One string, "|" between anchors: as an
-// array of strings each anchor was 16 bytes of initialised data
-// (docs/benchmarks.md, "Corpus batch 16").
+// "Out of memory" (cudaoom.go); "IS_LOST" is NVML's ERROR_GPU_IS_LOST,
+// which ends its line and may be all a wrap leaves on the second
+// (nvmllost.go). One string, "|" between anchors: as an array of strings
+// each anchor was 16 bytes of initialised data (docs/benchmarks.md,
+// "Corpus batch 16").
 const wrapAnchors = "NVRM|Xid|CUDA|Cuda|cuda|NCCL|Detected a|HAMI|hijack_call|abric|[ERROR]|device handle|determine|UUID|" +
-	"ut of memory|total capacity|event type|unhealthy|NVIDIA Corporation|BUG: |Oops: |IP: |pc : "
+	"ut of memory|total capacity|event type|unhealthy|NVIDIA Corporation|BUG: |Oops: |IP: |pc : |IS_LOST"
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and
@@ -259,6 +261,7 @@ var messages = [...]struct {
 	{"event type: 8", isPluginXidLine},
 	{"(rev ff)", oneLspciGone},
 	{"match", isDriverMismatchLine}, // "mismatch", and XLA's "does not match"
+	{"gpu_is_lost", isNVMLLostLine},
 }
 
 // oneLspciGone: one lspci line of a GPU not responding, not a whole line
