@@ -28,7 +28,26 @@ func absent(r *Report) []string {
 	if !sm {
 		out = append(out, "SM activity: absent (no GPM metrics: needs Hopper or newer, or dcgmi profiling fields); GPU-Util alone cannot tell busy from full")
 	}
+	if r.NoReading() {
+		out = append(out, "GPU readings: absent (the input names the GPUs, as nvidia-smi -L does, but gives none a reading); no rule could judge them: pass nvidia-smi's table, -q or a recording")
+	}
 	return out
+}
+
+// NoReading: the input names GPUs but gives none of them a reading
+// (nvidia-smi -L, a list of names and ids), so the rules had nothing to
+// judge and no finding is not a clean bill: the faces say so where they
+// would say "none".
+func (r *Report) NoReading() bool {
+	for i := range r.GPUs {
+		g := &r.GPUs[i]
+		if g.Lost || g.Util != nil || g.SMActive != nil || g.TensorActive != nil || g.MemPeak.OK || g.MemTotal.OK ||
+			g.PowerMean.OK || g.PowerLimit.OK || g.TempMax.OK || g.EnergyKWh.OK || g.ThrottledSeconds.OK ||
+			g.Virtualization != "" || g.License != "" || len(g.VGPUs) > 0 {
+			return false
+		}
+	}
+	return len(r.GPUs) > 0 && len(r.Findings) == 0
 }
 
 // unjudged is rules less those r has a finding of.

@@ -134,7 +134,7 @@ func (l words) html(w io.Writer, r *summary.Report) error {
 // htmlFindings writes the findings table, or the line saying there are none.
 func (l words) htmlFindings(b *strings.Builder, r *summary.Report) {
 	if len(r.Findings) == 0 {
-		fmt.Fprintf(b, "<p>%s</p>", htmlText(l.t("md.none")))
+		fmt.Fprintf(b, "<p>%s</p>", htmlText(l.mdNone(r)))
 		return
 	}
 	b.WriteString("<table>\n<tr>")

@@ -127,3 +127,19 @@ func (l words) findingsFrom(r *summary.Report) string {
 func (l words) verdict(c *summary.Comparison) string {
 	return l.tr.Text(c.VerdictText(), c.Verdict())
 }
+
+// none is the findings section's line when there are none: "none" only
+// where the rules had readings to judge (summary.Report.NoReading).
+func (l words) none(r *summary.Report) string {
+	if r.NoReading() {
+		return l.t("none_unjudged")
+	}
+	return l.t("none")
+}
+
+func (l words) mdNone(r *summary.Report) string {
+	if r.NoReading() {
+		return l.t("md.none_unjudged")
+	}
+	return l.t("md.none")
+}

@@ -83,7 +83,7 @@ func (l words) text(w io.Writer, r *summary.Report) error {
 	}
 	fmt.Fprintf(&b, "\n%s\n", l.t("findings_head", "N", len(r.Findings), "From", l.findingsFrom(r)))
 	if len(r.Findings) == 0 {
-		b.WriteString("  " + l.t("none") + "\n")
+		b.WriteString("  " + l.none(r) + "\n")
 	}
 	for i := range r.Findings {
 		f := &r.Findings[i]
@@ -162,7 +162,7 @@ func (l words) markdown(w io.Writer, r *summary.Report) error {
 	}
 	fmt.Fprintf(&b, "\n## %s\n\n", l.t("md.findings_head"))
 	if len(r.Findings) == 0 {
-		b.WriteString(l.t("md.none") + "\n")
+		b.WriteString(l.mdNone(r) + "\n")
 	} else {
 		b.WriteString(l.t("md.findings_header") + "\n|---|---|---|---|---|---|---|---|\n")
 		for i := range r.Findings {
