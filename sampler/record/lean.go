@@ -15,10 +15,10 @@ import "github.com/gpuscope/gpuscope/sampler"
 // After Lean, an entry's host process records (Host.Procs, the records it
 // holds and the GPUs' GPUProc.Host) are reused for a later line once Next
 // is called again: the caller reads them before that and keeps none.
-// They were two fifths of the bytes a day's report allocated. So is the
-// entry's GPU slice (Snapshot.GPUs, not what its elements point to): two
-// thirds of what was left (docs/benchmarks.md, "Recordings: a lean line's
-// GPUs reused").
+// They were two fifths of the bytes a day's report allocated. The entry's
+// GPU slice (Snapshot.GPUs, not what its elements point to) is reused the
+// same way: two thirds of what was left (docs/benchmarks.md, "Recordings:
+// a lean line's GPUs reused").
 func (r *Reader) Lean() { r.lean.Store(true) }
 
 // procMem is one line's host process records and GPU slice, for a later
