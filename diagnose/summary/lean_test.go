@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,7 +38,7 @@ func (c *countLean) Lean() { c.n++; c.File.Lean() }
 func TestLeanReportIsTheSame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl.gz")
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	w, err := record.Create(path, record.Header{Host: "n1", IntervalMS: 1000})
+	w, err := record.Create(path, record.Header{Host: "n1", IntervalMS: 1000, GPUs: []record.GPUInfo{{Index: 0}, {Index: 1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +65,15 @@ func TestLeanReportIsTheSame(t *testing.T) {
 				{Index: 1, Util: sampler.Some(40), Power: sampler.Some(250), Procs: []sampler.GPUProc{{PID: worker, SMUtil: sampler.Some(40)}, {PID: 4000, SMUtil: sampler.Some(10)}}},
 			},
 			Host: &sampler.Host{CPUs: []float64{float64(i % 7), 3}, CPU: sampler.Some(20), Procs: procs}}
+		// The topology's last line is followed by lines whose GPUs have
+		// other affinities: the report names the former's, which a lean
+		// read has by then decoded later lines over (topoGPU).
+		s.GPUs[0].CPUAffinity, s.GPUs[1].CPUAffinity = "0-15", "16-31"
+		if i < 200 {
+			s.Topology = &sampler.Topology{Links: [][]string{{"X", "NV18"}, {"NV18", "X"}}}
+			s.GPUs[0].CPUAffinity, s.GPUs[1].CPUAffinity = "0-31", "32-63"
+			s.GPUs[1].NUMANode = sampler.Some(1)
+		}
 		if err := w.Write(record.Entry{Snapshot: s, Findings: raw}); err != nil {
 			t.Fatal(err)
 		}
@@ -81,6 +92,9 @@ func TestLeanReportIsTheSame(t *testing.T) {
 	b, _ := json.Marshal(whole)
 	if !reflect.DeepEqual(lean, whole) || string(a) != string(b) {
 		t.Fatalf("lean:\n%s\nwhole:\n%s", a, b)
+	}
+	if lean.Topology == nil || !slices.ContainsFunc(lean.Topology.Summary, func(l string) bool { return strings.Contains(l, "CPUs 32-63, NUMA 1") }) {
+		t.Fatalf("topology %+v: want the affinities of its last line", lean.Topology)
 	}
 	if lean.Energy == nil || len(lean.Energy.Jobs) < 3 || lean.FindingsFrom != "recording" {
 		t.Fatalf("energy %+v from %q: want the jobs of three parents", lean.Energy, lean.FindingsFrom)

@@ -267,8 +267,8 @@ type builder struct {
 	findings findingSource
 	jobs     jobEnergy
 	hours    diagnose.Hours
-	topo     *sampler.Topology // the latest, with its snapshot's GPUs (affinities)
-	topoGPUs []sampler.GPU
+	topo     *sampler.Topology // the latest, with its snapshot's GPUs' affinities
+	topoGPUs []topoGPU
 }
 
 func newBuilder(o Options) *builder {
@@ -289,7 +289,7 @@ func (b *builder) addReadings(s *sampler.Snapshot) {
 	b.to = s.Time
 	b.noteEnvironment(s)
 	if s.Topology != nil {
-		b.topo, b.topoGPUs = s.Topology, s.GPUs
+		b.topo, b.topoGPUs = s.Topology, topoGPUsOf(b.topoGPUs[:0], s.GPUs)
 	}
 	for i := range s.GPUs {
 		g := &s.GPUs[i]

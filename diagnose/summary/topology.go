@@ -19,8 +19,26 @@ type Topology struct {
 	Summary []string `json:"summary"`
 }
 
+// topoGPU is what topologyOf reads of a GPU. The builder copies it out of
+// each snapshot with a topology rather than keep the snapshot's GPUs: a
+// lean read reuses them for a later line (record.Reader.Lean).
+type topoGPU struct {
+	index    int
+	affinity string
+	numa     sampler.Metric
+}
+
+// topoGPUsOf appends gpus' topology fields to dst.
+func topoGPUsOf(dst []topoGPU, gpus []sampler.GPU) []topoGPU {
+	for i := range gpus {
+		g := &gpus[i]
+		dst = append(dst, topoGPU{g.Index, g.CPUAffinity, g.NUMANode})
+	}
+	return dst
+}
+
 // topologyOf summarises the latest topology of the input, nil if none.
-func topologyOf(t *sampler.Topology, gpus []sampler.GPU) *Topology {
+func topologyOf(t *sampler.Topology, gpus []topoGPU) *Topology {
 	if t == nil || len(t.Links) == 0 {
 		return nil
 	}
@@ -56,17 +74,17 @@ func topologyOf(t *sampler.Topology, gpus []sampler.GPU) *Topology {
 	aff := map[string][]string{}
 	var order []string
 	for _, g := range gpus {
-		if g.CPUAffinity == "" {
+		if g.affinity == "" {
 			continue
 		}
-		key := "CPUs " + g.CPUAffinity
-		if g.NUMANode.OK {
-			key += fmt.Sprintf(", NUMA %.0f", g.NUMANode.V)
+		key := "CPUs " + g.affinity
+		if g.numa.OK {
+			key += fmt.Sprintf(", NUMA %.0f", g.numa.V)
 		}
 		if aff[key] == nil {
 			order = append(order, key)
 		}
-		aff[key] = append(aff[key], fmt.Sprint(g.Index))
+		aff[key] = append(aff[key], fmt.Sprint(g.index))
 	}
 	for _, k := range order {
 		out.Summary = append(out.Summary, fmt.Sprintf("GPUs %s: %s (pin their jobs' CPU threads there)", strings.Join(aff[k], ", "), k))

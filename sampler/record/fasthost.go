@@ -100,7 +100,7 @@ func (s *scanner) procs(h *sampler.Host) {
 	defer func() {
 		s.procHint = len(h.Procs)
 		if s.lean {
-			s.used = procMem{slab, h.Procs}
+			s.used = procMem{slab: slab, procs: h.Procs}
 		}
 	}()
 	for n := 0; s.more(&n, '}'); {

@@ -86,7 +86,8 @@ func TestLeanReadsAsFullLessHostDetail(t *testing.T) {
 		}
 		read, dropped := 0, 0
 		maps := map[uintptr]bool{} // the process maps handed out
-		reused := 0
+		gpus := map[*sampler.GPU]bool{}
+		reused, reusedGPUs := 0, 0
 		for i := 0; ; i++ {
 			if i == from {
 				r.Lean()
@@ -111,6 +112,11 @@ func TestLeanReadsAsFullLessHostDetail(t *testing.T) {
 			} else {
 				maps[m] = true
 			}
+			if g := &e.GPUs[:1][0]; gpus[g] {
+				reusedGPUs++
+			} else {
+				gpus[g] = true
+			}
 			read++
 		}
 		r.Close()
@@ -122,6 +128,9 @@ func TestLeanReadsAsFullLessHostDetail(t *testing.T) {
 		}
 		if reused == 0 {
 			t.Errorf("lean from line %d: no process records reused", from)
+		}
+		if reusedGPUs == 0 {
+			t.Errorf("lean from line %d: no GPU slice reused", from)
 		}
 	}
 }

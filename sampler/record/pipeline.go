@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/gpuscope/gpuscope/sampler"
 )
 
 // pipeline decodes lines on several cores while keeping their order: JSON
@@ -23,7 +21,7 @@ type pipeline struct {
 	// a replay's allocated bytes, and the garbage collector's work (run
 	// about once per 13 MB allocated at this heap size) follows those bytes.
 	spare chan []byte
-	// procMem holds the host process records of lines the reader's caller
+	// procMem holds the host process records and GPUs of lines the reader's caller
 	// is done with, when it asked for Lean.
 	procMem chan procMem
 }
@@ -38,7 +36,7 @@ type job struct {
 	skips      []string // gzip members skipped while reading it (lineReader.skips)
 	l          wireEntry
 	perr       error
-	mem        procMem       // its host process records, when decoded lean
+	mem        procMem       // its host process records and GPUs, when decoded lean
 	ready      chan struct{} // closed once decoded
 }
 
@@ -67,16 +65,19 @@ func startPipeline(lines *lineReader, gpuHint int, lean *atomic.Bool) *pipeline 
 			var s scanner
 			for j := range work {
 				if !j.blank {
-					if s.lean = lean.Load(); s.lean && s.spare.procs == nil {
+					if s.lean = lean.Load(); s.lean && s.spare.procs == nil && s.spare.gpus == nil {
 						select {
 						case s.spare = <-p.procMem:
 						default:
 						}
 					}
 					if gpuHint > 0 {
-						j.l.GPUs = make([]sampler.GPU, 0, gpuHint)
+						j.l.GPUs = s.gpuSlice(gpuHint)
 					}
 					j.perr = decodeLine(&s, j.line, &j.l) // copies what it keeps
+					if s.lean {
+						s.used.gpus = j.l.GPUs
+					}
 					j.mem, s.used = s.used, procMem{}
 					if cap(j.line) <= maxSpareBytes {
 						select {
