@@ -271,6 +271,7 @@ written against, so its "after" is no longer an out-of-sample figure.
 | 2026-12-12-batch-19 | 6/7 right (1 missed) | 13/17 right (4 missed), untouched | 14/17 right (3 missed) |
 | 2026-12-12-batch-20 | 7/8 right (1 missed) | 14/17 right (3 missed), untouched | 15/17 right (2 missed) |
 | 2026-12-12-batch-21 | 3/5 right (2 missed) | 9/13 right (4 missed), untouched | 11/13 right (2 missed) |
+| 2026-12-12-batch-22 | 4/5 right (1 missed) | 9/13 right (4 missed), untouched | 9/13 right (4 missed; no change made yet) |
 
 Out of sample over the last three batches (2026-12-12-batch-19, -batch-20, -batch-21): 16 of 20 held-aside files
 right when scored untouched (80 %; the goal is 95 %); over the twenty-one batches since 2026-12-07, 124 of 154 (81 %).
