@@ -17,6 +17,10 @@ import (
 //	nvidia-container-cli: initialization error: nvml error: driver/library version mismatch
 //	NVRM: API mismatch: the client has the version 545.29.06, but     the kernel module (nv.c), with
 //	NVRM: this kernel module has the version 550.54.14.  Please       the module's own version next
+//	NVRM: API mismatch: the client 'Xorg' (pid 912)                  newer modules (R575 and later in the
+//	NVRM: has the version 575.64, but this kernel module has          copies seen) name the client and wrap
+//	NVRM: the version 570.153.02.  Please make sure that this         before each version (each line with its own
+//	                                                                  timestamp or prefix in some copies)
 //	kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices in this configuration
 //
 // nvmlErrorString(NVML_ERROR_LIB_RM_VERSION_MISMATCH) is the first
@@ -27,8 +31,9 @@ import (
 // mismatch is fmlog.go's, not this.
 var (
 	drvMismatchRE = lazy(`(?i)\bdriver/library version mismatch\b|\bNVRM: API mismatch: the client has the version ([0-9][\w.-]*?),? but|` +
+		`\bNVRM: API mismatch: the client '[^']*' \(pid \d+\)(?:\s+|#012)(?:.{0,60}?NVRM:\s+)?has the version ([0-9][\w.-]*?),? but|` +
 		`\bkernel version [0-9][\d.]*[0-9] does not match DSO version [0-9][\d.]*[0-9]`)
-	drvModuleRE = lazy(`this kernel module has the version ([0-9][\w.-]*?)\.?(?:\s|$)`)
+	drvModuleRE = lazy(`this kernel module has(?:\s+|#012)(?:.{0,60}?NVRM:\s+)?the version ([0-9][\w.-]*?)\.?(?:\s|#|$)`)
 )
 
 // isDriverMismatchLine asks the pattern only of lines with "match", lower
@@ -51,17 +56,17 @@ func parseDriverMismatch(sec *section) *part {
 		}
 		m := drvMismatchRE.FindStringSubmatch(l)
 		what := strings.TrimSpace(m[0])
-		if m[1] != "" {
-			what = "NVRM: API mismatch: the client (libraries) " + m[1]
-			for j := i; j < len(sec.lines) && j <= i+1; j++ {
-				in := sec.lines[j]
-				if j == i {
-					in = l // the line, or the lines a wrap cut it into
-				}
-				if v := drvModuleRE.FindStringSubmatch(in); v != nil {
-					what += ", the loaded kernel module " + v[1]
-					break
-				}
+		if client := m[1] + m[2]; client != "" {
+			what = "NVRM: API mismatch: the client (libraries) " + client
+			// The module's version is on the message's line, the next,
+			// or (the client-naming form) the one after that: the line,
+			// or the lines a wrap cut it into, and the two next.
+			in := l
+			for j := i + 1; j < len(sec.lines) && j <= i+2; j++ {
+				in += " " + sec.lines[j]
+			}
+			if v := drvModuleRE.FindStringSubmatch(in); v != nil {
+				what += ", the loaded kernel module " + v[1]
 			}
 		}
 		p := newPart(sec)
