@@ -278,7 +278,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 			return p.skip(noDevices)
 		}
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
-			return p.skip(fmt.Sprintf(driverUnreachable, p.notes[0]))
+			return p.skip(smiFailure(p.notes[0]))
 		}
 		p.snaps = nil
 		return p
@@ -289,22 +289,6 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 	}
 	return p
 }
-
-// driverUnreachable refuses nvidia-smi's "couldn't communicate with the
-// NVIDIA driver" and its kin: the line proves the kernel module did not
-// answer, never which GPU or why, and the same line comes from a machine
-// without an NVIDIA GPU (corpus: b13-smi-failed-no-driver-cpu-instance-*),
-// so it is no finding; the refusal names the causes the corpus's threads
-// confirm, most frequent first (a kernel update the module was not rebuilt
-// for: b22-smi-failed-communicate-kernel-upgrade-*, b21-*-dkms-rebuild-*;
-// a driver package for another kernel: b17-smi-failed-unraid-*; a guest
-// without its driver: b8-smi-failed-communicate-*), and the commands that
-// tell them apart ([nvidia-driver-install] in docs/references.md).
-const driverUnreachable = `nvidia-smi could not reach the NVIDIA driver (%q): its kernel module is not loaded there, ` +
-	`or the machine has no NVIDIA GPU it drives; nothing about the GPUs was judged. On that machine gpuscope doctor says ` +
-	`why; by hand: lsmod | grep nvidia, then sudo modprobe nvidia, whose error names the cause (no module built for ` +
-	`the running kernel after an update: dkms status, reinstall the driver for uname -r; Secure Boot refusing an unsigned ` +
-	`module: mokutil --sb-state; nouveau holding the GPU: lsmod | grep nouveau), and lspci -nn | grep -i nvidia`
 
 // infoROMRE: nvidia-smi's warning that a board's infoROM failed its
 // check, with the GPU's bus id (nvidia-smi(1); corpus:

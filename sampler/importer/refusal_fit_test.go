@@ -20,6 +20,7 @@ func TestRefusalFitsTheInput(t *testing.T) {
 		"2025-03-19 07:20:54,313 - INFO - flashinfer.jit: Prebuilt kernels not found, using JIT backend\n":                                                                {"", "noheader"},
 		"Hello, I have a problem with my GPU, please help\n":                                                                                                              {"", "noheader"},
 		"$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n": {"dkms status", "noheader"},
+		"nvidia-smi\nFailed to initialize NVML: Insufficient Permissions\n":                                                                                               {"device files", "modprobe"},
 		"0, NVIDIA H100 80GB HBM3, 97 %, 1\n":                   {"noheader", ""},
 		"NVIDIA A100-SXM4-80GB, 00000000:07:00.0, 0 %, 3 MiB\n": {"noheader", ""},
 		"NVIDIA L4, [N/A], 45 %, 1024 MiB\n":                    {"noheader", ""},
