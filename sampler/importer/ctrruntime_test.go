@@ -6,7 +6,7 @@ import (
 )
 
 // A container runtime's GPU error is refused with the cause it names, not
-// as other text; a sentence about the same tools is not such a line.
+// as other text, and the refusal leads with it (pastestream.go); a sentence about the same tools is not such a line.
 func TestContainerRuntimeErrorRefusedWithItsCause(t *testing.T) {
 	for in, want := range map[string]string{
 		"docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n":                                                                              "nvidia-ctk runtime configure",
@@ -18,6 +18,8 @@ func TestContainerRuntimeErrorRefusedWithItsCause(t *testing.T) {
 		_, _, err := readString(in)
 		if err == nil || !strings.Contains(err.Error(), kindCtrRuntime+" (") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v; want it refused as a %s naming %q", in, err, kindCtrRuntime, want)
+		} else if !strings.Contains(err.Error(), "no GPU reading to judge") || strings.Contains(err.Error(), "recognised:") {
+			t.Errorf("%q: %v; want the refusal to lead with the cause, not the list of formats", in, err)
 		}
 	}
 	for _, prose := range []string{
