@@ -135,7 +135,7 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 			continue
 		}
 		if !spins(g) {
-			whole, alone = false, alone && (empty(g) || !g.Util.OK && !g.MemUsed.OK)
+			whole, alone = false, alone && (empty(g) || unread(g))
 			continue
 		}
 		if !skip[g.Index] {
