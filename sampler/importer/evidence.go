@@ -146,6 +146,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseLspciGone(s)
 		case kindNVMLLost:
 			p = parseNVMLLost(s)
+		case kindCtrRuntime:
+			p = parseCtrRuntime(s)
 		case kindDiagErr:
 			p = parseDiagErr(s)
 		case kindNCCLWarn:

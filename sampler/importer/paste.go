@@ -184,6 +184,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindLspciGone, Unknown, runWhile(ls, i, isLspciGoneLine)
 	case isNVMLLostLine(l):
 		return kindNVMLLost, Unknown, runWhile(ls, i, isNVMLLostLine)
+	case isCtrRuntimeLine(l):
+		return kindCtrRuntime, Unknown, runWhile(ls, i, isCtrRuntimeLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}
