@@ -146,6 +146,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseLspciGone(s)
 		case kindNVMLLost:
 			p = parseNVMLLost(s)
+		case kindCtrRuntime:
+			p = parseCtrRuntime(s)
 		case kindDiagErr:
 			p = parseDiagErr(s)
 		case kindNCCLWarn:
@@ -154,8 +156,6 @@ func readSections(secs []section, o Options) []*part {
 			p = parseDiag(s)
 		case kindMIG:
 			p = parseMIG(s)
-		case kindCtrRuntime:
-			p = parseCtrRuntime(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:
