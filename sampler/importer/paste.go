@@ -146,6 +146,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindMIG, Unknown, migRun(ls, i)
 	case isTableStart(ls, i):
 		return kindTable, Unknown, tableRun(ls, i)
+	case bareProcRun(ls, i) > 0:
+		return kindTable, Unknown, bareProcRun(ls, i)
 	case qStartRE.MatchString(l) || isQueryFragment(ls, i):
 		return kindQuery, Unknown, queryRun(ls, i)
 	case nvlSpeedRun(ls, i) > 0: // before -L: its GPU lines head the listing
