@@ -243,6 +243,8 @@ var messages = [...]struct {
 	{"802", isCUDAInitLine},
 	{"notready", isCUDAInitLine},
 	{"not_ready", isCUDAInitLine},
+	{"uncorrectable ecc", isCUDAInitLine},
+	{"ecc_uncorrectable", isCUDAInitLine},
 	{"nccl warn", isNCCLWarnLine},
 	{"health system", isDCGMHealthLine},
 	{"detected xid", isDCGMXidLine},
