@@ -1046,9 +1046,10 @@ start; only NVLSM's own line counts, as every InfiniBand tool prints umad_init's
 Left missed, the four Slurm faults: slurmctld draining a node whose MIG layout shrank (count 3 < 4), rejecting
 gres.conf's CPUs= ranges, slurmd's duplicate gres.conf records, and slurmd waiting for a /dev/nvidia0 a late boot
 script creates. Three are Slurm's configuration, not the GPU's; the fourth's line does not tell a node whose device
-nodes are not yet made from one whose driver is not loaded or that has no GPU. A reader of Slurm's GRES lines that
-refuses naming them, and the fabric health summary (its registration complete, its health not), are left for a
-later change. The whole corpus moved on those three files (in sample 5/11 to 7/11, the held-aside cuCtxCreate line
+nodes are not yet made from one whose driver is not loaded or that has no GPU. They are now refused as Slurm's GRES
+errors naming what each proves and the check that settles it ([slurm-gres], sampler/importer/slurmgres.go), not as
+other text; they stay missed, with no finding. The fabric health summary (its registration complete, its health
+not) is left for a later change. The whole corpus moved on those three files (in sample 5/11 to 7/11, the held-aside cuCtxCreate line
 with them); no control gained a finding, TestCorpusCopied and the simulator matrix kept every verdict.
 `
 

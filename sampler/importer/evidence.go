@@ -156,6 +156,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseMIG(s)
 		case kindCtrRuntime:
 			p = parseCtrRuntime(s)
+		case kindSlurmGRES:
+			p = parseSlurmGRES(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

@@ -186,6 +186,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindNVMLLost, Unknown, runWhile(ls, i, isNVMLLostLine)
 	case isCtrRuntimeLine(l):
 		return kindCtrRuntime, Unknown, runWhile(ls, i, isCtrRuntimeLine)
+	case isSlurmGRESLine(l):
+		return kindSlurmGRES, Unknown, runWhile(ls, i, isSlurmGRESLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}
