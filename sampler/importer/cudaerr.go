@@ -24,12 +24,22 @@ import (
 //	THCudaCheck FAIL ... error=46 : all CUDA-capable devices are busy or unavailable
 //	RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable
 //
+// 214 (cudaErrorECCUncorrectable, CUDA_ERROR_ECC_UNCORRECTABLE) is the GPU
+// finding an uncorrectable memory error under the program, at any call
+// ([cuda-runtime-errors] in docs/references.md); PyTorch's and the driver
+// API's words for it (corpus b26-torch-cuda-uncorrectable-ecc-*):
+//
+//	RuntimeError: CUDA error: uncorrectable ECC error encountered
+//	call to cuCtxCreate returned error 214
+//
 // A dcgmi diag table quoting the new wording is claimed as the table first.
 var (
 	cudaInitRE = lazy(`(?i)system not yet initiali[sz]ed|cudaErrorSystemNotReady|CUDA_ERROR_SYSTEM_NOT_READY|` +
 		`(returned|error|code=|\()\s*802\b`)
 	cudaBusyRE = lazy(`(?i)(all CUDA-capable devices are|CUDA-capable device\(s\) is/are) busy or unavailable|` +
 		`cudaErrorDevicesUnavailable|CUDA_ERROR_DEVICES_UNAVAILABLE|returned 46\b`)
+	cudaECCRE = lazy(`(?i)uncorrectable ECC error encountered|cudaErrorECCUncorrectable|CUDA_ERROR_ECC_UNCORRECTABLE|` +
+		`(returned|code=)\s*(error\s*)?214\b`)
 )
 
 // CUDA_ERROR_OUT_OF_MEMORY from the call that creates a context
@@ -65,17 +75,18 @@ func ctxOOMRun(ls []string, i int) int {
 // samples print under the code.
 func isCUDAInitLine(s string) bool {
 	t := strings.TrimSpace(s)
-	return cudaInitRE.MatchString(t) || cudaBusyRE.MatchString(t) || isCUDANoDevLine(t) ||
+	return cudaInitRE.MatchString(t) || cudaBusyRE.MatchString(t) || cudaECCRE.MatchString(t) || isCUDANoDevLine(t) ||
 		strings.HasPrefix(t, "-> ") && strings.Contains(t, "initiali")
 }
 
 // cudaErrors are the codes read, 802 first: a paste with both is the
-// fabric's, which stops every process.
+// fabric's, which stops every process; then 214, a fault of the card.
 var cudaErrors = []struct {
 	re         *lazyRE
 	code, what string
 }{
 	{cudaInitRE, "802: system not yet initialized", "CUDA initialisation failed with error 802"},
+	{cudaECCRE, "214: uncorrectable ECC error encountered", "CUDA stopped on an uncorrectable ECC error, error 214"},
 	{cudaBusyRE, "46: all CUDA-capable devices are busy or unavailable", "CUDA found every GPU busy or unavailable, error 46"},
 	{cudaOOMRE, "2: out of memory creating a CUDA context", "CUDA could not create a context: out of memory, error 2"},
 }

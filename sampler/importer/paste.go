@@ -178,7 +178,7 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case ctxOOMRun(ls, i) > 0:
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
-	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l) || isCUDANoDevLine(l):
+	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l) || cudaECCRE.MatchString(l) || isCUDANoDevLine(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case diagErrRun(ls, i) > 0:
 		return kindDiagErr, Unknown, diagErrRun(ls, i)
@@ -188,6 +188,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindNVMLLost, Unknown, runWhile(ls, i, isNVMLLostLine)
 	case isCtrRuntimeLine(l):
 		return kindCtrRuntime, Unknown, runWhile(ls, i, isCtrRuntimeLine)
+	case isSlurmGRESLine(l):
+		return kindSlurmGRES, Unknown, runWhile(ls, i, isSlurmGRESLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}
