@@ -215,6 +215,8 @@ func (e *evCtx) fabric() {
 		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
 		if cudaBusy(c) {
 			e.busyOrUnlicensed(m)
+		} else if cudaOldDriver(c) {
+			e.driverTooOld(m)
 		} else if cudaCtxOOM(c) {
 			// Error 2 from creating a context: other processes hold the
 			// GPU's memory before the program allocated any.

@@ -176,7 +176,7 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case ctxOOMRun(ls, i) > 0:
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
-	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l) || isCUDANoDevLine(l):
+	case isCUDAErrorLine(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case diagErrRun(ls, i) > 0:
 		return kindDiagErr, Unknown, diagErrRun(ls, i)

@@ -241,6 +241,7 @@ var messages = [...]struct {
 	{"unavailable", isCUDAInitLine},
 	{"returned 46", isCUDAInitLine},
 	{"802", isCUDAInitLine},
+	{"insufficient", isCUDAInitLine},
 	{"notready", isCUDAInitLine},
 	{"not_ready", isCUDAInitLine},
 	{"nccl warn", isNCCLWarnLine},
