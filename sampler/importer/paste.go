@@ -77,8 +77,10 @@ var (
 	// device handle for GPU 0000:0B:00.0: Unknown Error."); the PCI address
 	// makes it nvidia-smi's words, not prose about them, so the words before
 	// "determine" are not needed: a quote whose first letters a copy lost
-	// ("nable to determine ...") is the same error.
-	smiErrQuotedRE = lazy(`(?i)determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
+	// ("nable to determine ...") is the same error. Its tail alone, "GPU is
+	// lost. Reboot the system to recover this GPU", is as much nvidia-smi's
+	// own words (a sentence of the 375 era quoting it: corpus batch 27).
+	smiErrQuotedRE = lazy(`(?i)determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}|GPU is lost\.\s*Reboot the system to recover`)
 )
 
 // splitPaste cuts cleaned lines into sections of known kinds; what is none
