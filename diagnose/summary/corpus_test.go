@@ -1018,7 +1018,7 @@ CuPy, cutorch/PyTorch and CUDA's samples print it. It is now the node's CUDA err
 node with its own fix (update the driver, or a build for the CUDA it supports; in a container the host's driver),
 like the driver/library mismatch beside it (sampler/importer/cudaerr.go, diagnose/evidence_drvmismatch.go, a wrapped
 copy rejoined). The second is nvidia-smi's "GPU is lost. Reboot the system to recover this GPU" quoted without its
-device-handle prefix, read as a GPU lost, none named (sampler/importer/paste.go, kernlog.go). Left missed, each for
+device-handle prefix, read as a GPU lost, none named (sampler/importer/smilost.go, kernlog.go). Left missed, each for
 a reason a guess would paper over: two P100s holding 15.6 GB at 0 % in a table cut before its process rows (one
 table cannot tell memory left behind from TensorFlow's reservation, the rule's stated limit), zombie processes whose
 names nvidia-smi prints as "Unknown Error" (the one contention finding names one of them among three sharers; the

@@ -77,10 +77,8 @@ var (
 	// device handle for GPU 0000:0B:00.0: Unknown Error."); the PCI address
 	// makes it nvidia-smi's words, not prose about them, so the words before
 	// "determine" are not needed: a quote whose first letters a copy lost
-	// ("nable to determine ...") is the same error. Its tail alone, "GPU is
-	// lost. Reboot the system to recover this GPU", is as much nvidia-smi's
-	// own words (a sentence of the 375 era quoting it: corpus batch 27).
-	smiErrQuotedRE = lazy(`(?i)determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}|GPU is lost\.\s*Reboot the system to recover`)
+	// ("nable to determine ...") is the same error.
+	smiErrQuotedRE = lazy(`(?i)determine the device handle for GPU\s*[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}`)
 )
 
 // splitPaste cuts cleaned lines into sections of known kinds; what is none
@@ -140,8 +138,8 @@ func claim(ls []string, i int) (string, Format, int) {
 	switch {
 	case t == "":
 		return "", Unknown, 0
-	case smiErrRE.MatchString(l) || smiErrQuotedRE.MatchString(l):
-		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) || smiErrQuotedRE.MatchString(s) })
+	case isSMIErrLine(l):
+		return kindSMIError, Unknown, runWhile(ls, i, isSMIErrLine)
 	case (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "|")) && diagRun(ls, i) > 0: // before the nvidia-smi table: both are boxes
 		return kindDiag, Unknown, diagRun(ls, i)
 	case migRun(ls, i) > 0:

@@ -40,7 +40,7 @@ const maxWrapped = 5
 // which ends its line and may be all a wrap leaves on the second
 // (nvmllost.go); "is lost" and "eboot the system" are nvidia-smi's "GPU
 // is lost. Reboot the system to recover this GPU" quoted without its
-// device-handle prefix, a wrap leaving either whole (paste.go). One string, "|" between anchors: as an array of strings
+// device-handle prefix, a wrap leaving either whole (smilost.go). One string, "|" between anchors: as an array of strings
 // each anchor was 16 bytes of initialised data (docs/benchmarks.md,
 // "Corpus batch 16").
 const wrapAnchors = "NVRM|Xid|CUDA|Cuda|cuda|NCCL|Detected a|HAMI|hijack_call|abric|[ERROR]|device handle|determine|UUID|" +
@@ -256,7 +256,7 @@ var messages = [...]struct {
 	{"device information from", isFMFailLine},
 	{"unable to determine", smiErrRE.MatchString},
 	{"device handle", smiErrQuotedRE.MatchString},
-	{"is lost", smiErrQuotedRE.MatchString},
+	{"is lost", isSMILostTail},
 	{"failed", smiErrRE.MatchString},
 	{"no devices", smiErrRE.MatchString},
 	{"inforom", smiErrRE.MatchString},
