@@ -221,6 +221,8 @@ func (e *evCtx) fabric() {
 			e.add(RuleECCErrors, Critical, -1, say("evidence.cuda_ecc_title", "A GPU hit an uncorrectable memory (ECC) error: CUDA stopped the program"),
 				Text{say("evidence.cuda_ecc", "CUDA reported: {{.Error}}; the line names no GPU: nvidia-smi -q -d ECC,ROW_REMAPPER shows which", "Error", c)},
 				hintECC, nil, Use{-1, "cuda_error"})
+		} else if cudaOldDriver(c) {
+			e.driverTooOld(m)
 		} else if cudaCtxOOM(c) {
 			// Error 2 from creating a context: other processes hold the
 			// GPU's memory before the program allocated any.

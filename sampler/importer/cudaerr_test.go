@@ -116,3 +116,24 @@ func TestCUDAECCErrorLines(t *testing.T) {
 		}
 	}
 }
+
+// CUDA's 35 (cudaErrorInsufficientDriver), as CuPy, PyTorch and CUDA's
+// samples word it, is the node's CUDA error with its number; a sentence
+// about a driver that was sufficient, or another code, is not.
+func TestCUDAOldDriverErrorLines(t *testing.T) {
+	for _, in := range []string{
+		"cupy.cuda.runtime.CUDARuntimeError: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version\n",
+		"RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:74\n",
+		"cudaGetDeviceCount returned 35\n-> CUDA driver version is insufficient for CUDA runtime version\nResult = FAIL\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "35:") {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 35", in, snaps, err)
+		}
+	}
+	for _, in := range []string{"the driver version was sufficient for CUDA 8.0\n", "cudaGetDeviceCount returned 350\n"} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && strings.HasPrefix(snaps[0].Node.CUDAError, "35:") {
+			t.Errorf("%q read as CUDA error 35: %q", in, snaps[0].Node.CUDAError)
+		}
+	}
+}

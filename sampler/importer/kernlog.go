@@ -256,7 +256,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 			p.note(strings.TrimSpace(l))
 			continue
 		}
-		if !strings.Contains(strings.ToLower(l), "device handle") {
+		if low := strings.ToLower(l); !strings.Contains(low, "device handle") && !strings.Contains(low, "gpu is lost") {
 			p.note(strings.TrimSpace(l))
 			continue
 		}

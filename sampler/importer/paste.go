@@ -138,8 +138,8 @@ func claim(ls []string, i int) (string, Format, int) {
 	switch {
 	case t == "":
 		return "", Unknown, 0
-	case smiErrRE.MatchString(l) || smiErrQuotedRE.MatchString(l):
-		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) || smiErrQuotedRE.MatchString(s) })
+	case isSMIErrLine(l):
+		return kindSMIError, Unknown, runWhile(ls, i, isSMIErrLine)
 	case (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "|")) && diagRun(ls, i) > 0: // before the nvidia-smi table: both are boxes
 		return kindDiag, Unknown, diagRun(ls, i)
 	case migRun(ls, i) > 0:
@@ -178,7 +178,7 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case ctxOOMRun(ls, i) > 0:
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
-	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l) || cudaECCRE.MatchString(l) || isCUDANoDevLine(l):
+	case isCUDAErrorLine(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case diagErrRun(ls, i) > 0:
 		return kindDiagErr, Unknown, diagErrRun(ls, i)
