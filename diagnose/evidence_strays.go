@@ -64,23 +64,34 @@ func strays(snap *sampler.Snapshot, g *sampler.GPU) []stray {
 	return out
 }
 
-// strayRanks reports g when ranks working elsewhere hold contexts on it:
-// beside another process there (the GPU's own job), or two or more of them
-// (a GPU every rank touched). One process over two GPUs alone is a model
-// split by one program, not this.
-func (e *evCtx) strayRanks(g *sampler.GPU) bool {
-	s := strays(e.last, g)
-	if len(s) == 0 || len(s) == 1 && len(g.Procs) < 2 {
-		return false
-	}
+// strayCase: ranks working elsewhere hold contexts on g beside another
+// process there (the GPU's own job), or two or more of them (a GPU every
+// rank touched). One process over two GPUs alone is a model split by one
+// program, not this.
+func strayCase(s []stray, g *sampler.GPU) bool {
+	return len(s) > 1 || len(s) == 1 && len(g.Procs) >= 2
+}
+
+// strayWords are the finding's title and evidence, for the live rule
+// (rule_sharing.go) and a pasted snapshot (strayRanks) alike.
+func strayWords(s []stray, gpu int) (Msg, Text) {
 	who := make([]string, len(s))
 	for i, x := range s {
 		who[i] = fmt.Sprintf("pid %d %s here, %s on GPU %d", x.pid, gbytes(x.here), gbytes(x.homeBytes), x.home)
 	}
-	e.add(RuleGPUContention, Warning, g.Index,
-		say("contention.title_strays", "{{.N}} {{plural .N \"rank\" \"ranks\"}} working on other GPUs {{plural .N \"holds a context\" \"hold contexts\"}} on GPU {{.GPU}}", "N", len(s), "GPU", g.Index),
-		Text{say("evidence.strays", "{{.Who}}: each holds a CUDA context here and its work on another GPU", "Who", strings.Join(who, "; "))},
-		hintStrayRanks,
+	return say("contention.title_strays", "{{.N}} {{plural .N \"rank\" \"ranks\"}} working on other GPUs {{plural .N \"holds a context\" \"hold contexts\"}} on GPU {{.GPU}}", "N", len(s), "GPU", gpu),
+		Text{say("evidence.strays", "{{.Who}}: each holds a CUDA context here and its work on another GPU", "Who", strings.Join(who, "; "))}
+}
+
+// strayRanks reports g in a pasted snapshot when ranks working elsewhere
+// hold contexts on it.
+func (e *evCtx) strayRanks(g *sampler.GPU) bool {
+	s := strays(e.last, g)
+	if !strayCase(s, g) {
+		return false
+	}
+	title, ev := strayWords(s, g.Index)
+	e.add(RuleGPUContention, Warning, g.Index, title, ev, hintStrayRanks,
 		e.oneShot(say("evidence.strays_est", "the process list is a fact of that instant; the same PID on two GPUs is one process, so the "+
 			"smaller part is a context its code opened there (a tensor or call without the rank's device), not a second job")),
 		Use{g.Index, "procs"})

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -45,4 +46,22 @@ func TestEvidenceStrayRanks(t *testing.T) {
 	if f := requireRule(t, Evidence([]sampler.Snapshot{evSnap(0, dp...)}), RuleGPUContention, 1); f.FixID == "stray_ranks" {
 		t.Errorf("a data-parallel process beside another job read as a stray rank: %q", f.Evidence)
 	}
+}
+
+// The live rule names the same case the same way: every rank of a job on
+// GPUs 1-7 also holds a context on GPU 0 beside rank 0, which is
+// contention of the ranks' own making, fixed by setting the device.
+func TestLiveStrayRanks(t *testing.T) {
+	strayOnZero := func(_ int, _ *rand.Rand, s *sampler.Snapshot) {
+		for gi := 1; gi < 8; gi++ {
+			pid := 5000 + gi
+			s.GPUs[0].Procs = append(s.GPUs[0].Procs, sampler.GPUProc{PID: pid, Type: "C", MemUsed: sampler.Some(0.5e9), Host: s.Host.Procs[pid]})
+		}
+	}
+	w := makeWindow(120, append(healthyNode(), strayOnZero)...)
+	f := requireRule(t, Evaluate(w), RuleGPUContention, 0)
+	if f.FixID != "stray_ranks" || !strings.Contains(f.Title, "7 ranks") {
+		t.Errorf("want the seven ranks' contexts named with the set-the-device fix; got %q, fix %q", f.Title, f.FixID)
+	}
+	forbidRule(t, Evaluate(makeWindow(120, healthyNode()...)), RuleGPUContention, 0)
 }

@@ -24,6 +24,10 @@ func (c *ctx) ruleGPUContention(g *gpuCtx) (Finding, bool) {
 	if !g.workload() || len(g.last.Procs) < 2 {
 		return Finding{}, false
 	}
+	if s := strays(c.last, g.last); strayCase(s, g.last) { // ranks' contexts, not jobs to end: evidence_strays.go
+		title, ev := strayWords(s, g.idx)
+		return c.finding(g, RuleGPUContention, Warning, 0, title, ev, hintStrayRanks, nil), true
+	}
 	var who []string
 	heavy, perProcKnown, big := 0, 0, 0
 	var users []string
