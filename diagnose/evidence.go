@@ -69,7 +69,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 			continue // its processes are VMs holding their vGPU's share by design
 		}
 		e.memory(g)
-		if e.contention(g) { // the other jobs explain its low power: not its kernels
+		if e.strayRanks(g) || e.contention(g) { // the other jobs explain its low power: not its kernels
 			e.noSpin[g.Index] = true
 		}
 	}

@@ -135,7 +135,7 @@ func (e *evCtx) collective(skip map[int]bool) []int {
 			continue
 		}
 		if !spins(g) {
-			whole, alone = false, alone && (empty(g) || !g.Util.OK && !g.MemUsed.OK)
+			whole, alone = false, alone && (empty(g) || unread(g))
 			continue
 		}
 		if !skip[g.Index] {
@@ -215,6 +215,14 @@ func (e *evCtx) fabric() {
 		m := say("evidence.cuda_802", "CUDA initialisation failed: {{.Error}}", "Error", c)
 		if cudaBusy(c) {
 			e.busyOrUnlicensed(m)
+		} else if cudaECC(c) {
+			// Error 214: a fault of the card under the program, not the
+			// fabric's; the line names no GPU, the ECC counters do.
+			e.add(RuleECCErrors, Critical, -1, say("evidence.cuda_ecc_title", "A GPU hit an uncorrectable memory (ECC) error: CUDA stopped the program"),
+				Text{say("evidence.cuda_ecc", "CUDA reported: {{.Error}}; the line names no GPU: nvidia-smi -q -d ECC,ROW_REMAPPER shows which", "Error", c)},
+				hintECC, nil, Use{-1, "cuda_error"})
+		} else if cudaOldDriver(c) {
+			e.driverTooOld(m)
 		} else if cudaCtxOOM(c) {
 			// Error 2 from creating a context: other processes hold the
 			// GPU's memory before the program allocated any.
@@ -239,6 +247,10 @@ func (e *evCtx) fabric() {
 // cudaBusy: the application's CUDA error is 46 (cudaErrorDevicesUnavailable),
 // as the importer words it.
 func cudaBusy(c string) bool { return strings.HasPrefix(c, "46:") }
+
+// cudaECC: CUDA error 214 (cudaErrorECCUncorrectable), as the importer
+// words it ([cuda-runtime-errors]).
+func cudaECC(c string) bool { return strings.HasPrefix(c, "214:") }
 
 // cudaCtxOOM: CUDA error 2 (out of memory) from creating a context,
 // before the program allocated anything (sampler/importer/cudaerr.go).

@@ -164,6 +164,20 @@ func TestEvidenceCUDAContextOOM(t *testing.T) {
 	forbidRule(t, fs, RuleFabricManager, -1)
 }
 
+// CUDA's 214 (an uncorrectable ECC error) is a fault of a card: ecc_errors
+// for the node, critical, with the ECC fix; never the fabric manager.
+func TestEvidenceCUDAECCUncorrectable(t *testing.T) {
+	s := evSnap(0)
+	s.Node.CUDAError = "214: uncorrectable ECC error encountered (RuntimeError: CUDA error: uncorrectable ECC error encountered)"
+	fs := Evidence([]sampler.Snapshot{s})
+	f := requireRule(t, fs, RuleECCErrors, -1)
+	if f.Severity != Critical || f.FixID != hintECC.id || !strings.Contains(f.Evidence, "uncorrectable ECC") {
+		t.Errorf("finding %s %s: %q", f.Severity, f.FixID, f.Evidence)
+	}
+	forbidRule(t, fs, RuleFabricManager, -1)
+	forbidRule(t, fs, RuleGPUContention, -1)
+}
+
 // A container's NVML failure the importer read is one critical node
 // finding with the first fix that recreates the container.
 func TestEvidenceContainerLostGPUs(t *testing.T) {

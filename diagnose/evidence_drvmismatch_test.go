@@ -29,3 +29,21 @@ func TestDriverMismatchFinding(t *testing.T) {
 		}
 	}
 }
+
+// CUDA error 35 (the driver older than the program's CUDA runtime) is the
+// node's xid_error, critical, with the update-the-driver fix, and not the
+// fabric manager's finding that error 802 gets.
+func TestDriverTooOldFinding(t *testing.T) {
+	at := time.Date(2026, 12, 13, 10, 0, 0, 0, time.UTC)
+	snap := sampler.Snapshot{Time: at, Node: sampler.Node{CUDAError: "35: CUDA driver version is insufficient for CUDA runtime version (x)"}}
+	fs := Evidence([]sampler.Snapshot{snap})
+	if len(fs) != 1 || fs[0].FixID != "driver_too_old" || fs[0].Rule != RuleXidError || fs[0].Severity != Critical || fs[0].GPU != -1 {
+		t.Fatalf("want one xid_error, critical, for the node with the driver_too_old fix; got %+v", fs)
+	}
+	snap.Node.CUDAError = "802: system not yet initialized (x)"
+	for _, f := range Evidence([]sampler.Snapshot{snap}) {
+		if f.FixID == "driver_too_old" {
+			t.Errorf("error 802 got the old-driver finding: %+v", f)
+		}
+	}
+}

@@ -34,15 +34,20 @@ const (
 // model holding about the same large share of memory (a job's shards);
 // and the spinning GPUs draw no more than their idle peers. One busy GPU
 // on a shared server, beside empty or unevenly used ones, is not named.
+// A GPU whose row the paste cut before any reading is left out and said
+// so (GLM-130B's cut table: b24-smi-table-v100-sxm2-*-glm-130b-issue-32).
 // It returns the spinning GPUs it covered.
 func (e *evCtx) waitingRanks(skip map[int]bool) []int {
-	var spin, idle []int
+	var spin, idle, cut []int
 	var gpus []*sampler.GPU
 	for i := range e.last.GPUs {
 		g := &e.last.GPUs[i]
 		switch {
 		case g.MIG || g.VGPUHost() || skip[g.Index]:
 			return nil
+		case unread(g):
+			cut = append(cut, g.Index)
+			continue
 		case spins(g):
 			spin = append(spin, g.Index)
 		case g.Util.OK && g.Util.V <= evPeerIdleUtil:
@@ -87,6 +92,9 @@ func (e *evCtx) waitingRanks(skip map[int]bool) []int {
 		ev[1] = say("evidence.ranks_idle_mem", "GPUs {{.GPUs}} at 0% GPU-Util hold the same memory as the spinning ones (about {{.Mem}} each; no process list): ranks of one job that have not joined the collective",
 			"GPUs", joinInts(idle), "Mem", gbytes(gpus[0].MemUsed.V))
 	}
+	if len(cut) > 0 {
+		ev = append(ev, say("evidence.ranks_unread", "GPU {{.GPUs}} named without a reading (the input stops in its row): not judged", "GPUs", joinInts(cut)))
+	}
 	e.add(RuleCommBound, Warning, -1, say("evidence.ranks_title", "{{.N}} of {{.Of}} GPUs of one job spin at 100% GPU-Util on idle power while the others wait: a rank stuck in a collective (or hung)",
 		"N", len(spin), "Of", len(gpus)),
 		ev, hintHang,
@@ -124,6 +132,13 @@ func oneJob(gpus []*sampler.GPU, procs bool) bool {
 		lo, hi = min(lo, g.MemUsed.V), max(hi, g.MemUsed.V)
 	}
 	return hi-lo <= evRankMemSpread*hi
+}
+
+// unread: a GPU the input names but cut before its GPU-Util and memory
+// (a table row that stops after the name and bus id): neither working nor
+// waiting, not judged.
+func unread(g *sampler.GPU) bool {
+	return !g.Util.OK && !g.MemUsed.OK
 }
 
 // empty: an idle GPU holding less than a desktop's or a bare CUDA

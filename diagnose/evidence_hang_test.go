@@ -101,3 +101,28 @@ func TestEvidenceSpinningRanksBesideEmptyGPUs(t *testing.T) {
 		}
 	}
 }
+
+// A table cut inside a GPU's row names that GPU with no reading: it is
+// left out of the judgement and said so, not taken for a working GPU, so
+// a rank spinning beside a peer that holds the same memory at 0 % is
+// still named a collective that waits (GLM-130B's cut table:
+// b24-smi-table-v100-sxm2-*-glm-130b-issue-32). A cut GPU beside a
+// spinning GPU with no idle peer stays unjudged.
+func TestEvidenceWaitingRankBesideACutRow(t *testing.T) {
+	v100 := func(idx int, util, power float64) sampler.GPU {
+		g := busyGPU(idx, util, power, 300)
+		g.Name, g.MemUsed, g.MemTotal = "Tesla V100-SXM2...", sampler.Some(20392*(1<<20)), sampler.Some(32510*(1<<20))
+		return g
+	}
+	cut := sampler.GPU{Index: 2, Name: "Tesla V100-SXM2..."}
+	fs := Evidence([]sampler.Snapshot{evSnap(0, v100(0, 0, 53), v100(1, 100, 66), cut)})
+	f := requireRule(t, fs, RuleCommBound, -1)
+	if !strings.Contains(f.Title, "1 of 2 GPUs") || !strings.Contains(f.Evidence, "GPU 2 named without a reading") {
+		t.Errorf("finding %q / %q", f.Title, f.Evidence)
+	}
+	forbidRule(t, fs, RuleLaunchBound, 1)
+
+	if fs := Evidence([]sampler.Snapshot{evSnap(0, v100(0, 100, 66), cut)}); hasRule(fs, RuleCommBound, -1) {
+		t.Errorf("one spinning GPU beside a cut row: comm_bound %v", evRules(fs))
+	}
+}

@@ -95,3 +95,45 @@ func TestCUDAContextOOMLines(t *testing.T) {
 		}
 	}
 }
+
+// CUDA's 214 (cudaErrorECCUncorrectable), as PyTorch and the driver API
+// word it, is read as the node's CUDA error with its number (corpus
+// b26-torch-cuda-uncorrectable-ecc-*); prose about ECC is not.
+func TestCUDAECCErrorLines(t *testing.T) {
+	for _, in := range []string{
+		"RuntimeError: CUDA error: uncorrectable ECC error encountered\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n",
+		"Accelerator Fatal Error: call to cuCtxCreate returned error 214\n  (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error encountered\n",
+		"cudaMalloc failed: cudaErrorECCUncorrectable\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "214:") {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 214", in, snaps, err)
+		}
+	}
+	for _, in := range []string{"ECC errors are corrected by the card\n", "room 214 is on the left\n"} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
+			t.Errorf("%q read as a CUDA error: %q", in, snaps[0].Node.CUDAError)
+		}
+	}
+}
+
+// CUDA's 35 (cudaErrorInsufficientDriver), as CuPy, PyTorch and CUDA's
+// samples word it, is the node's CUDA error with its number; a sentence
+// about a driver that was sufficient, or another code, is not.
+func TestCUDAOldDriverErrorLines(t *testing.T) {
+	for _, in := range []string{
+		"cupy.cuda.runtime.CUDARuntimeError: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version\n",
+		"RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:74\n",
+		"cudaGetDeviceCount returned 35\n-> CUDA driver version is insufficient for CUDA runtime version\nResult = FAIL\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "35:") {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 35", in, snaps, err)
+		}
+	}
+	for _, in := range []string{"the driver version was sufficient for CUDA 8.0\n", "cudaGetDeviceCount returned 350\n"} {
+		if snaps, _, _ := readString(in); len(snaps) > 0 && strings.HasPrefix(snaps[0].Node.CUDAError, "35:") {
+			t.Errorf("%q read as CUDA error 35: %q", in, snaps[0].Node.CUDAError)
+		}
+	}
+}

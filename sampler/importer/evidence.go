@@ -154,6 +154,10 @@ func readSections(secs []section, o Options) []*part {
 			p = parseDiag(s)
 		case kindMIG:
 			p = parseMIG(s)
+		case kindCtrRuntime:
+			p = parseCtrRuntime(s)
+		case kindSlurmGRES:
+			p = parseSlurmGRES(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

@@ -20,10 +20,15 @@ import (
 //	fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid value   (it exits before starting)
 //	systemd[1]: nvidia-fabricmanager.service: Start operation timed out. Terminating.
 //	service[nvidia-fabricmanager] (cookbook::recipe line 35) had an error: Mixlib::ShellOut::CommandTimeout: Command timed out after 900s:
+//	nvlsm: ibwarn: [15] umad_init: can't read ABI version from /sys/class/infiniband_mad/abi_version (No such file or directory): is ib_umad module loaded?
 //
-// The last two are its service not starting in time, in systemd's words
-// and in a provisioning tool's (Chef's resource error, which cluster
-// images run at every node's boot).
+// The two before the last are its service not starting in time, in
+// systemd's words and in a provisioning tool's (Chef's resource error,
+// which cluster images run at every node's boot). The last is NVLSM, the
+// NVLink subnet manager an NVLink 5 system's fabric manager starts first
+// ([fabric-manager]), finding no InfiniBand management device: without
+// ib_umad the service crash-loops (corpus b26-talos-nvlsm-*); only NVLSM's
+// own line counts, as any InfiniBand tool prints umad_init's words.
 //
 // On an NVSwitch node nothing runs until the fabric manager has set the
 // fabric up (docs/playbook/fabric_manager.md), so any of them is read as a
@@ -38,7 +43,8 @@ var (
 		`|request to query NVSwitch device information from NVSwitch driver failed` +
 		`|\[ERROR\] \[tid \d+\].*\b(NVSwitch|NVLink|LWLink|fabric|partition|multicast)` +
 		`|fabric ?manager config file item: \w+ has an invalid value` +
-		`|nvidia-fabricmanager\b.*\btimed out\b`)
+		`|nvidia-fabricmanager\b.*\btimed out\b` +
+		`|\bnvlsm\b.*\bumad_init: can'?t\b.*\bis ib_umad module loaded`)
 	fmOptionRE = lazy(`(?i)^\s*(unknown|invalid|unrecognized) option\b`)
 	fmScriptRE = lazy(`(?i)fabric manager start script|nvidia-fabricmanager-start\.sh`)
 )
@@ -79,7 +85,7 @@ func isFMFailLine(s string) bool {
 // fmWords: one of them is in every match of fmFailRE and fmMissingRE,
 // lower case and free of k and s, the letters whose case folding leaves
 // ASCII (K is also U+212A, S also U+017F).
-var fmWords = [...]string{"fabric", "[error] [tid", "device information from"}
+var fmWords = [...]string{"fabric", "[error] [tid", "device information from", "umad_init"}
 
 // containsFold: s holds w, a lower-case ASCII word, in any ASCII case.
 func containsFold(s, w string) bool {

@@ -256,7 +256,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 			p.note(strings.TrimSpace(l))
 			continue
 		}
-		if !strings.Contains(strings.ToLower(l), "device handle") {
+		if low := strings.ToLower(l); !strings.Contains(low, "device handle") && !strings.Contains(low, "gpu is lost") {
 			p.note(strings.TrimSpace(l))
 			continue
 		}
@@ -278,7 +278,7 @@ func parseSMIErrors(sec *section, inContainer, guest string) *part {
 			return p.skip(noDevices)
 		}
 		if len(p.notes) > 0 && !strings.Contains(strings.ToLower(p.notes[0]), "inforom") {
-			return p.skip(fmt.Sprintf("nvidia-smi could not reach the driver (%q); gpuscope doctor on that machine says why", p.notes[0]))
+			return p.skip(smiFailure(p.notes[0]))
 		}
 		p.snaps = nil
 		return p

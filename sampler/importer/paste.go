@@ -138,14 +138,16 @@ func claim(ls []string, i int) (string, Format, int) {
 	switch {
 	case t == "":
 		return "", Unknown, 0
-	case smiErrRE.MatchString(l) || smiErrQuotedRE.MatchString(l):
-		return kindSMIError, Unknown, runWhile(ls, i, func(s string) bool { return smiErrRE.MatchString(s) || smiErrQuotedRE.MatchString(s) })
+	case isSMIErrLine(l):
+		return kindSMIError, Unknown, runWhile(ls, i, isSMIErrLine)
 	case (strings.HasPrefix(t, "+") || strings.HasPrefix(t, "|")) && diagRun(ls, i) > 0: // before the nvidia-smi table: both are boxes
 		return kindDiag, Unknown, diagRun(ls, i)
 	case migRun(ls, i) > 0:
 		return kindMIG, Unknown, migRun(ls, i)
 	case isTableStart(ls, i):
 		return kindTable, Unknown, tableRun(ls, i)
+	case bareProcRun(ls, i) > 0:
+		return kindTable, Unknown, bareProcRun(ls, i)
 	case qStartRE.MatchString(l) || isQueryFragment(ls, i):
 		return kindQuery, Unknown, queryRun(ls, i)
 	case nvlSpeedRun(ls, i) > 0: // before -L: its GPU lines head the listing
@@ -176,7 +178,7 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindFabricManager, Unknown, fmRun(ls, i)
 	case ctxOOMRun(ls, i) > 0:
 		return kindCUDAInit, Unknown, ctxOOMRun(ls, i)
-	case cudaInitRE.MatchString(l) || cudaBusyRE.MatchString(l) || isCUDANoDevLine(l):
+	case isCUDAErrorLine(l):
 		return kindCUDAInit, Unknown, runWhile(ls, i, isCUDAInitLine)
 	case diagErrRun(ls, i) > 0:
 		return kindDiagErr, Unknown, diagErrRun(ls, i)
@@ -184,6 +186,10 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindLspciGone, Unknown, runWhile(ls, i, isLspciGoneLine)
 	case isNVMLLostLine(l):
 		return kindNVMLLost, Unknown, runWhile(ls, i, isNVMLLostLine)
+	case isCtrRuntimeLine(l):
+		return kindCtrRuntime, Unknown, runWhile(ls, i, isCtrRuntimeLine)
+	case isSlurmGRESLine(l):
+		return kindSlurmGRES, Unknown, runWhile(ls, i, isSlurmGRESLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}

@@ -62,9 +62,29 @@ func newPaste(inputs []textInput, name string, o Options) (Stream, error) {
 	parts := readSections(secs, o)
 	pic := merge(parts, o)
 	if len(pic.snaps) == 0 {
+		if errorLinesOnly(parts) {
+			return nil, fmt.Errorf("%s: no GPU reading to judge; %s", name, summary(parts))
+		}
 		return nil, fmt.Errorf("%s: not a log gpuscope can read; recognised: %s; %s", name, recognisedAll, summary(parts))
 	}
 	return &pasteStream{pic: pic}, nil
+}
+
+// errorLinesOnly: the text was read, and what it holds is a tool's error
+// that names its cause (nvidia-smi's failure, a container runtime's, Slurm's), so
+// the refusal leads with that cause instead of the list of formats.
+func errorLinesOnly(parts []*part) bool {
+	named := false
+	for _, p := range parts {
+		switch p.sec.kind {
+		case kindOther:
+		case kindSMIError, kindCtrRuntime, kindSlurmGRES:
+			named = named || p.skipped != ""
+		default:
+			return false
+		}
+	}
+	return named
 }
 
 // textInput is one file's lines (file "" for a single input).

@@ -61,6 +61,8 @@ func parseTable(sec *section, loc *time.Location) *part {
 			continue
 		}
 		switch {
+		case block == "gpu" && cur == nil && !seenHeader && isBareProcRow(l): // rows without their header: smiprocrows.go
+			block, p.procsListed = "procs", true
 		case strings.Contains(t, "MIG devices"):
 			block = "mig"
 			continue

@@ -59,3 +59,27 @@ func TestQuotedDeviceHandleErrorWrapped(t *testing.T) {
 		}
 	}
 }
+
+// The error's tail alone, "GPU is lost. Reboot the system to recover this
+// GPU", quoted in a sentence (nvidia-smi's own words, as batch 27's caffe
+// thread gives them, the space after the full stop lost or not), is a GPU
+// lost, none named; whole or word-wrapped at 80 columns. Prose about a lost
+// GPU without nvidia-smi's words stays prose.
+func TestQuotedGPUIsLostTail(t *testing.T) {
+	for _, in := range []string{
+		"After a day of training nvidia-smi says \"GPU is lost. Reboot the system to recover this GPU\" and the job died.\n",
+		// Word-wrapped: the first line ends at 78 columns, "lost.Reboot" would pass 80.
+		"After a day of training on the old Titan X box nvidia-smi reveals: \"The GPU is\nlost.Reboot the system to recover the GPU\" and the job died.\n",
+	} {
+		snaps, _, err := readString(in)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if gs := snaps[len(snaps)-1].GPUs; len(gs) != 1 || !gs[0].Lost || gs[0].BusID != "" {
+			t.Errorf("%q: want one GPU lost, no bus id, got %+v", in, gs)
+		}
+	}
+	if _, _, err := readString("if a GPU is lost, what does nvidia-smi print?\n"); err == nil {
+		t.Error("prose about a lost GPU was read")
+	}
+}

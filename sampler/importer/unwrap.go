@@ -38,11 +38,13 @@ const maxWrapped = 5
 // (kernoops.go); "ut of memory" is CUDA's "out of memory" and Paddle's
 // "Out of memory" (cudaoom.go); "IS_LOST" is NVML's ERROR_GPU_IS_LOST,
 // which ends its line and may be all a wrap leaves on the second
-// (nvmllost.go). One string, "|" between anchors: as an array of strings
+// (nvmllost.go); "umad_init" is NVLSM's start failure (fmlog.go); "is lost" and "eboot the system" are nvidia-smi's "GPU
+// is lost. Reboot the system to recover this GPU" quoted without its
+// device-handle prefix, a wrap leaving either whole (smilost.go). One string, "|" between anchors: as an array of strings
 // each anchor was 16 bytes of initialised data (docs/benchmarks.md,
 // "Corpus batch 16").
 const wrapAnchors = "NVRM|Xid|CUDA|Cuda|cuda|NCCL|Detected a|HAMI|hijack_call|abric|[ERROR]|device handle|determine|UUID|" +
-	"ut of memory|total capacity|event type|unhealthy|NVIDIA Corporation|BUG: |Oops: |IP: |pc : |IS_LOST"
+	"ut of memory|total capacity|event type|unhealthy|NVIDIA Corporation|BUG: |Oops: |IP: |pc : |IS_LOST|umad_init|is lost|eboot the system"
 
 // unwrapMessages joins wrapped messages in ls, the cleaned lines of raw;
 // a line's width is taken with the quote marks unquote removed and
@@ -241,8 +243,11 @@ var messages = [...]struct {
 	{"unavailable", isCUDAInitLine},
 	{"returned 46", isCUDAInitLine},
 	{"802", isCUDAInitLine},
+	{"insufficient", isCUDAInitLine},
 	{"notready", isCUDAInitLine},
 	{"not_ready", isCUDAInitLine},
+	{"uncorrectable ecc", isCUDAInitLine},
+	{"ecc_uncorrectable", isCUDAInitLine},
 	{"nccl warn", isNCCLWarnLine},
 	{"health system", isDCGMHealthLine},
 	{"detected xid", isDCGMXidLine},
@@ -251,8 +256,10 @@ var messages = [...]struct {
 	{"fabric", isFMFailLine},
 	{"[error] [tid", isFMFailLine},
 	{"device information from", isFMFailLine},
+	{"umad_init", isFMFailLine},
 	{"unable to determine", smiErrRE.MatchString},
 	{"device handle", smiErrQuotedRE.MatchString},
+	{"is lost", isSMILostTail},
 	{"failed", smiErrRE.MatchString},
 	{"no devices", smiErrRE.MatchString},
 	{"inforom", smiErrRE.MatchString},
