@@ -1,8 +1,6 @@
 package importer
 
 import (
-	"fmt"
-
 	"github.com/gpuscope/gpuscope/sampler"
 	"github.com/gpuscope/gpuscope/sampler/record"
 )
@@ -27,7 +25,7 @@ func (c *checked) Next() (sampler.Snapshot, error) {
 		return s, err
 	}
 	c.n++
-	c.warns = append(c.warns, c.check.Check(&s, fmt.Sprintf("snapshot %d", c.n))...)
+	c.warns = append(c.warns, c.check.CheckNumbered(&s, "snapshot", c.n)...)
 	return s, nil
 }
 

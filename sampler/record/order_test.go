@@ -2,6 +2,7 @@ package record
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +50,28 @@ func TestReaderWarnsImplausibleSnapshots(t *testing.T) {
 	}
 	if c := strings.Count(warns, "\n") + 1; c != 3 {
 		t.Errorf("%d warnings, want 3 (each kind once):\n%s", c, warns)
+	}
+}
+
+// CheckNumbered warns as Check does with "noun n", and names nothing (no
+// allocation) for a snapshot that raises no warning.
+func TestCheckNumberedAsCheck(t *testing.T) {
+	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	snaps := []sampler.Snapshot{
+		{Time: t0, GPUs: []sampler.GPU{{Index: 0}}},
+		{Time: t0.Add(-time.Hour), GPUs: []sampler.GPU{{Index: 0}}},
+		{Time: time.Unix(0, 0), GPUs: []sampler.GPU{{Index: -1}}},
+	}
+	var named, numbered OrderCheck
+	for i := range snaps {
+		want := strings.Join(named.Check(&snaps[i], "line "+strconv.Itoa(i+2)), "\n")
+		if got := strings.Join(numbered.CheckNumbered(&snaps[i], "line", i+2), "\n"); got != want {
+			t.Errorf("snapshot %d: %q, want %q", i, got, want)
+		}
+	}
+	var quiet OrderCheck
+	s := sampler.Snapshot{Time: t0, GPUs: []sampler.GPU{{Index: 0}}}
+	if n := testing.AllocsPerRun(100, func() { quiet.CheckNumbered(&s, "line", 12345) }); n != 0 {
+		t.Errorf("%v allocations for a snapshot without a warning, want 0", n)
 	}
 }

@@ -257,7 +257,7 @@ func (r *Reader) complete(l *wireEntry, lineNo int) Entry {
 		r.find.restore(l, r.opts.FindingsOnDemand)
 	}
 	sampler.JoinProcs(&l.Snapshot)
-	for _, w := range r.order.Check(&l.Snapshot, fmt.Sprintf("line %d", lineNo)) {
+	for _, w := range r.order.CheckNumbered(&l.Snapshot, "line", lineNo) {
 		r.warn("%s", w)
 	}
 	return l.Entry
