@@ -54,86 +54,63 @@ func TestXMLFabricState(t *testing.T) {
 	}
 }
 
-// CUDA's 46 (cudaErrorDevicesUnavailable), as PyTorch and CUDA's samples
-// word it, is read as the node's CUDA error with its number (corpus
-// b6-thcudacheck-error46-*); prose about a busy GPU is not.
-func TestCUDABusyErrorLines(t *testing.T) {
-	for _, in := range []string{
-		"THCudaCheck FAIL file=/pytorch/aten/src/THC/THCTensorRandom.cu line=25 error=46 : all CUDA-capable devices are busy or unavailable\n",
-		"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n",
-		"cudaGetDeviceCount returned 46\n-> all CUDA-capable devices are busy or unavailable\nResult = FAIL\n",
-	} {
+// wantCUDAError: each of reads is one snapshot with the node's CUDA error
+// code, with its number first; none of prose is read as a CUDA error.
+func wantCUDAError(t *testing.T, code string, reads, prose []string) {
+	t.Helper()
+	for _, in := range reads {
 		snaps, _, err := readString(in)
-		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "46: ") {
-			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 46", in, snaps, err)
+		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, code+": ") {
+			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error %s", in, snaps, err, code)
 		}
 	}
-	if snaps, _, _ := readString("my GPU is busy or unavailable today\n"); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
-		t.Errorf("prose read as a CUDA error: %q", snaps[0].Node.CUDAError)
-	}
-}
-
-// CUDA_ERROR_OUT_OF_MEMORY from the call that creates a context, on the
-// line or in the frames under it, is the node's CUDA error 2 (corpus
-// b9-jcuda-cuctxcreate-*); the same error from an allocation is not.
-func TestCUDAContextOOMLines(t *testing.T) {
-	for _, in := range []string{
-		"jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY\n    at jcuda.driver.JCudaDriver.checkResult(JCudaDriver.java:337)\n    at jcuda.driver.JCudaDriver.cuCtxCreate(JCudaDriver.java:1514)\n",
-		"cuDevicePrimaryCtxRetain failed: CUDA_ERROR_OUT_OF_MEMORY\n",
-	} {
-		snaps, _, err := readString(in)
-		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "2: ") {
-			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 2", in, snaps, err)
-		}
-	}
-	for _, in := range []string{
-		"jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY\n    at jcuda.driver.JCudaDriver.cuMemAlloc(JCudaDriver.java:2000)\n",
-		"CUDA_ERROR_OUT_OF_MEMORY\n",
-	} {
-		if snaps, _, _ := readString(in); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
-			t.Errorf("%q read as a context failure: %q", in, snaps[0].Node.CUDAError)
-		}
-	}
-}
-
-// CUDA's 214 (cudaErrorECCUncorrectable), as PyTorch and the driver API
-// word it, is read as the node's CUDA error with its number (corpus
-// b26-torch-cuda-uncorrectable-ecc-*); prose about ECC is not.
-func TestCUDAECCErrorLines(t *testing.T) {
-	for _, in := range []string{
-		"RuntimeError: CUDA error: uncorrectable ECC error encountered\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n",
-		"Accelerator Fatal Error: call to cuCtxCreate returned error 214\n  (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error encountered\n",
-		"cudaMalloc failed: cudaErrorECCUncorrectable\n",
-	} {
-		snaps, _, err := readString(in)
-		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "214:") {
-			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 214", in, snaps, err)
-		}
-	}
-	for _, in := range []string{"ECC errors are corrected by the card\n", "room 214 is on the left\n"} {
+	for _, in := range prose {
 		if snaps, _, _ := readString(in); len(snaps) > 0 && snaps[0].Node.CUDAError != "" {
 			t.Errorf("%q read as a CUDA error: %q", in, snaps[0].Node.CUDAError)
 		}
 	}
 }
 
+// CUDA's 46 (cudaErrorDevicesUnavailable) in its old and new wording and
+// in CUDA's samples; prose about a busy GPU is not.
+func TestCUDABusyErrorLines(t *testing.T) {
+	wantCUDAError(t, "46", []string{
+		"THCudaCheck FAIL file=/pytorch/aten/src/THC/THCTensorRandom.cu line=25 error=46 : all CUDA-capable devices are busy or unavailable\n",
+		"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n",
+		"cudaGetDeviceCount returned 46\n-> all CUDA-capable devices are busy or unavailable\nResult = FAIL\n",
+	}, []string{"my GPU is busy or unavailable today\n"})
+}
+
+// CUDA_ERROR_OUT_OF_MEMORY from the call that creates a context, on the
+// line or in the frames under it, is the node's CUDA error 2 (corpus
+// b9-jcuda-cuctxcreate-*); the same error from an allocation is not.
+func TestCUDAContextOOMLines(t *testing.T) {
+	wantCUDAError(t, "2", []string{
+		"jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY\n    at jcuda.driver.JCudaDriver.checkResult(JCudaDriver.java:337)\n    at jcuda.driver.JCudaDriver.cuCtxCreate(JCudaDriver.java:1514)\n",
+		"cuDevicePrimaryCtxRetain failed: CUDA_ERROR_OUT_OF_MEMORY\n",
+	}, []string{
+		"jcuda.CudaException: CUDA_ERROR_OUT_OF_MEMORY\n    at jcuda.driver.JCudaDriver.cuMemAlloc(JCudaDriver.java:2000)\n",
+		"CUDA_ERROR_OUT_OF_MEMORY\n",
+	})
+}
+
+// CUDA's 214 (cudaErrorECCUncorrectable), as PyTorch and the driver API
+// word it (corpus b26-torch-cuda-uncorrectable-ecc-*); prose about ECC is not.
+func TestCUDAECCErrorLines(t *testing.T) {
+	wantCUDAError(t, "214", []string{
+		"RuntimeError: CUDA error: uncorrectable ECC error encountered\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n",
+		"Accelerator Fatal Error: call to cuCtxCreate returned error 214\n  (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error encountered\n",
+		"cudaMalloc failed: cudaErrorECCUncorrectable\n",
+	}, []string{"ECC errors are corrected by the card\n", "room 214 is on the left\n"})
+}
+
 // CUDA's 35 (cudaErrorInsufficientDriver), as CuPy, PyTorch and CUDA's
-// samples word it, is the node's CUDA error with its number; a sentence
-// about a driver that was sufficient, or another code, is not.
+// samples word it; a sentence about a driver that was sufficient, or
+// another code, is not.
 func TestCUDAOldDriverErrorLines(t *testing.T) {
-	for _, in := range []string{
+	wantCUDAError(t, "35", []string{
 		"cupy.cuda.runtime.CUDARuntimeError: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version\n",
 		"RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:74\n",
 		"cudaGetDeviceCount returned 35\n-> CUDA driver version is insufficient for CUDA runtime version\nResult = FAIL\n",
-	} {
-		snaps, _, err := readString(in)
-		if err != nil || len(snaps) != 1 || !strings.HasPrefix(snaps[0].Node.CUDAError, "35:") {
-			t.Errorf("%q: snaps %+v, err %v; want one snapshot with CUDA error 35", in, snaps, err)
-		}
-	}
-	for _, in := range []string{"the driver version was sufficient for CUDA 8.0\n", "cudaGetDeviceCount returned 350\n"} {
-		if snaps, _, _ := readString(in); len(snaps) > 0 && strings.HasPrefix(snaps[0].Node.CUDAError, "35:") {
-			t.Errorf("%q read as CUDA error 35: %q", in, snaps[0].Node.CUDAError)
-		}
-	}
+	}, []string{"the driver version was sufficient for CUDA 8.0\n", "cudaGetDeviceCount returned 350\n"})
 }
