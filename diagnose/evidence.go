@@ -86,6 +86,7 @@ func Evidence(snaps []sampler.Snapshot) []Finding {
 		}
 	}
 	e.fabric()
+	e.fabricHealth()
 	e.sliceOOM()
 	e.containerLost()
 	e.driverMismatch()

@@ -202,6 +202,12 @@ type GPU struct {
 	// "Completed"; "Success" or an error); "" where the input does not say.
 	FabricState  string `json:"fabric_state,omitempty"`
 	FabricStatus string `json:"fabric_status,omitempty"`
+	// FabricHealth is -q's Fabric / Health / Summary ("Healthy",
+	// "Unhealthy", "Limited Capacity"; newer drivers on NVLink fabrics),
+	// FabricHealthWhy its sub-fields not in their healthy state
+	// ("Bandwidth: Degraded; Route Unhealthy: True"); "" where not shown.
+	FabricHealth    string `json:"fabric_health,omitempty"`
+	FabricHealthWhy string `json:"fabric_health_why,omitempty"`
 
 	// Virtualization is -q's "Virtualization Mode" ("VGPU" inside a vGPU
 	// guest, "Host VGPU" on its host, "Pass-Through", "None"); License a

@@ -122,6 +122,9 @@ func (q *qState) field(path, val string, no int) {
 			}
 			q.p.where(g.Index, "fabric_state", no)
 		}
+	case strings.HasPrefix(path, "fabric/health/"):
+		readFabricHealth(g, key, val)
+		q.p.where(g.Index, "fabric_health", no)
 	case path == "gpu virtualization mode/virtualization mode":
 		g.Virtualization = val
 		q.p.where(g.Index, "virtualization", no)

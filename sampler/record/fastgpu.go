@@ -54,6 +54,10 @@ func (s *scanner) gpu(g *sampler.GPU) {
 			g.FabricState = s.str()
 		case "fabric_status":
 			g.FabricStatus = s.str()
+		case "fabric_health":
+			g.FabricHealth = s.str()
+		case "fabric_health_why":
+			g.FabricHealthWhy = s.str()
 		case "virtualization":
 			g.Virtualization = s.str()
 		case "license":
