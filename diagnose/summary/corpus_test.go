@@ -279,15 +279,16 @@ written against, so its "after" is no longer an out-of-sample figure.
 | 2026-12-13-batch-25 | 3/3 right | 5/7 right (2 missed), untouched | 7/7 right |
 | 2026-12-13-batch-26 | 2/5 right (3 missed) | 5/11 right (6 missed), untouched | 9/11 right (2 missed) |
 | 2026-12-13-batch-27 | 4/6 right (2 missed) | 4/11 right (7 missed), untouched | 7/11 right (4 missed) |
+| 2026-12-13-batch-30 | 3/4 right (1 missed) | 7/10 right (3 missed), untouched | 7/10 right (3 missed; no change made for it) |
 
-Out of sample over the last three batches (2026-12-13-batch-25, -batch-26, -batch-27): 9 of 14 held-aside files
-right when scored untouched (64 %; the goal is 95 %); over the twenty-seven batches since 2026-12-07, 143 of 181 (79 %).
-Held-aside faults alone, the figure the stratified splits of batches 5 to 27 make possible: 32 of 64 right untouched
-(batch 5: 2 of 3; batch 6: 0 of 3; batch 7: 1 of 3; batch 8: 2 of 3; batch 9: 1 of 3; batch 10: 3 of 3; batch 11: 2
-of 3; batch 12: 2 of 3; batch 13: 3 of 3; batch 14: 4 of 4; batch 15: 1 of 3; batch 16: 0 of 3; batch 17: 1 of 3;
-batch 18: 0 of 2; batch 19: 2 of 3; batch 20: 1 of 2; batch 21: 0 of 2; batch 22: 2 of 3; batch 23: 1 of 1; batch
-24: 0 of 2; batch 25: 2 of 2; batch 26: 0 of 3; batch 27: 2 of 4); held-aside controls: 88 of 88 (no false alarm out
-of sample).
+Out of sample over the last three batches on this branch (2026-12-13-batch-26, -batch-27, -batch-30; batches 28 and
+29 land beside it and the merger recomputes): 9 of 15 held-aside files right when scored untouched (60 %; the goal is
+95 %); over the batches since 2026-12-07 held aside here, 146 of 185 (79 %). Held-aside faults alone, the figure the
+stratified splits of batches 5 to 30 make possible: 33 of 66 right untouched (batch 5: 2 of 3; batch 6: 0 of 3; batch
+7: 1 of 3; batch 8: 2 of 3; batch 9: 1 of 3; batch 10: 3 of 3; batch 11: 2 of 3; batch 12: 2 of 3; batch 13: 3 of 3;
+batch 14: 4 of 4; batch 15: 1 of 3; batch 16: 0 of 3; batch 17: 1 of 3; batch 18: 0 of 2; batch 19: 2 of 3; batch
+20: 1 of 2; batch 21: 0 of 2; batch 22: 2 of 3; batch 23: 1 of 1; batch 24: 0 of 2; batch 25: 2 of 2; batch 26: 0 of
+3; batch 27: 2 of 4; batch 30: 1 of 2); held-aside controls: 90 of 90 (no false alarm out of sample).
 
 After the nine batches were scored untouched, the files still marked missed or extra (in sample, and in the
 held-aside "now" rows) were read for general causes rather than one-file patches. Two classes had evidence one paste
@@ -1104,6 +1105,27 @@ name alone does not say zombie), libgpuarray refusing a blacklisted driver (its 
 four-GPU node's table listing three (a GPU missing from the list is not in it). The whole corpus moved on four files
 (the three error-35 files, one of them held aside, and the quoted lost GPU); no control of this batch or of the
 corpus gained a finding, TestCorpusCopied and the simulator matrix stayed green.
+
+Batch 30 (LLM inference servers and the harnesses that drive them: vLLM's trackers, TGI, llama.cpp and
+llama-cpp-python, lm-evaluation-harness, RULER, PrimeIntellect's verifiers, InternVL's own inference; RTX 4090,
+TITAN RTX, RTX 6000 Ada, RTX PRO 6000 Blackwell, A10G, A100, H100, V100) read every table untouched and kept all
+seven controls quiet, the two held aside among them: a vLLM server that preallocated its KV cache (73 GB of an A100
+80GB at 0 %, 94 GB of an RTX PRO 6000 at P8, 14 GB of a 4090 just started) is no finding, as a loaded server between
+requests should be, and TGI's header-less --query-gpu CSV of a never-used A6000 is refused, not judged. The faults
+that are the framework's own out-of-memory lines were right untouched: llama-server's "CUDA error: out of memory"
+once a regression's second process per GPU eats the context's room, TGI's shard that cannot start on one V100
+without --num-shard, InternVL's load onto one of three 4090s. No code changed for this batch: each in-sample miss is
+a paste that cannot tell its cause, and a rule that guessed would alarm on the controls beside it. An RTX 6000 Ada at
+100 % on 90 W of 300 W after vLLM's shutdown (verifiers issue 85) reads like launch-bound kernels in one snapshot,
+the same reading as batch 24's accelerate barrier (b24-smi-table-a10g-*): with the table cut after GPU 0 no idle
+peer shows a waiting rank, and no process list shows the leftover holder. A TITAN RTX holding 12 GB at P8, 0 %
+after lm_eval finished (lm-evaluation-harness issue 1894) is the same table as the 4090 of the control vLLM issue
+7768: without a process list a leftover holder and a loaded server read alike (memory_idle_held needs the list).
+RULER's evaluation at 52 % and 149 W of 400 W (issue 39: prompts one at a time) is one snapshot; under-batching needs
+a series or SM activity. The held-aside miss is an NCCL log that stalls after init (vLLM issue 9920: ACS and IOMMU
+on, PCIe peer-to-peer redirected), not a format gpuscope reads. Not found in the index's excerpts: a tensor-parallel
+hang's table with every rank at 100 % on low power and a confirmed NCCL cause, Xid lines under an inference server's
+load with a confirmed cause (INDEX.md lists what was looked for).
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the
