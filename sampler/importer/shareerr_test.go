@@ -14,7 +14,7 @@ func TestShareErrorsRefusedWithTheirCause(t *testing.T) {
 		"Feb 13 18:44:27 sm1 nvidia-vgpud[2009]: Started (2009)\n" +
 			"Feb 13 18:44:28 sm1 nvidia-vgpud[2009]: GPU not supported by vGPU at PCI Id: 0:1:0:0 DevID: 0x10de / 0x1e89 / 0x10de / >\n" +
 			"Feb 13 18:44:28 sm1 nvidia-vgpud[2009]: error: failed to send vGPU configuration info to RM: 6\n": "offers it no vGPU types",
-		"CUDA_MPS_PIPE_DIRECTORY must be set to start or to communicate with MPS control daemon\n":      "CUDA_MPS_PIPE_DIRECTORY is not set",
+		"CUDA_MPS_PIPE_DIRECTORY must be set to start or to communicate with MPS control daemon\n":            "CUDA_MPS_PIPE_DIRECTORY is not set",
 		"[root@node ~]# nvidia-smi mig -lci\nFailed to display compute instances: Insufficient Permissions\n": "lacks the privilege",
 	} {
 		snaps, _, err := readString(in)
