@@ -158,6 +158,8 @@ func readSections(secs []section, o Options) []*part {
 			p = parseCtrRuntime(s)
 		case kindSlurmGRES:
 			p = parseSlurmGRES(s)
+		case kindShareErr:
+			p = parseShareErr(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

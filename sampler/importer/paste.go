@@ -190,6 +190,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindCtrRuntime, Unknown, runWhile(ls, i, isCtrRuntimeLine)
 	case isSlurmGRESLine(l):
 		return kindSlurmGRES, Unknown, runWhile(ls, i, isSlurmGRESLine)
+	case isShareErrLine(l):
+		return kindShareErr, Unknown, runWhile(ls, i, isShareErrLine)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}

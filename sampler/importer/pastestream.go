@@ -71,14 +71,14 @@ func newPaste(inputs []textInput, name string, o Options) (Stream, error) {
 }
 
 // errorLinesOnly: the text was read, and what it holds is a tool's error
-// that names its cause (nvidia-smi's failure, a container runtime's, Slurm's), so
+// that names its cause (nvidia-smi's failure, a container runtime's, Slurm's, a GPU sharing layer's), so
 // the refusal leads with that cause instead of the list of formats.
 func errorLinesOnly(parts []*part) bool {
 	named := false
 	for _, p := range parts {
 		switch p.sec.kind {
 		case kindOther:
-		case kindSMIError, kindCtrRuntime, kindSlurmGRES:
+		case kindSMIError, kindCtrRuntime, kindSlurmGRES, kindShareErr:
 			named = named || p.skipped != ""
 		default:
 			return false
