@@ -7,7 +7,9 @@ package diagnose
 // sampler/importer/cudaoom.go).
 var hintCUDAOOM = fix{"mem_cuda_oom", "A CUDA allocation failed for lack of GPU memory: nvidia-smi's process list (or fuser -v " +
 	"/dev/nvidia*) shows who holds the card's memory; end stale processes of an earlier run, or if the job alone fills the " +
-	"card lower its need (a smaller batch, input or model, gradient checkpointing)"}
+	"card lower its need (training: a smaller batch or input, gradient checkpointing; an inference server: the model sharded " +
+	"over more GPUs with vLLM's --tensor-parallel-size or TGI's --num-shard, quantised, or a shorter context and KV cache, " +
+	"max_model_len and gpu_memory_utilization; [vllm])"}
 
 // cudaOOM is the finding for the CUDA runtime's out-of-memory error
 // (sampler.SliceOOM layer "cuda"): the node's memory_pressure, no GPU named.

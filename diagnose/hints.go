@@ -31,7 +31,9 @@ var (
 		"torch.cuda.empty_cache()) when not computing ([gpu-idle-handbook] §6.1 §8.1)"}
 	hintMemPressure = fix{"mem_pressure", "Measure the peak with torch.cuda.max_memory_allocated(); if it is near the card's size use " +
 		"gradient checkpointing or a smaller micro-batch with gradient accumulation; " +
-		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation ([gpu-idle-handbook] §6.1 §3.2, [gpu-idle-pipeline] §2.5)"}
+		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; an inference server that cannot load or serve its " +
+		"model: shard it over more GPUs (vLLM's --tensor-parallel-size, TGI's --num-shard), quantise it, or shorten its context and " +
+		"KV cache (max_model_len, gpu_memory_utilization) ([gpu-idle-handbook] §6.1 §3.2, [gpu-idle-pipeline] §2.5, [vllm])"}
 	hintLoadImbalance = fix{"load_imbalance", "Give each job or rank its own GPU: CUDA_VISIBLE_DEVICES=N per job, or torchrun with " +
 		"torch.cuda.set_device(local_rank) in every rank ([gpu-idle-handbook] §3.3 §5.1)"}
 	hintStraggler = fix{"straggler", "Find why this rank is slower: uneven data shards or sequence lengths, a throttled or " +
