@@ -31,13 +31,18 @@ var hintPrealloc = fix{"prealloc", "Read the framework's own allocator for what 
 // model between requests, a guide's example: corpus smi-table-titanx-384-*,
 // smi-table-2080ti22g-*, smi-table-collapsed-4xv100-*). A failed allocation
 // read with the reading (PyTorch's out-of-memory message) is the edge
-// however full the bar: the job asked more than was free.
+// however full the bar: the job asked more than was free. Where the
+// message says what PyTorch held, the rest of the card's use beyond
+// evHeldBytes (more than a CUDA context) is other programs' too, and
+// where it would have covered the request, freeing it comes before
+// shrinking the job (a desktop's browser or second UI: corpus
+// b28-comfyui-oom-rtx3090-*).
 func (e *evCtx) memoryFull(g *sampler.GPU) {
 	if !g.MemUsed.OK || !g.MemTotal.OK || g.MemTotal.V <= 0 {
 		return
 	}
 	pct := 100 * g.MemUsed.V / g.MemTotal.V
-	ask := e.allocFailed(g)
+	ask, own := e.allocFailed(g)
 	if pct < evMemFull && ask == 0 {
 		return
 	}
@@ -62,8 +67,16 @@ func (e *evCtx) memoryFull(g *sampler.GPU) {
 		} else if !edge {
 			est = say("evidence.mem_maybe_reserved", "a framework that reserves memory at start (TensorFlow, JAX, vLLM) reads the same: its allocator stats tell")
 		}
+		evs, hint := Text{used}, hintMemPressure
+		if other := g.MemUsed.V - own; ask > 0 && own > 0 && other >= evHeldBytes {
+			evs = append(evs, say("evidence.mem_held_outside", "{{.Other}} of it is held outside the job's allocator, which had {{.Own}}: its CUDA context and the other programs on the card (the desktop, a browser, a second UI, a game)",
+				"Other", gbytes(other), "Own", gbytes(own)))
+			if g.MemTotal.V-g.MemUsed.V+other >= ask { // what they hold would have covered the request
+				hint = hintMemOthers
+			}
+		}
 		e.add(RuleMemoryPressure, sev, g.Index, say("memory_pressure.title", "GPU {{.GPU}} memory {{.Pct}} full", "GPU", g.Index, "Pct", f0(pct)+"%"),
-			Text{used}, hintMemPressure, e.oneShot(est), Use{g.Index, "mem_used"})
+			evs, hint, e.oneShot(est), Use{g.Index, "mem_used"})
 	}
 }
 
@@ -159,13 +172,13 @@ func (e *evCtx) sliceOOM() {
 
 // allocFailed is the request of the last allocation the CUDA allocator
 // refused on this GPU (PyTorch's message: Want is the use it would have
-// reached), 0 for none.
-func (e *evCtx) allocFailed(g *sampler.GPU) float64 {
-	ask := 0.0
+// reached), 0 for none, and what the allocator held itself then (0 where
+// its message does not say).
+func (e *evCtx) allocFailed(g *sampler.GPU) (ask, own float64) {
 	for _, o := range e.last.Node.SliceOOM {
 		if o.Layer == "pytorch" && o.Device == g.Index && o.Want > g.MemUsed.V {
-			ask = o.Want - g.MemUsed.V
+			ask, own = o.Want-g.MemUsed.V, o.Own
 		}
 	}
-	return ask
+	return ask, own
 }

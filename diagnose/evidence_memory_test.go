@@ -99,3 +99,32 @@ func TestEvidenceAllocationFailed(t *testing.T) {
 	}
 	forbidRule(t, fs, RuleMemoryPressure, -1)
 }
+
+// Where the out-of-memory message says what PyTorch held, the card's use
+// beyond it past evHeldBytes is other programs' (a desktop's browser, a
+// second UI): said in the evidence, and where freeing it would have
+// covered the request, freeing it is the first fix; a request larger
+// than that keeps the usual fix; a message without PyTorch's own hold
+// says nothing of others.
+func TestMemoryHeldOutsideAllocator(t *testing.T) {
+	gib, mib := float64(1<<30), float64(1<<20)
+	oom := func(own, ask float64) []Finding {
+		g := busyGPU(0, 14, 74, 250)
+		g.MemUsed, g.MemTotal = sampler.Some(24*gib), sampler.Some(24*gib)
+		s := evSnap(0, g)
+		s.Node.SliceOOM = []sampler.SliceOOM{{Device: 0, Want: 24*gib + ask, Limit: 24 * gib, Layer: "pytorch", Own: own}}
+		return Evidence([]sampler.Snapshot{s})
+	}
+	f := requireRule(t, oom(21.55*gib, 952*mib), RuleMemoryPressure, 0)
+	if f.FixID != hintMemOthers.id || !strings.Contains(f.Evidence, "2.4 GiB of it is held outside") {
+		t.Errorf("browser beside the job: fix %q, evidence %q; want others' 2.4 GiB said and freed first", f.FixID, f.Evidence)
+	}
+	if f := requireRule(t, oom(21.55*gib, 6*gib), RuleMemoryPressure, 0); f.FixID != hintMemPressure.id {
+		t.Errorf("a request beyond what others hold: fix %q; want %q", f.FixID, hintMemPressure.id)
+	}
+	for _, own := range []float64{0, 23.5 * gib} { // not said; only a context's worth outside
+		if f := requireRule(t, oom(own, 952*mib), RuleMemoryPressure, 0); f.FixID != hintMemPressure.id || strings.Contains(f.Evidence, "outside") {
+			t.Errorf("own %.0f: fix %q, evidence %q; want the usual fix, no others named", own, f.FixID, f.Evidence)
+		}
+	}
+}

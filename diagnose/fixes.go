@@ -18,7 +18,7 @@ func firstFixes() []fix {
 		// The evidence path's own fixes (a pasted snapshot or short series).
 		hintSpin, hintSwing, hintIdleSnapshot, hintHang, hintFabric, hintContentionSnapshot, hintDiagNVLink, hintGPUBusy, hintVGPULicense,
 		hintContainerLost, hintNCCLNVLink, hintMaxOpTemp, hintPrealloc, hintFabricFailed, hintSliceOOM, hintVCUDASlice, hintInfoROM,
-		hintSliceCard, hintDriverOops, hintCUDAOOM, hintGSPFirmware, hintDriverMismatch, hintDriverTooOld, hintBAR(), hintStrayRanks, hintFabricHealth,
+		hintSliceCard, hintDriverOops, hintCUDAOOM, hintGSPFirmware, hintDriverMismatch, hintDriverTooOld, hintBAR(), hintStrayRanks, hintFabricHealth, hintMemOthers,
 	}
 }
 

@@ -34,6 +34,11 @@ var (
 		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; an inference server that cannot load or serve its " +
 		"model: shard it over more GPUs (vLLM's --tensor-parallel-size, TGI's --num-shard), quantise it, or shorten its context and " +
 		"KV cache (max_model_len, gpu_memory_utilization) ([gpu-idle-handbook] §6.1 §3.2, [gpu-idle-pipeline] §2.5, [vllm])"}
+	hintMemOthers = fix{"mem_others", "Free what other programs hold on the card before shrinking the job: nvidia-smi's process " +
+		"list names them (under Windows' WDDM it gives no per-process memory: Task Manager's Details tab, column Dedicated GPU " +
+		"memory, does); close a second UI, a game or a video, turn off the browser's hardware acceleration or drive the display " +
+		"from another GPU; then measure the job's own peak with torch.cuda.max_memory_allocated() ([pytorch-cuda-notes], " +
+		"[gpu-idle-handbook] §6.1)"}
 	hintLoadImbalance = fix{"load_imbalance", "Give each job or rank its own GPU: CUDA_VISIBLE_DEVICES=N per job, or torchrun with " +
 		"torch.cuda.set_device(local_rank) in every rank ([gpu-idle-handbook] §3.3 §5.1)"}
 	hintStraggler = fix{"straggler", "Find why this rank is slower: uneven data shards or sequence lengths, a throttled or " +

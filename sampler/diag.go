@@ -45,4 +45,9 @@ type SliceOOM struct {
 	// device: Device is -1; Want is the allocation's own size where the
 	// line gives it, as ggml's does, else 0).
 	Layer string `json:"layer,omitempty"`
+	// Own is what the refusing program's allocator held itself when it
+	// refused (Layer "pytorch": the memory PyTorch reserved, or allocated
+	// where its message says only that), bytes; 0 where not said. The
+	// card's use beyond it is its CUDA context and the other programs.
+	Own float64 `json:"own,omitempty"`
 }

@@ -172,6 +172,8 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindVCUDAOOM, Unknown, runWhile(ls, i, isVCUDAOOMLine)
 	case isTorchOOMLine(l):
 		return kindTorchOOM, Unknown, runWhile(ls, i, isTorchOOMLine)
+	case torchAsyncRun(ls, i) > 0:
+		return kindTorchOOM, Unknown, torchAsyncRun(ls, i)
 	case isCUDAOOMLine(l):
 		return kindCUDAOOM, Unknown, runWhile(ls, i, isCUDAOOMLine)
 	case fmRun(ls, i) > 0:

@@ -25,6 +25,9 @@ func TestTorchOOMMessages(t *testing.T) {
 	if g := snaps[0].GPUs[0]; g.Index != 3 || !near(g.MemUsed.V, 7.92*gib-24.56*mib) || len(g.Procs) != 0 {
 		t.Errorf("old format read %+v; want GPU 3, 24.56 MiB free of 7.92 GiB, no process", g)
 	}
+	if o := snaps[0].Node.SliceOOM; len(o) != 1 || !near(o[0].Own, 86*mib) {
+		t.Errorf("old format refusal %+v; want PyTorch's own 86 MiB reserved", o)
+	}
 	for _, in := range []string{
 		"RuntimeError: CUDA out of memory.\n", // no reading in it
 		"GPU 0 has a total capacity of 8.00 GiB of which 9.00 GiB is free.\n",
@@ -73,11 +76,45 @@ func TestTorchOOMFailedAllocation(t *testing.T) {
 		t.Fatalf("snaps %+v, err %v; want one refused allocation", snaps, err)
 	}
 	o := snaps[0].Node.SliceOOM[0]
+	if own := (10.38 + 2.99) * gib; o.Own-own > 1e6 || own-o.Own > 1e6 {
+		t.Errorf("PyTorch's own %.0f bytes; want allocated and cached, %.0f", o.Own, own)
+	}
 	if want := (15.90 - 1.83 + 2.56) * gib; o.Layer != "pytorch" || o.Device != 0 || o.Want-want > 1e6 || want-o.Want > 1e6 || o.Limit != 15.90*gib {
 		t.Errorf("read %+v; want pytorch on device 0, %.0f bytes wanted of the card's %.0f", o, want, 15.90*gib)
 	}
 	frag := "CUDA out of memory. Tried to allocate 8.13 GiB (GPU 0; 10.76 GiB total capacity; 643.57 MiB already allocated; 8.20 GiB free; 32.43 MiB cached)\n"
 	if snaps, _, _ := readString(frag); len(snaps) != 1 || len(snaps[0].GPUs) != 1 || len(snaps[0].Node.SliceOOM) != 0 {
 		t.Errorf("a request under the free memory: %+v; want the reading and no refused allocation", snaps)
+	}
+}
+
+// The cudaMallocAsync backend's six-line message is the same reading:
+// Device limit and Free are the card's total and free, Requested the
+// refused allocation; spacing varies (a forum's paste collapses it), and a
+// paste cut before the free line is no reading.
+func TestTorchOOMAsyncAllocator(t *testing.T) {
+	const gib, mib = 1 << 30, 1 << 20
+	near := func(a, b float64) bool { return a-b < 1e6 && b-a < 1e6 }
+	in := "torch.cuda.OutOfMemoryError: Allocation on device 1 would exceed allowed memory. (out of memory)\n" +
+		"Currently allocated     : 21.55 GiB\nRequested               : 952.00 MiB\nDevice limit            : 24.00 GiB\n" +
+		"Free (according to CUDA): 0 bytes\nPyTorch limit (set by user-supplied memory fraction)\n                        : 17179869184.00 GiB\n\nPrompt executed in 188.48 seconds\n"
+	snaps, _, err := readString(in)
+	if err != nil || len(snaps) != 1 || len(snaps[0].GPUs) != 1 || len(snaps[0].Node.SliceOOM) != 1 {
+		t.Fatalf("snaps %+v, err %v; want one GPU and one refused allocation", snaps, err)
+	}
+	g, o := snaps[0].GPUs[0], snaps[0].Node.SliceOOM[0]
+	if g.Index != 1 || g.MemTotal.V != 24*gib || g.MemUsed.V != 24*gib {
+		t.Errorf("read %+v; want GPU 1, 24 of 24 GiB used", g)
+	}
+	if o.Layer != "pytorch" || o.Device != 1 || o.Want != 24*gib+952*mib || o.Limit != 24*gib || !near(o.Own, 21.55*gib) {
+		t.Errorf("refusal %+v; want pytorch on device 1, 24 GiB + 952 MiB wanted of 24 GiB, 21.55 GiB PyTorch's own", o)
+	}
+	collapsed := "Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated : 3.61 GiB\nRequested : 1.10 GiB\nDevice limit : 6.00 GiB\nFree (according to CUDA): 0 bytes\n"
+	if snaps, _, _ := readString(collapsed); len(snaps) != 1 || len(snaps[0].GPUs) != 1 || snaps[0].GPUs[0].MemTotal.V != 6*gib {
+		t.Errorf("collapsed spacing: %+v; want GPU 0 with 6 GiB", snaps)
+	}
+	cut := "Allocation on device 0 would exceed allowed memory. (out of memory)\nCurrently allocated     : 3.61 GiB\nRequested               : 1.10 GiB\n"
+	if snaps, _, _ := readString(cut); len(snaps) > 0 && len(snaps[0].GPUs) > 0 {
+		t.Errorf("cut before the device's size and free memory read as %+v; want no reading", snaps[0].GPUs)
 	}
 }

@@ -239,6 +239,7 @@ var messages = [...]struct {
 	{"init", isCUDAInitLine},
 	{"off the bus", offBusRE.MatchString},
 	{"total capacity", isTorchOOMLine},
+	{"allowed memory", isTorchAsyncHead},
 	{"out of memory", isCUDAOOMLine},
 	{"unavailable", isCUDAInitLine},
 	{"returned 46", isCUDAInitLine},
