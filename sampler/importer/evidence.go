@@ -157,9 +157,9 @@ func readSections(secs []section, o Options) []*part {
 		case kindCtrRuntime:
 			p = parseCtrRuntime(s)
 		case kindSlurmGRES:
-			p = parseSlurmGRES(s)
+			p = slurmGRES.parse(s)
 		case kindShareErr:
-			p = parseShareErr(s)
+			p = shareErr.parse(s)
 		case kindStream:
 			p = parseStreamSection(s, o)
 		default:

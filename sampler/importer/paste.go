@@ -190,10 +190,10 @@ func claim(ls []string, i int) (string, Format, int) {
 		return kindNVMLLost, Unknown, runWhile(ls, i, isNVMLLostLine)
 	case isCtrRuntimeLine(l):
 		return kindCtrRuntime, Unknown, runWhile(ls, i, isCtrRuntimeLine)
-	case isSlurmGRESLine(l):
-		return kindSlurmGRES, Unknown, runWhile(ls, i, isSlurmGRESLine)
-	case isShareErrLine(l):
-		return kindShareErr, Unknown, runWhile(ls, i, isShareErrLine)
+	case slurmGRES.is(l):
+		return kindSlurmGRES, Unknown, runWhile(ls, i, slurmGRES.is)
+	case shareErr.is(l):
+		return kindShareErr, Unknown, runWhile(ls, i, shareErr.is)
 	case kernelRE.MatchString(l):
 		return kindKernel, Unknown, runWhile(ls, i, func(s string) bool { return s == joinedAway || kernelRE.MatchString(s) })
 	}

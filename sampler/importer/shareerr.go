@@ -1,7 +1,5 @@
 package importer
 
-import "strings"
-
 // kindShareErr: an error from the layer that partitions or shares a GPU
 // (the vGPU manager's daemon, MPS's control daemon, nvidia-smi's MIG
 // commands), not a reading of a GPU. Each line names what the layer
@@ -10,12 +8,12 @@ import "strings"
 // [mig-guide] in docs/references.md).
 const kindShareErr = "GPU sharing layer error"
 
-// shareErrCauses maps the layer's words (as it prints them) to what they
+// shareErr maps the layer's words (as it prints them) to what they
 // prove, the most telling first. Corpus: b29-vgpud-gpu-not-supported-*
 // (nvidia-vgpud on a GeForce card), b29-mps-daemon-crashloop-* (the MPS
 // control daemon started without its pipe directory),
 // b29-mig-lci-insufficient-permissions-*.
-var shareErrCauses = []struct{ words, why string }{
+var shareErr = causeLines{causes: []cause{
 	{"GPU not supported by vGPU",
 		"the vGPU manager (nvidia-vgpud) does not support this GPU, so it offers it no vGPU types and the host can " +
 			"create no vGPU on it: use a GPU the vGPU release supports (its release notes list them) or pass the whole " +
@@ -31,29 +29,4 @@ var shareErrCauses = []struct{ words, why string }{
 	{"Failed to display GPU instances: Insufficient Permissions",
 		"nvidia-smi could not list the MIG GPU instances: the caller lacks the privilege (not root, or a container " +
 			"without the MIG capability devices), so it says nothing about the instances; run it as root on the host"},
-}
-
-// shareErrWhy is what line proves, or "" where it is no such line.
-func shareErrWhy(line string) string {
-	for _, c := range shareErrCauses {
-		if strings.Contains(line, c.words) {
-			return c.why
-		}
-	}
-	return ""
-}
-
-func isShareErrLine(line string) bool { return shareErrWhy(line) != "" }
-
-// parseShareErr refuses the section with the cause its lines prove most
-// (shareErrCauses' order).
-func parseShareErr(sec *section) *part {
-	for _, c := range shareErrCauses {
-		for _, s := range sec.lines {
-			if strings.Contains(s, c.words) {
-				return newPart(sec).skip(c.why + "; nothing about the GPUs was judged (" + clip(strings.TrimSpace(s), 160) + ")")
-			}
-		}
-	}
-	return newPart(sec).skip("no GPU sharing layer error")
-}
+}}

@@ -1,7 +1,5 @@
 package importer
 
-import "strings"
-
 // kindSlurmGRES: Slurm's own error about a node's GPUs as generic
 // resources (GRES), from slurmd or slurmctld. The line names what Slurm's
 // configuration and the node disagree on, not a reading of a GPU, so it is
@@ -9,12 +7,12 @@ import "strings"
 // other text ([slurm-gres] in docs/references.md).
 const kindSlurmGRES = "Slurm GRES error"
 
-// slurmGRESCauses maps Slurm's words (lower case) to what they prove.
+// slurmGRES maps Slurm's words (lower case) to what they prove.
 // Corpus: b26-slurmctld-gres-count-changed-* (a MIG layout shrunk under
 // slurm.conf's count), b26-slurmctld-invalid-gres-core-specification-*,
 // b26-slurmd-fatal-gres-conf-duplicate-records-*, b26-slurmd-cant-stat-*
 // (a device node made by a boot script that ran after slurmd).
-var slurmGRESCauses = []struct{ words, why string }{
+var slurmGRES = causeLines{sieve: []string{"gres", "GRES"}, fold: true, causes: []cause{
 	{"gres/gpu count reported lower than configured",
 		"Slurm drained the node: it reports fewer GPUs than slurm.conf's Gres= declares (a GPU lost or hidden, a " +
 			"changed MIG layout, or a wrong count); nvidia-smi -L on the node says which, then fix the GPU or the " +
@@ -35,34 +33,4 @@ var slurmGRESCauses = []struct{ words, why string }{
 	{"waiting for gres.conf file /dev/",
 		"slurmd is waiting for a GPU's device node gres.conf names: the NVIDIA driver is not loaded or /dev/nvidia* " +
 			"is not made yet at boot; ls /dev/nvidia* and lsmod | grep nvidia on the node tell which"},
-}
-
-// slurmGRESWhy is what line proves, or "" where it is no such line.
-func slurmGRESWhy(line string) string {
-	if !strings.Contains(line, "gres") && !strings.Contains(line, "GRES") { // every line below has one, as written
-		return ""
-	}
-	l := strings.ToLower(line)
-	for _, c := range slurmGRESCauses {
-		if strings.Contains(l, c.words) {
-			return c.why
-		}
-	}
-	return ""
-}
-
-func isSlurmGRESLine(line string) bool { return slurmGRESWhy(line) != "" }
-
-// parseSlurmGRES refuses the section with the cause its lines prove most
-// (slurmGRESCauses' order: the drain before the count it follows from,
-// slurmd's fatal stat before the wait that preceded it).
-func parseSlurmGRES(sec *section) *part {
-	for _, c := range slurmGRESCauses {
-		for _, s := range sec.lines {
-			if strings.Contains(strings.ToLower(s), c.words) {
-				return newPart(sec).skip(c.why + "; nothing about the GPUs was judged (" + clip(strings.TrimSpace(s), 160) + ")")
-			}
-		}
-	}
-	return newPart(sec).skip("no Slurm GRES error")
-}
+}}
