@@ -71,7 +71,10 @@ func (e *evCtx) memoryFull(g *sampler.GPU) {
 		if other := g.MemUsed.V - own; ask > 0 && own > 0 && other >= evHeldBytes {
 			evs = append(evs, say("evidence.mem_held_outside", "{{.Other}} of it is held outside the job's allocator, which had {{.Own}}: its CUDA context and the other programs on the card (the desktop, a browser, a second UI, a game)",
 				"Other", gbytes(other), "Own", gbytes(own)))
-			if g.MemTotal.V-g.MemUsed.V+other >= ask { // what they hold would have covered the request
+			// What they hold beyond the job's own context (evHeldBytes'
+			// worth, which closing other programs does not free) would have
+			// covered the request.
+			if g.MemTotal.V-g.MemUsed.V+other-evHeldBytes >= ask {
 				hint = hintMemOthers
 			}
 		}
