@@ -282,15 +282,16 @@ written against, so its "after" is no longer an out-of-sample figure.
 | 2026-12-13-batch-28 | 2/4 right (2 missed) | 7/10 right (3 missed), untouched | 9/10 right (1 missed) |
 | 2026-12-13-batch-29 | 2/5 right (3 missed) | 3/8 right (5 missed), untouched | 4/8 right (4 missed) |
 | 2026-12-13-batch-30 | 3/4 right (1 missed) | 7/10 right (3 missed), untouched | 7/10 right (3 missed; no change made for it) |
+| 2026-12-13-batch-32 | 4/4 right | 6/7 right (1 missed), untouched | 7/7 right |
 
-Out of sample over the last three batches (2026-12-13-batch-28, -batch-29, -batch-30): 7 of 13 held-aside files right
-when scored untouched (54 %; the goal is 95 %); over the thirty batches since 2026-12-07, 150 of 194 (77 %). Held-aside
-faults alone, the figure the stratified splits of batches 5 to 30 make possible: 33 of 71 right untouched (batch 5: 2 of
-3; batch 6: 0 of 3; batch 7: 1 of 3; batch 8: 2 of 3; batch 9: 1 of 3; batch 10: 3 of 3; batch 11: 2 of 3; batch 12: 2
+Out of sample over the last three batches (2026-12-13-batch-29, -batch-30, -batch-32): 9 of 13 held-aside files right
+when scored untouched (69 %; the goal is 95 %); over the batches since 2026-12-07, 154 of 198 (78 %). Held-aside faults
+alone, the figure the stratified splits of batches 5 to 32 make possible: 36 of 74 right untouched (batch 5: 2 of 3;
+batch 6: 0 of 3; batch 7: 1 of 3; batch 8: 2 of 3; batch 9: 1 of 3; batch 10: 3 of 3; batch 11: 2 of 3; batch 12: 2
 of 3; batch 13: 3 of 3; batch 14: 4 of 4; batch 15: 1 of 3; batch 16: 0 of 3; batch 17: 1 of 3; batch 18: 0 of 2;
 batch 19: 2 of 3; batch 20: 1 of 2; batch 21: 0 of 2; batch 22: 2 of 3; batch 23: 1 of 1; batch 24: 0 of 2; batch 25:
-2 of 2; batch 26: 0 of 3; batch 27: 2 of 4; batch 28: 0 of 2; batch 29: 0 of 3; batch 30: 1 of 2); held-aside
-controls: 94 of 94 (no false alarm out of sample).
+2 of 2; batch 26: 0 of 3; batch 27: 2 of 4; batch 28: 0 of 2; batch 29: 0 of 3; batch 30: 1 of 2; batch 32: 3 of 3);
+held-aside controls: 95 of 95 (no false alarm out of sample).
 
 After the nine batches were scored untouched, the files still marked missed or extra (in sample, and in the
 held-aside "now" rows) were read for general causes rather than one-file patches. Two classes had evidence one paste
@@ -1168,6 +1169,27 @@ a series or SM activity. The held-aside miss is an NCCL log that stalls after in
 on, PCIe peer-to-peer redirected), not a format gpuscope reads. Not found in the index's excerpts: a tensor-parallel
 hang's table with every rank at 100 % on low power and a confirmed NCCL cause, Xid lines under an inference server's
 load with a confirmed cause (INDEX.md lists what was looked for).
+
+Batch 32 (notes and questions in Chinese: blogs (wanpihou, 2048ai, xamrdz, CSDN's devpress mirror, arthurchiao's GPU
+notes through a read-it-later mirror, a Gitalk comment thread) and Chinese GitHub threads (Aliyun's gpushare
+scheduler, ChatTTS-ui, verl, Paddle, ChatGLM3)) found the pages index mostly rewritten articles whose tables are
+illustrations ("实测" pieces): those were left out and the batch is eleven files, eight faults and three controls.
+Untouched it was right on ten: the NVML driver/library mismatch after an unattended kernel upgrade and after a driver
+update ([nvml-api] NVML_ERROR_LIB_RM_VERSION_MISMATCH: reboot or reload, reinstall if they still differ), PyTorch's
+out-of-memory on a 24 GB and a 4 GB card (memory_pressure, what is held outside the job's allocator said), the
+uncorrectable ECC error of a 4x8 H800 job and of a Paddle inference (ecc_errors, the line naming no GPU, where the
+reporter had asked whether it was OOM), Docker's "could not select device driver" refused naming the missing Container
+Toolkit, and the three controls quiet (a healthy 8-GPU topo -m read without a finding, a banner cut before its rows, a
+T4's version line whose cause, a faulty card found by swapping, no output shows). The one miss was general: NVML's
+"Unknown Error" under "容器内执行nvidia-smi 输出" (run inside the container) was refused with two candidates because
+only a pasted command or a container's prompt placed nvidia-smi in a container; a reporter's words saying so on the
+line above now do the same (sampler/importer/container.go, [nvidia-container-gpu-loss]), in Chinese or English, and
+words that do not place it there keep the two-candidate refusal. No other verdict of the corpus moved (whole corpus
+743 to 744 right of 818), no control gained a finding, the simulator matrix kept every verdict. Left as it is: the
+wanpihou notes give dmesg's API mismatch in the author's paraphrase ("client version X, kernel module version Y"
+behind a '#'), not the kernel's wording, so the two versions are not quoted; reading paraphrases would be keyed to
+one author. Not found in the index's excerpts: 掉卡 (Xid 79) incidents with a pasted dmesg and a confirmed cause, a
+Chinese post's -q PERFORMANCE with an active slowdown, AutoDL or Featurize outputs, an H20 or L20 table.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

@@ -27,6 +27,12 @@ var (
 	// word spelt in hex (a host "deadbeefcafe") out
 	containerCmdRE = lazy(`\b(?:(?:kubectl|k|oc)\s+exec|(?:docker|podman|nerdctl)\s+(?:exec|run|container\s+exec)|crictl\s+exec)\b.*\bnvidia-smi\b|^[\w.-]+@([0-9a-f]{12}):[^#$]*[#$]\s*nvidia-smi\b|\b(?:(?:kubectl|k|oc)|(?:docker|podman|nerdctl|crictl)(?:\s+container)?)\s+logs\b`)
 	nvmlUnknownRE  = lazy(`(?i)failed to initialize nvml:\s*unknown error`)
+	// a reporter who does not paste the command says it in words on the
+	// line above: "容器内执行nvidia-smi 输出" ("nvidia-smi run inside the
+	// container prints"), "running nvidia-smi inside the pod gives"; the
+	// same fact as the command (corpus: b32-nvml-unknown-error-in-container-*,
+	// written in Chinese)
+	containerProseRE = lazy(`(?i)(?:容器|\bpod)\s*(?:内|里|中)[^\n]*nvidia-smi|nvidia-smi[^\n]*(?:容器|\bpod)\s*(?:内|里|中)|\b(?:in|inside|within)\s+(?:the\s+|a\s+|my\s+|this\s+)?(?:docker\s+)?(?:container|pod)\b[^\n]*\bnvidia-smi\b|\bnvidia-smi\b[^\n]*\b(?:in|inside|within)\s+(?:the\s+|a\s+|my\s+|this\s+)?(?:docker\s+)?(?:container|pod)\b`)
 )
 
 // nvmlUnknownAlone refuses NVML's Unknown Error with nothing to show where
@@ -46,7 +52,7 @@ const noDevices = `nvidia-smi reached the driver and found no GPU: a node, job o
 	`given none, or a GPU the driver failed to initialise (dmesg there says which); nothing to judge`
 
 // containerCommand is the command line that ran nvidia-smi in a container,
-// when the text right above a section is one: the last line of the
+// or the reporter's words saying so, when the text right above a section is one: the last line of the
 // nearest section above that is not nvidia-smi's own output (its -L,
 // table or error lines, which that command printed); "" otherwise.
 func containerCommand(before []section) string {
@@ -58,6 +64,9 @@ func containerCommand(before []section) string {
 		for i := len(ls) - 1; i >= 0; i-- {
 			if t := strings.TrimSpace(ls[i]); t != "" {
 				if m := containerCmdRE.FindStringSubmatch(t); m != nil && (m[1] == "" || strings.ContainsAny(m[1], "0123456789")) {
+					return t
+				}
+				if containerProseRE.MatchString(t) {
 					return t
 				}
 				return ""
@@ -81,7 +90,7 @@ func containerLost(sec *section, cmd string) *part {
 		p := newPart(sec)
 		p.where(-1, "container_error", sec.first+i)
 		p.snaps = []sampler.Snapshot{{Node: sampler.Node{ContainerError: strings.TrimSpace(l) + " (" + cmd + ")"}}}
-		p.note(fmt.Sprintf("nvidia-smi inside a container cannot initialise NVML (line %d, run by %q)", sec.first+i, cmd))
+		p.note(fmt.Sprintf("nvidia-smi inside a container cannot initialise NVML (line %d, under %q)", sec.first+i, cmd))
 		return p
 	}
 	return nil

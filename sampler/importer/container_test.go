@@ -53,3 +53,25 @@ func TestNVMLUnknownErrorAloneRefusedForWhatItIs(t *testing.T) {
 		}
 	}
 }
+
+// A reporter who writes, instead of pasting the command, that nvidia-smi
+// ran in a container or a pod says where it ran just as well; words that
+// do not place it there leave the refusal naming both candidates.
+func TestNVMLUnknownErrorUnderWordsSayingAContainer(t *testing.T) {
+	for _, above := range []string{
+		"容器内执行nvidia-smi 输出",
+		"Running nvidia-smi inside the container gives:",
+		"nvidia-smi in the pod now prints",
+	} {
+		snaps, _ := readPaste(t, above+"\nFailed to initialize NVML: Unknown Error\n")
+		if c := snaps[len(snaps)-1].Node.ContainerError; !strings.Contains(c, "Unknown Error") || !strings.Contains(c, above) {
+			t.Errorf("%q: container error %q, want the message under those words", above, c)
+		}
+	}
+	for _, above := range []string{"执行nvidia-smi 输出", "Running nvidia-smi on the host gives:", "the container started, then:"} {
+		_, _, err := NewStream(strings.NewReader(above+"\nFailed to initialize NVML: Unknown Error\n"), "paste", Options{Start: fixedStart})
+		if err == nil || !strings.Contains(err.Error(), "nothing shows where it ran") {
+			t.Errorf("%q: %v; want the refusal naming both candidates", above, err)
+		}
+	}
+}
