@@ -282,15 +282,17 @@ written against, so its "after" is no longer an out-of-sample figure.
 | 2026-12-13-batch-28 | 2/4 right (2 missed) | 7/10 right (3 missed), untouched | 9/10 right (1 missed) |
 | 2026-12-13-batch-29 | 2/5 right (3 missed) | 3/8 right (5 missed), untouched | 4/8 right (4 missed) |
 | 2026-12-13-batch-30 | 3/4 right (1 missed) | 7/10 right (3 missed), untouched | 7/10 right (3 missed; no change made for it) |
+| 2026-12-13-batch-31 | 4/4 right | 6/8 right (2 missed), untouched | 8/8 right |
 | 2026-12-13-batch-32 | 4/4 right | 6/7 right (1 missed), untouched | 7/7 right |
 
-Out of sample over the last three batches (2026-12-13-batch-29, -batch-30, -batch-32): 9 of 13 held-aside files right
-when scored untouched (69 %; the goal is 95 %); over the batches since 2026-12-07, 154 of 198 (78 %). Held-aside faults
-alone, the figure the stratified splits of batches 5 to 32 make possible: 36 of 74 right untouched (batch 5: 2 of 3;
-batch 6: 0 of 3; batch 7: 1 of 3; batch 8: 2 of 3; batch 9: 1 of 3; batch 10: 3 of 3; batch 11: 2 of 3; batch 12: 2
-of 3; batch 13: 3 of 3; batch 14: 4 of 4; batch 15: 1 of 3; batch 16: 0 of 3; batch 17: 1 of 3; batch 18: 0 of 2;
-batch 19: 2 of 3; batch 20: 1 of 2; batch 21: 0 of 2; batch 22: 2 of 3; batch 23: 1 of 1; batch 24: 0 of 2; batch 25:
-2 of 2; batch 26: 0 of 3; batch 27: 2 of 4; batch 28: 0 of 2; batch 29: 0 of 3; batch 30: 1 of 2; batch 32: 3 of 3);
+Out of sample over the last three batches (2026-12-13-batch-30, -batch-31, -batch-32): 11 of 12 held-aside files
+right when scored untouched (92 %; the goal is 95 %); over the thirty-two batches since 2026-12-07, 158 of 202 (78 %).
+Held-aside faults alone, the figure the stratified splits of batches 5 to 32 make possible: 39 of 77 right untouched
+(batch 5: 2 of 3; batch 6: 0 of 3; batch 7: 1 of 3; batch 8: 2 of 3; batch 9: 1 of 3; batch 10: 3 of 3; batch 11: 2
+of 3; batch 12: 2 of 3; batch 13: 3 of 3; batch 14: 4 of 4; batch 15: 1 of 3; batch 16: 0 of 3; batch 17: 1 of 3;
+batch 18: 0 of 2; batch 19: 2 of 3; batch 20: 1 of 2; batch 21: 0 of 2; batch 22: 2 of 3; batch 23: 1 of 1; batch
+24: 0 of 2; batch 25: 2 of 2; batch 26: 0 of 3; batch 27: 2 of 4; batch 28: 0 of 2; batch 29: 0 of 3; batch 30: 1 of
+2; batch 31: 3 of 3; batch 32: 3 of 3); held-aside controls: 96 of 96 (no false alarm out of sample).
 held-aside controls: 95 of 95 (no false alarm out of sample).
 
 After the nine batches were scored untouched, the files still marked missed or extra (in sample, and in the
@@ -1169,6 +1171,24 @@ a series or SM activity. The held-aside miss is an NCCL log that stalls after in
 on, PCIe peer-to-peer redirected), not a format gpuscope reads. Not found in the index's excerpts: a tensor-parallel
 hang's table with every rank at 100 % on low power and a confirmed NCCL cause, Xid lines under an inference server's
 load with a confirmed cause (INDEX.md lists what was looked for).
+
+Batch 31 (NVIDIA's own forums and the driver's bug-report excerpts: Xid 79, GSP heartbeat deaths and crashes with
+Xid 62/120/154, RmInitAdapter failures, Xid 31 and 109 from applications, idle -q sections; RTX 3090 to RTX 5090,
+RTX PRO 6000 Blackwell, H100). The stored pages index holds one new forums.developer.nvidia.com thread (364958, the
+RTX PRO 6000's GSP crashes); seven come from NVIDIA's driver tracker (open-gpu-kernel-modules), four from other
+projects' threads quoting the driver's lines or -q sections (tinygrad, nvtrust, perses, ethminer). All four held aside were right untouched: Xid 79 with a failed PF FLR, a GSP
+heartbeat timeout with Xid 154 "GPU Reset Required", Xid 31 from tinygrad's python process (the application's
+invalid address), and a laptop's driver-load dmesg refused as kernel text without a fault. Two in-sample misses were
+the driver's own words gpuscope did not know, both general. A call failing with NV_ERR_GPU_IS_LOST, by name or as
+the 0x0000000f status of an RPC to GSP (nvstatuscodes.h; the RTX 5090 journal after its GSP heartbeat died, issue
+1080), now loses the GPU as the firmware timeouts do (sampler/importer/kerngsp.go); the RPC form counts only with the
+driver's GPU number, since without it it follows a failure already read (batch 12's Xid 79 journal, issue 1010, kept
+one GPU). The driver's "installed in this system is not supported by the NVIDIA <release> driver release" is refused
+naming the release and the PCI ID (sampler/importer/kernunsupported.go; the passed-through H100 on 550.90.07, nvtrust
+issue 55), not called kernel text without an Xid. Nothing is left missed in sample. Not found in the indexes with a
+paste and a confirmed cause: a forum thread's -q with HW Slowdown or HW Power Brake active under load, row-remapping
+pending on a forum A100 with Xid 63/64 lines, a PCIe link at Gen1 or x8 under load, a fabric manager failure on the
+forum (INDEX.md lists what was used instead).
 
 Batch 32 (notes and questions in Chinese: blogs (wanpihou, 2048ai, xamrdz, CSDN's devpress mirror, arthurchiao's GPU
 notes through a read-it-later mirror, a Gitalk comment thread) and Chinese GitHub threads (Aliyun's gpushare

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"sort"
+	"strings"
 )
 
 // The driver's messages when a GPU's firmware stops answering, logged with
@@ -19,10 +20,17 @@ import (
 //
 //	NVRM: nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from status @ kernel_channel.c:2827
 //
+// or with NV_ERR_GPU_IS_LOST ("GPU lost from the bus", status 0x0000000F in
+// nvstatuscodes.h), by name or as the status of an RPC to GSP that could
+// not be sent, as after a GSP heartbeat death:
+//
+//	NVRM: nvCheckOkFailedNoLog: GPU lost from the bus [NV_ERR_GPU_IS_LOST]
+//	NVRM: GPU0 _issueRpcAndWait: rpcSendMessage failed with status 0x0000000f for fn 10 sequence 12303!
+//
 // Until it is reset the GPU answers nothing: it is lost as one whose
 // initialisation failed. "GPUn" is the driver's own instance number, not
 // a PCI address or nvidia-smi's index.
-var fwTimeoutRE = lazy(`NVRM: (?:GPU(\d+) )?\w+: (?:(?:GSP RM )?[Hh]eartbeat timed out|\*+ GSP Timeout|FSP command timed out|.*\[NV_ERR_RESET_REQUIRED\])`)
+var fwTimeoutRE = lazy(`NVRM: (?:GPU(\d+) )?\w+: (?:(?:GSP RM )?[Hh]eartbeat timed out|\*+ GSP Timeout|FSP command timed out|.*\[NV_ERR_(?:RESET_REQUIRED|GPU_IS_LOST)\]|rpcSendMessage failed with status 0x0000000[fF]\b)`)
 
 // fwTimeouts collects, per driver instance number ("" for a message
 // without one), the first line of one kernel section whose firmware timed
@@ -32,6 +40,12 @@ type fwTimeouts map[string]int
 func (f fwTimeouts) add(l string, line int) bool {
 	m := fwTimeoutRE.FindStringSubmatch(l)
 	if m == nil {
+		return false
+	}
+	if m[1] == "" && strings.Contains(l, "rpcSendMessage") {
+		// An RPC failing without the driver's GPU number follows the
+		// failure the lines before it read (an older driver's Xid 79):
+		// alone it names no GPU, and placing it would add one.
 		return false
 	}
 	if _, ok := f[m[1]]; !ok {
@@ -65,5 +79,5 @@ func (f fwTimeouts) resolve(named []string, lose func(key string, line int)) (no
 		}
 		lose(key, f[id])
 	}
-	return countGPUs(len(f)) + " whose firmware (GSP/FSP) stopped answering or that need a reset (NV_ERR_RESET_REQUIRED): reset the GPU"
+	return countGPUs(len(f)) + " whose firmware (GSP/FSP) stopped answering, that need a reset (NV_ERR_RESET_REQUIRED) or that the driver has lost (NV_ERR_GPU_IS_LOST): reset the GPU"
 }

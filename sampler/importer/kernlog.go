@@ -175,6 +175,9 @@ func parseKernel(sec *section, seen map[string]bool) *part {
 		if r := kernNoProbeReason(sec.lines); r != "" { // kernnoprobe.go
 			return p.skip(r)
 		}
+		if r := kernUnsupportedReason(sec.lines); r != "" { // kernunsupported.go
+			return p.skip(r)
+		}
 		return p.skip("kernel lines without an NVIDIA Xid or fallen-off-the-bus message")
 	}
 	snap := sampler.Snapshot{}
