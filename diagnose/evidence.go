@@ -237,10 +237,22 @@ func xidHint(code uint64, codes []uint64) fix {
 // with host data (gpuscope recordings) get the live rules only. It is the
 // one place evidence and live findings merge, so check, replay and report
 // agree.
-type EvidenceEngine struct{ e *Engine }
+type EvidenceEngine struct {
+	e *Engine
+	// seen: when each evidence finding (rule, GPU) was first made in the
+	// evaluations that have made it since, its Since: the window's start
+	// over-claimed when it began (a 16 s dmon log whose load starts 10 s
+	// in, check's "since" 15 s before report's span: oneloop_test.go).
+	seen map[evidenceKey]time.Time
+}
+
+type evidenceKey struct {
+	rule string
+	gpu  int
+}
 
 // NewEvidenceEngine returns an EvidenceEngine over NewEngine(o).
-func NewEvidenceEngine(o Options) *EvidenceEngine { return &EvidenceEngine{NewEngine(o)} }
+func NewEvidenceEngine(o Options) *EvidenceEngine { return &EvidenceEngine{e: NewEngine(o)} }
 
 // Evaluate returns the live findings plus the evidence findings for a rule
 // and GPU the live rules did not report. A finding both made keeps the live
@@ -256,9 +268,15 @@ func (x *EvidenceEngine) evaluate(window []sampler.Snapshot, rows []procRows) []
 	if len(window) == 0 || window[len(window)-1].Host != nil {
 		return out
 	}
+	now, seen := window[len(window)-1].Time, map[evidenceKey]time.Time{}
 	for _, ef := range Evidence(window) {
 		i := slices.IndexFunc(out, func(f Finding) bool { return f.Rule == ef.Rule && f.GPU == ef.GPU })
 		if i < 0 {
+			k := evidenceKey{ef.Rule, ef.GPU}
+			if ef.Since = now; !x.seen[k].IsZero() {
+				ef.Since = x.seen[k]
+			}
+			seen[k] = ef.Since
 			out = append(out, ef)
 			continue
 		}
@@ -268,6 +286,7 @@ func (x *EvidenceEngine) evaluate(window []sampler.Snapshot, rows []procRows) []
 		}
 		f.Uses = ef.Uses
 	}
+	x.seen = seen
 	Rank(out)
 	return out
 }
