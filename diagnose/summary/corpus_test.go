@@ -1161,13 +1161,13 @@ that are the framework's own out-of-memory lines were right untouched: llama-ser
 once a regression's second process per GPU eats the context's room, TGI's shard that cannot start on one V100
 without --num-shard, InternVL's load onto one of three 4090s. No code changed for this batch: each in-sample miss is
 a paste that cannot tell its cause, and a rule that guessed would alarm on the controls beside it. An RTX 6000 Ada at
-100 % on 90 W of 300 W after vLLM's shutdown (verifiers issue 85) reads like launch-bound kernels in one snapshot,
+100 % on 90 W of 300 W after vLLM's shutdown (verifiers #85) reads like launch-bound kernels in one snapshot,
 the same reading as batch 24's accelerate barrier (b24-smi-table-a10g-*): with the table cut after GPU 0 no idle
 peer shows a waiting rank, and no process list shows the leftover holder. A TITAN RTX holding 12 GB at P8, 0 %
-after lm_eval finished (lm-evaluation-harness issue 1894) is the same table as the 4090 of the control vLLM issue
+after lm_eval finished (lm-evaluation-harness #1894) is the same table as the 4090 of the control vLLM issue
 7768: without a process list a leftover holder and a loaded server read alike (memory_idle_held needs the list).
-RULER's evaluation at 52 % and 149 W of 400 W (issue 39: prompts one at a time) is one snapshot; under-batching needs
-a series or SM activity. The held-aside miss is an NCCL log that stalls after init (vLLM issue 9920: ACS and IOMMU
+RULER's evaluation at 52 % and 149 W of 400 W (#39: prompts one at a time) is one snapshot; under-batching needs
+a series or SM activity. The held-aside miss is an NCCL log that stalls after init (vLLM #9920: ACS and IOMMU
 on, PCIe peer-to-peer redirected), not a format gpuscope reads. Not found in the index's excerpts: a tensor-parallel
 hang's table with every rank at 100 % on low power and a confirmed NCCL cause, Xid lines under an inference server's
 load with a confirmed cause (INDEX.md lists what was looked for).
@@ -1182,10 +1182,10 @@ invalid address), and a laptop's driver-load dmesg refused as kernel text withou
 the driver's own words gpuscope did not know, both general. A call failing with NV_ERR_GPU_IS_LOST, by name or as
 the 0x0000000f status of an RPC to GSP (nvstatuscodes.h; the RTX 5090 journal after its GSP heartbeat died, issue
 1080), now loses the GPU as the firmware timeouts do (sampler/importer/kerngsp.go); the RPC form counts only with the
-driver's GPU number, since without it it follows a failure already read (batch 12's Xid 79 journal, issue 1010, kept
+driver's GPU number, since without it it follows a failure already read (batch 12's Xid 79 journal, #1010, kept
 one GPU). The driver's "installed in this system is not supported by the NVIDIA <release> driver release" is refused
 naming the release and the PCI ID (sampler/importer/kernunsupported.go; the passed-through H100 on 550.90.07, nvtrust
-issue 55), not called kernel text without an Xid. Nothing is left missed in sample. Not found in the indexes with a
+#55), not called kernel text without an Xid. Nothing is left missed in sample. Not found in the indexes with a
 paste and a confirmed cause: a forum thread's -q with HW Slowdown or HW Power Brake active under load, row-remapping
 pending on a forum A100 with Xid 63/64 lines, a PCIe link at Gen1 or x8 under load, a fabric manager failure on the
 forum (INDEX.md lists what was used instead).
