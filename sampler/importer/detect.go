@@ -60,6 +60,9 @@ func Detect(head []byte) Format {
 // names in their "#" header line.
 func detectHashHeader(line string) Format {
 	names := hashHeaderNames(line)
+	if len(names) < 2 || !headerStart(names[0]) {
+		return Unknown // a comment or a Markdown heading ("### NVIDIA Open GPU Kernel Modules Version") that names a GPU
+	}
 	has := func(n string) bool {
 		for _, x := range names {
 			if x == n {

@@ -107,12 +107,14 @@ func TestDetect(t *testing.T) {
 		"hello world\n":                                       Unknown,
 		"a,b,c\n1,2,3\n":                                      Unknown,
 		"# some comment\n":                                    Unknown,
-		"":                                                    Unknown,
-		"<html><body>":                                        Unknown,
-		"\n\n   <nvidia_smi_log>":                             SMIXML,
-		"# Entity  POWER\nID\nGPU 0  40\n":                    DCGMIDmon,
-		"0, 97, 16384, 40960\n":                               SMICSV,
-		"0, P0, 16384, 40960\n":                               Unknown,
+		// A Markdown heading that names a GPU is not a dmon header (an issue template's first line).
+		"### NVIDIA Open GPU Kernel Modules Version\n\n595.71.05 (Ubuntu packages: a 1, b 1)\n": Unknown,
+		"":                                 Unknown,
+		"<html><body>":                     Unknown,
+		"\n\n   <nvidia_smi_log>":          SMIXML,
+		"# Entity  POWER\nID\nGPU 0  40\n": DCGMIDmon,
+		"0, 97, 16384, 40960\n":            SMICSV,
+		"0, P0, 16384, 40960\n":            Unknown,
 	}
 	for in, want := range inline {
 		if got := Detect([]byte(in)); got != want {

@@ -18,9 +18,6 @@ func streamRun(ls []string, i int) (Format, int) {
 		return SMIXML, runWhile(ls, i, func(s string) bool { t := strings.TrimSpace(s); return t == "" || t[0] == '<' })
 	case strings.HasPrefix(t, "#"):
 		f := detectHashHeader(t)
-		if names := hashHeaderNames(t); f != Unknown && (len(names) < 2 || !headerStart(names[0])) {
-			f = Unknown // a comment that mentions a GPU, not a header
-		}
 		if f == Unknown {
 			return commentedCSV(ls, i)
 		}

@@ -16,7 +16,9 @@ import (
 // column position, so any layout and a table cut anywhere read the same.
 
 var (
-	tblBannerRE = lazy(`NVIDIA-SMI\s+(\S+)\s+Driver Version:\s*(\S+)(?:\s+CUDA Version:\s*(\S+))?`)
+	// R610 and later print "KMD Version: ... CUDA UMD Version: ..." where older drivers print
+	// "Driver Version: ... CUDA Version: ..." (the same two numbers).
+	tblBannerRE = lazy(`NVIDIA-SMI\s+(\S+)\s+(?:Driver|KMD) Version:\s*(\S+)(?:\s+CUDA (?:UMD )?Version:\s*(\S+))?`)
 	tblIdxRE    = lazy(`^\s*(\d+)\s+(.*?)\s*(On|Off|N/A|WDDM|TCC|MCDM)?\s*$`)
 	tblBusRE    = lazy(`([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])`)
 	tblMemRE    = lazy(`(\d+)\s*(MiB|GiB|MB|KiB)\s*/\s*(\d+)\s*(MiB|GiB|MB|KiB)`)
