@@ -1230,8 +1230,9 @@ whose maintainer named GPU 0's [Unknown Error] as the problem, are right. No oth
 766 right of 841), no control gained a finding, the simulator matrix kept every verdict. Left missed: the Zabbix
 row of an RTX 3080 whose [N/A] utilisation, power and clocks the reporter fixed by updating the driver; the paste holds
 no driver version and [N/A] is what a board that does not report a field prints, so nothing in it shows the cause.
-Not done: a headered CSV's [Unknown Error] is still read as a missing value without a note (the same note belongs
-there, by column name).
+The same note now goes with a headered CSV's failed cell, by GPU and column name, where it was read as a missing
+value and nothing said (corpus: query-csv-unknown-error-rtx2080ti-442-win-mindminer-issue-627.txt, GPU 0's
+power.default_limit): a warning of the read, not a finding, so no verdict moved.
 `
 
 // simulatorVsReal compares the real signatures in the corpus with the

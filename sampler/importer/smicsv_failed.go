@@ -20,6 +20,30 @@ func csvReadFailed(cell string) bool {
 	return false
 }
 
+// failedReadWhy is the one sentence both notes end with.
+const failedReadWhy = "nvidia-smi's read of that field failed with an NVML error " +
+	"(a failing fan, sensor or driver call on that GPU, not an unsupported field); " +
+	"nvidia-smi -q -i N on that GPU shows whether it lasts"
+
+// noteFailedReads notes, once per GPU and field, a cell of a headered
+// --query-gpu row that nvidia-smi failed to read: the value is absent
+// either way (isNA), the failure is worth a note as the table's ERR! is.
+func (s *smiCSV) noteFailedReads(cells []string) {
+	who := "the GPU of that row" // no index column
+	for i, c := range s.cols {
+		if c.role == roleIndex && i < len(cells) {
+			who = "GPU " + strings.TrimSpace(cells[i])
+		}
+	}
+	for i, cell := range cells {
+		if i >= len(s.names) || !csvReadFailed(cell) {
+			continue
+		}
+		s.addOnce("failed:"+who+":"+s.names[i], "line %d: %s %s reads %s: %s",
+			s.in.no, who, s.names[i], strings.TrimSpace(cell), failedReadWhy)
+	}
+}
+
 // maxFailedNamed bounds how many failed cells a refusal names: a GPU whose
 // every field failed would otherwise repeat one sentence per column.
 const maxFailedNamed = 4
@@ -58,7 +82,5 @@ func csvFailedReads(head []byte) string {
 	if more > 0 {
 		tail = fmt.Sprintf(" and %d more", more)
 	}
-	return "; " + strings.Join(named, ", ") + tail + ": nvidia-smi's read of that field failed with an NVML error " +
-		"(a failing fan, sensor or driver call on that GPU, not an unsupported field); " +
-		"nvidia-smi -q -i N on that GPU shows whether it lasts"
+	return "; " + strings.Join(named, ", ") + tail + ": " + failedReadWhy
 }

@@ -38,3 +38,20 @@ func TestCSVFailedReadsBounded(t *testing.T) {
 		t.Errorf("csvFailedReads = %q, want the count of the rest", got)
 	}
 }
+
+func TestSMICSVNotesFailedReadByColumn(t *testing.T) {
+	in := "index, name, fan.speed [%], power.default_limit [W]\n" +
+		"0, GeForce RTX 2080 Ti, 56 %, [Unknown Error]\n" +
+		"1, GeForce RTX 2080 Ti, [N/A], 250.00 W\n"
+	_, warns, err := readString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := joined(warns)
+	if !strings.Contains(w, "GPU 0 power.default_limit reads [Unknown Error]") {
+		t.Errorf("warnings lack GPU 0's failed power.default_limit:\n%s", w)
+	}
+	if strings.Contains(w, "GPU 1") {
+		t.Errorf("an unsupported [N/A] field was noted as a failed read:\n%s", w)
+	}
+}
