@@ -142,7 +142,8 @@ func csvHint(head []byte) string {
 		return ""
 	}
 	return "; if this is nvidia-smi --query-gpu output without a header line, keep the header " +
-		"(drop \"noheader\" from --format): only index, utilization.gpu, memory.used, memory.total reads without one"
+		"(drop \"noheader\" from --format): only index, utilization.gpu, memory.used, memory.total reads without one" +
+		csvFailedReads(head)
 }
 
 // Formats lists the recognised formats, for help texts.

@@ -16,7 +16,8 @@ type smiCSV struct {
 	opts     Options
 	cols     []csvColumn
 	units    []string
-	header   string // the header line as read, to skip repeats
+	names    []string // the header's field names, to name a failed read
+	header   string   // the header line as read, to skip repeats
 	headerAt int
 	uuids    map[string]int // index by UUID or bus id when there is no index column
 	// byPosition: no identity column at all; the index is the row's place
@@ -61,6 +62,7 @@ func (s *smiCSV) line(line string) (sampler.Snapshot, bool, error) {
 			s.in.no, len(cells), len(s.cols), s.headerAt))
 		return sampler.Snapshot{}, false, nil
 	}
+	s.noteFailedReads(cells)
 	snap, ready, err := s.row(cells)
 	if err != nil {
 		s.bad(err.Error())
@@ -79,7 +81,7 @@ func (s *smiCSV) bad(msg string) {
 
 func (s *smiCSV) setHeader(cells []string, line string) {
 	s.header, s.headerAt = line, s.in.no
-	s.cols, s.units = make([]csvColumn, len(cells)), make([]string, len(cells))
+	s.cols, s.units, s.names = make([]csvColumn, len(cells)), make([]string, len(cells)), make([]string, len(cells))
 	var unknown []string
 	for i, c := range cells {
 		name, unit := splitHeaderUnit(c)
@@ -88,7 +90,7 @@ func (s *smiCSV) setHeader(cells []string, line string) {
 			col.role = roleIgnore
 			unknown = append(unknown, name)
 		}
-		s.cols[i], s.units[i] = col, unit
+		s.cols[i], s.units[i], s.names[i] = col, unit, name
 	}
 	if len(unknown) > 0 {
 		shown := unknown
