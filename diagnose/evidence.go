@@ -268,13 +268,17 @@ func (x *EvidenceEngine) evaluate(window []sampler.Snapshot, rows []procRows) []
 	if len(window) == 0 || window[len(window)-1].Host != nil {
 		return out
 	}
-	now, seen := window[len(window)-1].Time, map[evidenceKey]time.Time{}
+	now := window[len(window)-1].Time
+	var seen map[evidenceKey]time.Time // made on the first evidence finding: most evaluations have none
 	for _, ef := range Evidence(window) {
 		i := slices.IndexFunc(out, func(f Finding) bool { return f.Rule == ef.Rule && f.GPU == ef.GPU })
 		if i < 0 {
 			k := evidenceKey{ef.Rule, ef.GPU}
 			if ef.Since = now; !x.seen[k].IsZero() {
 				ef.Since = x.seen[k]
+			}
+			if seen == nil {
+				seen = map[evidenceKey]time.Time{}
 			}
 			seen[k] = ef.Since
 			out = append(out, ef)

@@ -104,7 +104,7 @@ func torchAsyncReading(ls []string, i int) (idx int, total, free, ask, own float
 	}
 	idx, _ = strconv.Atoi(m[1])
 	got := map[string]float64{}
-	for j := i + 1; j < i+torchAsyncRun(ls, i); j++ {
+	for j, end := i+1, i+torchAsyncRun(ls, i); j < end; j++ {
 		if f := torchAsyncFieldRE.FindStringSubmatch(ls[j]); f != nil {
 			if b, ok := torchBytes(f[2]); ok {
 				got[f[1]] = b
